@@ -1,0 +1,38 @@
+// Shared pieces of the floe command line: the global options every subcommand accepts and the
+// one-line error convention. Subcommands live one per file and register themselves in main.cc.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "floe/base/result.h"
+
+namespace floe::cli {
+
+struct GlobalOptions {
+  std::string warehouse = "./floe-warehouse";
+  std::string catalog;
+  std::optional<std::string> simulate_s3;  // set when --simulate-s3 is given (value may be empty)
+  bool no_simulate_s3 = false;
+  std::string s3_endpoint;
+  std::string s3_region;
+  bool s3_path_style = false;
+  bool quiet = false;
+};
+
+// Adds the global flags to `app`; they are accepted before or after a subcommand.
+void AddGlobalOptions(CLI::App& app, GlobalOptions& options);
+
+// Prints "floe: <error>" on one line to stderr and returns the exit code for it.
+int ReportError(const Error& error);
+
+// Registers a subcommand that is not built yet: --help works, running it says so and exits 2.
+void AddUnbuiltCommand(CLI::App& app, const std::string& name, const std::string& description,
+                       const std::string& issue);
+
+// `floe store ...`: direct object-store access (head, get, put, ls, rm) on any store URI.
+void AddStoreCommand(CLI::App& app, GlobalOptions& options);
+
+}  // namespace floe::cli
