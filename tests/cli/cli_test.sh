@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The command-line contract of CLI.md: help lists every subcommand, errors are one line on stderr
+# with a non-zero exit, global flags are accepted before or after the subcommand.
+set -u
+floe="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fails=0
+pass=0
+
+check() {  # check NAME CONDITION-EXIT-CODE
+  if [[ "$2" == 0 ]]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi
+}
+
+# expect_error NAME EXPECTED_SUBSTRING -- CMD...: non-zero exit, exactly one stderr line naming it.
+expect_error() {
+  local name="$1" want="$2"
+  shift 3
+  "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$work/err")
+  if [[ $rc -ne 0 && $lines -eq 1 ]] && grep -qF -- "$want" "$work/err"; then
+    check "$name" 0
+  else
+    echo "FAIL: $name: rc=$rc, stderr ($lines lines):" >&2
+    cat "$work/err" >&2
+    check "$name" 1
+  fi
+}
+
+"$floe" --help >"$work/help" 2>&1
+check "--help exits 0" $?
+for sub in demo bench advise query gen table parquet store; do
+  grep -qE "^  $sub( |$)" "$work/help"
+  check "--help lists '$sub'" $?
+done
+grep -q -- "--simulate-s3" "$work/help"
+check "--help documents --simulate-s3" $?
+"$floe" --version | grep -qE '^floe [0-9]+\.[0-9]+\.[0-9]+$'
+check "--version" $?
+
+expect_error "unknown flag" "--no-such-flag" -- "$floe" --no-such-flag
+expect_error "unknown subcommand" "frobnicate" -- "$floe" frobnicate
+expect_error "unbuilt subcommand says so" "not built yet" -- "$floe" demo
+
+# Store access by URI, with global flags before and after the subcommand.
+echo -n "hello floe" >"$work/hello.txt"
+mkdir -p "$work/store"
+"$floe" --quiet store put "file://$work/store/dir/hello.txt" "$work/hello.txt"
+check "store put" $?
+[[ "$("$floe" store get "$work/store/dir/hello.txt" --quiet)" == "hello floe" ]]
+check "store get by plain path, global flag after the subcommand" $?
+"$floe" store ls "file://$work/store" | grep -qE "^ +10  dir/hello.txt$"
+check "store ls" $?
+expect_error "missing object names the key" "not found: object 'missing.txt'" -- "$floe" store get "$work/store/missing.txt"
+expect_error "bad URI scheme" "gs://bucket" -- "$floe" store ls gs://bucket/x
+expect_error "bad --simulate-s3 setting" "bogus" -- "$floe" --simulate-s3=bogus=1 store ls "$work/store"
+"$floe" store rm "$work/store/dir/hello.txt" && [[ ! -e "$work/store/dir/hello.txt" ]]
+check "store rm" $?
+
+echo "$pass passed, $fails failed"
+[[ $fails -eq 0 ]]
