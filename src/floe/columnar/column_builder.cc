@@ -1,0 +1,118 @@
+#include "floe/columnar/column_builder.h"
+
+namespace floe::columnar {
+
+void ValidityBuilder::Push(bool valid) {
+  if (static_cast<int64_t>(bits_.size()) * 8 <= length_) bits_.push_back(0);
+  if (valid) SetBit(bits_.data(), length_);
+  ++length_;
+}
+
+void ValidityBuilder::AppendValid() {
+  if (null_count_ == 0) {
+    ++length_;
+  } else {
+    Push(true);
+  }
+}
+
+void ValidityBuilder::AppendValid(int64_t n) {
+  if (null_count_ == 0) {
+    length_ += n;
+  } else {
+    for (int64_t i = 0; i < n; ++i) Push(true);
+  }
+}
+
+void ValidityBuilder::AppendNull() {
+  if (null_count_ == 0) {
+    // First null: materialise the bitmap with every earlier row valid.
+    bits_.assign(BitmapBytes(length_ + 1), 0);
+    for (int64_t i = 0; i < length_; ++i) SetBit(bits_.data(), i);
+  }
+  ++null_count_;
+  if (static_cast<int64_t>(bits_.size()) * 8 <= length_) bits_.push_back(0);
+  ClearBit(bits_.data(), length_);
+  ++length_;
+}
+
+Buffer ValidityBuilder::Finish() {
+  Buffer out = null_count_ == 0 ? Buffer() : Buffer(std::move(bits_));
+  bits_.clear();
+  length_ = 0;
+  null_count_ = 0;
+  return out;
+}
+
+void BoolBuilder::Append(bool v) {
+  int64_t i = validity_.length();
+  if (BitmapBytes(i + 1) > static_cast<int64_t>(bits_.size())) bits_.push_back(0);
+  if (v) SetBit(bits_.data(), i);
+  validity_.AppendValid();
+}
+
+void BoolBuilder::AppendNull() {
+  int64_t i = validity_.length();
+  if (BitmapBytes(i + 1) > static_cast<int64_t>(bits_.size())) bits_.push_back(0);
+  validity_.AppendNull();
+}
+
+ColumnPtr BoolBuilder::Finish() {
+  auto c = std::make_shared<Column>();
+  c->type = Bool();
+  c->length = validity_.length();
+  c->null_count = validity_.null_count();
+  c->validity = validity_.Finish();
+  c->values = Buffer(std::move(bits_));
+  bits_.clear();
+  return c;
+}
+
+BinaryBuilder::BinaryBuilder(DataType type) : type_(std::move(type)) {}
+
+void BinaryBuilder::Reserve(int64_t rows, int64_t bytes) {
+  offsets_.reserve(offsets_.size() + rows);
+  data_.reserve(data_.size() + bytes);
+}
+
+Status BinaryBuilder::Append(std::string_view v) {
+  if (type_.id == TypeId::kFixedSizeBinary) {
+    if (static_cast<int32_t>(v.size()) != type_.byte_width) {
+      return InvalidInput("value of {} bytes for {}", v.size(), type_.ToString());
+    }
+  } else if (data_.size() + v.size() > static_cast<size_t>(INT32_MAX)) {
+    return InvalidInput("{} column passes 2 GiB of bytes in one batch", type_.ToString());
+  }
+  data_.insert(data_.end(), v.begin(), v.end());
+  if (type_.id != TypeId::kFixedSizeBinary) offsets_.push_back(static_cast<int32_t>(data_.size()));
+  validity_.AppendValid();
+  return {};
+}
+
+void BinaryBuilder::AppendNull() {
+  if (type_.id == TypeId::kFixedSizeBinary) {
+    data_.insert(data_.end(), type_.byte_width, 0);
+  } else {
+    offsets_.push_back(static_cast<int32_t>(data_.size()));
+  }
+  validity_.AppendNull();
+}
+
+ColumnPtr BinaryBuilder::Finish() {
+  auto c = std::make_shared<Column>();
+  c->type = type_;
+  c->length = validity_.length();
+  c->null_count = validity_.null_count();
+  c->validity = validity_.Finish();
+  c->values = Buffer(std::move(data_));
+  if (type_.id != TypeId::kFixedSizeBinary) {
+    std::vector<uint8_t> off(offsets_.size() * 4);
+    std::memcpy(off.data(), offsets_.data(), off.size());
+    c->offsets = Buffer(std::move(off));
+  }
+  data_.clear();
+  offsets_.assign(1, 0);
+  return c;
+}
+
+}  // namespace floe::columnar
