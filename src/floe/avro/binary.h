@@ -1,0 +1,56 @@
+// Avro's binary encoding: zig-zag varints, little-endian floats, length-prefixed bytes, blocked
+// arrays and maps. The Decoder is bounds-checked (corrupt input is an error, never a read past the
+// end); `DecodeValue`/`EncodeValue` walk a schema. Errors name the field path.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "floe/avro/schema.h"
+#include "floe/avro/value.h"
+#include "floe/base/buffer.h"
+#include "floe/base/result.h"
+
+namespace floe::avro {
+
+class Decoder {
+ public:
+  explicit Decoder(ByteView data) : data_(data) {}
+
+  Result<int64_t> ReadLong();
+  Result<int32_t> ReadInt();
+  Result<bool> ReadBool();
+  Result<float> ReadFloat();
+  Result<double> ReadDouble();
+  Result<std::string_view> ReadBytes();  // also strings
+  Result<std::string_view> ReadFixed(size_t n);
+  size_t remaining() const { return data_.size() - pos_; }
+  size_t position() const { return pos_; }
+
+ private:
+  ByteView data_;
+  size_t pos_ = 0;
+};
+
+class Encoder {
+ public:
+  void WriteLong(int64_t v);
+  void WriteInt(int32_t v) { WriteLong(v); }
+  void WriteBool(bool v) { out_.push_back(v ? 1 : 0); }
+  void WriteFloat(float v);
+  void WriteDouble(double v);
+  void WriteBytes(std::string_view v);
+  void WriteFixed(std::string_view v) { out_.append(v); }
+  std::string& bytes() { return out_; }
+  size_t size() const { return out_.size(); }
+  void clear() { out_.clear(); }
+
+ private:
+  std::string out_;
+};
+
+Result<Value> DecodeValue(const Schema& schema, Decoder& in);
+Status EncodeValue(const Schema& schema, const Value& value, Encoder& out);
+
+}  // namespace floe::avro

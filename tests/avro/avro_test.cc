@@ -1,0 +1,241 @@
+#include <snappy-c.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <gtest/gtest.h>
+
+#include "floe/avro/binary.h"
+#include "floe/avro/container.h"
+#include "floe/avro/schema.h"
+
+namespace floe::avro {
+namespace {
+
+std::string Encode(int64_t v) {
+  Encoder e;
+  e.WriteLong(v);
+  return e.bytes();
+}
+
+// The zig-zag examples of the Avro specification ("Binary Encoding", int and long).
+TEST(AvroBinary, ZigZagVarintsMatchTheSpecification) {
+  EXPECT_EQ(Encode(0), std::string("\x00", 1));
+  EXPECT_EQ(Encode(-1), "\x01");
+  EXPECT_EQ(Encode(1), "\x02");
+  EXPECT_EQ(Encode(-2), "\x03");
+  EXPECT_EQ(Encode(2), "\x04");
+  EXPECT_EQ(Encode(-64), "\x7f");
+  EXPECT_EQ(Encode(64), "\x80\x01");
+  for (int64_t v : {INT64_MIN, INT64_MAX, int64_t{-1234567890123}, int64_t{300}}) {
+    std::string b = Encode(v);
+    Decoder d(AsBytes(b));
+    EXPECT_EQ(d.ReadLong().value(), v);
+    EXPECT_EQ(d.remaining(), 0u);
+  }
+}
+
+TEST(AvroBinary, CorruptVarintsAndLengthsAreErrors) {
+  std::string eleven(11, '\x80');
+  Decoder d1(AsBytes(eleven));
+  EXPECT_EQ(d1.ReadLong().error().kind, ErrorKind::kCorrupt);
+  std::string truncated = "\x80";
+  Decoder d2(AsBytes(truncated));
+  EXPECT_EQ(d2.ReadLong().error().kind, ErrorKind::kCorrupt);
+  std::string long_bytes = Encode(100) + "abc";
+  Decoder d3(AsBytes(long_bytes));
+  auto r = d3.ReadBytes();
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().ToString(), "corrupt: avro bytes length 100 exceeds the 3 bytes left");
+}
+
+constexpr const char* kManifestLikeSchema = R"({
+  "type": "record", "name": "manifest_entry", "fields": [
+    {"name": "status", "type": "int", "field-id": 0},
+    {"name": "snapshot_id", "type": ["null", "long"], "default": null, "field-id": 1},
+    {"name": "data_file", "type": {"type": "record", "name": "r2", "fields": [
+      {"name": "file_path", "type": "string", "doc": "Location URI with FS scheme", "field-id": 100},
+      {"name": "column_sizes", "type": ["null", {"type": "array", "items": {
+          "type": "record", "name": "k117_v118", "fields": [
+            {"name": "key", "type": "int", "field-id": 117},
+            {"name": "value", "type": "long", "field-id": 118}]},
+        "logicalType": "map"}], "default": null, "field-id": 108},
+      {"name": "lower_bounds", "type": ["null", {"type": "map", "values": "bytes", "key-id": 126,
+          "value-id": 127}], "default": null, "field-id": 125},
+      {"name": "uuid", "type": ["null", {"type": "fixed", "name": "uuid_fixed", "size": 16,
+          "logicalType": "uuid"}], "default": null, "field-id": 150},
+      {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-micros",
+          "adjust-to-utc": true}, "field-id": 151},
+      {"name": "content", "type": {"type": "enum", "name": "c", "symbols": ["DATA", "DELETES"]},
+          "field-id": 152},
+      {"name": "ratio", "type": ["null", "double"], "field-id": 153},
+      {"name": "flag", "type": "boolean", "field-id": 154},
+      {"name": "f", "type": "float", "field-id": 155}
+    ]}, "field-id": 2}
+  ]})";
+
+TEST(AvroSchema, KeepsIcebergAttributes) {
+  auto s = ParseSchema(kManifestLikeSchema);
+  ASSERT_TRUE(s.has_value()) << s.error().ToString();
+  const Schema& root = **s;
+  ASSERT_EQ(root.type, Type::kRecord);
+  EXPECT_EQ(root.fields[0].field_id, 0);
+  EXPECT_EQ(root.FieldIndexById(2), 2u);
+  const Schema& df = *root.fields[2].schema;
+  EXPECT_EQ(df.name, "r2");
+  const Schema& sizes = *df.fields[1].schema;
+  ASSERT_EQ(sizes.NonNullBranch(), 1u);
+  EXPECT_EQ(sizes.branches[1]->logical_type, "map");
+  EXPECT_EQ(sizes.branches[1]->items->fields[0].field_id, 117);
+  const Schema& bounds = *df.fields[2].schema->branches[1];
+  EXPECT_EQ(bounds.extra["key-id"], 126);
+  EXPECT_EQ(bounds.extra["value-id"], 127);
+  EXPECT_EQ(df.fields[0].doc, "Location URI with FS scheme");
+
+  // Written back, the schema parses to the same JSON and keeps every id.
+  std::string again = root.ToJson().dump();
+  auto s2 = ParseSchema(again);
+  ASSERT_TRUE(s2.has_value());
+  EXPECT_EQ((*s2)->ToJson().dump(), again);
+  EXPECT_NE(again.find(R"("key-id":126)"), std::string::npos) << again;
+  EXPECT_NE(again.find(R"("field-id":117)"), std::string::npos);
+  EXPECT_NE(again.find(R"({"type":"long","logicalType":"timestamp-micros","adjust-to-utc":true})"),
+            std::string::npos)
+      << again;
+  EXPECT_NE(again.find(R"("default":null,"field-id":1})"), std::string::npos) << again;
+}
+
+TEST(AvroSchema, BadSchemasAreCorruptErrors) {
+  EXPECT_EQ(ParseSchema("{").error().ToString(), "corrupt: avro schema is not valid JSON");
+  EXPECT_EQ(
+      ParseSchema(R"({"type": "record", "name": "x", "fields": [{"name": "a", "type": "nope"}]})")
+          .error()
+          .ToString(),
+      "corrupt: avro schema at $.a: unknown type name 'nope'");
+}
+
+Value SampleEntry(int i) {
+  RecordValue sizes_kv{{Value(int32_t{1}), Value(int64_t{100 + i})}};
+  ArrayValue sizes{{Value(sizes_kv)}};
+  MapValue bounds{{{"1", Value::Bytes(std::string("\x01\x00\x00\x00", 4))}}};
+  RecordValue df{{Value("s3://b/data/f" + std::to_string(i) + ".parquet"), Value(sizes),
+                  Value(bounds), i % 2 ? Value::Bytes(std::string(16, 'u')) : Value::Null(),
+                  Value(int64_t{1700000000000000 + i}), Value(EnumValue{i % 2}),
+                  i % 3 ? Value(0.5 * i) : Value::Null(), Value(i % 2 == 0), Value(1.25f)}};
+  return Value(RecordValue{{Value(int32_t{1}), Value(int64_t{42}), Value(df)}});
+}
+
+TEST(AvroContainer, RoundTripsWithHeaderKeysInOrder) {
+  auto schema = ParseSchema(kManifestLikeSchema).value();
+  for (Codec codec : {Codec::kNull, Codec::kDeflate}) {
+    ContainerWriter w(schema, {{"schema-id", "0"}, {"format-version", "2"}, {"content", "data"}},
+                      codec, /*block_bytes=*/200);
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(w.Append(SampleEntry(i)).has_value());
+    std::string file = w.Finish().value();
+    auto r = ContainerReader::Open(Buffer::FromString(file), "m.avro");
+    ASSERT_TRUE(r.has_value()) << r.error().ToString();
+    EXPECT_EQ(r->codec(), codec);
+    ASSERT_EQ(r->metadata().size(), 5u);
+    EXPECT_EQ(r->metadata()[0].first, "avro.schema");
+    EXPECT_EQ(r->metadata()[1].second, CodecName(codec));
+    EXPECT_EQ(r->metadata()[2].first, "schema-id");
+    EXPECT_EQ(r->Meta("content"), "data");
+    auto values = r->ReadAll();
+    ASSERT_TRUE(values.has_value()) << values.error().ToString();
+    ASSERT_EQ(values->size(), 50u);
+    for (int i = 0; i < 50; ++i) EXPECT_EQ((*values)[i], SampleEntry(i)) << i;
+  }
+}
+
+// Builds a one-block container by hand with a compressed block, as another writer would.
+std::string HandMadeFile(const std::string& codec, const std::string& block_payload,
+                         int64_t count) {
+  Encoder e;
+  e.WriteFixed(std::string_view("Obj\x01", 4));
+  e.WriteLong(2);
+  e.WriteBytes("avro.schema");
+  e.WriteBytes(R"("long")");
+  e.WriteBytes("avro.codec");
+  e.WriteBytes(codec);
+  e.WriteLong(0);
+  std::string sync(16, 'S');
+  e.WriteFixed(sync);
+  e.WriteLong(count);
+  e.WriteLong(static_cast<int64_t>(block_payload.size()));
+  e.WriteFixed(block_payload);
+  e.WriteFixed(sync);
+  return e.bytes();
+}
+
+std::string LongsPayload(int n) {
+  Encoder e;
+  for (int i = 0; i < n; ++i) e.WriteLong(i * 1000);
+  return e.bytes();
+}
+
+TEST(AvroContainer, ReadsSnappyAndZstandardBlocks) {
+  std::string raw = LongsPayload(100);
+  // snappy: compressed bytes followed by the big-endian CRC-32 of the uncompressed block.
+  size_t cap = snappy_max_compressed_length(raw.size());
+  std::string snap(cap, '\0');
+  ASSERT_EQ(snappy_compress(raw.data(), raw.size(), snap.data(), &cap), SNAPPY_OK);
+  snap.resize(cap);
+  uint32_t crc =
+      static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(raw.data()), raw.size()));
+  for (int s = 24; s >= 0; s -= 8) snap.push_back(static_cast<char>(crc >> s));
+  std::string zst(ZSTD_compressBound(raw.size()), '\0');
+  zst.resize(ZSTD_compress(zst.data(), zst.size(), raw.data(), raw.size(), 3));
+
+  for (auto [codec, payload] :
+       {std::pair{std::string("snappy"), snap}, std::pair{std::string("zstandard"), zst}}) {
+    auto r = ContainerReader::Open(Buffer::FromString(HandMadeFile(codec, payload, 100)), "x.avro");
+    ASSERT_TRUE(r.has_value()) << r.error().ToString();
+    auto values = r->ReadAll();
+    ASSERT_TRUE(values.has_value()) << codec << ": " << values.error().ToString();
+    ASSERT_EQ(values->size(), 100u);
+    EXPECT_EQ((*values)[99], Value(int64_t{99000}));
+  }
+  snap[snap.size() - 1] ^= 1;  // break the CRC
+  auto r = ContainerReader::Open(Buffer::FromString(HandMadeFile("snappy", snap, 100)), "x.avro");
+  EXPECT_EQ(r->ReadAll().error().ToString(),
+            "corrupt: avro file 'x.avro': snappy block 0 fails its CRC");
+}
+
+TEST(AvroContainer, CorruptFilesNameTheFile) {
+  EXPECT_EQ(ContainerReader::Open(Buffer::FromString("PAR1...."), "a.avro").error().ToString(),
+            "corrupt: 'a.avro' is not an avro file (bad magic)");
+  std::string good = HandMadeFile("null", LongsPayload(3), 3);
+  // Every truncation fails cleanly, except the one right after the header: a valid empty file.
+  size_t header_end = good.size() - (2 + LongsPayload(3).size() + 16);
+  for (size_t n = 0; n < good.size(); ++n) {
+    auto r = ContainerReader::Open(Buffer::FromString(good.substr(0, n)), "t.avro");
+    if (n < header_end) {
+      EXPECT_FALSE(r.has_value()) << "truncated at " << n;
+    } else if (n == header_end) {
+      EXPECT_EQ(r->ReadAll()->size(), 0u);
+    } else {
+      EXPECT_FALSE(r->ReadAll().has_value()) << "truncated at " << n;
+    }
+  }
+  std::string bad_sync = good;
+  bad_sync[bad_sync.size() - 1] ^= 1;
+  EXPECT_EQ(
+      ContainerReader::Open(Buffer::FromString(bad_sync), "s.avro")->ReadAll().error().ToString(),
+      "corrupt: avro file 's.avro': block 0 is not followed by the sync marker");
+  auto unknown = ContainerReader::Open(Buffer::FromString(HandMadeFile("bzip2", "", 0)), "b.avro");
+  EXPECT_EQ(unknown.error().ToString(), "unsupported: avro file 'b.avro': codec 'bzip2'");
+}
+
+TEST(AvroBinary, EncodingChecksValuesAgainstTheSchema) {
+  auto schema = ParseSchema(kManifestLikeSchema).value();
+  Value v = SampleEntry(1);
+  v.as<RecordValue>().fields[2].as<RecordValue>().fields[0] = Value(int64_t{5});  // file_path
+  Encoder e;
+  auto s = EncodeValue(*schema, v, e);
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().ToString(),
+            "invalid input: value does not match avro type string (in field 'file_path') (in field "
+            "'data_file')");
+}
+
+}  // namespace
+}  // namespace floe::avro
