@@ -1,0 +1,620 @@
+#include "floe/iceberg/manifest.h"
+
+#include <cmath>
+
+#include "floe/avro/container.h"
+
+namespace floe::iceberg {
+namespace {
+
+using avro::ArrayValue;
+using avro::FieldSchema;
+using avro::MapValue;
+using avro::RecordValue;
+using avro::Value;
+using json = nlohmann::ordered_json;
+
+avro::SchemaPtr Long() { return avro::Primitive(avro::Type::kLong); }
+avro::SchemaPtr Int() { return avro::Primitive(avro::Type::kInt); }
+
+FieldSchema F(std::string name, avro::SchemaPtr s, int32_t id, bool optional = false,
+              std::string doc = {}) {
+  FieldSchema f;
+  f.name = std::move(name);
+  f.schema = optional ? avro::Optional(std::move(s)) : std::move(s);
+  f.field_id = id;
+  f.doc = std::move(doc);
+  if (optional) f.default_value = json(nullptr);
+  return f;
+}
+
+// Iceberg's map<int, V> in Avro: an array of key/value records, marked logicalType map.
+avro::SchemaPtr IntMap(int32_t key_id, int32_t value_id, avro::SchemaPtr value) {
+  auto rec = avro::Record("k" + std::to_string(key_id) + "_v" + std::to_string(value_id),
+                          {F("key", Int(), key_id), F("value", std::move(value), value_id)});
+  auto arr = avro::ArrayOf(rec);
+  auto mutable_arr = std::const_pointer_cast<avro::Schema>(arr);
+  mutable_arr->logical_type = "map";
+  return arr;
+}
+
+int DecimalBytes(int precision) {
+  return static_cast<int>(std::ceil((precision * std::log2(10.0) + 1) / 8));
+}
+
+Result<avro::SchemaPtr> AvroTypeFor(const Type& t, int32_t field_id) {
+  switch (t.id) {
+    case TypeId::kBoolean:
+      return avro::Primitive(avro::Type::kBoolean);
+    case TypeId::kInt:
+      return Int();
+    case TypeId::kLong:
+      return Long();
+    case TypeId::kFloat:
+      return avro::Primitive(avro::Type::kFloat);
+    case TypeId::kDouble:
+      return avro::Primitive(avro::Type::kDouble);
+    case TypeId::kDate:
+      return avro::Primitive(avro::Type::kInt, "date");
+    case TypeId::kTime:
+      return avro::Primitive(avro::Type::kLong, "time-micros");
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz: {
+      auto s = std::const_pointer_cast<avro::Schema>(
+          avro::Primitive(avro::Type::kLong, "timestamp-micros"));
+      s->extra["adjust-to-utc"] = t.id == TypeId::kTimestampTz;
+      return avro::SchemaPtr(s);
+    }
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs: {
+      auto s = std::const_pointer_cast<avro::Schema>(
+          avro::Primitive(avro::Type::kLong, "timestamp-nanos"));
+      s->extra["adjust-to-utc"] = t.id == TypeId::kTimestampTzNs;
+      return avro::SchemaPtr(s);
+    }
+    case TypeId::kString:
+      return avro::Primitive(avro::Type::kString);
+    case TypeId::kBinary:
+      return avro::Primitive(avro::Type::kBytes);
+    case TypeId::kUuid:
+      return avro::Fixed("uuid_fixed_" + std::to_string(field_id), 16, "uuid");
+    case TypeId::kFixed:
+      return avro::Fixed("fixed_" + std::to_string(field_id), t.length);
+    case TypeId::kDecimal:
+      return avro::Fixed("decimal_" + std::to_string(field_id), DecimalBytes(t.precision),
+                         "decimal", json{{"precision", t.precision}, {"scale", t.scale}});
+    default:
+      return Unsupported("partition values of type {}", t.ToString());
+  }
+}
+
+Result<avro::SchemaPtr> PartitionRecord(const Type& partition_type) {
+  std::vector<FieldSchema> fields;
+  for (const auto& f : partition_type.fields) {
+    FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr s, AvroTypeFor(*f.type, f.id));
+    fields.push_back(F(f.name, std::move(s), f.id, /*optional=*/true));
+  }
+  return avro::Record("r102", std::move(fields));
+}
+
+Result<avro::SchemaPtr> EntrySchema(const Type& partition_type) {
+  FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr partition, PartitionRecord(partition_type));
+  auto bytes = avro::Primitive(avro::Type::kBytes);
+  std::vector<FieldSchema> df = {
+      F("content", Int(), 134, false,
+        "Contents of the file: 0=data, 1=position deletes, 2=equality deletes"),
+      F("file_path", avro::Primitive(avro::Type::kString), 100, false,
+        "Location URI with FS scheme"),
+      F("file_format", avro::Primitive(avro::Type::kString), 101, false,
+        "File format name: avro, orc, or parquet"),
+      F("partition", partition, 102, false,
+        "Partition data tuple, schema based on the partition spec"),
+      F("record_count", Long(), 103, false, "Number of records in the file"),
+      F("file_size_in_bytes", Long(), 104, false, "Total file size in bytes"),
+      F("column_sizes", IntMap(117, 118, Long()), 108, true,
+        "Map of column id to total size on disk"),
+      F("value_counts", IntMap(119, 120, Long()), 109, true,
+        "Map of column id to total count, including null and NaN"),
+      F("null_value_counts", IntMap(121, 122, Long()), 110, true,
+        "Map of column id to null value count"),
+      F("nan_value_counts", IntMap(138, 139, Long()), 137, true,
+        "Map of column id to number of NaN values in the column"),
+      F("lower_bounds", IntMap(126, 127, bytes), 125, true, "Map of column id to lower bound"),
+      F("upper_bounds", IntMap(129, 130, bytes), 128, true, "Map of column id to upper bound"),
+      F("key_metadata", bytes, 131, true, "Encryption key metadata blob"),
+      F("split_offsets", avro::ArrayOf(Long(), json{{"element-id", 133}}), 132, true,
+        "Splittable offsets"),
+      F("equality_ids", avro::ArrayOf(Int(), json{{"element-id", 136}}), 135, true,
+        "Equality comparison field IDs"),
+      F("sort_order_id", Int(), 140, true, "Sort order ID"),
+  };
+  return avro::Record("manifest_entry", {F("status", Int(), 0), F("snapshot_id", Long(), 1, true),
+                                         F("sequence_number", Long(), 3, true),
+                                         F("file_sequence_number", Long(), 4, true),
+                                         F("data_file", avro::Record("r2", std::move(df)), 2)});
+}
+
+avro::SchemaPtr ManifestListSchema() {
+  auto bytes = avro::Primitive(avro::Type::kBytes);
+  auto summary = avro::Record(
+      "r508", {F("contains_null", avro::Primitive(avro::Type::kBoolean), 509),
+               F("contains_nan", avro::Primitive(avro::Type::kBoolean), 518, true),
+               F("lower_bound", bytes, 510, true), F("upper_bound", bytes, 511, true)});
+  return avro::Record(
+      "manifest_file",
+      {F("manifest_path", avro::Primitive(avro::Type::kString), 500, false,
+         "Location URI with FS scheme"),
+       F("manifest_length", Long(), 501, false, "Total file size in bytes"),
+       F("partition_spec_id", Int(), 502, false, "Spec ID used to write"),
+       F("content", Int(), 517, false, "Contents of the manifest: 0=data, 1=deletes"),
+       F("sequence_number", Long(), 515, false, "Sequence number when the manifest was added"),
+       F("min_sequence_number", Long(), 516, false, "Lowest sequence number in the manifest"),
+       F("added_snapshot_id", Long(), 503, false, "Snapshot ID that added the manifest"),
+       F("added_files_count", Int(), 504, false, "Added entry count"),
+       F("existing_files_count", Int(), 505, false, "Existing entry count"),
+       F("deleted_files_count", Int(), 506, false, "Deleted entry count"),
+       F("added_rows_count", Long(), 512, false, "Added rows count"),
+       F("existing_rows_count", Long(), 513, false, "Existing rows count"),
+       F("deleted_rows_count", Long(), 514, false, "Deleted rows count"),
+       F("partitions", avro::ArrayOf(summary, json{{"element-id", 508}}), 507, true,
+         "Summary for each partition"),
+       F("key_metadata", bytes, 519, true, "Encryption key metadata blob")});
+}
+
+// --- literal <-> avro value ---
+
+Result<Value> ToAvro(const Literal& v, const Type& t) {
+  if (v.is_null()) return Value::Null();
+  switch (t.id) {
+    case TypeId::kBoolean:
+      return Value(std::get<bool>(v.storage()));
+    case TypeId::kInt:
+    case TypeId::kDate:
+      return Value(v.AsInt());
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      return Value(v.AsLong());
+    case TypeId::kFloat:
+      return Value(std::get<float>(v.storage()));
+    case TypeId::kDouble:
+      return Value(std::get<double>(v.storage()));
+    case TypeId::kString:
+      return Value(v.AsString());
+    case TypeId::kBinary:
+    case TypeId::kUuid:
+    case TypeId::kFixed:
+      return Value::Bytes(v.AsBytes());
+    case TypeId::kDecimal: {
+      std::string minimal = Int128ToMinimalBigEndian(v.AsDecimal().unscaled);
+      size_t n = static_cast<size_t>(DecimalBytes(t.precision));
+      if (minimal.size() > n)
+        return InvalidInput("decimal {} too wide for {}", v.ToString(), t.ToString());
+      char pad = (static_cast<uint8_t>(minimal[0]) & 0x80) ? '\xff' : '\0';
+      return Value::Bytes(std::string(n - minimal.size(), pad) + minimal);
+    }
+    default:
+      return Unsupported("partition value of type {}", t.ToString());
+  }
+}
+
+Result<Literal> FromAvro(const Value& v, const Type& t) {
+  if (v.is_null()) return Literal::Null(t.id);
+  auto wrong = [&]() { return Corrupt("partition value does not match type {}", t.ToString()); };
+  switch (t.id) {
+    case TypeId::kBoolean:
+      if (!v.is<bool>()) return wrong();
+      return Literal::Boolean(v.as<bool>());
+    case TypeId::kInt:
+    case TypeId::kDate:
+      if (!v.is<int32_t>()) return wrong();
+      return t.id == TypeId::kInt ? Literal::Int(v.as<int32_t>()) : Literal::Date(v.as<int32_t>());
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs: {
+      int64_t x;
+      if (v.is<int64_t>()) {
+        x = v.as<int64_t>();
+      } else if (v.is<int32_t>()) {
+        x = v.as<int32_t>();
+      } else {
+        return wrong();
+      }
+      switch (t.id) {
+        case TypeId::kLong:
+          return Literal::Long(x);
+        case TypeId::kTime:
+          return Literal::Time(x);
+        case TypeId::kTimestamp:
+          return Literal::Timestamp(x);
+        case TypeId::kTimestampTz:
+          return Literal::TimestampTz(x);
+        case TypeId::kTimestampNs:
+          return Literal::TimestampNs(x);
+        default:
+          return Literal::TimestampTzNs(x);
+      }
+    }
+    case TypeId::kFloat:
+      if (!v.is<float>()) return wrong();
+      return Literal::Float(v.as<float>());
+    case TypeId::kDouble:
+      if (v.is<float>()) return Literal::Double(v.as<float>());
+      if (!v.is<double>()) return wrong();
+      return Literal::Double(v.as<double>());
+    case TypeId::kString:
+      if (!v.is<std::string>()) return wrong();
+      return Literal::String(v.as<std::string>());
+    case TypeId::kBinary:
+    case TypeId::kUuid:
+    case TypeId::kFixed:
+    case TypeId::kDecimal: {
+      if (!v.is<avro::BytesValue>()) return wrong();
+      const std::string& b = v.as<avro::BytesValue>().data;
+      if (t.id == TypeId::kDecimal) return DeserializeBound(t, b);
+      if (t.id == TypeId::kUuid) return Literal::Uuid(b);
+      return t.id == TypeId::kFixed ? Literal::Fixed(b) : Literal::Binary(b);
+    }
+    default:
+      return wrong();
+  }
+}
+
+// --- reading by field id ---
+
+// The value of the field with `id` in a record, or nullptr when the writer's schema lacks it.
+const Value* FieldById(const avro::Schema& s, const Value& v, int32_t id) {
+  auto idx = s.FieldIndexById(id);
+  if (!idx || !v.is<RecordValue>()) return nullptr;
+  return &v.as<RecordValue>().fields[*idx];
+}
+
+const avro::Schema* FieldSchemaById(const avro::Schema& s, int32_t id) {
+  auto idx = s.FieldIndexById(id);
+  return idx ? s.fields[*idx].schema.get() : nullptr;
+}
+
+// Strips a [null, T] union to T.
+const avro::Schema& Unwrap(const avro::Schema& s) {
+  if (auto b = s.NonNullBranch()) return *s.branches[*b];
+  return s;
+}
+
+std::optional<int64_t> OptLong(const avro::Schema& s, const Value& v, int32_t id) {
+  const Value* f = FieldById(s, v, id);
+  if (f == nullptr || f->is_null()) return std::nullopt;
+  if (f->is<int64_t>()) return f->as<int64_t>();
+  if (f->is<int32_t>()) return f->as<int32_t>();
+  return std::nullopt;
+}
+
+template <typename V>
+Result<std::map<int32_t, V>> ReadIntMap(const avro::Schema& s, const Value& v, int32_t id) {
+  std::map<int32_t, V> out;
+  const Value* f = FieldById(s, v, id);
+  if (f == nullptr || f->is_null()) return out;
+  auto bad = [&]() { return Corrupt("manifest field {} is not a map of int keys", id); };
+  if (f->is<MapValue>()) {  // some writers use a string-keyed Avro map
+    for (const auto& entry : f->as<MapValue>().entries) {
+      const std::string& k = entry.first;
+      const Value& val = entry.second;
+      int32_t key;
+      try {
+        key = std::stoi(k);
+      } catch (...) {
+        return bad();
+      }
+      if constexpr (std::is_same_v<V, int64_t>) {
+        if (!val.is<int64_t>()) return bad();
+        out[key] = val.as<int64_t>();
+      } else {
+        if (!val.is<avro::BytesValue>()) return bad();
+        out[key] = val.as<avro::BytesValue>().data;
+      }
+    }
+    return out;
+  }
+  if (!f->is<ArrayValue>()) return bad();
+  for (const auto& kv : f->as<ArrayValue>().items) {
+    if (!kv.is<RecordValue>() || kv.as<RecordValue>().fields.size() != 2 || !kv[0].is<int32_t>()) {
+      return bad();
+    }
+    if constexpr (std::is_same_v<V, int64_t>) {
+      if (!kv[1].is<int64_t>()) return bad();
+      out[kv[0].as<int32_t>()] = kv[1].as<int64_t>();
+    } else {
+      if (!kv[1].is<avro::BytesValue>()) return bad();
+      out[kv[0].as<int32_t>()] = kv[1].as<avro::BytesValue>().data;
+    }
+  }
+  return out;
+}
+
+template <typename V>
+Value WriteIntMap(const std::map<int32_t, V>& m) {
+  if (m.empty()) return Value::Null();
+  ArrayValue a;
+  for (const auto& [k, v] : m) {
+    if constexpr (std::is_same_v<V, int64_t>) {
+      a.items.push_back(Value(RecordValue{{Value(k), Value(v)}}));
+    } else {
+      a.items.push_back(Value(RecordValue{{Value(k), Value::Bytes(v)}}));
+    }
+  }
+  return Value(std::move(a));
+}
+
+Value OptBytes(const std::optional<std::string>& b) { return b ? Value::Bytes(*b) : Value::Null(); }
+
+std::string SpecFieldsJson(const PartitionSpec& spec) { return spec.ToJson()["fields"].dump(); }
+
+}  // namespace
+
+Result<std::string> WriteManifest(const ManifestContext& ctx,
+                                  const std::vector<ManifestEntry>& entries) {
+  if (ctx.schema == nullptr || ctx.spec == nullptr) return Internal("manifest context incomplete");
+  if (ctx.format_version != 2) {
+    return Unsupported("writing format version {} manifests (floe writes v2)", ctx.format_version);
+  }
+  FLOE_ASSIGN_OR_RETURN(TypePtr ptype, ctx.spec->PartitionType(*ctx.schema));
+  FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr schema, EntrySchema(*ptype));
+  avro::ContainerWriter w(
+      schema, {{"schema", ctx.schema->ToJson().dump()},
+               {"schema-id", std::to_string(ctx.schema->schema_id())},
+               {"partition-spec", SpecFieldsJson(*ctx.spec)},
+               {"partition-spec-id", std::to_string(ctx.spec->spec_id())},
+               {"format-version", std::to_string(ctx.format_version)},
+               {"content", ctx.content == ManifestContent::kData ? "data" : "deletes"}});
+  for (const auto& e : entries) {
+    const DataFile& f = e.file;
+    if (f.partition.size() != ptype->fields.size()) {
+      return InvalidInput("data file '{}' has {} partition values for a spec of {} fields",
+                          f.file_path, f.partition.size(), ptype->fields.size());
+    }
+    RecordValue partition;
+    for (size_t i = 0; i < f.partition.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(Value pv, ToAvro(f.partition[i], *ptype->fields[i].type));
+      partition.fields.push_back(std::move(pv));
+    }
+    ArrayValue splits, eq_ids;
+    for (int64_t o : f.split_offsets) splits.items.emplace_back(o);
+    for (int32_t id : f.equality_ids) eq_ids.items.emplace_back(id);
+    RecordValue df{{Value(static_cast<int32_t>(f.content)), Value(f.file_path),
+                    Value(f.file_format), Value(std::move(partition)), Value(f.record_count),
+                    Value(f.file_size_in_bytes), WriteIntMap(f.column_sizes),
+                    WriteIntMap(f.value_counts), WriteIntMap(f.null_value_counts),
+                    WriteIntMap(f.nan_value_counts), WriteIntMap(f.lower_bounds),
+                    WriteIntMap(f.upper_bounds), OptBytes(f.key_metadata),
+                    f.split_offsets.empty() ? Value::Null() : Value(std::move(splits)),
+                    f.equality_ids.empty() ? Value::Null() : Value(std::move(eq_ids)),
+                    f.sort_order_id ? Value(*f.sort_order_id) : Value::Null()}};
+    auto opt = [](const std::optional<int64_t>& x) { return x ? Value(*x) : Value::Null(); };
+    RecordValue entry{{Value(static_cast<int32_t>(e.status)), opt(e.snapshot_id),
+                       opt(e.sequence_number), opt(e.file_sequence_number), Value(std::move(df))}};
+    FLOE_RETURN_IF_ERROR(w.Append(Value(std::move(entry))));
+  }
+  return w.Finish();
+}
+
+Result<std::vector<ManifestEntry>> ReadManifest(const Buffer& bytes, const std::string& name,
+                                                const ManifestFile& list_entry,
+                                                const Type& partition_type) {
+  FLOE_ASSIGN_OR_RETURN(avro::ContainerReader reader, avro::ContainerReader::Open(bytes, name));
+  const avro::Schema& es = *reader.schema();
+  auto bad = [&](std::string_view what) { return Corrupt("manifest '{}': {}", name, what); };
+  const avro::Schema* dfs_ptr = FieldSchemaById(es, 2);
+  if (es.type != avro::Type::kRecord || dfs_ptr == nullptr) return bad("no data_file field (id 2)");
+  const avro::Schema& dfs = Unwrap(*dfs_ptr);
+  const avro::Schema* ps_ptr = FieldSchemaById(dfs, 102);
+  if (ps_ptr == nullptr) return bad("no partition field (id 102)");
+  const avro::Schema& ps = Unwrap(*ps_ptr);
+  FLOE_ASSIGN_OR_RETURN(std::vector<Value> values, reader.ReadAll());
+
+  std::vector<ManifestEntry> out;
+  out.reserve(values.size());
+  for (const Value& v : values) {
+    ManifestEntry e;
+    const Value* status = FieldById(es, v, 0);
+    if (status == nullptr || !status->is<int32_t>() || status->as<int32_t>() < 0 ||
+        status->as<int32_t>() > 2) {
+      return bad("entry without a valid status");
+    }
+    e.status = static_cast<EntryStatus>(status->as<int32_t>());
+    e.snapshot_id = OptLong(es, v, 1);
+    e.sequence_number = OptLong(es, v, 3);
+    e.file_sequence_number = OptLong(es, v, 4);
+    // Inheritance (spec: "Sequence Number Inheritance"): null fields of entries take the
+    // manifest's values; in v1 everything is sequence number 0.
+    if (!e.snapshot_id) e.snapshot_id = list_entry.added_snapshot_id;
+    if (!e.sequence_number &&
+        (e.status == EntryStatus::kAdded || list_entry.sequence_number == 0)) {
+      e.sequence_number = list_entry.sequence_number;
+    }
+    if (!e.file_sequence_number &&
+        (e.status == EntryStatus::kAdded || list_entry.sequence_number == 0)) {
+      e.file_sequence_number = list_entry.sequence_number;
+    }
+    const Value* dfv = FieldById(es, v, 2);
+    if (dfv == nullptr || !dfv->is<RecordValue>()) return bad("entry without data_file");
+    DataFile& f = e.file;
+    f.spec_id = list_entry.partition_spec_id;
+    if (auto c = OptLong(dfs, *dfv, 134)) {
+      if (*c < 0 || *c > 2) return bad("data file with unknown content type");
+      f.content = static_cast<FileContent>(*c);
+    }
+    const Value* path = FieldById(dfs, *dfv, 100);
+    const Value* format = FieldById(dfs, *dfv, 101);
+    if (path == nullptr || !path->is<std::string>()) return bad("data file without file_path");
+    f.file_path = path->as<std::string>();
+    if (format != nullptr && format->is<std::string>()) f.file_format = format->as<std::string>();
+    auto rc = OptLong(dfs, *dfv, 103);
+    auto size = OptLong(dfs, *dfv, 104);
+    if (!rc || !size)
+      return bad(fmt::format("data file '{}' lacks record_count or size", f.file_path));
+    f.record_count = *rc;
+    f.file_size_in_bytes = *size;
+    const Value* pv = FieldById(dfs, *dfv, 102);
+    for (const auto& pf : partition_type.fields) {
+      const Value* x = pv ? FieldById(ps, *pv, pf.id) : nullptr;
+      if (x == nullptr) {
+        f.partition.push_back(Literal::Null(pf.type->id));
+        continue;
+      }
+      auto lit = FromAvro(*x, *pf.type);
+      if (!lit)
+        return bad(fmt::format("data file '{}': partition field '{}': {}", f.file_path, pf.name,
+                               lit.error().message));
+      f.partition.push_back(std::move(*lit));
+    }
+    auto maps = [&]() -> Status {
+      FLOE_ASSIGN_OR_RETURN(f.column_sizes, ReadIntMap<int64_t>(dfs, *dfv, 108));
+      FLOE_ASSIGN_OR_RETURN(f.value_counts, ReadIntMap<int64_t>(dfs, *dfv, 109));
+      FLOE_ASSIGN_OR_RETURN(f.null_value_counts, ReadIntMap<int64_t>(dfs, *dfv, 110));
+      FLOE_ASSIGN_OR_RETURN(f.nan_value_counts, ReadIntMap<int64_t>(dfs, *dfv, 137));
+      FLOE_ASSIGN_OR_RETURN(f.lower_bounds, ReadIntMap<std::string>(dfs, *dfv, 125));
+      FLOE_ASSIGN_OR_RETURN(f.upper_bounds, ReadIntMap<std::string>(dfs, *dfv, 128));
+      return {};
+    }();
+    if (!maps) return bad(fmt::format("data file '{}': {}", f.file_path, maps.error().message));
+    if (const Value* km = FieldById(dfs, *dfv, 131); km && km->is<avro::BytesValue>()) {
+      f.key_metadata = km->as<avro::BytesValue>().data;
+    }
+    if (const Value* so = FieldById(dfs, *dfv, 132); so && so->is<ArrayValue>()) {
+      for (const auto& x : so->as<ArrayValue>().items) {
+        if (x.is<int64_t>()) f.split_offsets.push_back(x.as<int64_t>());
+      }
+    }
+    if (const Value* eq = FieldById(dfs, *dfv, 135); eq && eq->is<ArrayValue>()) {
+      for (const auto& x : eq->as<ArrayValue>().items) {
+        if (x.is<int32_t>()) f.equality_ids.push_back(x.as<int32_t>());
+      }
+    }
+    if (auto so = OptLong(dfs, *dfv, 140)) f.sort_order_id = static_cast<int32_t>(*so);
+    if (const Value* r = FieldById(dfs, *dfv, 143); r && r->is<std::string>()) {
+      f.referenced_data_file = r->as<std::string>();
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<std::string> WriteManifestList(int64_t snapshot_id,
+                                      std::optional<int64_t> parent_snapshot_id,
+                                      int64_t sequence_number,
+                                      const std::vector<ManifestFile>& manifests) {
+  std::vector<std::pair<std::string, std::string>> meta = {
+      {"snapshot-id", std::to_string(snapshot_id)}};
+  meta.emplace_back("parent-snapshot-id",
+                    parent_snapshot_id ? std::to_string(*parent_snapshot_id) : "null");
+  meta.emplace_back("sequence-number", std::to_string(sequence_number));
+  meta.emplace_back("format-version", "2");
+  avro::ContainerWriter w(ManifestListSchema(), std::move(meta));
+  for (const auto& m : manifests) {
+    ArrayValue parts;
+    for (const auto& s : m.partitions) {
+      parts.items.push_back(Value(RecordValue{
+          {Value(s.contains_null), s.contains_nan ? Value(*s.contains_nan) : Value::Null(),
+           OptBytes(s.lower_bound), OptBytes(s.upper_bound)}}));
+    }
+    RecordValue row{{Value(m.manifest_path), Value(m.manifest_length), Value(m.partition_spec_id),
+                     Value(static_cast<int32_t>(m.content)), Value(m.sequence_number),
+                     Value(m.min_sequence_number), Value(m.added_snapshot_id),
+                     Value(m.added_files_count), Value(m.existing_files_count),
+                     Value(m.deleted_files_count), Value(m.added_rows_count),
+                     Value(m.existing_rows_count), Value(m.deleted_rows_count),
+                     Value(std::move(parts)), OptBytes(m.key_metadata)}};
+    FLOE_RETURN_IF_ERROR(w.Append(Value(std::move(row))));
+  }
+  return w.Finish();
+}
+
+Result<std::vector<ManifestFile>> ReadManifestList(const Buffer& bytes, const std::string& name) {
+  FLOE_ASSIGN_OR_RETURN(avro::ContainerReader reader, avro::ContainerReader::Open(bytes, name));
+  const avro::Schema& s = *reader.schema();
+  if (s.type != avro::Type::kRecord)
+    return Corrupt("manifest list '{}' rows are not records", name);
+  FLOE_ASSIGN_OR_RETURN(std::vector<Value> rows, reader.ReadAll());
+  std::vector<ManifestFile> out;
+  for (const Value& v : rows) {
+    ManifestFile m;
+    const Value* path = FieldById(s, v, 500);
+    auto length = OptLong(s, v, 501);
+    if (path == nullptr || !path->is<std::string>() || !length) {
+      return Corrupt("manifest list '{}': row without manifest_path or manifest_length", name);
+    }
+    m.manifest_path = path->as<std::string>();
+    m.manifest_length = *length;
+    m.partition_spec_id = static_cast<int32_t>(OptLong(s, v, 502).value_or(0));
+    m.content = static_cast<ManifestContent>(OptLong(s, v, 517).value_or(0));
+    m.sequence_number = OptLong(s, v, 515).value_or(0);
+    m.min_sequence_number = OptLong(s, v, 516).value_or(0);
+    m.added_snapshot_id = OptLong(s, v, 503).value_or(0);
+    m.added_files_count = static_cast<int32_t>(OptLong(s, v, 504).value_or(0));
+    m.existing_files_count = static_cast<int32_t>(OptLong(s, v, 505).value_or(0));
+    m.deleted_files_count = static_cast<int32_t>(OptLong(s, v, 506).value_or(0));
+    m.added_rows_count = OptLong(s, v, 512).value_or(0);
+    m.existing_rows_count = OptLong(s, v, 513).value_or(0);
+    m.deleted_rows_count = OptLong(s, v, 514).value_or(0);
+    const Value* parts = FieldById(s, v, 507);
+    const avro::Schema* parts_schema = FieldSchemaById(s, 507);
+    if (parts != nullptr && parts->is<ArrayValue>() && parts_schema != nullptr) {
+      const avro::Schema& item = *Unwrap(*parts_schema).items;
+      for (const auto& p : parts->as<ArrayValue>().items) {
+        FieldSummary fs;
+        if (const Value* x = FieldById(item, p, 509); x && x->is<bool>())
+          fs.contains_null = x->as<bool>();
+        if (const Value* x = FieldById(item, p, 518); x && x->is<bool>())
+          fs.contains_nan = x->as<bool>();
+        if (const Value* x = FieldById(item, p, 510); x && x->is<avro::BytesValue>()) {
+          fs.lower_bound = x->as<avro::BytesValue>().data;
+        }
+        if (const Value* x = FieldById(item, p, 511); x && x->is<avro::BytesValue>()) {
+          fs.upper_bound = x->as<avro::BytesValue>().data;
+        }
+        m.partitions.push_back(std::move(fs));
+      }
+    }
+    if (const Value* km = FieldById(s, v, 519); km && km->is<avro::BytesValue>()) {
+      m.key_metadata = km->as<avro::BytesValue>().data;
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<FieldSummary> SummarizePartitions(const Type& partition_type,
+                                              const std::vector<ManifestEntry>& entries) {
+  std::vector<FieldSummary> out(partition_type.fields.size());
+  std::vector<std::optional<Literal>> lo(out.size()), hi(out.size());
+  for (const auto& e : entries) {
+    if (e.status == EntryStatus::kDeleted) continue;
+    for (size_t i = 0; i < out.size() && i < e.file.partition.size(); ++i) {
+      const Literal& v = e.file.partition[i];
+      if (v.is_null()) {
+        out[i].contains_null = true;
+        continue;
+      }
+      bool is_nan = (v.type() == TypeId::kFloat && std::isnan(std::get<float>(v.storage()))) ||
+                    (v.type() == TypeId::kDouble && std::isnan(std::get<double>(v.storage())));
+      TypeId t = partition_type.fields[i].type->id;
+      if (t == TypeId::kFloat || t == TypeId::kDouble)
+        out[i].contains_nan = out[i].contains_nan.value_or(false) || is_nan;
+      if (is_nan) continue;
+      if (!lo[i] || Compare(v, *lo[i]) == std::partial_ordering::less) lo[i] = v;
+      if (!hi[i] || Compare(v, *hi[i]) == std::partial_ordering::greater) hi[i] = v;
+    }
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (lo[i]) out[i].lower_bound = SerializeBound(*lo[i]);
+    if (hi[i]) out[i].upper_bound = SerializeBound(*hi[i]);
+  }
+  return out;
+}
+
+}  // namespace floe::iceberg

@@ -1,0 +1,110 @@
+// Manifests and manifest lists: the Avro files that list a snapshot's data and delete files with
+// their partition values and column metrics. Written exactly as the spec's v2 schemas give them
+// (field ids, map records k<id>_v<id>, header keys); read from v1, v2 and v3 files by field id,
+// with sequence-number inheritance applied. Plain data in, bytes out; IO lives with the caller.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/buffer.h"
+#include "floe/base/result.h"
+#include "floe/iceberg/literal.h"
+#include "floe/iceberg/partition_spec.h"
+#include "floe/iceberg/schema.h"
+
+namespace floe::iceberg {
+
+enum class FileContent { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
+enum class ManifestContent { kData = 0, kDeletes = 1 };
+enum class EntryStatus { kExisting = 0, kAdded = 1, kDeleted = 2 };
+
+struct DataFile {
+  FileContent content = FileContent::kData;
+  std::string file_path;
+  std::string file_format = "PARQUET";
+  std::vector<Literal> partition;  // one per field of the file's partition spec
+  int32_t spec_id = 0;             // from the manifest the file was listed in
+  int64_t record_count = 0;
+  int64_t file_size_in_bytes = 0;
+  std::map<int32_t, int64_t> column_sizes;
+  std::map<int32_t, int64_t> value_counts;
+  std::map<int32_t, int64_t> null_value_counts;
+  std::map<int32_t, int64_t> nan_value_counts;
+  std::map<int32_t, std::string> lower_bounds;  // spec's single-value serialisation
+  std::map<int32_t, std::string> upper_bounds;
+  std::optional<std::string> key_metadata;
+  std::vector<int64_t> split_offsets;
+  std::vector<int32_t> equality_ids;
+  std::optional<int32_t> sort_order_id;
+  std::optional<std::string> referenced_data_file;  // v3, read only
+};
+
+struct ManifestEntry {
+  EntryStatus status = EntryStatus::kAdded;
+  std::optional<int64_t> snapshot_id;  // null: inherit from the manifest list
+  std::optional<int64_t> sequence_number;
+  std::optional<int64_t> file_sequence_number;
+  DataFile file;
+};
+
+struct FieldSummary {
+  bool contains_null = false;
+  std::optional<bool> contains_nan;
+  std::optional<std::string> lower_bound;
+  std::optional<std::string> upper_bound;
+};
+
+// One row of a manifest list.
+struct ManifestFile {
+  std::string manifest_path;
+  int64_t manifest_length = 0;
+  int32_t partition_spec_id = 0;
+  ManifestContent content = ManifestContent::kData;
+  int64_t sequence_number = 0;
+  int64_t min_sequence_number = 0;
+  int64_t added_snapshot_id = 0;
+  int32_t added_files_count = 0;
+  int32_t existing_files_count = 0;
+  int32_t deleted_files_count = 0;
+  int64_t added_rows_count = 0;
+  int64_t existing_rows_count = 0;
+  int64_t deleted_rows_count = 0;
+  std::vector<FieldSummary> partitions;
+  std::optional<std::string> key_metadata;
+};
+
+// What a manifest is written against.
+struct ManifestContext {
+  const Schema* schema = nullptr;
+  const PartitionSpec* spec = nullptr;
+  int format_version = 2;
+  ManifestContent content = ManifestContent::kData;
+};
+
+// The manifest file's bytes (Avro, deflate).
+Result<std::string> WriteManifest(const ManifestContext& ctx,
+                                  const std::vector<ManifestEntry>& entries);
+
+// Reads a manifest's entries. `list_entry` supplies inherited snapshot ids and sequence numbers;
+// `partition_type` (from the table's spec of that id) types the partition values. `name` is for
+// errors.
+Result<std::vector<ManifestEntry>> ReadManifest(const Buffer& bytes, const std::string& name,
+                                                const ManifestFile& list_entry,
+                                                const Type& partition_type);
+
+// A manifest list's bytes, and its rows back.
+Result<std::string> WriteManifestList(int64_t snapshot_id,
+                                      std::optional<int64_t> parent_snapshot_id,
+                                      int64_t sequence_number,
+                                      const std::vector<ManifestFile>& manifests);
+Result<std::vector<ManifestFile>> ReadManifestList(const Buffer& bytes, const std::string& name);
+
+// The partition summaries of a manifest's live entries (for manifest-list pruning).
+std::vector<FieldSummary> SummarizePartitions(const Type& partition_type,
+                                              const std::vector<ManifestEntry>& entries);
+
+}  // namespace floe::iceberg

@@ -1,0 +1,165 @@
+#include "floe/iceberg/manifest.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/avro/container.h"
+
+namespace floe::iceberg {
+namespace {
+
+Schema TestSchema() {
+  return Schema(0, {NestedField{1, "id", true, Primitive(TypeId::kLong)},
+                    NestedField{2, "ts", false, Primitive(TypeId::kTimestampTz)},
+                    NestedField{3, "price", false, Decimal(9, 2)},
+                    NestedField{4, "name", false, Primitive(TypeId::kString)}});
+}
+
+DataFile File(int i, const Schema& s) {
+  DataFile f;
+  f.file_path = "s3://b/t/data/f" + std::to_string(i) + ".parquet";
+  f.partition = {
+      Literal::Date(19000 + i), Literal::Int(i % 4), Literal::Decimal(i * 100 - 150, 2),
+      i == 2 ? Literal::Null(TypeId::kString) : Literal::String("n" + std::to_string(i))};
+  f.record_count = 1000 + i;
+  f.file_size_in_bytes = 50000 + i;
+  f.column_sizes = {{1, 8000}, {2, 8000}, {3, 4000}, {4, 3000 + i}};
+  f.value_counts = {{1, 1000}, {2, 1000}, {3, 1000}, {4, 1000}};
+  f.null_value_counts = {{1, 0}, {2, 3}, {3, 0}, {4, 10}};
+  f.lower_bounds = {{1, SerializeBound(Literal::Long(i * 1000))}, {4, "a"}};
+  f.upper_bounds = {{1, SerializeBound(Literal::Long(i * 1000 + 999))}, {4, "z"}};
+  f.split_offsets = {4, 40000};
+  f.sort_order_id = 0;
+  return f;
+}
+
+TEST(Manifest, RoundTripsEveryFieldAndInheritsSequenceNumbers) {
+  Schema s = TestSchema();
+  PartitionSpec spec = PartitionSpec::Parse("day(ts), bucket(4, id), price, name", s, 3).value();
+  std::vector<ManifestEntry> entries;
+  for (int i = 0; i < 5; ++i) {
+    ManifestEntry e;
+    e.status = i == 4 ? EntryStatus::kExisting : EntryStatus::kAdded;
+    if (i == 4) {
+      e.snapshot_id = 7;
+      e.sequence_number = 2;
+      e.file_sequence_number = 2;
+    }
+    e.file = File(i, s);
+    entries.push_back(e);
+  }
+  auto bytes = WriteManifest({&s, &spec, 2, ManifestContent::kData}, entries);
+  ASSERT_TRUE(bytes.has_value()) << bytes.error().ToString();
+
+  // The header carries what the spec requires.
+  auto reader = avro::ContainerReader::Open(Buffer::FromString(*bytes), "m.avro").value();
+  EXPECT_EQ(reader.Meta("format-version"), "2");
+  EXPECT_EQ(reader.Meta("partition-spec-id"), "3");
+  EXPECT_EQ(reader.Meta("content"), "data");
+  EXPECT_EQ(nlohmann::json::parse(*reader.Meta("schema")), s.ToJson());
+  EXPECT_EQ(nlohmann::json::parse(*reader.Meta("partition-spec")), spec.ToJson()["fields"]);
+  std::string avro_schema = *reader.Meta("avro.schema");
+  EXPECT_NE(avro_schema.find(R"("name":"k117_v118")"), std::string::npos);
+  EXPECT_NE(avro_schema.find(R"("element-id":133)"), std::string::npos);
+  EXPECT_NE(
+      avro_schema.find(
+          R"("name":"price","type":["null",{"type":"fixed","name":"decimal_1002","size":4,"logicalType":"decimal","precision":9,"scale":2}])"),
+      std::string::npos)
+      << avro_schema;
+
+  ManifestFile listed;
+  listed.added_snapshot_id = 99;
+  listed.sequence_number = 5;
+  listed.partition_spec_id = 3;
+  auto ptype = spec.PartitionType(s).value();
+  auto back = ReadManifest(Buffer::FromString(*bytes), "m.avro", listed, *ptype);
+  ASSERT_TRUE(back.has_value()) << back.error().ToString();
+  ASSERT_EQ(back->size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    const ManifestEntry& e = (*back)[i];
+    const DataFile& f = e.file;
+    DataFile want = File(i, s);
+    EXPECT_EQ(f.file_path, want.file_path);
+    EXPECT_EQ(f.partition, want.partition) << i;
+    EXPECT_EQ(f.record_count, want.record_count);
+    EXPECT_EQ(f.file_size_in_bytes, want.file_size_in_bytes);
+    EXPECT_EQ(f.column_sizes, want.column_sizes);
+    EXPECT_EQ(f.null_value_counts, want.null_value_counts);
+    EXPECT_EQ(f.lower_bounds, want.lower_bounds);
+    EXPECT_EQ(f.upper_bounds, want.upper_bounds);
+    EXPECT_EQ(f.split_offsets, want.split_offsets);
+    EXPECT_EQ(f.sort_order_id, 0);
+    EXPECT_EQ(f.spec_id, 3);
+    if (i < 4) {  // added: inherit from the list
+      EXPECT_EQ(e.snapshot_id, 99);
+      EXPECT_EQ(e.sequence_number, 5);
+      EXPECT_EQ(e.file_sequence_number, 5);
+    } else {  // existing: keep their own
+      EXPECT_EQ(e.snapshot_id, 7);
+      EXPECT_EQ(e.sequence_number, 2);
+    }
+  }
+
+  auto summary = SummarizePartitions(*ptype, *back);
+  ASSERT_EQ(summary.size(), 4u);
+  EXPECT_FALSE(summary[0].contains_null);
+  EXPECT_EQ(summary[0].lower_bound, SerializeBound(Literal::Date(19000)));
+  EXPECT_EQ(summary[0].upper_bound, SerializeBound(Literal::Date(19004)));
+  EXPECT_EQ(summary[2].lower_bound, SerializeBound(Literal::Decimal(-150, 2)));
+  EXPECT_TRUE(summary[3].contains_null);
+  EXPECT_EQ(summary[3].upper_bound, "n4");
+}
+
+TEST(ManifestList, RoundTrips) {
+  std::vector<ManifestFile> ms(2);
+  ms[0].manifest_path = "s3://b/t/metadata/a-m0.avro";
+  ms[0].manifest_length = 4321;
+  ms[0].partition_spec_id = 1;
+  ms[0].sequence_number = 3;
+  ms[0].min_sequence_number = 1;
+  ms[0].added_snapshot_id = 77;
+  ms[0].added_files_count = 2;
+  ms[0].existing_files_count = 5;
+  ms[0].added_rows_count = 200;
+  ms[0].existing_rows_count = 500;
+  ms[0].partitions = {FieldSummary{true, std::nullopt, std::string("\x01\x00\x00\x00", 4),
+                                   std::string("\x09\x00\x00\x00", 4)}};
+  ms[1].manifest_path = "s3://b/t/metadata/a-m1.avro";
+  ms[1].content = ManifestContent::kDeletes;
+  ms[1].deleted_files_count = 1;
+  ms[1].deleted_rows_count = 10;
+  auto bytes = WriteManifestList(77, 76, 3, ms);
+  ASSERT_TRUE(bytes.has_value());
+  auto reader = avro::ContainerReader::Open(Buffer::FromString(*bytes), "l.avro").value();
+  EXPECT_EQ(reader.Meta("snapshot-id"), "77");
+  EXPECT_EQ(reader.Meta("parent-snapshot-id"), "76");
+  EXPECT_EQ(reader.Meta("sequence-number"), "3");
+  auto back = ReadManifestList(Buffer::FromString(*bytes), "l.avro");
+  ASSERT_TRUE(back.has_value()) << back.error().ToString();
+  ASSERT_EQ(back->size(), 2u);
+  const ManifestFile& m = (*back)[0];
+  EXPECT_EQ(m.manifest_path, ms[0].manifest_path);
+  EXPECT_EQ(m.manifest_length, 4321);
+  EXPECT_EQ(m.partition_spec_id, 1);
+  EXPECT_EQ(m.sequence_number, 3);
+  EXPECT_EQ(m.min_sequence_number, 1);
+  EXPECT_EQ(m.existing_files_count, 5);
+  EXPECT_EQ(m.existing_rows_count, 500);
+  ASSERT_EQ(m.partitions.size(), 1u);
+  EXPECT_TRUE(m.partitions[0].contains_null);
+  EXPECT_EQ(m.partitions[0].upper_bound, ms[0].partitions[0].upper_bound);
+  EXPECT_EQ((*back)[1].content, ManifestContent::kDeletes);
+  EXPECT_EQ((*back)[1].deleted_rows_count, 10);
+}
+
+TEST(Manifest, CorruptManifestsNameTheFile) {
+  Schema s = TestSchema();
+  PartitionSpec spec;
+  auto ptype = spec.PartitionType(s).value();
+  auto r = ReadManifest(Buffer::FromString("garbage"), "s3://b/m.avro", ManifestFile{}, *ptype);
+  EXPECT_EQ(r.error().ToString(), "corrupt: 's3://b/m.avro' is not an avro file (bad magic)");
+  auto l = ReadManifestList(Buffer::FromString(""), "snap-1.avro");
+  EXPECT_EQ(l.error().ToString(), "corrupt: 'snap-1.avro' is not an avro file (bad magic)");
+}
+
+}  // namespace
+}  // namespace floe::iceberg
