@@ -1,0 +1,116 @@
+// Internal to src/floe/parquet: the bit-level primitives the encodings share (ULEB128, zigzag,
+// LSB-first packing of 0..64-bit values). Readers take an explicit end and never read past it;
+// callers check that enough bytes exist before unpacking.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace floe::parquet::internal {
+
+// Bits needed for `v`: 0 for 0, 64 for values with the top bit set.
+inline int BitWidth(uint64_t v) { return v == 0 ? 0 : 64 - std::countl_zero(v); }
+
+// Bytes holding `bits` bits, rounded up; safe for any bit count up to 2^64 - 8.
+inline uint64_t BytesForBits(uint64_t bits) { return bits / 8 + (bits % 8 != 0 ? 1 : 0); }
+
+template <typename T>
+T LoadLittleEndian(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));  // floe targets little-endian hosts only
+  return v;
+}
+
+// Reads a ULEB128 varint of at most 10 bytes into *out and advances *p. False when the bytes end
+// first or the value does not fit 64 bits.
+inline bool ReadUleb128(const uint8_t** p, const uint8_t* end, uint64_t* out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (*p >= end) return false;
+    uint8_t b = *(*p)++;
+    uint64_t bits = b & 0x7f;
+    if (shift == 63 && bits > 1) return false;  // would overflow 64 bits
+    v |= bits << shift;
+    if ((b & 0x80) == 0) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline void WriteUleb128(uint64_t v, std::vector<uint8_t>* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<uint8_t>(v));
+}
+
+inline uint64_t ZigZagEncode(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t ZigZagDecode(uint64_t v) { return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1)); }
+
+// Unpacks `n` values of `bit_width` bits (0..64) starting `bit_offset` bits into `in`, LSB
+// first. The caller guarantees bit_offset + n * bit_width <= in_bytes * 8.
+inline void UnpackBits(const uint8_t* in, size_t in_bytes, uint64_t bit_offset, int bit_width,
+                       uint64_t* out, size_t n) {
+  if (bit_width == 0) {
+    std::fill(out, out + n, uint64_t{0});
+    return;
+  }
+  const uint64_t mask = bit_width == 64 ? ~uint64_t{0} : (uint64_t{1} << bit_width) - 1;
+  for (size_t i = 0; i < n; ++i, bit_offset += static_cast<uint64_t>(bit_width)) {
+    size_t byte = static_cast<size_t>(bit_offset >> 3);
+    int shift = static_cast<int>(bit_offset & 7);
+    uint64_t v;
+    const bool spills = shift + bit_width > 64;  // the value reaches a ninth byte
+    if (byte + 8 + (spills ? 1 : 0) <= in_bytes) {
+      v = LoadLittleEndian<uint64_t>(in + byte) >> shift;
+      if (spills) v |= uint64_t{in[byte + 8]} << (64 - shift);
+    } else {
+      // Near the end: gather only the bytes that exist.
+      v = 0;
+      size_t last = std::min(in_bytes, byte + 9);
+      for (size_t b = byte; b < last; ++b) {
+        int s = static_cast<int>((b - byte) * 8) - shift;
+        if (s >= 64) break;
+        v |= s >= 0 ? uint64_t{in[b]} << s : uint64_t{in[b]} >> -s;
+      }
+    }
+    out[i] = v & mask;
+  }
+}
+
+// Appends `n` values of `bit_width` bits, LSB first, padded with zero bits to a whole byte.
+// Each value must be below 2^bit_width.
+inline void PackBits(const uint64_t* values, size_t n, int bit_width, std::vector<uint8_t>* out) {
+  if (bit_width == 0 || n == 0) return;
+  size_t start = out->size();
+  out->resize(start + static_cast<size_t>(BytesForBits(uint64_t{n} * bit_width)), 0);
+  uint8_t* dst = out->data() + start;
+  uint64_t bit = 0;
+  for (size_t i = 0; i < n; ++i, bit += static_cast<uint64_t>(bit_width)) {
+    uint64_t v = values[i];
+    size_t byte = static_cast<size_t>(bit >> 3);
+    int shift = static_cast<int>(bit & 7);
+    int remaining = bit_width;
+    // First (partial) byte, then whole bytes.
+    dst[byte] |= static_cast<uint8_t>(v << shift);
+    int written = 8 - shift;
+    remaining -= written;
+    while (remaining > 0) {
+      ++byte;
+      dst[byte] |= static_cast<uint8_t>(v >> written);
+      written += 8;
+      remaining -= 8;
+    }
+  }
+}
+
+}  // namespace floe::parquet::internal

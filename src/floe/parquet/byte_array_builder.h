@@ -1,0 +1,68 @@
+// ByteArrayBuilder: where decoders put BYTE_ARRAY values -- the Arrow binary layout, int32
+// offsets (one more than the values, starting at 0) plus one contiguous data buffer. A stand-in
+// for the columnar module's vectors, which take these two arrays as they are. Not thread safe.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "floe/base/buffer.h"
+#include "floe/base/result.h"
+
+namespace floe::parquet {
+
+class ByteArrayBuilder {
+ public:
+  ByteArrayBuilder() : offsets_{0} {}
+
+  int64_t size() const { return static_cast<int64_t>(offsets_.size()) - 1; }
+  std::span<const int32_t> offsets() const { return offsets_; }
+  std::span<const uint8_t> data() const { return data_; }
+  std::string_view Value(int64_t i) const {
+    return {reinterpret_cast<const char*>(data_.data()) + offsets_[i],
+            static_cast<size_t>(offsets_[i + 1] - offsets_[i])};
+  }
+
+  void Reserve(int64_t values, int64_t bytes) {
+    offsets_.reserve(offsets_.size() + values);
+    data_.reserve(data_.size() + bytes);
+  }
+
+  // Fails (and appends nothing) if the data would pass the int32 offsets' 2 GiB.
+  Status Append(ByteView value) {
+    FLOE_RETURN_IF_ERROR(CheckRoom(value.size()));
+    data_.insert(data_.end(), value.begin(), value.end());
+    offsets_.push_back(static_cast<int32_t>(data_.size()));
+    return {};
+  }
+
+  // Appends prefix + suffix as one value (DELTA_BYTE_ARRAY).
+  Status Append(ByteView prefix, ByteView suffix) {
+    FLOE_RETURN_IF_ERROR(CheckRoom(prefix.size() + suffix.size()));
+    data_.insert(data_.end(), prefix.begin(), prefix.end());
+    data_.insert(data_.end(), suffix.begin(), suffix.end());
+    offsets_.push_back(static_cast<int32_t>(data_.size()));
+    return {};
+  }
+
+  void Clear() {
+    offsets_.assign(1, 0);
+    data_.clear();
+  }
+
+ private:
+  Status CheckRoom(size_t bytes) const {
+    if (bytes > static_cast<size_t>(std::numeric_limits<int32_t>::max()) - data_.size()) {
+      return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
+    }
+    return {};
+  }
+
+  std::vector<int32_t> offsets_;
+  std::vector<uint8_t> data_;
+};
+
+}  // namespace floe::parquet
