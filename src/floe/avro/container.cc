@@ -1,10 +1,10 @@
 #include "floe/avro/container.h"
 
+#include "floe/base/random.h"
+
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
-
-#include <random>
 
 namespace floe::avro {
 namespace {
@@ -232,9 +232,7 @@ ContainerWriter::ContainerWriter(SchemaPtr schema,
                                  std::vector<std::pair<std::string, std::string>> metadata,
                                  Codec codec, size_t block_bytes)
     : schema_(std::move(schema)), codec_(codec), block_bytes_(block_bytes) {
-  std::random_device rd;
-  std::mt19937_64 rng((static_cast<uint64_t>(rd()) << 32) ^ rd());
-  for (size_t i = 0; i < kSyncSize; ++i) sync_.push_back(static_cast<char>(rng()));
+  for (size_t i = 0; i < kSyncSize; ++i) sync_.push_back(static_cast<char>(RandomU64()));
   Encoder header;
   header.WriteFixed(kMagic);
   metadata.insert(metadata.begin(), {"avro.codec", std::string(CodecName(codec_))});

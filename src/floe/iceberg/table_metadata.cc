@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "floe/base/clock.h"
+#include "floe/base/random.h"
 
 namespace floe::iceberg {
 namespace {
@@ -103,9 +104,7 @@ json SnapshotToJson(const Snapshot& s) {
 }  // namespace
 
 std::string NewUuid() {
-  static thread_local std::mt19937_64 rng{std::random_device{}() ^
-                                          static_cast<uint64_t>(UnixMillisNow())};
-  uint64_t hi = rng(), lo = rng();
+  uint64_t hi = RandomU64(), lo = RandomU64();
   hi = (hi & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;  // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;  // variant 10
   return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xFFFF,

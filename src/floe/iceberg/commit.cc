@@ -1,0 +1,357 @@
+#include "floe/iceberg/commit.h"
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "floe/base/clock.h"
+#include "floe/base/log.h"
+#include "floe/base/random.h"
+
+namespace floe::iceberg {
+namespace {
+
+int64_t NewSnapshotId(const TableMetadata& m) {
+  for (;;) {
+    int64_t id = static_cast<int64_t>(RandomU64() >> 1);
+    if (id != 0 && m.SnapshotById(id) == nullptr) return id;
+  }
+}
+
+int64_t SummaryInt(const std::map<std::string, std::string>& s, const std::string& key, bool* ok) {
+  auto it = s.find(key);
+  if (it == s.end()) {
+    *ok = false;
+    return 0;
+  }
+  try {
+    return std::stoll(it->second);
+  } catch (...) {
+    *ok = false;
+    return 0;
+  }
+}
+
+// Files written by one attempt, removed if it does not land.
+struct Written {
+  std::vector<std::string> locations;
+  void Cleanup(const FileIO& io) {
+    for (const auto& l : locations) (void)io.Delete(l);
+    locations.clear();
+  }
+};
+
+// A validation failure that retrying cannot fix (as opposed to losing the catalog swap).
+struct Attempt {
+  Table table;
+  bool retryable_conflict = false;
+};
+
+std::string ManifestLocation(const TableMetadata& m, int n) {
+  return fmt::format("{}/metadata/{}-m{}.avro", m.location, NewUuid(), n);
+}
+
+Result<ManifestFile> WriteManifestFile(const FileIO& io, const TableMetadata& m,
+                                       const PartitionSpec& spec,
+                                       const std::vector<ManifestEntry>& entries,
+                                       int64_t snapshot_id, int64_t sequence_number,
+                                       Written* written) {
+  const Schema& schema = m.CurrentSchema();
+  FLOE_ASSIGN_OR_RETURN(std::string bytes,
+                        WriteManifest({&schema, &spec, 2, ManifestContent::kData}, entries));
+  std::string location = ManifestLocation(m, static_cast<int>(written->locations.size()));
+  FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
+  written->locations.push_back(location);
+  ManifestFile mf;
+  mf.manifest_path = location;
+  mf.manifest_length = static_cast<int64_t>(bytes.size());
+  mf.partition_spec_id = spec.spec_id();
+  mf.sequence_number = sequence_number;
+  mf.min_sequence_number = sequence_number;
+  mf.added_snapshot_id = snapshot_id;
+  for (const auto& e : entries) {
+    int64_t rows = e.file.record_count;
+    switch (e.status) {
+      case EntryStatus::kAdded:
+        ++mf.added_files_count;
+        mf.added_rows_count += rows;
+        break;
+      case EntryStatus::kExisting:
+        ++mf.existing_files_count;
+        mf.existing_rows_count += rows;
+        break;
+      case EntryStatus::kDeleted:
+        ++mf.deleted_files_count;
+        mf.deleted_rows_count += rows;
+        break;
+    }
+    if (e.status != EntryStatus::kAdded && e.sequence_number) {
+      mf.min_sequence_number = std::min(mf.min_sequence_number, *e.sequence_number);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec.PartitionType(schema));
+  mf.partitions = SummarizePartitions(*ptype, entries);
+  return mf;
+}
+
+Result<std::vector<ManifestEntry>> ReadEntries(const FileIO& io, const TableMetadata& m,
+                                               const ManifestFile& mf) {
+  const PartitionSpec* spec = m.SpecById(mf.partition_spec_id);
+  if (spec == nullptr)
+    return Corrupt("manifest '{}' uses unknown partition spec {}", mf.manifest_path,
+                   mf.partition_spec_id);
+  FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(m.CurrentSchema()));
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(mf.manifest_path));
+  return ReadManifest(bytes, mf.manifest_path, mf, *ptype);
+}
+
+Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate& u, int attempt,
+                      Written* written) {
+  TableMetadata m = base.metadata;
+  const PartitionSpec& spec = m.DefaultSpec();
+  const int64_t snapshot_id = NewSnapshotId(m);
+  const int64_t seq = m.last_sequence_number + 1;
+  const Snapshot* parent = m.CurrentSnapshot();
+
+  std::vector<ManifestFile> kept;
+  if (parent != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(kept, base.Manifests(io, *parent));
+  }
+
+  // Replace: mark the deleted files in the manifests that list them.
+  std::set<std::string> to_delete(u.deleted_paths.begin(), u.deleted_paths.end());
+  std::set<std::string> found;
+  int64_t deleted_records = 0, deleted_size = 0;
+  std::set<std::string> changed_partitions;
+  if (!to_delete.empty()) {
+    std::vector<ManifestFile> next;
+    for (const auto& mf : kept) {
+      if (mf.content != ManifestContent::kData) {
+        next.push_back(mf);
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries, ReadEntries(io, m, mf));
+      bool touched = std::any_of(entries.begin(), entries.end(), [&](const ManifestEntry& e) {
+        return e.status != EntryStatus::kDeleted && to_delete.contains(e.file.file_path);
+      });
+      if (!touched) {
+        next.push_back(mf);
+        continue;
+      }
+      std::vector<ManifestEntry> rewritten;
+      for (auto& e : entries) {
+        if (e.status == EntryStatus::kDeleted) continue;
+        if (to_delete.contains(e.file.file_path)) {
+          found.insert(e.file.file_path);
+          deleted_records += e.file.record_count;
+          deleted_size += e.file.file_size_in_bytes;
+          e.status = EntryStatus::kDeleted;
+          e.snapshot_id = snapshot_id;
+          const PartitionSpec* s = m.SpecById(mf.partition_spec_id);
+          if (s) {
+            std::vector<Literal> p = e.file.partition;
+            changed_partitions.insert(fmt::format("{}:{}", s->spec_id(), s->PartitionPath(p)));
+          }
+        } else {
+          e.status = EntryStatus::kExisting;
+        }
+        rewritten.push_back(std::move(e));
+      }
+      const PartitionSpec* s = m.SpecById(mf.partition_spec_id);
+      FLOE_ASSIGN_OR_RETURN(ManifestFile nm,
+                            WriteManifestFile(io, m, *s, rewritten, snapshot_id, seq, written));
+      next.push_back(std::move(nm));
+    }
+    if (found.size() != to_delete.size()) {
+      for (const auto& p : to_delete) {
+        if (!found.contains(p)) {
+          return Conflict("cannot replace '{}': it is no longer a live file of table '{}'", p,
+                          base.id.ToString());
+        }
+      }
+    }
+    kept = std::move(next);
+  }
+
+  // The new files, in one manifest of the default spec.
+  std::vector<ManifestFile> added_manifests;
+  int64_t added_records = 0, added_size = 0;
+  if (!u.added.empty()) {
+    std::vector<ManifestEntry> entries;
+    for (const auto& f : u.added) {
+      if (f.partition.size() != spec.fields().size()) {
+        return InvalidInput("data file '{}' has {} partition values; the table's spec has {}",
+                            f.file_path, f.partition.size(), spec.fields().size());
+      }
+      ManifestEntry e;
+      e.status = EntryStatus::kAdded;
+      e.snapshot_id = snapshot_id;
+      e.file = f;
+      e.file.spec_id = spec.spec_id();
+      added_records += f.record_count;
+      added_size += f.file_size_in_bytes;
+      changed_partitions.insert(
+          fmt::format("{}:{}", spec.spec_id(), spec.PartitionPath(f.partition)));
+      entries.push_back(std::move(e));
+    }
+    FLOE_ASSIGN_OR_RETURN(ManifestFile mf,
+                          WriteManifestFile(io, m, spec, entries, snapshot_id, seq, written));
+    added_manifests.push_back(std::move(mf));
+  }
+
+  // Merge small data manifests of the default spec once there are enough of them.
+  bool merge = m.Property("commit.manifest-merge.enabled", "true") == "true";
+  int64_t min_count = m.PropertyInt("commit.manifest.min-count-to-merge", 100);
+  int64_t target = m.PropertyInt("commit.manifest.target-size-bytes", 8 << 20);
+  std::vector<ManifestFile> all = added_manifests;
+  all.insert(all.end(), kept.begin(), kept.end());
+  if (merge) {
+    std::vector<ManifestFile> small, rest;
+    for (auto& mf : all) {
+      bool mergeable = mf.content == ManifestContent::kData &&
+                       mf.partition_spec_id == spec.spec_id() && mf.manifest_length < target;
+      (mergeable ? small : rest).push_back(mf);
+    }
+    if (static_cast<int64_t>(small.size()) >= min_count) {
+      std::vector<ManifestEntry> merged;
+      for (const auto& mf : small) {
+        FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries, ReadEntries(io, m, mf));
+        for (auto& e : entries) {
+          // Entries deleted by an earlier snapshot are dropped; this snapshot's stay as they are.
+          if (e.status == EntryStatus::kDeleted && e.snapshot_id != snapshot_id) continue;
+          if (e.status == EntryStatus::kAdded && e.snapshot_id != snapshot_id)
+            e.status = EntryStatus::kExisting;
+          if (e.status == EntryStatus::kAdded) {
+            e.sequence_number.reset();  // inherit this commit's
+            e.file_sequence_number.reset();
+          }
+          merged.push_back(std::move(e));
+        }
+      }
+      FLOE_ASSIGN_OR_RETURN(ManifestFile mf,
+                            WriteManifestFile(io, m, spec, merged, snapshot_id, seq, written));
+      rest.insert(rest.begin(), std::move(mf));
+      all = std::move(rest);
+    }
+  }
+
+  std::string list_location = fmt::format("{}/metadata/snap-{}-{}-{}.avro", m.location, snapshot_id,
+                                          attempt + 1, NewUuid());
+  FLOE_ASSIGN_OR_RETURN(
+      std::string list_bytes,
+      WriteManifestList(snapshot_id,
+                        parent ? std::optional<int64_t>(parent->snapshot_id) : std::nullopt, seq,
+                        all));
+  FLOE_RETURN_IF_ERROR(io.Write(list_location, AsBytes(list_bytes)));
+  written->locations.push_back(list_location);
+
+  Snapshot snap;
+  snap.snapshot_id = snapshot_id;
+  if (parent) snap.parent_snapshot_id = parent->snapshot_id;
+  snap.sequence_number = seq;
+  snap.timestamp_ms = std::max(UnixMillisNow(), m.last_updated_ms);
+  snap.manifest_list = list_location;
+  snap.schema_id = m.current_schema_id;
+  auto& s = snap.summary;
+  s = u.summary;
+  s["operation"] = u.operation;
+  if (!u.added.empty()) {
+    s["added-data-files"] = std::to_string(u.added.size());
+    s["added-records"] = std::to_string(added_records);
+    s["added-files-size"] = std::to_string(added_size);
+  }
+  if (!found.empty()) {
+    s["deleted-data-files"] = std::to_string(found.size());
+    s["deleted-records"] = std::to_string(deleted_records);
+    s["removed-files-size"] = std::to_string(deleted_size);
+  }
+  s["changed-partition-count"] = std::to_string(changed_partitions.size());
+  bool ok = true;
+  std::map<std::string, std::string> prev =
+      parent ? parent->summary : std::map<std::string, std::string>{};
+  int64_t total_records = parent ? SummaryInt(prev, "total-records", &ok) : 0;
+  int64_t total_size = parent ? SummaryInt(prev, "total-files-size", &ok) : 0;
+  int64_t total_files = parent ? SummaryInt(prev, "total-data-files", &ok) : 0;
+  int64_t total_deletes = parent ? SummaryInt(prev, "total-delete-files", &ok) : 0;
+  int64_t total_pos = parent ? SummaryInt(prev, "total-position-deletes", &ok) : 0;
+  int64_t total_eq = parent ? SummaryInt(prev, "total-equality-deletes", &ok) : 0;
+  if (ok) {
+    s["total-records"] = std::to_string(total_records + added_records - deleted_records);
+    s["total-files-size"] = std::to_string(total_size + added_size - deleted_size);
+    s["total-data-files"] = std::to_string(total_files + static_cast<int64_t>(u.added.size()) -
+                                           static_cast<int64_t>(found.size()));
+    s["total-delete-files"] = std::to_string(total_deletes);
+    s["total-position-deletes"] = std::to_string(total_pos);
+    s["total-equality-deletes"] = std::to_string(total_eq);
+  }
+
+  m.snapshots.push_back(snap);
+  m.current_snapshot_id = snapshot_id;
+  m.refs["main"] = SnapshotRef{snapshot_id, "branch", nlohmann::json::object()};
+  m.snapshot_log.push_back({snap.timestamp_ms, snapshot_id});
+  m.metadata_log.push_back({m.last_updated_ms, base.metadata_location});
+  int64_t keep = m.PropertyInt("write.metadata.previous-versions-max", 100);
+  if (static_cast<int64_t>(m.metadata_log.size()) > keep) {
+    m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - keep);
+  }
+  m.last_sequence_number = seq;
+  m.last_updated_ms = snap.timestamp_ms;
+
+  int version = std::max(MetadataVersion(base.metadata_location), 0) + 1;
+  Table next{base.id, NewMetadataLocation(m.location, version), std::move(m)};
+  std::string json = next.metadata.ToJson().dump();
+  FLOE_RETURN_IF_ERROR(io.WriteIfAbsent(next.metadata_location, AsBytes(json)));
+  written->locations.push_back(next.metadata_location);
+  return Attempt{std::move(next)};
+}
+
+}  // namespace
+
+Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
+                             const catalog::TableIdentifier& id, const SnapshotUpdate& update,
+                             CommitStats* stats) {
+  FLOE_ASSIGN_OR_RETURN(Table base, LoadTable(catalog, io, id));
+  int64_t retries = std::max<int64_t>(0, base.metadata.PropertyInt("commit.retry.num-retries", 4));
+  int64_t min_wait = base.metadata.PropertyInt("commit.retry.min-wait-ms", 100);
+  int64_t max_wait = base.metadata.PropertyInt("commit.retry.max-wait-ms", 60000);
+  for (int attempt = 0;; ++attempt) {
+    if (stats) stats->attempts = attempt + 1;
+    if (attempt > 0) {
+      auto reloaded = LoadTable(catalog, io, id);
+      if (!reloaded) return std::unexpected(reloaded.error());
+      base = std::move(*reloaded);
+    }
+    Written written;
+    auto applied = Apply(io, base, update, attempt, &written);
+    if (!applied) {
+      written.Cleanup(io);
+      return std::unexpected(applied.error());
+    }
+    auto swapped =
+        catalog.CommitTable(id, base.metadata_location, applied->table.metadata_location);
+    if (swapped) return std::move(applied->table);
+    if (swapped.error().kind != ErrorKind::kConflict) {
+      // The swap may have landed before the error surfaced: check before cleaning up.
+      auto now = catalog.LoadTable(id);
+      if (now && *now == applied->table.metadata_location) return std::move(applied->table);
+      written.Cleanup(io);
+      return std::unexpected(swapped.error());
+    }
+    written.Cleanup(io);
+    if (attempt >= retries) {
+      return Conflict(
+          "commit to '{}' lost to concurrent commits {} times; giving up "
+          "(commit.retry.num-retries={})",
+          id.ToString(), attempt + 1, retries);
+    }
+    int64_t cap = std::min<int64_t>(max_wait, min_wait << std::min(attempt, 20));
+    int64_t wait = cap / 2 + static_cast<int64_t>(RandomU64() % static_cast<uint64_t>(cap / 2 + 1));
+    Log(LogLevel::kInfo, "commit to {} conflicted; retrying in {} ms", id.ToString(), wait);
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
+  }
+}
+
+}  // namespace floe::iceberg

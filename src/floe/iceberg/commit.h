@@ -1,0 +1,42 @@
+// Snapshot-producing commits: append (fast append, manifests merged past
+// commit.manifest.min-count-to-merge) and replace (a set of live files by new ones, the basis of
+// rewrites). Each commit writes manifests, a manifest list and a new metadata file, then swaps the
+// catalog pointer; on a concurrent commit it re-reads the table and retries per commit.retry.*.
+// A commit that fails at any step leaves the table exactly as it was and removes what it wrote.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/catalog/catalog.h"
+#include "floe/iceberg/file_io.h"
+#include "floe/iceberg/manifest.h"
+#include "floe/iceberg/table.h"
+
+namespace floe::iceberg {
+
+struct SnapshotUpdate {
+  std::string operation = "append";        // append | replace | overwrite | delete
+  std::vector<DataFile> added;             // partition values per the table's default spec
+  std::vector<std::string> deleted_paths;  // must all be live in the table when the commit lands
+  std::map<std::string, std::string> summary;  // extra snapshot summary properties
+};
+
+struct CommitStats {
+  int attempts = 0;  // 1 when no concurrent commit interfered
+};
+
+Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
+                             const catalog::TableIdentifier& id, const SnapshotUpdate& update,
+                             CommitStats* stats = nullptr);
+
+inline Result<Table> AppendFiles(catalog::Catalog& catalog, const FileIO& io,
+                                 const catalog::TableIdentifier& id, std::vector<DataFile> files) {
+  SnapshotUpdate u;
+  u.added = std::move(files);
+  return CommitSnapshot(catalog, io, id, u);
+}
+
+}  // namespace floe::iceberg

@@ -1,0 +1,126 @@
+#include "floe/iceberg/table.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace floe::iceberg {
+
+std::string NewMetadataLocation(const std::string& table_location, int version) {
+  return fmt::format("{}/metadata/{:05d}-{}.metadata.json", table_location, version, NewUuid());
+}
+
+int MetadataVersion(std::string_view location) {
+  auto slash = location.rfind('/');
+  std::string_view file = slash == std::string_view::npos ? location : location.substr(slash + 1);
+  auto dash = file.find('-');
+  if (dash == std::string_view::npos) return -1;
+  int v = -1;
+  auto [p, ec] = std::from_chars(file.data(), file.data() + dash, v);
+  return ec == std::errc() && p == file.data() + dash ? v : -1;
+}
+
+Result<std::vector<ManifestFile>> Table::Manifests(const FileIO& io,
+                                                   const Snapshot& snapshot) const {
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(snapshot.manifest_list));
+  return ReadManifestList(bytes, snapshot.manifest_list);
+}
+
+Result<std::vector<ManifestEntry>> Table::LiveEntries(const FileIO& io,
+                                                      std::optional<int64_t> snapshot_id) const {
+  const Snapshot* snap =
+      snapshot_id ? metadata.SnapshotById(*snapshot_id) : metadata.CurrentSnapshot();
+  if (snapshot_id && snap == nullptr) return NotFound("snapshot {} does not exist", *snapshot_id);
+  std::vector<ManifestEntry> out;
+  if (snap == nullptr) return out;
+  FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, Manifests(io, *snap));
+  for (const auto& m : manifests) {
+    const PartitionSpec* spec = metadata.SpecById(m.partition_spec_id);
+    if (spec == nullptr) {
+      return Corrupt("manifest '{}' uses partition spec {} that the table lacks", m.manifest_path,
+                     m.partition_spec_id);
+    }
+    FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(metadata.CurrentSchema()));
+    FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(m.manifest_path));
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries,
+                          ReadManifest(bytes, m.manifest_path, m, *ptype));
+    for (auto& e : entries) {
+      if (e.status != EntryStatus::kDeleted) out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
+                          const catalog::TableIdentifier& id, CreateTableOptions options) {
+  FLOE_RETURN_IF_ERROR(options.spec.Validate(options.schema));
+  std::string ns = id.NamespaceString();
+  FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog.NamespaceExists(ns));
+  if (!ns_exists) {
+    auto created = catalog.CreateNamespace(ns, {});
+    if (!created && created.error().kind != ErrorKind::kConflict)
+      return std::unexpected(created.error());
+  }
+  if (auto existing = catalog.LoadTable(id); existing) {
+    return Conflict("table '{}' already exists", id.ToString());
+  }
+  std::string location = options.location;
+  if (location.empty()) {
+    location = io.root_uri();
+    for (const auto& level : id.ns) location += "/" + level;
+    location += "/" + id.name;
+  }
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
+  // Iceberg's own defaults, recorded so other engines write the table the same way.
+  options.properties.emplace("write.parquet.compression-codec", "zstd");
+  TableMetadata m =
+      NewTableMetadata(std::move(options.schema), std::move(options.spec),
+                       std::move(options.sort_order), location, std::move(options.properties));
+  Table t{id, NewMetadataLocation(location, 0), std::move(m)};
+  std::string json = t.metadata.ToJson().dump();
+  FLOE_RETURN_IF_ERROR(io.WriteIfAbsent(t.metadata_location, AsBytes(json)));
+  auto registered = catalog.CreateTable(id, t.metadata_location);
+  if (!registered) {
+    (void)io.Delete(t.metadata_location);
+    return std::unexpected(registered.error());
+  }
+  return t;
+}
+
+Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_location) {
+  auto bytes = io.Read(metadata_location);
+  if (!bytes) {
+    Error e = bytes.error();
+    e.message = fmt::format("cannot read table metadata '{}': {}", metadata_location, e.message);
+    return std::unexpected(e);
+  }
+  FLOE_ASSIGN_OR_RETURN(TableMetadata m,
+                        TableMetadata::Parse(bytes->string_view(), metadata_location));
+  return Table{catalog::TableIdentifier{}, metadata_location, std::move(m)};
+}
+
+Result<Table> LoadTable(catalog::Catalog& catalog, const FileIO& io,
+                        const catalog::TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(std::string location, catalog.LoadTable(id));
+  FLOE_ASSIGN_OR_RETURN(Table t, LoadStaticTable(io, location));
+  t.id = id;
+  return t;
+}
+
+Status DropTable(catalog::Catalog& catalog, const FileIO& io, const catalog::TableIdentifier& id,
+                 bool purge) {
+  std::optional<std::string> prefix;
+  if (purge) {
+    FLOE_ASSIGN_OR_RETURN(Table t, LoadTable(catalog, io, id));
+    FLOE_ASSIGN_OR_RETURN(std::string key, io.KeyOf(t.metadata.location));
+    prefix = key + "/";
+  }
+  FLOE_RETURN_IF_ERROR(catalog.DropTable(id));
+  if (prefix) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> objects, io.store()->ListAll(*prefix));
+    for (const auto& o : objects) FLOE_RETURN_IF_ERROR(io.store()->Delete(o.key));
+  }
+  return {};
+}
+
+}  // namespace floe::iceberg
