@@ -2,19 +2,24 @@
 // These counts are what floe reports as a query's "requests" and "bytes". Thread-safe: counters
 // are updated under one mutex per request, so a Snapshot() is always a consistent cut.
 // A multipart Put counts as its real requests: 2 POST (initiate, complete) + N PUT (parts).
+// A request that fails is still counted (a 404 GET is a billed request), and also in `failed`; a
+// call the store rejects before sending anything (invalid key, length-0 range, bad max_keys) is
+// not a request and is not counted. Bytes count only payloads that moved: successful GETs/PUTs.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <string_view>
 
 #include "floe/io/object_store.h"
 
 namespace floe::io {
 
 struct ObjectCounts {
-  uint64_t gets = 0;
+  uint64_t gets = 0;  // GET requests, failed ones included
   uint64_t heads = 0;
   uint64_t bytes_read = 0;
   friend bool operator==(const ObjectCounts&, const ObjectCounts&) = default;
@@ -31,7 +36,7 @@ struct RequestCounts {
   uint64_t failed = 0;           // requests that returned an error (counted in their kind too)
   uint64_t bytes_read = 0;       // payload bytes returned by GETs
   uint64_t bytes_written = 0;    // payload bytes sent by PUTs
-  uint64_t objects_read = 0;     // distinct keys with at least one GET
+  uint64_t objects_read = 0;     // distinct keys with at least one successful GET
 
   uint64_t total() const { return head + get + put + post + list + del; }
   friend bool operator==(const RequestCounts&, const RequestCounts&) = default;
@@ -45,14 +50,14 @@ class CountingStore final : public ObjectStore {
   explicit CountingStore(StorePtr inner, bool per_object = false);
 
   Result<ObjectInfo> Head(std::string_view key) override;
-  Result<Buffer> Get(std::string_view key, Range range) override;
+  Result<Buffer> Get(std::string_view key, Range range = Range::Whole()) override;
   Result<PutInfo> Put(std::string_view key, ByteView data) override;
   Result<PutInfo> PutIfAbsent(std::string_view key, ByteView data) override;
-  Result<ListPage> List(std::string_view prefix, std::string_view continuation_token,
-                        int max_keys) override;
+  Result<ListPage> List(std::string_view prefix, std::string_view continuation_token = {},
+                        int max_keys = 1000) override;
   Status Delete(std::string_view key) override;
-  std::unique_ptr<PendingReads> SubmitReads(std::vector<ReadRequest> requests,
-                                            ReadCallback on_done, BatchOptions options) override;
+  std::unique_ptr<PendingReads> SubmitReads(std::vector<ReadRequest> requests, ReadCallback on_done,
+                                            BatchOptions options = {}) override;
   std::string Uri() const override { return inner_->Uri(); }
 
   RequestCounts Snapshot() const;
@@ -64,10 +69,13 @@ class CountingStore final : public ObjectStore {
  private:
   StorePtr inner_;
   bool per_object_;
-  // ... implementation's private state (counters, key sets) under mu_.
+  void RecordGet(std::string_view key, const Result<Buffer>& result);
+  void RecordHead(std::string_view key, bool ok);
+
   mutable std::mutex mu_;
   RequestCounts counts_;
-  std::map<std::string, ObjectCounts> objects_;
+  std::map<std::string, ObjectCounts> objects_;   // per_object_ only
+  std::set<std::string, std::less<>> read_keys_;  // keys with a successful GET
 };
 
 }  // namespace floe::io

@@ -60,10 +60,28 @@ Result<std::pair<uint64_t, uint64_t>> Range::Resolve(std::string_view key, uint6
   return Internal("bad range kind");
 }
 
+namespace {
+
+// The key as a message can show it: a NUL byte would cut the line short, so it prints as "\0".
+std::string PrintableKey(std::string_view key) {
+  std::string out;
+  out.reserve(key.size() + 2);
+  for (char c : key) {
+    if (c == '\0') {
+      out += "\\0";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Status ValidateKey(std::string_view key) {
   if (key.empty()) return InvalidInput("empty object key");
   if (key.find('\0') != std::string_view::npos) {
-    return InvalidInput("object key contains a NUL byte");
+    return InvalidInput("object key '{}' contains a NUL byte", PrintableKey(key));
   }
   if (key.front() == '/') return InvalidInput("object key '{}' is absolute", key);
   size_t start = 0;

@@ -1,0 +1,413 @@
+// LocalStore beyond the conformance suite: the root cannot be escaped, temp files never show,
+// Put is atomic for readers, PutIfAbsent is atomic across processes, directories are tidied.
+#include "floe/io/local_store.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/temp_dir.h"
+
+extern char** environ;
+
+namespace floe::io {
+namespace {
+
+namespace fs = std::filesystem;
+using floe::testing::TempDir;
+using namespace std::string_literals;
+
+std::shared_ptr<LocalStore> OpenOrDie(const std::string& root, LocalStoreOptions options = {}) {
+  auto store = LocalStore::Open(root, options);
+  EXPECT_TRUE(store) << store.error().ToString();
+  return store ? *store : nullptr;
+}
+
+std::vector<std::string> FilesUnder(const fs::path& root) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), root).string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(LocalStore, UriIsFileSchemeAndAbsoluteRoot) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str() + "/w/");
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->root(), dir.str() + "/w");
+  EXPECT_EQ(store->Uri(), "file://" + dir.str() + "/w");
+  EXPECT_TRUE(fs::is_directory(dir.path() / "w"));
+}
+
+TEST(LocalStore, RelativeRootIsMadeAbsolute) {
+  TempDir dir;
+  fs::path old = fs::current_path();
+  fs::current_path(dir.path());
+  auto store = LocalStore::Open("rel/w");
+  fs::current_path(old);
+  ASSERT_TRUE(store) << store.error().ToString();
+  EXPECT_EQ((*store)->root(), fs::canonical(dir.path()).string() + "/rel/w");
+  EXPECT_TRUE((*store)->Put("k", AsBytes("v")));
+  EXPECT_TRUE(fs::exists(dir.path() / "rel/w/k"));
+}
+
+TEST(LocalStore, RootThatIsAFileIsRejected) {
+  TempDir dir;
+  std::ofstream(dir.path() / "file") << "x";
+  auto store = LocalStore::Open((dir.path() / "file").string());
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(store.error().message.find("not a directory"), std::string::npos)
+      << store.error().message;
+  EXPECT_FALSE(LocalStore::Open(""));
+}
+
+TEST(LocalStore, MissingObjectErrorNamesKeyAndStore) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  auto r = store->Get("t/data/x.parquet");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(r.error().message, "object 't/data/x.parquet' not found in file://" + dir.str());
+  auto h = store->Head("t");
+  ASSERT_FALSE(h);
+  EXPECT_EQ(h.error().message, "object 't' not found in file://" + dir.str());
+}
+
+TEST(LocalStore, KeysCannotEscapeTheRoot) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "root");
+  std::ofstream(dir.path() / "outside") << "secret";
+  auto store = OpenOrDie((dir.path() / "root").string());
+  const std::vector<std::string> bad = {"../outside",      "/etc/passwd", "x\0y"s, "a//b",
+                                        "a/../../outside", "./x",         "a/",    ""};
+  for (const std::string& key : bad) {
+    SCOPED_TRACE("key '" + key + "'");
+    auto get = store->Get(key);
+    ASSERT_FALSE(get);
+    EXPECT_EQ(get.error().kind, ErrorKind::kInvalidInput);
+    EXPECT_NE(get.error().message.find(store->Uri()), std::string::npos) << get.error().message;
+    if (!key.empty()) {
+      std::string shown = key.find('\0') == std::string::npos ? key : "x\\0y";
+      EXPECT_NE(get.error().message.find("'" + shown + "'"), std::string::npos)
+          << get.error().message;
+    }
+    EXPECT_FALSE(store->Put(key, AsBytes("overwritten")));
+    EXPECT_FALSE(store->PutIfAbsent(key, AsBytes("overwritten")));
+    EXPECT_FALSE(store->Delete(key));
+    EXPECT_FALSE(store->Head(key));
+  }
+  std::ifstream in(dir.path() / "outside");
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "secret");
+  EXPECT_TRUE(FilesUnder(dir.path() / "root").empty());
+  // A list prefix is matched against keys, never used as a path.
+  auto page = store->List("../");
+  ASSERT_TRUE(page);
+  EXPECT_TRUE(page->objects.empty());
+}
+
+TEST(LocalStore, KeysWithTheTempPrefixAreReserved) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  for (std::string key : {".floe-tmp-1", "a/.floe-tmp-x/b"}) {
+    auto r = store->Put(key, AsBytes("x"));
+    ASSERT_FALSE(r) << key;
+    EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+    EXPECT_NE(r.error().message.find("reserved"), std::string::npos) << r.error().message;
+  }
+  EXPECT_TRUE(store->Put(".floe-tm", AsBytes("x")));  // only the exact prefix is reserved
+}
+
+TEST(LocalStore, TempFilesAreInvisibleToList) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  ASSERT_TRUE(store->Put("a/b", AsBytes("1")));
+  // Leftovers of a crashed writer.
+  std::ofstream(dir.path() / ".floe-tmp-999-dead-0") << "partial";
+  std::ofstream(dir.path() / "a" / ".floe-tmp-999-dead-1") << "partial";
+  auto page = store->List("");
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->objects.size(), 1u);
+  EXPECT_EQ(page->objects[0].key, "a/b");
+  auto prefixed = store->List(".floe");
+  ASSERT_TRUE(prefixed);
+  EXPECT_TRUE(prefixed->objects.empty());
+
+  // While writers are busy, a lister never sees an in-progress write.
+  std::atomic<bool> stop{false};
+  std::vector<uint8_t> big(256 << 10, 'z');
+  std::vector<std::thread> writers;
+  for (int w = 0; w < 3; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < 40 && !stop; ++i) {
+        ASSERT_TRUE(store->Put(fmt::format("w{}/obj{}", w, i % 5), big));
+      }
+    });
+  }
+  int lists = 0;
+  for (; lists < 200; ++lists) {
+    auto all = store->ListAll("");
+    ASSERT_TRUE(all) << all.error().ToString();
+    for (const auto& o : *all) {
+      ASSERT_EQ(o.key.find(".floe-tmp-"), std::string::npos) << o.key;
+      if (o.key != "a/b") {
+        ASSERT_EQ(o.size, big.size()) << o.key;
+      }
+    }
+  }
+  stop = true;
+  for (auto& t : writers) t.join();
+  // Every temp file a Put made is gone (only the two planted leftovers remain).
+  int temps = 0;
+  for (const auto& f : FilesUnder(dir.path())) {
+    if (f.find(".floe-tmp-") != std::string::npos) ++temps;
+  }
+  EXPECT_EQ(temps, 2);
+}
+
+TEST(LocalStore, SeesFilesWrittenByOtherPrograms) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  fs::create_directories(dir.path() / "ext/sub");
+  std::ofstream(dir.path() / "ext/sub/file.csv") << "a,b\n1,2\n";
+  auto head = store->Head("ext/sub/file.csv");
+  ASSERT_TRUE(head) << head.error().ToString();
+  EXPECT_EQ(head->size, 8u);
+  EXPECT_FALSE(head->etag.empty());
+  auto all = store->ListAll("ext/");
+  ASSERT_TRUE(all);
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_EQ((*all)[0].key, "ext/sub/file.csv");
+  EXPECT_EQ((*all)[0].etag, head->etag);
+  // A directory is not an object.
+  auto dir_get = store->Get("ext/sub");
+  ASSERT_FALSE(dir_get);
+  EXPECT_EQ(dir_get.error().kind, ErrorKind::kNotFound);
+  EXPECT_FALSE(store->Head("ext"));
+}
+
+TEST(LocalStore, DeleteRemovesEmptyParentDirectoriesButNotTheRoot) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str() + "/w");
+  ASSERT_TRUE(store->Put("a/b/c/d", AsBytes("1")));
+  ASSERT_TRUE(store->Put("a/keep", AsBytes("2")));
+  ASSERT_TRUE(store->Delete("a/b/c/d"));
+  EXPECT_FALSE(fs::exists(dir.path() / "w/a/b"));
+  EXPECT_TRUE(fs::exists(dir.path() / "w/a/keep"));
+  ASSERT_TRUE(store->Delete("a/keep"));
+  EXPECT_FALSE(fs::exists(dir.path() / "w/a"));
+  EXPECT_TRUE(fs::is_directory(dir.path() / "w"));
+}
+
+TEST(LocalStore, KeyThatIsAlsoAPrefixIsUnsupported) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  ASSERT_TRUE(store->Put("a", AsBytes("file")));
+  auto below = store->Put("a/b", AsBytes("x"));
+  ASSERT_FALSE(below);
+  EXPECT_EQ(below.error().kind, ErrorKind::kUnsupported);
+  EXPECT_NE(below.error().message.find("'a/b'"), std::string::npos) << below.error().message;
+
+  ASSERT_TRUE(store->Put("x/y", AsBytes("1")));
+  for (bool if_absent : {false, true}) {
+    auto above = if_absent ? store->PutIfAbsent("x", AsBytes("2")) : store->Put("x", AsBytes("2"));
+    ASSERT_FALSE(above);
+    EXPECT_EQ(above.error().kind, ErrorKind::kUnsupported) << above.error().ToString();
+  }
+  EXPECT_FALSE(store->Get("x"));
+  EXPECT_TRUE(store->Delete("x"));  // not an object: nothing to delete
+  auto y = store->Get("x/y");
+  ASSERT_TRUE(y);
+  EXPECT_EQ(y->ToString(), "1");
+}
+
+TEST(LocalStore, ConcurrentPutsAndDeletesInOneDirectory) {
+  // Delete removes a directory that became empty while a Put may be about to write into it; the
+  // Put must retry, never fail.
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 300; ++i) {
+        std::string key = fmt::format("d/e/t{}-{}", t, i % 3);
+        if (auto r = store->Put(key, AsBytes("v")); !r) {
+          ++failures;
+          ADD_FAILURE() << r.error().ToString();
+        }
+        if (!store->Delete(key)) ++failures;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  auto all = store->ListAll("");
+  ASSERT_TRUE(all);
+  EXPECT_TRUE(all->empty());
+}
+
+TEST(LocalStore, PutIsAtomicForConcurrentReaders) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  const std::string a(1 << 20, 'a');
+  const std::string b((3 << 20) / 2, 'b');
+  ASSERT_TRUE(store->Put("big", AsBytes(a)));
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    for (int i = 0; i < 60; ++i) ASSERT_TRUE(store->Put("big", AsBytes(i % 2 ? a : b)));
+    done = true;
+  });
+  std::atomic<int> reads{0};
+  std::atomic<int> torn{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r) {
+    readers.emplace_back([&, r] {
+      while (!done || reads < 30) {
+        if (r == 0) {
+          auto got = store->Get("big");
+          if (!got || (got->string_view() != a && got->string_view() != b)) ++torn;
+        } else {
+          auto got = store->Get("big", Range::Bounded(500000, 400000));
+          if (!got || got->size() != 400000) {
+            ++torn;
+          } else {
+            auto s = got->string_view();
+            if (s.find_first_not_of(s[0]) != std::string_view::npos) ++torn;
+          }
+        }
+        ++reads;
+      }
+    });
+  }
+  writer.join();
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(torn.load(), 0) << "of " << reads.load() << " reads";
+}
+
+TEST(LocalStore, FsyncOptionStillRoundTrips) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str(), LocalStoreOptions{.fsync = true});
+  ASSERT_TRUE(store->Put("a/b", AsBytes("durable")));
+  ASSERT_TRUE(store->PutIfAbsent("a/c", AsBytes("also")));
+  EXPECT_EQ(store->Get("a/b")->ToString(), "durable");
+  EXPECT_EQ(store->Get("a/c")->ToString(), "also");
+}
+
+// --- PutIfAbsent across processes -----------------------------------------------------------
+// The parent re-runs this test binary with a filter selecting the worker below and an environment
+// variable telling it what to do. Each worker signals it is ready, waits for a "go" file, then
+// races; its exit code says whether it won (0), lost with a conflict (3) or failed (4, 5).
+
+constexpr char kWorkerEnv[] = "FLOE_TEST_PUT_IF_ABSENT_WORKER";
+
+TEST(LocalStoreChildProcess, DISABLED_PutIfAbsentWorker) {
+  const char* spec = std::getenv(kWorkerEnv);
+  if (spec == nullptr) GTEST_SKIP() << "runs only as a child of PutIfAbsentAcrossProcesses";
+  // spec: "<control dir>|<store root>|<key>|<writer id>"
+  std::vector<std::string> parts;
+  std::string s = spec;
+  for (size_t start = 0;;) {
+    size_t bar = s.find('|', start);
+    parts.push_back(s.substr(start, bar - start));
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  if (parts.size() != 4) _exit(5);
+  auto store = LocalStore::Open(parts[1]);
+  if (!store) _exit(5);
+  std::ofstream(parts[0] + "/ready-" + parts[3]) << "";
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(parts[0] + "/go")) {
+    if (std::chrono::steady_clock::now() > deadline) _exit(5);
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  auto r = (*store)->PutIfAbsent(parts[2], AsBytes("writer " + parts[3]));
+  _exit(r ? 0 : r.error().kind == ErrorKind::kConflict ? 3 : 4);
+}
+
+pid_t SpawnWorker(const std::string& spec) {
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!std::string_view(*e).starts_with(kWorkerEnv)) env_strings.emplace_back(*e);
+  }
+  env_strings.push_back(std::string(kWorkerEnv) + "=" + spec);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe";
+  std::string filter = "--gtest_filter=LocalStoreChildProcess.DISABLED_PutIfAbsentWorker";
+  std::string also = "--gtest_also_run_disabled_tests";
+  std::vector<char*> argv = {exe.data(), filter.data(), also.data(), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  return rc == 0 ? pid : -1;
+}
+
+TEST(LocalStore, PutIfAbsentAcrossProcessesHasExactlyOneWinner) {
+  TempDir dir;
+  std::string root = dir.str() + "/store";
+  auto store = OpenOrDie(root);
+  constexpr int kWorkers = 3;
+  for (int round = 0; round < 4; ++round) {
+    std::string control = fmt::format("{}/control{}", dir.str(), round);
+    fs::create_directories(control);
+    std::string key = fmt::format("metadata/v{}.metadata.json", round);
+    std::vector<pid_t> pids;
+    for (int w = 0; w < kWorkers; ++w) {
+      pid_t pid = SpawnWorker(fmt::format("{}|{}|{}|{}", control, root, key, w));
+      ASSERT_GT(pid, 0) << "cannot spawn worker";
+      pids.push_back(pid);
+    }
+    // Start them together once all are waiting.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (int w = 0; w < kWorkers; ++w) {
+      while (!fs::exists(fmt::format("{}/ready-{}", control, w)) &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    std::ofstream(control + "/go") << "";
+    int winners = 0;
+    int winner = -1;
+    for (int w = 0; w < kWorkers; ++w) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pids[w], &status, 0), pids[w]);
+      ASSERT_TRUE(WIFEXITED(status)) << "worker " << w << " did not exit normally";
+      int code = WEXITSTATUS(status);
+      ASSERT_TRUE(code == 0 || code == 3) << "worker " << w << " exit code " << code;
+      if (code == 0) {
+        ++winners;
+        winner = w;
+      }
+    }
+    ASSERT_EQ(winners, 1) << "round " << round;
+    auto got = store->Get(key);
+    ASSERT_TRUE(got) << got.error().ToString();
+    EXPECT_EQ(got->ToString(), fmt::format("writer {}", winner));
+  }
+  // No temp file is left behind by any process.
+  for (const auto& f : FilesUnder(root)) EXPECT_EQ(f.find(".floe-tmp-"), std::string::npos) << f;
+}
+
+}  // namespace
+}  // namespace floe::io
