@@ -30,6 +30,9 @@ struct StoreFactory {
   std::function<floe::io::StorePtr()> make;
 };
 
+// gtest prints parameters in test names; a factory is shown by its name, not its bytes.
+inline void PrintTo(const StoreFactory& f, std::ostream* os) { *os << f.name; }
+
 inline std::string StoreFactoryName(const ::testing::TestParamInfo<StoreFactory>& info) {
   return info.param.name;
 }

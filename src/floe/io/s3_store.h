@@ -15,12 +15,16 @@
 namespace floe::io {
 
 struct S3Options {
-  std::string endpoint;       // "http://127.0.0.1:7070"; empty: https://s3.<region>.amazonaws.com
-  std::string region;         // empty: AWS_REGION, AWS_DEFAULT_REGION, then us-east-1
-  bool path_style = false;    // bucket in the path instead of the host name
-  std::string access_key_id;  // empty: AWS_ACCESS_KEY_ID
+  // "http://127.0.0.1:7070"; empty: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, then
+  // https://s3.<region>.amazonaws.com.
+  std::string endpoint;
+  std::string region;  // empty: AWS_REGION, AWS_DEFAULT_REGION, then us-east-1
+  // Bucket in the path instead of the host name. Always so for an IP-address endpoint (no
+  // subdomains) and for a bucket with dots over https (the wildcard certificate would not match).
+  bool path_style = false;
+  std::string access_key_id;      // empty: AWS_ACCESS_KEY_ID
   std::string secret_access_key;  // empty: AWS_SECRET_ACCESS_KEY
-  std::string session_token;      // empty: AWS_SESSION_TOKEN (optional)
+  std::string session_token;      // empty: AWS_SESSION_TOKEN, only with the environment's keys
 
   int max_connections = 64;                    // transfers in flight at once, all callers
   uint64_t multipart_threshold = 64ull << 20;  // Put above this uses multipart upload
@@ -36,9 +40,11 @@ struct S3Options {
   void ApplyEnvironment();
 };
 
+// Requests as the server sees them: exact, including libcurl's own silent re-send of a request
+// whose reused connection was found dead.
 struct S3Stats {
   uint64_t attempts = 0;  // HTTP requests actually sent, retries included
-  uint64_t retries = 0;
+  uint64_t retries = 0;   // of those, re-sends of a request already sent once
 };
 
 class S3Store final : public ObjectStore {
@@ -49,14 +55,24 @@ class S3Store final : public ObjectStore {
   ~S3Store() override;
 
   Result<ObjectInfo> Head(std::string_view key) override;
-  Result<Buffer> Get(std::string_view key, Range range) override;
+  // Defaults repeat ObjectStore's so calls through an S3Store pointer read the same.
+  Result<Buffer> Get(std::string_view key, Range range = Range::Whole()) override;
+  // Above multipart_threshold: CreateMultipartUpload, the parts concurrently, Complete; a failed
+  // part aborts the upload.
   Result<PutInfo> Put(std::string_view key, ByteView data) override;
+  // One PUT with "If-None-Match: *" (412 or 409 ConditionalRequestConflict -> kConflict), so at
+  // most 5 GiB: S3 has no conditional multipart create. If a retried attempt loses, the error
+  // says an earlier attempt (whose response was lost) may have created the object.
   Result<PutInfo> PutIfAbsent(std::string_view key, ByteView data) override;
-  Result<ListPage> List(std::string_view prefix, std::string_view continuation_token,
-                        int max_keys) override;
+  Result<ListPage> List(std::string_view prefix, std::string_view continuation_token = {},
+                        int max_keys = 1000) override;
   Status Delete(std::string_view key) override;
+  // Callbacks run on the store's event-loop thread, one at a time: they must return quickly and
+  // must not make blocking calls on this store (those fail with kInternal instead of deadlocking)
+  // or wait for a batch of it; submitting more reads is fine. Destroying the store finishes every
+  // pending batch first.
   std::unique_ptr<PendingReads> SubmitReads(std::vector<ReadRequest> requests, ReadCallback on_done,
-                                            BatchOptions options) override;
+                                            BatchOptions options = {}) override;
   std::string Uri() const override;
 
   // Creates the bucket (tests and local servers); succeeds if it already exists and is ours.
