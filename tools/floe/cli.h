@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include "floe/base/result.h"
+#include "floe/io/object_store.h"
+#include "floe/io/s3_store.h"
 
 namespace floe::cli {
 
@@ -31,6 +33,17 @@ int ReportError(const Error& error);
 // Registers a subcommand that is not built yet: --help works, running it says so and exits 2.
 void AddUnbuiltCommand(CLI::App& app, const std::string& name, const std::string& description,
                        const std::string& issue);
+
+io::S3Options S3OptionsFrom(const GlobalOptions& options);
+
+// Opens the store a URI names with the global flags applied: S3 settings, and the simulated-S3
+// decorator when --simulate-s3 is given (or by default for commands that simulate by default,
+// unless --no-simulate-s3).
+Result<io::StorePtr> OpenStoreFor(const GlobalOptions& options, const std::string& uri,
+                                  bool simulate_by_default);
+
+// The --simulate-s3 settings and their sources, for --help.
+std::string SimulationFooter();
 
 // `floe store ...`: direct object-store access (head, get, put, ls, rm) on any store URI.
 void AddStoreCommand(CLI::App& app, GlobalOptions& options);

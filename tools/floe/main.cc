@@ -4,56 +4,7 @@
 #include <cstdlib>
 
 #include "cli.h"
-#include "floe/base/log.h"
 #include "floe/base/progress.h"
-
-namespace floe::cli {
-
-void AddGlobalOptions(CLI::App& app, GlobalOptions& o) {
-  if (const char* env = std::getenv("FLOE_WAREHOUSE"); env != nullptr && *env != '\0') {
-    o.warehouse = env;
-  }
-  app.add_option("--warehouse", o.warehouse,
-                 "Warehouse URI: a directory, file:///abs, or s3://bucket/prefix "
-                 "(env FLOE_WAREHOUSE; default ./floe-warehouse)");
-  app.add_option("--catalog", o.catalog,
-                 "Catalog: sqlite:PATH (default: catalog.db in the warehouse)");
-  app.add_option("--simulate-s3", o.simulate_s3,
-                 "Put the simulated-S3 decorator in front of the store; optional settings "
-                 "first_byte_ms=25,jitter=0.37,mbps=90,total_mbps=1250,concurrency=64,seed=1")
-      ->expected(0, 1);
-  app.add_flag("--no-simulate-s3", o.no_simulate_s3, "Turn the simulated-S3 decorator off");
-  app.add_option("--s3-endpoint", o.s3_endpoint, "S3 endpoint URL, e.g. http://127.0.0.1:9000");
-  app.add_option("--s3-region", o.s3_region, "S3 region (default: AWS_REGION or us-east-1)");
-  app.add_flag("--s3-path-style", o.s3_path_style,
-               "Address buckets by path instead of virtual host");
-  app.add_flag("-q,--quiet", o.quiet, "No progress output");
-}
-
-int ReportError(const Error& error) {
-  std::fprintf(stderr, "floe: %s\n", error.ToString().c_str());
-  switch (error.kind) {
-    case ErrorKind::kInvalidInput:
-      return 2;
-    case ErrorKind::kUnsupported:
-      return 3;
-    default:
-      return 1;
-  }
-}
-
-void AddUnbuiltCommand(CLI::App& app, const std::string& name, const std::string& description,
-                       const std::string& issue) {
-  auto* cmd = app.add_subcommand(name, description + " [not built yet]");
-  cmd->allow_extras();
-  cmd->callback([name, issue] {
-    std::fprintf(stderr, "floe: unsupported: 'floe %s' is not built yet (see issue %s)\n",
-                 name.c_str(), issue.c_str());
-    std::exit(3);
-  });
-}
-
-}  // namespace floe::cli
 
 int main(int argc, char** argv) {
   using namespace floe::cli;
@@ -62,7 +13,8 @@ int main(int argc, char** argv) {
       "(data files opened, requests, bytes fetched, latency) before a table design goes live."};
   app.name("floe");
   app.set_version_flag("--version", std::string("floe ") + FLOE_VERSION);
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  app.footer(SimulationFooter());
   app.fallthrough();
   GlobalOptions options;
   AddGlobalOptions(app, options);
@@ -82,6 +34,10 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&] { floe::SetProgressQuiet(options.quiet); });
   try {
     app.parse(argc, argv);
+    if (app.get_subcommands().empty()) {
+      std::fprintf(stderr, "floe: invalid input: no command given (see floe --help)\n");
+      return 2;
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

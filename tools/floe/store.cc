@@ -10,14 +10,6 @@
 namespace floe::cli {
 namespace {
 
-io::S3Options S3OptionsFrom(const GlobalOptions& g) {
-  io::S3Options s3;
-  s3.endpoint = g.s3_endpoint;
-  s3.region = g.s3_region;
-  s3.path_style = g.s3_path_style;
-  return s3;
-}
-
 // Splits "URI" into the store root and the key after it: the last path segment(s) are the key
 // for head/get/put/rm, so "file:///tmp/w/a/b.txt" opens file:///tmp/w/a and uses key "b.txt".
 std::pair<std::string, std::string> SplitObjectUri(const std::string& uri) {
@@ -29,7 +21,7 @@ std::pair<std::string, std::string> SplitObjectUri(const std::string& uri) {
 int Run(const GlobalOptions& g, const std::string& verb, const std::string& uri,
         const std::string& local_file) {
   if (verb == "ls") {
-    auto store = io::OpenStore(uri, S3OptionsFrom(g));
+    auto store = OpenStoreFor(g, uri, false);
     if (!store) return ReportError(store.error());
     auto all = (*store)->ListAll("");
     if (!all) return ReportError(all.error());
@@ -38,7 +30,7 @@ int Run(const GlobalOptions& g, const std::string& verb, const std::string& uri,
     return 0;
   }
   auto [root, key] = SplitObjectUri(uri);
-  auto store = io::OpenStore(root, S3OptionsFrom(g));
+  auto store = OpenStoreFor(g, root, false);
   if (!store) return ReportError(store.error());
   if (verb == "head") {
     auto info = (*store)->Head(key);

@@ -1,0 +1,79 @@
+// The pieces every subcommand shares: global flags, opening the store they name, one-line errors.
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli.h"
+#include "floe/io/counting_store.h"
+#include "floe/io/simulated_store.h"
+#include "floe/io/store_uri.h"
+
+namespace floe::cli {
+
+void AddGlobalOptions(CLI::App& app, GlobalOptions& o) {
+  if (const char* env = std::getenv("FLOE_WAREHOUSE"); env != nullptr && *env != '\0') {
+    o.warehouse = env;
+  }
+  app.add_option("--warehouse", o.warehouse,
+                 "Warehouse URI: a directory, file:///abs, or s3://bucket/prefix "
+                 "(env FLOE_WAREHOUSE; default ./floe-warehouse)");
+  app.add_option("--catalog", o.catalog,
+                 "Catalog: sqlite:PATH (default: catalog.db in the warehouse)");
+  app.add_option("--simulate-s3", o.simulate_s3,
+                 "Put the simulated-S3 decorator in front of the store, optionally with settings "
+                 "KEY=VALUE,... (see the defaults below)")
+      ->expected(0, 1);
+  app.add_flag("--no-simulate-s3", o.no_simulate_s3, "Turn the simulated-S3 decorator off");
+  app.add_option("--s3-endpoint", o.s3_endpoint, "S3 endpoint URL, e.g. http://127.0.0.1:9000");
+  app.add_option("--s3-region", o.s3_region, "S3 region (default: AWS_REGION or us-east-1)");
+  app.add_flag("--s3-path-style", o.s3_path_style,
+               "Address buckets by path instead of virtual host");
+  app.add_flag("-q,--quiet", o.quiet, "No progress output");
+}
+
+int ReportError(const Error& error) {
+  std::fprintf(stderr, "floe: %s\n", error.ToString().c_str());
+  switch (error.kind) {
+    case ErrorKind::kInvalidInput:
+      return 2;
+    case ErrorKind::kUnsupported:
+      return 3;
+    default:
+      return 1;
+  }
+}
+
+void AddUnbuiltCommand(CLI::App& app, const std::string& name, const std::string& description,
+                       const std::string& issue) {
+  auto* cmd = app.add_subcommand(name, description + " [not built yet]");
+  cmd->allow_extras();
+  cmd->callback([name, issue] {
+    std::fprintf(stderr, "floe: unsupported: 'floe %s' is not built yet (see issue %s)\n",
+                 name.c_str(), issue.c_str());
+    std::exit(3);
+  });
+}
+
+io::S3Options S3OptionsFrom(const GlobalOptions& g) {
+  io::S3Options s3;
+  s3.endpoint = g.s3_endpoint;
+  s3.region = g.s3_region;
+  s3.path_style = g.s3_path_style;
+  return s3;
+}
+
+Result<io::StorePtr> OpenStoreFor(const GlobalOptions& g, const std::string& uri,
+                                  bool simulate_by_default) {
+  FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(uri, S3OptionsFrom(g)));
+  bool simulate = g.simulate_s3.has_value() || (simulate_by_default && !g.no_simulate_s3);
+  if (g.no_simulate_s3 && g.simulate_s3.has_value()) {
+    return InvalidInput("--simulate-s3 and --no-simulate-s3 contradict each other");
+  }
+  if (!simulate) return store;
+  auto parsed = io::ParseSimulationOptions(g.simulate_s3.value_or(""));
+  if (!parsed) return std::unexpected(parsed.error());
+  return io::StorePtr(std::make_shared<io::SimulatedStore>(std::move(store), *parsed));
+}
+
+std::string SimulationFooter() { return "--simulate-s3 settings:\n" + io::SimulationHelp(); }
+
+}  // namespace floe::cli
