@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -77,6 +78,9 @@ class Literal {
   TypeId type_ = TypeId::kBoolean;
   Storage v_;
 };
+
+// gtest and logs print a literal as its readable form.
+inline void PrintTo(const Literal& v, std::ostream* os) { *os << v.ToString(); }
 
 // Orders two non-null literals of the same type as Iceberg does (strings and binary by unsigned
 // bytes, floats with -0.0 < +0.0 and NaN unordered). Mixed types are unordered.

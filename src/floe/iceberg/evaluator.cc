@@ -1,0 +1,199 @@
+#include "floe/iceberg/evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace floe::iceberg {
+namespace {
+
+using std::partial_ordering;
+
+bool Less(const Literal& a, const Literal& b) { return Compare(a, b) == partial_ordering::less; }
+bool Greater(const Literal& a, const Literal& b) {
+  return Compare(a, b) == partial_ordering::greater;
+}
+
+bool IsNaN(const Literal& v) {
+  if (v.type() == TypeId::kFloat && !v.is_null()) return std::isnan(std::get<float>(v.storage()));
+  if (v.type() == TypeId::kDouble && !v.is_null()) return std::isnan(std::get<double>(v.storage()));
+  return false;
+}
+
+// Evaluates AND/OR/NOT over leaves decided by `leaf`.
+template <typename Leaf>
+bool Walk(const ExprPtr& e, Leaf&& leaf) {
+  switch (e->op) {
+    case Op::kTrue:
+      return true;
+    case Op::kFalse:
+      return false;
+    case Op::kAnd:
+      return Walk(e->children[0], leaf) && Walk(e->children[1], leaf);
+    case Op::kOr:
+      return Walk(e->children[0], leaf) || Walk(e->children[1], leaf);
+    case Op::kNot:
+      return true;  // conservative: callers rewrite NOT away before pruning
+    default:
+      return leaf(*e);
+  }
+}
+
+std::optional<size_t> PartitionIndex(const Type& ptype, int32_t field_id) {
+  for (size_t i = 0; i < ptype.fields.size(); ++i) {
+    if (ptype.fields[i].id == field_id) return i;
+  }
+  return std::nullopt;
+}
+
+// Might any value in [lower, upper] satisfy the comparison? Missing bounds: yes.
+bool RangeMightMatch(const Expr& p, const std::optional<Literal>& lower,
+                     const std::optional<Literal>& upper) {
+  switch (p.op) {
+    case Op::kLt:
+      return !lower || Less(*lower, p.literals[0]);
+    case Op::kLtEq:
+      return !lower || !Greater(*lower, p.literals[0]);
+    case Op::kGt:
+      return !upper || Greater(*upper, p.literals[0]);
+    case Op::kGtEq:
+      return !upper || !Less(*upper, p.literals[0]);
+    case Op::kEq:
+    case Op::kIn:
+      return std::any_of(p.literals.begin(), p.literals.end(), [&](const Literal& v) {
+        if (v.is_null() || IsNaN(v)) return true;
+        return !(lower && Less(v, *lower)) && !(upper && Greater(v, *upper));
+      });
+    case Op::kStartsWith: {
+      const std::string& prefix = p.literals[0].AsString();
+      if (lower && lower->type() == TypeId::kString &&
+          lower->AsString().substr(0, prefix.size()) > prefix) {
+        return false;
+      }
+      if (upper && upper->type() == TypeId::kString &&
+          upper->AsString().substr(0, prefix.size()) < prefix) {
+        return false;
+      }
+      return true;
+    }
+    case Op::kNotEq:
+    case Op::kNotIn:
+      // Only a single-valued range equal to every excluded value is ruled out.
+      if (lower && upper && *lower == *upper) {
+        return std::none_of(p.literals.begin(), p.literals.end(),
+                            [&](const Literal& v) { return v == *lower; });
+      }
+      return true;
+    case Op::kNotStartsWith: {
+      const std::string& prefix = p.literals[0].AsString();
+      if (lower && upper && lower->type() == TypeId::kString &&
+          lower->AsString().starts_with(prefix) && upper->AsString().starts_with(prefix)) {
+        return false;
+      }
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+bool EvalPredicate(const Expr& p, const Literal& v) {
+  if (p.op == Op::kIsNull) return v.is_null();
+  if (p.op == Op::kNotNull) return !v.is_null();
+  if (v.is_null()) return false;
+  switch (p.op) {
+    case Op::kEq:
+      return Compare(v, p.literals[0]) == partial_ordering::equivalent;
+    case Op::kNotEq:
+      return Compare(v, p.literals[0]) != partial_ordering::equivalent;
+    case Op::kLt:
+      return Less(v, p.literals[0]);
+    case Op::kLtEq: {
+      auto c = Compare(v, p.literals[0]);
+      return c == partial_ordering::less || c == partial_ordering::equivalent;
+    }
+    case Op::kGt:
+      return Greater(v, p.literals[0]);
+    case Op::kGtEq: {
+      auto c = Compare(v, p.literals[0]);
+      return c == partial_ordering::greater || c == partial_ordering::equivalent;
+    }
+    case Op::kIn:
+      return std::any_of(p.literals.begin(), p.literals.end(), [&](const Literal& x) {
+        return Compare(v, x) == partial_ordering::equivalent;
+      });
+    case Op::kNotIn:
+      return std::none_of(p.literals.begin(), p.literals.end(), [&](const Literal& x) {
+        return Compare(v, x) == partial_ordering::equivalent;
+      });
+    case Op::kStartsWith:
+      return v.type() == TypeId::kString && v.AsString().starts_with(p.literals[0].AsString());
+    case Op::kNotStartsWith:
+      return v.type() == TypeId::kString && !v.AsString().starts_with(p.literals[0].AsString());
+    default:
+      return true;
+  }
+}
+
+bool MatchesPartition(const ExprPtr& expr, const Type& ptype,
+                      const std::vector<Literal>& partition) {
+  return Walk(expr, [&](const Expr& p) {
+    auto i = PartitionIndex(ptype, p.field_id);
+    if (!i || *i >= partition.size()) return true;
+    return EvalPredicate(p, partition[*i]);
+  });
+}
+
+bool SummariesMightMatch(const ExprPtr& expr, const Type& ptype,
+                         const std::vector<FieldSummary>& summaries) {
+  return Walk(expr, [&](const Expr& p) {
+    auto i = PartitionIndex(ptype, p.field_id);
+    if (!i || *i >= summaries.size()) return true;
+    const FieldSummary& s = summaries[*i];
+    const Type& t = *ptype.fields[*i].type;
+    std::optional<Literal> lower, upper;
+    if (s.lower_bound) {
+      if (auto l = DeserializeBound(t, *s.lower_bound)) lower = *l;
+    }
+    if (s.upper_bound) {
+      if (auto u = DeserializeBound(t, *s.upper_bound)) upper = *u;
+    }
+    bool has_values = lower.has_value() || upper.has_value() || s.contains_nan.value_or(false);
+    if (p.op == Op::kIsNull) return s.contains_null;
+    if (p.op == Op::kNotNull) return has_values || !s.contains_null;
+    if (!has_values && s.contains_null) return false;  // only nulls: no comparison can match
+    return RangeMightMatch(p, lower, upper);
+  });
+}
+
+bool MetricsMightMatch(const ExprPtr& bound, const Schema& schema, const DataFile& f) {
+  ExprPtr e = RewriteNot(bound);
+  return Walk(e, [&](const Expr& p) {
+    const NestedField* field = schema.FindById(p.field_id);
+    if (field == nullptr) return true;
+    auto find = [&](const std::map<int32_t, int64_t>& m) -> std::optional<int64_t> {
+      auto it = m.find(p.field_id);
+      return it == m.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    };
+    std::optional<int64_t> values = find(f.value_counts), nulls = find(f.null_value_counts),
+                           nans = find(f.nan_value_counts);
+    if (p.op == Op::kIsNull) return !(nulls && *nulls == 0);
+    bool all_null = values && nulls && *values == *nulls;
+    if (p.op == Op::kNotNull) return !all_null;
+    if (all_null) return false;
+    std::optional<Literal> lower, upper;
+    if (auto it = f.lower_bounds.find(p.field_id); it != f.lower_bounds.end()) {
+      if (auto l = DeserializeBound(*field->type, it->second)) lower = *l;
+    }
+    if (auto it = f.upper_bounds.find(p.field_id); it != f.upper_bounds.end()) {
+      if (auto u = DeserializeBound(*field->type, it->second)) upper = *u;
+    }
+    // Bounds of float columns exclude NaN; a column that may hold NaN only prunes by its bounds
+    // for predicates NaN can never satisfy, which is all of these.
+    (void)nans;
+    return RangeMightMatch(p, lower, upper);
+  });
+}
+
+}  // namespace floe::iceberg

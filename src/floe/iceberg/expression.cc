@@ -1,0 +1,445 @@
+#include "floe/iceberg/expression.h"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace floe::iceberg {
+namespace {
+
+ExprPtr Make(Expr e) { return std::make_shared<const Expr>(std::move(e)); }
+
+std::string_view OpName(Op op) {
+  switch (op) {
+    case Op::kIsNull:
+      return "IS NULL";
+    case Op::kNotNull:
+      return "IS NOT NULL";
+    case Op::kEq:
+      return "=";
+    case Op::kNotEq:
+      return "!=";
+    case Op::kLt:
+      return "<";
+    case Op::kLtEq:
+      return "<=";
+    case Op::kGt:
+      return ">";
+    case Op::kGtEq:
+      return ">=";
+    case Op::kIn:
+      return "IN";
+    case Op::kNotIn:
+      return "NOT IN";
+    case Op::kStartsWith:
+      return "STARTS WITH";
+    case Op::kNotStartsWith:
+      return "NOT STARTS WITH";
+    default:
+      return "?";
+  }
+}
+
+bool ParseDigits(std::string_view s, int64_t* out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// "YYYY-MM-DD" -> days.
+std::optional<int32_t> ParseDate(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
+  int64_t y, m, d;
+  if (!ParseDigits(s.substr(0, 4), &y) || !ParseDigits(s.substr(5, 2), &m) ||
+      !ParseDigits(s.substr(8, 2), &d)) {
+    return std::nullopt;
+  }
+  if (m < 1 || m > 12 || d < 1 || d > 31) return std::nullopt;
+  int32_t days = DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+  int64_t y2;
+  unsigned m2, d2;
+  CivilFromDays(days, &y2, &m2, &d2);
+  if (y2 != y || m2 != m || d2 != d) return std::nullopt;  // e.g. Feb 30
+  return days;
+}
+
+// "HH:MM:SS[.f{1,9}]" -> nanoseconds since midnight.
+std::optional<int64_t> ParseTimeNanos(std::string_view s) {
+  if (s.size() < 8 || s[2] != ':' || s[5] != ':') return std::nullopt;
+  int64_t h, mi, sec;
+  if (!ParseDigits(s.substr(0, 2), &h) || !ParseDigits(s.substr(3, 2), &mi) ||
+      !ParseDigits(s.substr(6, 2), &sec)) {
+    return std::nullopt;
+  }
+  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  int64_t nanos = ((h * 60 + mi) * 60 + sec) * 1000000000LL;
+  if (s.size() > 8) {
+    if (s[8] != '.' || s.size() > 18 || s.size() == 9) return std::nullopt;
+    std::string frac(s.substr(9));
+    for (char c : frac) {
+      if (c < '0' || c > '9') return std::nullopt;
+    }
+    frac.resize(9, '0');
+    nanos += std::stoll(frac);
+  }
+  return nanos;
+}
+
+// "YYYY-MM-DD[ T]HH:MM:SS[.f][Z|+hh:mm|-hh:mm]" or a bare date -> nanoseconds since the epoch (UTC
+// when an offset is given; otherwise as written).
+std::optional<int64_t> ParseTimestampNanos(std::string_view s) {
+  auto date = ParseDate(s.substr(0, std::min<size_t>(10, s.size())));
+  if (!date) return std::nullopt;
+  int64_t nanos = static_cast<int64_t>(*date) * 86400LL * 1000000000LL;
+  if (s.size() == 10) return nanos;
+  if (s[10] != 'T' && s[10] != ' ') return std::nullopt;
+  std::string_view rest = s.substr(11);
+  int64_t offset_minutes = 0;
+  if (!rest.empty() && (rest.back() == 'Z' || rest.back() == 'z')) {
+    rest.remove_suffix(1);
+  } else if (rest.size() > 6 && (rest[rest.size() - 6] == '+' || rest[rest.size() - 6] == '-') &&
+             rest[rest.size() - 3] == ':') {
+    int64_t oh, om;
+    std::string_view off = rest.substr(rest.size() - 5);
+    if (!ParseDigits(off.substr(0, 2), &oh) || !ParseDigits(off.substr(3, 2), &om))
+      return std::nullopt;
+    offset_minutes = (oh * 60 + om) * (rest[rest.size() - 6] == '-' ? -1 : 1);
+    rest.remove_suffix(6);
+  }
+  auto t = ParseTimeNanos(rest);
+  if (!t) return std::nullopt;
+  return nanos + *t - offset_minutes * 60LL * 1000000000LL;
+}
+
+// "-12.345" at `scale` -> unscaled, exactly (no rounding: more digits than the scale is an error).
+std::optional<Int128> ParseDecimal(std::string_view s, int32_t scale) {
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg || (!s.empty() && s[0] == '+')) s.remove_prefix(1);
+  auto dot = s.find('.');
+  std::string_view ip = s.substr(0, dot),
+                   fp = dot == std::string_view::npos ? "" : s.substr(dot + 1);
+  if (ip.empty() && fp.empty()) return std::nullopt;
+  while (fp.size() > static_cast<size_t>(scale) && fp.back() == '0') fp.remove_suffix(1);
+  if (fp.size() > static_cast<size_t>(scale)) return std::nullopt;
+  Int128 v = 0;
+  for (char c : ip) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  for (int32_t i = 0; i < scale; ++i) {
+    char c = i < static_cast<int32_t>(fp.size()) ? fp[i] : '0';
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return neg ? -v : v;
+}
+
+std::optional<std::string> ParseUuid(std::string_view s) {
+  std::string hex;
+  for (char c : s) {
+    if (c != '-') hex.push_back(c);
+  }
+  if (hex.size() != 32 || s.size() != 36) return std::nullopt;
+  std::string out;
+  for (size_t i = 0; i < 32; i += 2) {
+    int v;
+    auto [p, ec] = std::from_chars(hex.data() + i, hex.data() + i + 2, v, 16);
+    if (ec != std::errc() || p != hex.data() + i + 2) return std::nullopt;
+    out.push_back(static_cast<char>(v));
+  }
+  return out;
+}
+
+Result<ExprPtr> BindImpl(const ExprPtr& e, const Schema& schema) {
+  if (!e->is_predicate()) {
+    if (e->children.empty()) return e;
+    Expr out = *e;
+    out.children.clear();
+    for (const auto& c : e->children) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr b, BindImpl(c, schema));
+      out.children.push_back(std::move(b));
+    }
+    return Make(std::move(out));
+  }
+  const NestedField* f = schema.FindByName(e->column);
+  if (f == nullptr) return NotFound("column '{}' is not in the table schema", e->column);
+  if (!f->type->IsPrimitive()) {
+    return InvalidInput("column '{}' has type {}, which a filter cannot compare", e->column,
+                        f->type->ToString());
+  }
+  Expr out = *e;
+  out.field_id = f->id;
+  out.type = f->type;
+  out.literals.clear();
+  if ((e->op == Op::kStartsWith || e->op == Op::kNotStartsWith) && f->type->id != TypeId::kString) {
+    return InvalidInput("starts_with needs a string column; '{}' is {}", e->column,
+                        f->type->ToString());
+  }
+  for (const auto& lit : e->literals) {
+    auto cast = CastLiteral(lit, *f->type);
+    if (!cast) {
+      return InvalidInput("cannot compare column '{}' of type {} with {}", e->column,
+                          f->type->ToString(), lit.ToString());
+    }
+    out.literals.push_back(std::move(*cast));
+  }
+  return Make(std::move(out));
+}
+
+Op Negate(Op op) {
+  switch (op) {
+    case Op::kIsNull:
+      return Op::kNotNull;
+    case Op::kNotNull:
+      return Op::kIsNull;
+    case Op::kEq:
+      return Op::kNotEq;
+    case Op::kNotEq:
+      return Op::kEq;
+    case Op::kLt:
+      return Op::kGtEq;
+    case Op::kLtEq:
+      return Op::kGt;
+    case Op::kGt:
+      return Op::kLtEq;
+    case Op::kGtEq:
+      return Op::kLt;
+    case Op::kIn:
+      return Op::kNotIn;
+    case Op::kNotIn:
+      return Op::kIn;
+    case Op::kStartsWith:
+      return Op::kNotStartsWith;
+    case Op::kNotStartsWith:
+      return Op::kStartsWith;
+    case Op::kTrue:
+      return Op::kFalse;
+    case Op::kFalse:
+      return Op::kTrue;
+    default:
+      return op;
+  }
+}
+
+}  // namespace
+
+std::string Expr::ToString() const {
+  switch (op) {
+    case Op::kTrue:
+      return "true";
+    case Op::kFalse:
+      return "false";
+    case Op::kAnd:
+      return fmt::format("({} AND {})", children[0]->ToString(), children[1]->ToString());
+    case Op::kOr:
+      return fmt::format("({} OR {})", children[0]->ToString(), children[1]->ToString());
+    case Op::kNot:
+      return fmt::format("NOT {}", children[0]->ToString());
+    case Op::kIsNull:
+    case Op::kNotNull:
+      return fmt::format("{} {}", column, OpName(op));
+    case Op::kIn:
+    case Op::kNotIn: {
+      std::string s;
+      for (size_t i = 0; i < literals.size(); ++i) s += (i ? ", " : "") + literals[i].ToString();
+      return fmt::format("{} {} ({})", column, OpName(op), s);
+    }
+    default:
+      return fmt::format("{} {} {}", column, OpName(op),
+                         literals.empty() ? "?" : literals[0].ToString());
+  }
+}
+
+ExprPtr True() { return Make(Expr{Op::kTrue}); }
+ExprPtr False() { return Make(Expr{Op::kFalse}); }
+ExprPtr And(ExprPtr a, ExprPtr b) {
+  return Make(Expr{Op::kAnd, "", -1, nullptr, {}, {std::move(a), std::move(b)}});
+}
+ExprPtr Or(ExprPtr a, ExprPtr b) {
+  return Make(Expr{Op::kOr, "", -1, nullptr, {}, {std::move(a), std::move(b)}});
+}
+ExprPtr Not(ExprPtr a) { return Make(Expr{Op::kNot, "", -1, nullptr, {}, {std::move(a)}}); }
+ExprPtr Predicate(Op op, std::string column, std::vector<Literal> literals) {
+  return Make(Expr{op, std::move(column), -1, nullptr, std::move(literals), {}});
+}
+
+Result<Literal> CastLiteral(const Literal& v, const Type& t) {
+  if (v.is_null()) return Literal::Null(t.id);
+  auto bad = [&]() {
+    return InvalidInput("{} cannot become a {} value", v.ToString(), t.ToString());
+  };
+  const auto& s = v.storage();
+  auto as_int64 = [&]() -> std::optional<int64_t> {
+    if (std::holds_alternative<int32_t>(s) && (v.type() == TypeId::kInt)) return v.AsInt();
+    if (std::holds_alternative<int64_t>(s) && v.type() == TypeId::kLong) return v.AsLong();
+    return std::nullopt;
+  };
+  auto as_string = [&]() -> std::optional<std::string> {
+    if (v.type() == TypeId::kString) return v.AsString();
+    return std::nullopt;
+  };
+  switch (t.id) {
+    case TypeId::kBoolean:
+      if (v.type() == TypeId::kBoolean) return v;
+      if (auto str = as_string(); str && (*str == "true" || *str == "false"))
+        return Literal::Boolean(*str == "true");
+      return bad();
+    case TypeId::kInt:
+      if (auto i = as_int64(); i && *i >= INT32_MIN && *i <= INT32_MAX)
+        return Literal::Int(static_cast<int32_t>(*i));
+      return bad();
+    case TypeId::kLong:
+      if (auto i = as_int64()) return Literal::Long(*i);
+      return bad();
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      double d;
+      if (auto i = as_int64()) {
+        d = static_cast<double>(*i);
+      } else if (v.type() == TypeId::kFloat) {
+        d = std::get<float>(s);
+      } else if (v.type() == TypeId::kDouble) {
+        d = std::get<double>(s);
+      } else if (v.type() == TypeId::kDecimal) {
+        d = static_cast<double>(v.AsDecimal().unscaled) / std::pow(10.0, v.AsDecimal().scale);
+      } else {
+        return bad();
+      }
+      return t.id == TypeId::kFloat ? Literal::Float(static_cast<float>(d)) : Literal::Double(d);
+    }
+    case TypeId::kDecimal: {
+      if (auto i = as_int64()) {
+        Int128 u = *i;
+        for (int k = 0; k < t.scale; ++k) u *= 10;
+        return Literal::Decimal(u, t.scale);
+      }
+      std::string text;
+      if (v.type() == TypeId::kDecimal) {
+        text = v.ToString();
+      } else if (v.type() == TypeId::kDouble) {
+        text = fmt::format("{}", std::get<double>(s));
+      } else if (auto str = as_string()) {
+        text = *str;
+      } else {
+        return bad();
+      }
+      auto u = ParseDecimal(text, t.scale);
+      if (!u) return bad();
+      return Literal::Decimal(*u, t.scale);
+    }
+    case TypeId::kDate: {
+      if (v.type() == TypeId::kDate) return v;
+      if (auto str = as_string()) {
+        if (auto d = ParseDate(*str)) return Literal::Date(*d);
+      }
+      return bad();
+    }
+    case TypeId::kTime: {
+      if (v.type() == TypeId::kTime) return v;
+      if (auto str = as_string()) {
+        if (auto n = ParseTimeNanos(*str)) return Literal::Time(*n / 1000);
+      }
+      return bad();
+    }
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs: {
+      std::optional<int64_t> nanos;
+      if (v.type() == TypeId::kDate) {
+        nanos = static_cast<int64_t>(v.AsInt()) * 86400LL * 1000000000LL;
+      } else if (v.type() == TypeId::kTimestamp || v.type() == TypeId::kTimestampTz) {
+        nanos = v.AsLong() * 1000;
+      } else if (v.type() == TypeId::kTimestampNs || v.type() == TypeId::kTimestampTzNs) {
+        nanos = v.AsLong();
+      } else if (auto str = as_string()) {
+        nanos = ParseTimestampNanos(*str);
+      }
+      if (!nanos) return bad();
+      switch (t.id) {
+        case TypeId::kTimestamp:
+          return Literal::Timestamp(FloorDiv(*nanos, 1000));
+        case TypeId::kTimestampTz:
+          return Literal::TimestampTz(FloorDiv(*nanos, 1000));
+        case TypeId::kTimestampNs:
+          return Literal::TimestampNs(*nanos);
+        default:
+          return Literal::TimestampTzNs(*nanos);
+      }
+    }
+    case TypeId::kString:
+      if (auto str = as_string()) return v;
+      return bad();
+    case TypeId::kUuid:
+      if (v.type() == TypeId::kUuid) return v;
+      if (auto str = as_string()) {
+        if (auto u = ParseUuid(*str)) return Literal::Uuid(*u);
+      }
+      return bad();
+    case TypeId::kBinary:
+    case TypeId::kFixed:
+      if (v.type() == TypeId::kBinary || v.type() == TypeId::kFixed) {
+        return t.id == TypeId::kBinary ? Literal::Binary(v.AsBytes()) : Literal::Fixed(v.AsBytes());
+      }
+      if (auto str = as_string())
+        return t.id == TypeId::kBinary ? Literal::Binary(*str) : Literal::Fixed(*str);
+      return bad();
+    default:
+      return bad();
+  }
+}
+
+Result<ExprPtr> Bind(const ExprPtr& expr, const Schema& schema) { return BindImpl(expr, schema); }
+
+ExprPtr RewriteNot(const ExprPtr& e) {
+  switch (e->op) {
+    case Op::kAnd:
+    case Op::kOr: {
+      Expr out = *e;
+      out.children = {RewriteNot(e->children[0]), RewriteNot(e->children[1])};
+      return Make(std::move(out));
+    }
+    case Op::kNot: {
+      const ExprPtr& c = e->children[0];
+      switch (c->op) {
+        case Op::kNot:
+          return RewriteNot(c->children[0]);
+        case Op::kAnd:
+          return Or(RewriteNot(Not(c->children[0])), RewriteNot(Not(c->children[1])));
+        case Op::kOr:
+          return And(RewriteNot(Not(c->children[0])), RewriteNot(Not(c->children[1])));
+        default: {
+          Expr out = *c;
+          out.op = Negate(c->op);
+          return Make(std::move(out));
+        }
+      }
+    }
+    default:
+      return e;
+  }
+}
+
+ExprPtr Simplify(const ExprPtr& e) {
+  if (e->op != Op::kAnd && e->op != Op::kOr && e->op != Op::kNot) return e;
+  if (e->op == Op::kNot) {
+    ExprPtr c = Simplify(e->children[0]);
+    if (c->op == Op::kTrue) return False();
+    if (c->op == Op::kFalse) return True();
+    return Not(c);
+  }
+  ExprPtr a = Simplify(e->children[0]), b = Simplify(e->children[1]);
+  if (e->op == Op::kAnd) {
+    if (a->op == Op::kFalse || b->op == Op::kFalse) return False();
+    if (a->op == Op::kTrue) return b;
+    if (b->op == Op::kTrue) return a;
+    return And(a, b);
+  }
+  if (a->op == Op::kTrue || b->op == Op::kTrue) return True();
+  if (a->op == Op::kFalse) return b;
+  if (b->op == Op::kFalse) return a;
+  return Or(a, b);
+}
+
+}  // namespace floe::iceberg

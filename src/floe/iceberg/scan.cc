@@ -1,0 +1,160 @@
+#include "floe/iceberg/scan.h"
+
+#include <map>
+
+#include "floe/iceberg/evaluator.h"
+#include "floe/iceberg/projection.h"
+
+namespace floe::iceberg {
+namespace {
+
+// The filter with predicates on identity-partitioned columns decided by the file's partition.
+ExprPtr Residual(const ExprPtr& e, const PartitionSpec& spec,
+                 const std::vector<Literal>& partition) {
+  switch (e->op) {
+    case Op::kAnd:
+      return And(Residual(e->children[0], spec, partition),
+                 Residual(e->children[1], spec, partition));
+    case Op::kOr:
+      return Or(Residual(e->children[0], spec, partition),
+                Residual(e->children[1], spec, partition));
+    case Op::kTrue:
+    case Op::kFalse:
+    case Op::kNot:
+      return e;
+    default:
+      break;
+  }
+  for (size_t i = 0; i < spec.fields().size() && i < partition.size(); ++i) {
+    const PartitionField& pf = spec.fields()[i];
+    if (pf.source_id == e->field_id && pf.transform.kind == TransformKind::kIdentity) {
+      return EvalPredicate(*e, partition[i]) ? True() : False();
+    }
+  }
+  return e;
+}
+
+struct DeleteIndex {
+  // Position deletes apply to data files with data seq <= delete seq in the same partition;
+  // equality deletes to data seq < delete seq (spec, "Scan Planning").
+  std::vector<ManifestEntry> entries;
+
+  std::vector<DataFile> For(const ManifestEntry& data) const {
+    std::vector<DataFile> out;
+    for (const auto& d : entries) {
+      int64_t dseq = d.sequence_number.value_or(0);
+      int64_t fseq = data.sequence_number.value_or(0);
+      bool same_partition =
+          d.file.spec_id == data.file.spec_id && d.file.partition == data.file.partition;
+      if (d.file.content == FileContent::kPositionDeletes) {
+        if (d.file.referenced_data_file && *d.file.referenced_data_file != data.file.file_path)
+          continue;
+        if (fseq <= dseq && same_partition) out.push_back(d.file);
+      } else if (d.file.content == FileContent::kEqualityDeletes) {
+        bool global = d.file.partition.empty();
+        if (fseq < dseq && (same_partition || global)) out.push_back(d.file);
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptions& options) {
+  const TableMetadata& m = table.metadata;
+  const Schema& schema = m.CurrentSchema();
+  ScanPlan plan;
+  ExprPtr filter = options.filter ? options.filter : True();
+  FLOE_ASSIGN_OR_RETURN(plan.filter, Bind(filter, schema));
+
+  const Snapshot* snap = nullptr;
+  if (options.snapshot_id) {
+    snap = m.SnapshotById(*options.snapshot_id);
+    if (snap == nullptr) return NotFound("table has no snapshot {}", *options.snapshot_id);
+  } else if (options.as_of_timestamp_ms) {
+    FLOE_ASSIGN_OR_RETURN(snap, m.SnapshotAsOf(*options.as_of_timestamp_ms));
+  } else {
+    snap = m.CurrentSnapshot();
+  }
+  if (snap == nullptr) return plan;
+  plan.snapshot = *snap;
+
+  FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, table.Manifests(io, *snap));
+  plan.stats.manifests_total = static_cast<int64_t>(manifests.size());
+
+  // Project the filter once per spec, then prune manifests by their partition summaries.
+  std::map<int32_t, std::pair<ExprPtr, TypePtr>> per_spec;
+  auto projection = [&](int32_t spec_id) -> Result<std::pair<ExprPtr, TypePtr>> {
+    if (auto it = per_spec.find(spec_id); it != per_spec.end()) return it->second;
+    const PartitionSpec* spec = m.SpecById(spec_id);
+    if (spec == nullptr)
+      return Corrupt("a manifest uses partition spec {} that the table lacks", spec_id);
+    FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(schema));
+    auto entry = std::make_pair(ProjectInclusive(plan.filter, *spec, schema), ptype);
+    per_spec[spec_id] = entry;
+    return entry;
+  };
+  std::vector<const ManifestFile*> to_read;
+  for (const auto& mf : manifests) {
+    FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf.partition_spec_id));
+    if (mf.content == ManifestContent::kData &&
+        !SummariesMightMatch(proj.first, *proj.second, mf.partitions)) {
+      ++plan.stats.manifests_skipped;
+      continue;
+    }
+    to_read.push_back(&mf);
+  }
+
+  // Read the surviving manifests at once.
+  std::vector<io::ReadRequest> requests;
+  for (const ManifestFile* mf : to_read) {
+    FLOE_ASSIGN_OR_RETURN(std::string key, io.KeyOf(mf->manifest_path));
+    requests.push_back({key, io::Range::Whole()});
+  }
+  auto bodies = io.store()->ReadAll(std::move(requests), {options.max_concurrent_manifest_reads});
+
+  std::vector<ManifestEntry> data_entries;
+  DeleteIndex deletes;
+  for (size_t i = 0; i < to_read.size(); ++i) {
+    const ManifestFile& mf = *to_read[i];
+    if (!bodies[i]) {
+      Error e = bodies[i].error();
+      e.message = "reading manifest '" + mf.manifest_path + "': " + e.message;
+      return std::unexpected(e);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf.partition_spec_id));
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries,
+                          ReadManifest(*bodies[i], mf.manifest_path, mf, *proj.second));
+    for (auto& e : entries) {
+      if (e.status == EntryStatus::kDeleted) continue;
+      if (e.file.content != FileContent::kData) {
+        ++plan.stats.delete_files;
+        deletes.entries.push_back(std::move(e));
+        continue;
+      }
+      ++plan.stats.data_files_total;
+      if (!MatchesPartition(proj.first, *proj.second, e.file.partition)) {
+        ++plan.stats.files_skipped_partition;
+        continue;
+      }
+      if (!MetricsMightMatch(plan.filter, schema, e.file)) {
+        ++plan.stats.files_skipped_bounds;
+        continue;
+      }
+      data_entries.push_back(std::move(e));
+    }
+  }
+  for (auto& e : data_entries) {
+    FileScanTask task;
+    const PartitionSpec* spec = m.SpecById(e.file.spec_id);
+    task.residual = Simplify(spec ? Residual(plan.filter, *spec, e.file.partition) : plan.filter);
+    task.data_sequence_number = e.sequence_number.value_or(0);
+    task.deletes = deletes.For(e);
+    task.file = std::move(e.file);
+    plan.tasks.push_back(std::move(task));
+  }
+  return plan;
+}
+
+}  // namespace floe::iceberg

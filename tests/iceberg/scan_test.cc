@@ -1,0 +1,201 @@
+#include "floe/iceberg/scan.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/catalog/sql_catalog.h"
+#include "floe/iceberg/commit.h"
+#include "floe/iceberg/evaluator.h"
+#include "floe/iceberg/projection.h"
+#include "floe/io/counting_store.h"
+#include "floe/io/local_store.h"
+#include "support/temp_dir.h"
+
+namespace floe::iceberg {
+namespace {
+
+using catalog::TableIdentifier;
+
+constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
+
+Schema EventsSchema() {
+  return Schema(0, {NestedField{1, "id", true, Primitive(TypeId::kLong)},
+                    NestedField{2, "ts", true, Primitive(TypeId::kTimestampTz)},
+                    NestedField{3, "name", false, Primitive(TypeId::kString)}});
+}
+
+// One file per (day, id block): ids [block*100, block*100+99], names "n<block>".
+DataFile EventFile(int day, int block) {
+  DataFile f;
+  f.file_path = "file:///x/d" + std::to_string(day) + "-b" + std::to_string(block) + ".parquet";
+  f.partition = {Literal::Date(19000 + day)};
+  f.record_count = 100;
+  f.file_size_in_bytes = 4096 + block;
+  f.value_counts = {{1, 100}, {2, 100}, {3, 100}};
+  f.null_value_counts = {{1, 0}, {2, 0}, {3, block == 3 ? 100 : 0}};
+  f.column_sizes = {{1, 800}, {2, 800}, {3, 300}};
+  f.lower_bounds = {{1, SerializeBound(Literal::Long(block * 100))},
+                    {2, SerializeBound(Literal::TimestampTz((19000 + day) * kMicrosPerDay))}};
+  f.upper_bounds = {{1, SerializeBound(Literal::Long(block * 100 + 99))},
+                    {2, SerializeBound(Literal::TimestampTz((19001 + day) * kMicrosPerDay - 1))}};
+  if (block != 3) {
+    f.lower_bounds[3] = "n" + std::to_string(block);
+    f.upper_bounds[3] = "n" + std::to_string(block);
+  }
+  f.split_offsets = {4};
+  return f;
+}
+
+struct Fixture {
+  testing::TempDir dir;
+  std::shared_ptr<io::CountingStore> store;
+  std::shared_ptr<catalog::SqlCatalog> cat;
+  std::unique_ptr<FileIO> io;
+  TableIdentifier id = TableIdentifier::Parse("db.events").value();
+
+  // 3 days x 4 id blocks, one append (and so one manifest) per day.
+  Fixture() {
+    store = std::make_shared<io::CountingStore>(io::LocalStore::Open(dir.str()).value());
+    cat = catalog::SqlCatalog::Open(dir.str() + "/catalog.db").value();
+    io = std::make_unique<FileIO>(store, "file://" + dir.str());
+    Schema s = EventsSchema();
+    CreateTable(*cat, *io, id, {s, PartitionSpec::Parse("day(ts)", s).value(), SortOrder(), {}, ""})
+        .value();
+    for (int day = 0; day < 3; ++day) {
+      std::vector<DataFile> files;
+      for (int block = 0; block < 4; ++block) files.push_back(EventFile(day, block));
+      AppendFiles(*cat, *io, id, files).value();
+    }
+  }
+
+  ScanPlan Plan(ExprPtr filter) {
+    Table t = LoadTable(*cat, *io, id).value();
+    store->Reset();
+    auto plan = PlanFiles(t, *io, {.filter = filter});
+    EXPECT_TRUE(plan.has_value()) << plan.error().ToString();
+    return plan.value_or(ScanPlan{});
+  }
+};
+
+Literal Ts(const char* iso) { return Literal::String(iso); }
+
+TEST(Scan, NoFilterReadsEveryManifestAndKeepsEveryFile) {
+  Fixture f;
+  ScanPlan p = f.Plan(nullptr);
+  EXPECT_EQ(p.tasks.size(), 12u);
+  EXPECT_EQ(p.stats.manifests_total, 3);
+  EXPECT_EQ(p.stats.manifests_skipped, 0);
+  // The manifest list, then the three manifests in one batch.
+  EXPECT_EQ(f.store->Snapshot().get, 4u);
+  const FileScanTask& t = p.tasks[0];
+  EXPECT_EQ(t.file.file_size_in_bytes, 4096);  // the reader gets the length from here
+  EXPECT_EQ(t.file.split_offsets, std::vector<int64_t>{4});
+  EXPECT_EQ(t.file.column_sizes.at(3), 300);
+  EXPECT_EQ(t.residual->op, Op::kTrue);
+}
+
+TEST(Scan, OneDayPrunesManifestsBySummaries) {
+  Fixture f;
+  // 2022-01-10 is day 19002 (Python: (date(2022,1,10) - date(1970,1,1)).days).
+  ScanPlan p = f.Plan(And(Predicate(Op::kGtEq, "ts", {Ts("2022-01-10T00:00:00Z")}),
+                          Predicate(Op::kLt, "ts", {Ts("2022-01-10T12:00:00Z")})));
+  EXPECT_EQ(p.stats.manifests_skipped, 2);
+  EXPECT_EQ(p.tasks.size(), 4u);
+  EXPECT_EQ(f.store->Snapshot().get, 2u);  // list + one manifest
+  for (const auto& t : p.tasks) EXPECT_EQ(t.file.partition[0], Literal::Date(19002));
+}
+
+TEST(Scan, BoundsPruneFilesWithinAManifest) {
+  Fixture f;
+  ScanPlan p = f.Plan(Predicate(Op::kEq, "id", {Literal::Long(250)}));
+  EXPECT_EQ(p.tasks.size(), 3u);  // block 2 of each day
+  EXPECT_EQ(p.stats.files_skipped_bounds, 9);
+  EXPECT_EQ(p.stats.files_skipped_partition, 0);
+  p = f.Plan(Predicate(Op::kIn, "id", {Literal::Long(5), Literal::Long(399), Literal::Long(1000)}));
+  EXPECT_EQ(p.tasks.size(), 6u);  // blocks 0 and 3
+  p = f.Plan(Predicate(Op::kIsNull, "name"));
+  EXPECT_EQ(p.tasks.size(), 3u);  // only block 3 has nulls
+  p = f.Plan(Predicate(Op::kStartsWith, "name", {Literal::String("n1")}));
+  EXPECT_EQ(p.tasks.size(), 3u);
+  p = f.Plan(Not(Predicate(Op::kNotNull, "name")));
+  EXPECT_EQ(p.tasks.size(), 3u);
+  p = f.Plan(Or(Predicate(Op::kLt, "id", {Literal::Long(100)}),
+                Predicate(Op::kGt, "id", {Literal::Long(350)})));
+  EXPECT_EQ(p.tasks.size(), 6u);
+}
+
+TEST(Scan, ResidualDropsWhatThePartitionDecides) {
+  Schema s(0, {NestedField{1, "region", false, Primitive(TypeId::kString)},
+               NestedField{2, "v", false, Primitive(TypeId::kLong)}});
+  PartitionSpec spec = PartitionSpec::Parse("region", s).value();
+  ExprPtr bound = Bind(And(Predicate(Op::kEq, "region", {Literal::String("eu")}),
+                           Predicate(Op::kGt, "v", {Literal::Int(3)})),
+                       s)
+                      .value();
+  EXPECT_EQ(bound->children[1]->literals[0], Literal::Long(3));  // cast to the column's type
+  ExprPtr proj = ProjectInclusive(bound, spec, s);
+  auto ptype = spec.PartitionType(s).value();
+  EXPECT_TRUE(MatchesPartition(proj, *ptype, {Literal::String("eu")}));
+  EXPECT_FALSE(MatchesPartition(proj, *ptype, {Literal::String("us")}));
+  EXPECT_FALSE(MatchesPartition(proj, *ptype, {Literal::Null(TypeId::kString)}));
+}
+
+TEST(Scan, ProjectionThroughTransforms) {
+  Schema s = EventsSchema();
+  PartitionSpec spec =
+      PartitionSpec::Parse("bucket(4, id), truncate(2, name), hour(ts)", s).value();
+  auto ptype = spec.PartitionType(s).value();
+  auto project = [&](ExprPtr e) { return ProjectInclusive(Bind(e, s).value(), spec, s); };
+  // id = 34 -> bucket 34 % 4 of hash 2017239379 = 3
+  ExprPtr p = project(Predicate(Op::kEq, "id", {Literal::Long(34)}));
+  EXPECT_TRUE(MatchesPartition(p, *ptype,
+                               {Literal::Int(3), Literal::Null(TypeId::kString), Literal::Int(0)}));
+  EXPECT_FALSE(MatchesPartition(
+      p, *ptype, {Literal::Int(1), Literal::Null(TypeId::kString), Literal::Int(0)}));
+  // Ranges do not project through bucket.
+  EXPECT_EQ(project(Predicate(Op::kLt, "id", {Literal::Long(34)}))->op, Op::kTrue);
+  // starts_with longer than the width fixes the truncated value; shorter stays a prefix test.
+  p = project(Predicate(Op::kStartsWith, "name", {Literal::String("abc")}));
+  EXPECT_TRUE(
+      MatchesPartition(p, *ptype, {Literal::Int(0), Literal::String("ab"), Literal::Int(0)}));
+  EXPECT_FALSE(
+      MatchesPartition(p, *ptype, {Literal::Int(0), Literal::String("ac"), Literal::Int(0)}));
+  p = project(Predicate(Op::kStartsWith, "name", {Literal::String("a")}));
+  EXPECT_TRUE(
+      MatchesPartition(p, *ptype, {Literal::Int(0), Literal::String("az"), Literal::Int(0)}));
+  // ts < 01:30 on day 0 -> hour <= 1
+  p = project(Predicate(Op::kLt, "ts", {Ts("1970-01-01T01:30:00Z")}));
+  EXPECT_TRUE(
+      MatchesPartition(p, *ptype, {Literal::Int(0), Literal::String("a"), Literal::Int(1)}));
+  EXPECT_FALSE(
+      MatchesPartition(p, *ptype, {Literal::Int(0), Literal::String("a"), Literal::Int(2)}));
+  // NOT (ts >= 02:00) is ts < 02:00 -> hour <= 2
+  p = project(Not(Predicate(Op::kGtEq, "ts", {Ts("1970-01-01T02:00:00Z")})));
+  EXPECT_FALSE(
+      MatchesPartition(p, *ptype, {Literal::Int(0), Literal::String("a"), Literal::Int(3)}));
+}
+
+TEST(Scan, TimeTravelAndBadFilters) {
+  Fixture f;
+  Table t = LoadTable(*f.cat, *f.io, f.id).value();
+  int64_t first = t.metadata.snapshots[0].snapshot_id;
+  auto p = PlanFiles(t, *f.io, {.snapshot_id = first});
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->tasks.size(), 4u);
+  auto by_time = PlanFiles(t, *f.io, {.as_of_timestamp_ms = t.metadata.snapshots[1].timestamp_ms});
+  ASSERT_TRUE(by_time.has_value());
+  EXPECT_EQ(by_time->tasks.size(), 8u);
+  EXPECT_EQ(PlanFiles(t, *f.io, {.snapshot_id = 42}).error().ToString(),
+            "not found: table has no snapshot 42");
+  EXPECT_EQ(PlanFiles(t, *f.io, {.filter = Predicate(Op::kEq, "nope", {Literal::Long(1)})})
+                .error()
+                .ToString(),
+            "not found: column 'nope' is not in the table schema");
+  EXPECT_EQ(
+      PlanFiles(t, *f.io, {.filter = Predicate(Op::kEq, "ts", {Literal::String("yesterday")})})
+          .error()
+          .ToString(),
+      "invalid input: cannot compare column 'ts' of type timestamptz with yesterday");
+}
+
+}  // namespace
+}  // namespace floe::iceberg
