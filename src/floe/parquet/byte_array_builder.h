@@ -53,6 +53,13 @@ class ByteArrayBuilder {
     data_.clear();
   }
 
+  // Hands the offsets and data over without a copy; the builder is left empty.
+  void Release(std::vector<int32_t>* offsets, std::vector<uint8_t>* data) {
+    *offsets = std::move(offsets_);
+    *data = std::move(data_);
+    Clear();
+  }
+
  private:
   Status CheckRoom(size_t bytes) const {
     if (bytes > static_cast<size_t>(std::numeric_limits<int32_t>::max()) - data_.size()) {

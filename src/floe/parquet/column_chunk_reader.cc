@@ -1,0 +1,760 @@
+#include "floe/parquet/column_chunk_reader.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "floe/parquet/bit_packed.h"
+#include "floe/parquet/bit_util_internal.h"
+#include "floe/parquet/decoder.h"
+#include "floe/parquet/page_header.h"
+#include "floe/parquet/rle_bit_packed_hybrid.h"
+
+namespace floe::parquet {
+
+namespace {
+
+constexpr uint64_t kJulianEpochDay = 2440588;  // 1970-01-01 as a Julian day number
+constexpr uint64_t kNanosPerDay = 86400ULL * 1000000000ULL;
+
+bool IsDictionaryEncoding(Encoding e) {
+  return e == Encoding::kRleDictionary || e == Encoding::kPlainDictionary;
+}
+
+int ValueWidth(const ColumnDescriptor& leaf) {
+  if (leaf.conversion == ReadConversion::kBool) return 1;
+  if (leaf.conversion == ReadConversion::kBinary) return 0;
+  if (leaf.conversion == ReadConversion::kNull) return 1;
+  return leaf.type.FixedWidth();
+}
+
+template <typename T>
+void PutValue(std::vector<uint8_t>* out, T v) {
+  size_t at = out->size();
+  out->resize(at + sizeof(T));
+  std::memcpy(out->data() + at, &v, sizeof(T));
+}
+
+void PutInt128(std::vector<uint8_t>* out, __int128 v) { PutValue(out, v); }
+
+// A big-endian two's complement integer of any length as 128 bits.
+Result<__int128> BigEndianToInt128(const uint8_t* p, size_t n) {
+  if (n == 0) return __int128{0};
+  size_t skip = 0;
+  if (n > 16) {
+    // Longer encodings are fine when the extra leading bytes only extend the sign.
+    const uint8_t fill = (p[n - 16] & 0x80) ? 0xff : 0x00;
+    for (size_t i = 0; i < n - 16; ++i) {
+      if (p[i] != fill) return Corrupt("decimal value of {} bytes does not fit 128 bits", n);
+    }
+    skip = n - 16;
+  }
+  unsigned __int128 v = (p[skip] & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
+  for (size_t i = skip; i < n; ++i) v = (v << 8) | p[i];
+  return static_cast<__int128>(v);
+}
+
+// Decodes `n` values from `decoder` and appends them in the leaf's Arrow representation.
+Status DecodeValues(Decoder* decoder, int64_t n, const ColumnDescriptor& leaf, DenseValues* out) {
+  if (n == 0) return {};
+  const size_t count = static_cast<size_t>(n);
+  auto decode_int32 = [&](std::vector<int32_t>* tmp) {
+    tmp->resize(count);
+    return decoder->Decode(std::span<int32_t>(*tmp));
+  };
+  switch (leaf.conversion) {
+    case ReadConversion::kCopy: {
+      const size_t at = out->data.size();
+      out->data.resize(at + count * static_cast<size_t>(out->width));
+      uint8_t* dst = out->data.data() + at;
+      Status st;
+      switch (leaf.physical) {
+        case PhysicalType::kInt32:
+          st = decoder->Decode(std::span<int32_t>(reinterpret_cast<int32_t*>(dst), count));
+          break;
+        case PhysicalType::kInt64:
+          st = decoder->Decode(std::span<int64_t>(reinterpret_cast<int64_t*>(dst), count));
+          break;
+        case PhysicalType::kFloat:
+          st = decoder->Decode(std::span<float>(reinterpret_cast<float*>(dst), count));
+          break;
+        case PhysicalType::kDouble:
+          st = decoder->Decode(std::span<double>(reinterpret_cast<double*>(dst), count));
+          break;
+        default:
+          return Internal("copy conversion of {} values", PhysicalTypeName(leaf.physical));
+      }
+      FLOE_RETURN_IF_ERROR(st);
+      break;
+    }
+    case ReadConversion::kBool: {
+      std::unique_ptr<bool[]> tmp(new bool[count]);
+      FLOE_RETURN_IF_ERROR(decoder->Decode(std::span<bool>(tmp.get(), count)));
+      const size_t at = out->data.size();
+      out->data.resize(at + count);
+      for (size_t i = 0; i < count; ++i) out->data[at + i] = tmp[i] ? 1 : 0;
+      break;
+    }
+    case ReadConversion::kInt32ToInt8:
+    case ReadConversion::kInt32ToInt16:
+    case ReadConversion::kInt32ToUInt8:
+    case ReadConversion::kInt32ToUInt16:
+    case ReadConversion::kMillisToMicros:
+    case ReadConversion::kInt32ToDecimal: {
+      std::vector<int32_t> tmp;
+      FLOE_RETURN_IF_ERROR(decode_int32(&tmp));
+      out->data.reserve(out->data.size() + count * static_cast<size_t>(out->width));
+      for (int32_t v : tmp) {
+        switch (leaf.conversion) {
+          case ReadConversion::kInt32ToInt8:
+            PutValue(&out->data, static_cast<int8_t>(v));
+            break;
+          case ReadConversion::kInt32ToInt16:
+            PutValue(&out->data, static_cast<int16_t>(v));
+            break;
+          case ReadConversion::kInt32ToUInt8:
+            PutValue(&out->data, static_cast<uint8_t>(v));
+            break;
+          case ReadConversion::kInt32ToUInt16:
+            PutValue(&out->data, static_cast<uint16_t>(v));
+            break;
+          case ReadConversion::kMillisToMicros:
+            PutValue(&out->data, int64_t{v} * 1000);
+            break;
+          default:
+            PutInt128(&out->data, __int128{v});
+            break;
+        }
+      }
+      break;
+    }
+    case ReadConversion::kInt64ToDecimal: {
+      std::vector<int64_t> tmp(count);
+      FLOE_RETURN_IF_ERROR(decoder->Decode(std::span<int64_t>(tmp)));
+      out->data.reserve(out->data.size() + count * 16);
+      for (int64_t v : tmp) PutInt128(&out->data, __int128{v});
+      break;
+    }
+    case ReadConversion::kBytesToDecimal: {
+      out->data.reserve(out->data.size() + count * 16);
+      if (leaf.physical == PhysicalType::kFixedLenByteArray) {
+        const size_t w = static_cast<size_t>(leaf.type_length);
+        std::vector<uint8_t> tmp(count * w);
+        FLOE_RETURN_IF_ERROR(decoder->DecodeFixedWidth(tmp));
+        for (size_t i = 0; i < count; ++i) {
+          FLOE_ASSIGN_OR_RETURN(__int128 v, BigEndianToInt128(tmp.data() + i * w, w));
+          PutInt128(&out->data, v);
+        }
+      } else {
+        ByteArrayBuilder tmp;
+        FLOE_RETURN_IF_ERROR(decoder->DecodeByteArrays(n, &tmp));
+        for (int64_t i = 0; i < n; ++i) {
+          std::string_view b = tmp.Value(i);
+          FLOE_ASSIGN_OR_RETURN(
+              __int128 v, BigEndianToInt128(reinterpret_cast<const uint8_t*>(b.data()), b.size()));
+          PutInt128(&out->data, v);
+        }
+      }
+      break;
+    }
+    case ReadConversion::kInt96ToNanos: {
+      std::vector<uint8_t> tmp(count * 12);
+      FLOE_RETURN_IF_ERROR(decoder->DecodeFixedWidth(tmp));
+      out->data.reserve(out->data.size() + count * 8);
+      for (size_t i = 0; i < count; ++i) {
+        uint64_t nanos;
+        uint32_t julian;
+        std::memcpy(&nanos, tmp.data() + i * 12, 8);
+        std::memcpy(&julian, tmp.data() + i * 12 + 8, 4);
+        // Days past the int64 nanosecond range (years before 1677 or after 2262) wrap modulo
+        // 2^64, the day read as unsigned -- as pyarrow reads them, so the two agree.
+        uint64_t v = (uint64_t{julian} - kJulianEpochDay) * kNanosPerDay + nanos;
+        PutValue(&out->data, static_cast<int64_t>(v));
+      }
+      break;
+    }
+    case ReadConversion::kBinary: {
+      ByteArrayBuilder tmp;
+      FLOE_RETURN_IF_ERROR(decoder->DecodeByteArrays(n, &tmp));
+      if (out->count == 0) {
+        tmp.Release(&out->offsets, &out->data);
+        break;
+      }
+      const uint64_t base = out->data.size();
+      if (base + tmp.data().size() > static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
+        return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
+      }
+      out->data.insert(out->data.end(), tmp.data().begin(), tmp.data().end());
+      auto offs = tmp.offsets();
+      out->offsets.reserve(out->offsets.size() + count);
+      for (size_t i = 1; i < offs.size(); ++i) {
+        out->offsets.push_back(static_cast<int32_t>(base + static_cast<uint64_t>(offs[i])));
+      }
+      break;
+    }
+    case ReadConversion::kFixed: {
+      const size_t at = out->data.size();
+      out->data.resize(at + count * static_cast<size_t>(leaf.type_length));
+      FLOE_RETURN_IF_ERROR(decoder->DecodeFixedWidth(std::span<uint8_t>(
+          out->data.data() + at, count * static_cast<size_t>(leaf.type_length))));
+      break;
+    }
+    case ReadConversion::kNull:
+      return Corrupt("column of logical type UNKNOWN (always null) holds {} values", n);
+  }
+  out->count += n;
+  return {};
+}
+
+// Appends dict[indices[i]] for each (already range-checked) index.
+Status Gather(const DenseValues& dict, std::span<const int32_t> indices, DenseValues* out) {
+  if (dict.width > 0) {
+    const size_t w = static_cast<size_t>(dict.width);
+    size_t at = out->data.size();
+    out->data.resize(at + indices.size() * w);
+    uint8_t* dst = out->data.data() + at;
+    for (int32_t i : indices) {
+      std::memcpy(dst, dict.data.data() + static_cast<size_t>(i) * w, w);
+      dst += w;
+    }
+  } else {
+    uint64_t total = out->data.size();
+    for (int32_t i : indices) total += static_cast<uint64_t>(dict.offsets[i + 1] - dict.offsets[i]);
+    if (total > static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
+      return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
+    }
+    out->data.reserve(total);
+    out->offsets.reserve(out->offsets.size() + indices.size());
+    for (int32_t i : indices) {
+      const uint8_t* b = dict.data.data() + dict.offsets[i];
+      out->data.insert(out->data.end(), b, b + (dict.offsets[i + 1] - dict.offsets[i]));
+      out->offsets.push_back(static_cast<int32_t>(out->data.size()));
+    }
+  }
+  out->count += static_cast<int64_t>(indices.size());
+  return {};
+}
+
+}  // namespace
+
+Status DenseValues::AppendRange(const DenseValues& src, int64_t begin, int64_t n) {
+  if (n <= 0) return {};
+  if (begin < 0 || begin + n > src.count) {
+    return Internal("value range [{}, +{}) outside the {} values decoded", begin, n, src.count);
+  }
+  if (width > 0) {
+    const size_t w = static_cast<size_t>(width);
+    const uint8_t* b = src.data.data() + static_cast<size_t>(begin) * w;
+    data.insert(data.end(), b, b + static_cast<size_t>(n) * w);
+  } else {
+    const int32_t from = src.offsets[begin];
+    const int32_t to = src.offsets[begin + n];
+    if (data.size() + static_cast<uint64_t>(to - from) >
+        static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
+      return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
+    }
+    const int64_t shift = static_cast<int64_t>(data.size()) - from;
+    data.insert(data.end(), src.data.data() + from, src.data.data() + to);
+    offsets.reserve(offsets.size() + static_cast<size_t>(n));
+    for (int64_t i = begin + 1; i <= begin + n; ++i) {
+      offsets.push_back(static_cast<int32_t>(src.offsets[i] + shift));
+    }
+  }
+  count += n;
+  return {};
+}
+
+void DenseValues::Clear() {
+  count = 0;
+  data.clear();
+  offsets.assign(1, 0);
+}
+
+struct ColumnChunkReader::State {
+  ColumnDescriptor leaf;
+  CompressionCodec codec_id = CompressionCodec::kUncompressed;
+  int64_t num_values = 0;
+  int64_t rg_rows = 0;
+  ChunkSource src;
+  ChunkReaderOptions options;
+  std::unique_ptr<Codec> codec;
+  int def_width = 0;
+  int rep_width = 0;
+
+  size_t pos = 0;           // whole mode: next page header within src.chunk
+  size_t next_page = 0;     // page mode: next of src.pages
+  int page_number = -1;     // of the page loaded last, for messages
+  int64_t page_offset = 0;  // file offset of the page loaded last
+  int64_t levels_seen = 0;  // whole mode: levels of the data pages loaded or passed over
+  int64_t row = 0;          // next row to hand out
+
+  bool dict_loaded = false;
+  bool has_dict = false;
+  DenseValues dict;
+
+  std::vector<int16_t> def;
+  std::vector<int16_t> rep;
+  int64_t page_levels = 0;
+  int64_t lpos = 0;
+  int64_t vpos = 0;
+  bool page_ends_record = true;  // the loaded page cannot continue into the next one
+  DenseValues values;
+
+  std::vector<uint8_t> scratch;
+  std::vector<int32_t> indices;
+
+  std::unexpected<Error> At(Error e) const {
+    e.message = fmt::format("page {} at offset {}: {}", page_number, page_offset, e.message);
+    return std::unexpected(std::move(e));
+  }
+
+  Result<ByteView> Inflate(ByteView bytes, int64_t size, bool compressed) {
+    if (size < 0) return Corrupt("negative uncompressed size {}", size);
+    if (!compressed || codec_id == CompressionCodec::kUncompressed) {
+      if (static_cast<int64_t>(bytes.size()) != size) {
+        return Corrupt("page is stored uncompressed in {} bytes, its header says {}", bytes.size(),
+                       size);
+      }
+      return bytes;
+    }
+    if (bytes.empty() && size == 0) return bytes;
+    scratch.resize(static_cast<size_t>(size));
+    FLOE_RETURN_IF_ERROR(codec->Decompress(bytes, scratch));
+    return ByteView(scratch);
+  }
+
+  Status CheckCrc(const PageHeader& h, ByteView stored) const {
+    if (!options.verify_checksums || !h.crc) return {};
+    uint32_t crc = static_cast<uint32_t>(
+        crc32(crc32(0, nullptr, 0), stored.data(), static_cast<uInt>(stored.size())));
+    if (crc != static_cast<uint32_t>(*h.crc)) {
+      return Corrupt("CRC-32 of the page is {:08x}, its header says {:08x}", crc,
+                     static_cast<uint32_t>(*h.crc));
+    }
+    return {};
+  }
+
+  // Parses the header at the front of `bytes`; *stored receives the page's stored bytes.
+  Result<PageHeader> Header(ByteView bytes, ByteView* stored, size_t* total) const {
+    size_t header_len = 0;
+    FLOE_ASSIGN_OR_RETURN(PageHeader h, ParsePageHeader(bytes, &header_len));
+    const size_t size = static_cast<size_t>(h.compressed_page_size);
+    if (size > bytes.size() - header_len) {
+      return Corrupt("page claims {} bytes, the chunk has {} left", size,
+                     bytes.size() - header_len);
+    }
+    *stored = bytes.subspan(header_len, size);
+    *total = header_len + size;
+    return h;
+  }
+
+  Status DecodeDictionary(const PageHeader& h, ByteView stored) {
+    if (has_dict) return Corrupt("a second dictionary page");
+    const auto& dh = *h.dictionary_page_header;
+    if (dh.encoding != Encoding::kPlain && dh.encoding != Encoding::kPlainDictionary) {
+      return Unsupported("dictionary page in {}", EncodingName(dh.encoding));
+    }
+    if (dh.num_values < 0) return Corrupt("dictionary of {} values", dh.num_values);
+    FLOE_RETURN_IF_ERROR(CheckCrc(h, stored));
+    FLOE_ASSIGN_OR_RETURN(ByteView data, Inflate(stored, h.uncompressed_page_size, true));
+    FLOE_ASSIGN_OR_RETURN(auto decoder,
+                          MakeDecoder(Encoding::kPlain, leaf.physical, leaf.type_length));
+    FLOE_RETURN_IF_ERROR(decoder->SetData(dh.num_values, data));
+    dict.Clear();
+    dict.width = ValueWidth(leaf);
+    if (leaf.conversion != ReadConversion::kNull) {
+      FLOE_RETURN_IF_ERROR(DecodeValues(decoder.get(), dh.num_values, leaf, &dict));
+    }
+    has_dict = true;
+    return {};
+  }
+
+  // Decodes one section of levels into `out` (num values, max level `max`).
+  Status DecodeLevels(ByteView data, Encoding encoding, int width, int16_t max, int64_t num,
+                      std::vector<int16_t>* out, std::string_view what) {
+    out->resize(static_cast<size_t>(num));
+    if (encoding == Encoding::kBitPacked) {
+      BitPackedLevelDecoder d;
+      FLOE_RETURN_IF_ERROR(d.Reset(data, width, num));
+      FLOE_RETURN_IF_ERROR(d.Decode(std::span<int16_t>(*out)));
+    } else if (encoding == Encoding::kRle) {
+      RleBitPackedHybridDecoder d;
+      FLOE_RETURN_IF_ERROR(d.Reset(data, width));
+      FLOE_RETURN_IF_ERROR(d.Decode(std::span<int16_t>(*out)));
+    } else {
+      return Unsupported("{} levels in {}", what, EncodingName(encoding));
+    }
+    for (int16_t l : *out) {
+      if (l < 0 || l > max) return Corrupt("{} level {} exceeds the maximum {}", what, l, max);
+    }
+    return {};
+  }
+
+  // Splits a v1 levels section off the front of `*body`.
+  Result<ByteView> TakeV1Levels(ByteView* body, Encoding encoding, int width, int64_t num,
+                                std::string_view what) {
+    if (encoding == Encoding::kBitPacked) {
+      uint64_t len = BitPackedLevelDecoder::EncodedLength(num, width);
+      if (len > body->size()) return Corrupt("BIT_PACKED {} levels overrun the page", what);
+      ByteView levels = body->first(static_cast<size_t>(len));
+      *body = body->subspan(static_cast<size_t>(len));
+      return levels;
+    }
+    if (encoding != Encoding::kRle)
+      return Unsupported("{} levels in {}", what, EncodingName(encoding));
+    FLOE_ASSIGN_OR_RETURN(auto parts, SplitLengthPrefixed(*body, what));
+    *body = parts.second;
+    return parts.first;
+  }
+
+  Status DecodeData(const PageHeader& h, ByteView stored, bool first_of_run) {
+    const bool v2 = h.type == PageType::kDataPageV2;
+    const int64_t num = v2 ? h.data_page_header_v2->num_values : h.data_page_header->num_values;
+    const Encoding encoding = v2 ? h.data_page_header_v2->encoding : h.data_page_header->encoding;
+    if (num < 0) return Corrupt("page of {} values", num);
+    if (!src.paged && num > num_values - levels_seen) {
+      return Corrupt("page holds {} values, the chunk only {} more", num, num_values - levels_seen);
+    }
+    FLOE_RETURN_IF_ERROR(CheckCrc(h, stored));
+    ByteView rep_bytes, def_bytes, body;
+    Encoding rep_enc = Encoding::kRle, def_enc = Encoding::kRle;
+    if (v2) {
+      const auto& d = *h.data_page_header_v2;
+      if (d.repetition_levels_byte_length < 0 || d.definition_levels_byte_length < 0) {
+        return Corrupt("negative level section lengths");
+      }
+      const size_t rl = static_cast<size_t>(d.repetition_levels_byte_length);
+      const size_t dl = static_cast<size_t>(d.definition_levels_byte_length);
+      if (rl + dl > stored.size()) {
+        return Corrupt("level sections of {} bytes overrun the {}-byte page", rl + dl,
+                       stored.size());
+      }
+      rep_bytes = stored.first(rl);
+      def_bytes = stored.subspan(rl, dl);
+      FLOE_ASSIGN_OR_RETURN(
+          body, Inflate(stored.subspan(rl + dl),
+                        int64_t{h.uncompressed_page_size} - static_cast<int64_t>(rl + dl),
+                        d.is_compressed));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(body, Inflate(stored, h.uncompressed_page_size, true));
+      rep_enc = h.data_page_header->repetition_level_encoding;
+      def_enc = h.data_page_header->definition_level_encoding;
+      if (leaf.max_rep > 0) {
+        FLOE_ASSIGN_OR_RETURN(rep_bytes,
+                              TakeV1Levels(&body, rep_enc, rep_width, num, "repetition"));
+      }
+      if (leaf.max_def > 0) {
+        FLOE_ASSIGN_OR_RETURN(def_bytes,
+                              TakeV1Levels(&body, def_enc, def_width, num, "definition"));
+      }
+    }
+    if (leaf.max_rep > 0) {
+      FLOE_RETURN_IF_ERROR(
+          DecodeLevels(rep_bytes, rep_enc, rep_width, leaf.max_rep, num, &rep, "repetition"));
+      if (num > 0 && rep[0] != 0 && (first_of_run || v2)) {
+        return Corrupt("the page starts with repetition level {}; a row must start at 0", rep[0]);
+      }
+    } else {
+      rep.clear();
+    }
+    int64_t non_null = num;
+    if (leaf.max_def > 0) {
+      FLOE_RETURN_IF_ERROR(
+          DecodeLevels(def_bytes, def_enc, def_width, leaf.max_def, num, &def, "definition"));
+      non_null = std::count(def.begin(), def.end(), leaf.max_def);
+    } else {
+      def.clear();
+    }
+    if (v2) {
+      const auto& d = *h.data_page_header_v2;
+      if (num - non_null != d.num_nulls) {
+        return Corrupt("levels show {} nulls, the page header says {}", num - non_null,
+                       d.num_nulls);
+      }
+      int64_t rows = leaf.max_rep > 0 ? std::count(rep.begin(), rep.end(), 0) : num;
+      if (rows != d.num_rows) {
+        return Corrupt("levels show {} rows, the page header says {}", rows, d.num_rows);
+      }
+    }
+    values.Clear();
+    values.width = ValueWidth(leaf);
+    if (leaf.conversion == ReadConversion::kNull) {
+      if (non_null > 0) return Corrupt("column of logical type UNKNOWN holds {} values", non_null);
+    } else {
+      FLOE_ASSIGN_OR_RETURN(auto decoder, MakeDecoder(encoding, leaf.physical, leaf.type_length));
+      FLOE_RETURN_IF_ERROR(decoder->SetData(non_null, body));
+      if (IsDictionaryEncoding(encoding)) {
+        if (!has_dict) return Corrupt("dictionary-encoded page without a dictionary");
+        indices.resize(static_cast<size_t>(non_null));
+        FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(indices, static_cast<int32_t>(dict.count)));
+        FLOE_RETURN_IF_ERROR(Gather(dict, indices, &values));
+      } else {
+        FLOE_RETURN_IF_ERROR(DecodeValues(decoder.get(), non_null, leaf, &values));
+      }
+    }
+    page_levels = num;
+    lpos = 0;
+    vpos = 0;
+    page_ends_record = src.paged || v2 || leaf.max_rep == 0;
+    return {};
+  }
+
+  Status LoadDictionaryForPages() {
+    if (dict_loaded) return {};
+    dict_loaded = true;
+    if (src.dictionary.empty()) return {};
+    page_number = -1;
+    page_offset = src.dictionary_offset;
+    ByteView stored;
+    size_t total = 0;
+    auto h = Header(src.dictionary.view(), &stored, &total);
+    if (!h) return At(std::move(h).error());
+    if (h->type != PageType::kDictionaryPage) {
+      return At(Error{
+          ErrorKind::kCorrupt,
+          fmt::format("expected the dictionary page, found a {} page", PageTypeName(h->type))});
+    }
+    if (auto st = DecodeDictionary(*h, stored); !st) return At(std::move(st).error());
+    return {};
+  }
+
+  // Loads the next data page; false at the end of the chunk. In page mode a page that starts
+  // after `row` means rows were left out; that is only allowed when `may_jump`.
+  Result<bool> LoadPage(bool may_jump) {
+    if (src.paged) {
+      FLOE_RETURN_IF_ERROR(LoadDictionaryForPages());
+      if (next_page >= src.pages.size()) return false;
+      const ChunkSource::Page& p = src.pages[next_page];
+      page_number = static_cast<int>(next_page++);
+      page_offset = p.offset;
+      if (p.first_row < row || (p.first_row > row && !may_jump)) {
+        return Internal("page of rows [{}, +{}) follows row {}", p.first_row, p.num_rows, row);
+      }
+      row = p.first_row;
+      ByteView stored;
+      size_t total = 0;
+      auto h = Header(p.bytes.view(), &stored, &total);
+      if (!h) return At(std::move(h).error());
+      if (h->type != PageType::kDataPage && h->type != PageType::kDataPageV2) {
+        return At(Error{ErrorKind::kCorrupt, fmt::format("the offset index points at a {} page",
+                                                         PageTypeName(h->type))});
+      }
+      if (auto st = DecodeData(*h, stored, true); !st) return At(std::move(st).error());
+      const int64_t rows = leaf.max_rep > 0 ? std::count(rep.begin(), rep.end(), 0) : page_levels;
+      if (rows != p.num_rows) {
+        return At(
+            Error{ErrorKind::kCorrupt,
+                  fmt::format("page holds {} rows, the offset index says {}", rows, p.num_rows)});
+      }
+      return true;
+    }
+    while (true) {
+      if (levels_seen >= num_values) return false;
+      if (pos >= src.chunk.size()) {
+        return Corrupt("column chunk ends after {} of its {} values", levels_seen, num_values);
+      }
+      ++page_number;
+      page_offset = src.chunk_offset + static_cast<int64_t>(pos);
+      ByteView stored;
+      size_t total = 0;
+      auto h = Header(src.chunk.view().subspan(pos), &stored, &total);
+      if (!h) return At(std::move(h).error());
+      pos += total;
+      if (h->type == PageType::kDictionaryPage) {
+        if (auto st = DecodeDictionary(*h, stored); !st) return At(std::move(st).error());
+        continue;
+      }
+      if (h->type != PageType::kDataPage && h->type != PageType::kDataPageV2) continue;
+      if (auto st = DecodeData(*h, stored, levels_seen == 0); !st) {
+        return At(std::move(st).error());
+      }
+      levels_seen += page_levels;
+      return true;
+    }
+  }
+
+  // Whole-chunk mode: passes over the next data page without decompressing it when all its rows
+  // come before `target` and its row count shows in the header. True when one was passed.
+  Result<bool> PassPage(int64_t target) {
+    if (src.paged) {
+      if (next_page >= src.pages.size()) return false;
+      const ChunkSource::Page& p = src.pages[next_page];
+      if (p.first_row + p.num_rows > target || p.first_row < row) return false;
+      ++next_page;
+      row = p.first_row + p.num_rows;
+      return true;
+    }
+    while (true) {
+      if (levels_seen >= num_values || pos >= src.chunk.size()) return false;
+      ByteView stored;
+      size_t total = 0;
+      const int64_t offset = src.chunk_offset + static_cast<int64_t>(pos);
+      auto h = Header(src.chunk.view().subspan(pos), &stored, &total);
+      if (!h) return false;  // LoadPage reports it
+      if (h->type == PageType::kDictionaryPage) {
+        ++page_number;
+        page_offset = offset;
+        pos += total;
+        if (auto st = DecodeDictionary(*h, stored); !st) return At(std::move(st).error());
+        continue;
+      }
+      if (h->type != PageType::kDataPage && h->type != PageType::kDataPageV2) {
+        ++page_number;
+        pos += total;
+        continue;
+      }
+      const bool v2 = h->type == PageType::kDataPageV2;
+      const int64_t num = v2 ? h->data_page_header_v2->num_values : h->data_page_header->num_values;
+      int64_t rows = -1;
+      if (leaf.max_rep == 0) rows = num;
+      if (v2) rows = h->data_page_header_v2->num_rows;
+      if (rows < 0 || num < 0 || row + rows > target || num > num_values - levels_seen) {
+        return false;
+      }
+      ++page_number;
+      pos += total;
+      levels_seen += num;
+      row += rows;
+      return true;
+    }
+  }
+
+  // Consumes up to `n` rows (whole rows: a row's continuation levels come with it), appending
+  // them to `out` unless it is null. With `load`, pages are loaded as needed (never jumping over
+  // rows); without, it stops at the end of the loaded page. Returns the rows consumed.
+  Result<int64_t> Consume(int64_t n, LeafBatch* out, bool load) {
+    const bool repeated = leaf.max_rep > 0;
+    int64_t taken = 0;
+    while (true) {
+      if (lpos == page_levels) {
+        if (!load || (taken == n && page_ends_record)) break;
+        FLOE_ASSIGN_OR_RETURN(bool loaded, LoadPage(false));
+        if (!loaded) break;
+        continue;
+      }
+      const int64_t start = lpos;
+      bool stop = false;
+      if (!repeated) {
+        const int64_t k = std::min(n - taken, page_levels - lpos);
+        if (k == 0) break;
+        lpos += k;
+        taken += k;
+        row += k;
+      } else {
+        int64_t i = lpos;
+        while (i < page_levels) {
+          if (rep[i] == 0) {
+            if (taken == n) {
+              stop = true;
+              break;
+            }
+            ++taken;
+            ++row;
+          }
+          ++i;
+        }
+        lpos = i;
+      }
+      FLOE_RETURN_IF_ERROR(Emit(start, out));
+      if (stop) break;
+    }
+    if (out != nullptr) out->num_rows += taken;
+    return taken;
+  }
+
+  // Hands levels [start, lpos) of the loaded page and their values to `out` (or drops them).
+  Status Emit(int64_t start, LeafBatch* out) {
+    int64_t non_null = lpos - start;
+    if (leaf.max_def > 0) {
+      non_null = std::count(def.begin() + start, def.begin() + lpos, leaf.max_def);
+    }
+    if (out != nullptr) {
+      if (leaf.max_def > 0) {
+        out->def.insert(out->def.end(), def.begin() + start, def.begin() + lpos);
+      }
+      if (leaf.max_rep > 0) {
+        out->rep.insert(out->rep.end(), rep.begin() + start, rep.begin() + lpos);
+      }
+      out->num_levels += lpos - start;
+      if (leaf.conversion != ReadConversion::kNull) {
+        if (out->values.count == 0 && vpos == 0 && non_null == values.count && non_null > 0) {
+          // The batch takes all of the page's values: hand them over instead of copying.
+          std::swap(out->values, values);
+          values.Clear();
+          values.width = out->values.width;
+          vpos = 0;
+          return {};
+        }
+        FLOE_RETURN_IF_ERROR(out->values.AppendRange(values, vpos, non_null));
+      }
+    }
+    vpos += non_null;
+    return {};
+  }
+};
+
+ColumnChunkReader::ColumnChunkReader(std::unique_ptr<State> state) : s_(std::move(state)) {}
+ColumnChunkReader::ColumnChunkReader(ColumnChunkReader&&) noexcept = default;
+ColumnChunkReader& ColumnChunkReader::operator=(ColumnChunkReader&&) noexcept = default;
+ColumnChunkReader::~ColumnChunkReader() = default;
+
+Result<ColumnChunkReader> ColumnChunkReader::Make(const ColumnDescriptor& leaf,
+                                                  const ColumnMetaData& meta,
+                                                  int64_t row_group_rows, ChunkSource source,
+                                                  const ChunkReaderOptions& options) {
+  auto s = std::make_unique<State>();
+  s->leaf = leaf;
+  s->codec_id = meta.codec;
+  s->num_values = meta.num_values;
+  s->rg_rows = row_group_rows;
+  s->src = std::move(source);
+  s->options = options;
+  s->def_width = internal::BitWidth(static_cast<uint64_t>(leaf.max_def));
+  s->rep_width = internal::BitWidth(static_cast<uint64_t>(leaf.max_rep));
+  FLOE_ASSIGN_OR_RETURN(s->codec, MakeCodec(meta.codec));
+  s->values.width = ValueWidth(leaf);
+  s->dict.width = s->values.width;
+  return ColumnChunkReader(std::move(s));
+}
+
+int64_t ColumnChunkReader::next_row() const { return s_->row; }
+
+Status ColumnChunkReader::SkipTo(int64_t target) {
+  State& s = *s_;
+  if (target < s.row) return Internal("cannot skip back from row {} to row {}", s.row, target);
+  while (s.row < target) {
+    if (s.lpos == s.page_levels) {
+      FLOE_ASSIGN_OR_RETURN(bool passed, s.PassPage(target));
+      if (passed) continue;
+      FLOE_ASSIGN_OR_RETURN(bool loaded, s.LoadPage(true));
+      if (!loaded) return Corrupt("column chunk ends at row {}, before row {}", s.row, target);
+      if (s.row > target) {
+        return Internal("row {} is not in the pages supplied (the next starts at row {})", target,
+                        s.row);
+      }
+      continue;
+    }
+    FLOE_RETURN_IF_ERROR(s.Consume(target - s.row, nullptr, false));
+  }
+  // A v1 page may end inside the last row passed over: its continuation opens the next page.
+  if (s.lpos == s.page_levels && !s.page_ends_record) {
+    FLOE_ASSIGN_OR_RETURN(bool loaded, s.LoadPage(false));
+    if (loaded) {
+      const int64_t start = s.lpos;
+      while (s.lpos < s.page_levels && s.rep[s.lpos] != 0) ++s.lpos;
+      FLOE_RETURN_IF_ERROR(s.Emit(start, nullptr));
+    }
+  }
+  return {};
+}
+
+Result<int64_t> ColumnChunkReader::ReadRows(int64_t n, LeafBatch* out) {
+  if (out->values.count == 0 && out->values.data.empty()) out->values.width = s_->values.width;
+  return s_->Consume(n, out, true);
+}
+
+}  // namespace floe::parquet

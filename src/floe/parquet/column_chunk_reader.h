@@ -1,0 +1,93 @@
+// ColumnChunkReader: walks the pages of one in-memory column chunk (whole, or the pages a plan
+// kept plus the dictionary) and hands out the levels and Arrow-form values of the next N rows,
+// skipping rows it is told to. Bad bytes are `corrupt`, never UB. One reader per chunk, one thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "floe/base/buffer.h"
+#include "floe/base/result.h"
+#include "floe/parquet/compression.h"
+#include "floe/parquet/file_metadata.h"
+#include "floe/parquet/schema.h"
+
+namespace floe::parquet {
+
+// Non-null values of a leaf in its Arrow layout: fixed-width values back to back (booleans one
+// byte each, 0 or 1), or binary values as int32 offsets (count + 1, from 0) and data.
+struct DenseValues {
+  int width = 0;  // bytes per value; 0 for binary
+  int64_t count = 0;
+  std::vector<uint8_t> data;
+  std::vector<int32_t> offsets{0};  // binary only
+
+  // Appends values [begin, begin + n) of `src` (same layout).
+  Status AppendRange(const DenseValues& src, int64_t begin, int64_t n);
+  void Clear();
+};
+
+// The levels and values of consecutive rows of one leaf.
+struct LeafBatch {
+  std::vector<int16_t> def;  // one per level; empty when the leaf's max_def is 0
+  std::vector<int16_t> rep;  // one per level; empty when the leaf's max_rep is 0
+  int64_t num_levels = 0;
+  int64_t num_rows = 0;
+  DenseValues values;
+};
+
+// The bytes of a chunk as a read plan fetched them.
+struct ChunkSource {
+  // Whole-chunk mode: the pages back to back, from the chunk's first byte at `chunk_offset`. May
+  // run past the chunk's last page (widened ranges); reading stops at the chunk's value count.
+  Buffer chunk;
+  int64_t chunk_offset = 0;
+
+  // Page mode (`paged`): the dictionary page (header included; empty when there is none) and the
+  // data pages kept, in file order, each with its rows from the offset index.
+  bool paged = false;
+  Buffer dictionary;
+  int64_t dictionary_offset = 0;
+  struct Page {
+    Buffer bytes;  // page header + page
+    int64_t offset = 0;
+    int64_t first_row = 0;
+    int64_t num_rows = 0;
+  };
+  std::vector<Page> pages;
+};
+
+struct ChunkReaderOptions {
+  bool verify_checksums = false;  // check each page's CRC-32 when the writer stored one
+};
+
+class ColumnChunkReader {
+ public:
+  // `leaf` and `meta` describe the chunk; `row_group_rows` is its row group's row count.
+  static Result<ColumnChunkReader> Make(const ColumnDescriptor& leaf, const ColumnMetaData& meta,
+                                        int64_t row_group_rows, ChunkSource source,
+                                        const ChunkReaderOptions& options = {});
+
+  ColumnChunkReader(ColumnChunkReader&&) noexcept;
+  ColumnChunkReader& operator=(ColumnChunkReader&&) noexcept;
+  ~ColumnChunkReader();
+
+  // Index (within the row group) of the next row ReadRows returns.
+  int64_t next_row() const;
+
+  // Passes over rows until next_row() == row (row >= next_row()). Pages wholly before `row` are
+  // not decompressed when their row count is known without decoding them.
+  Status SkipTo(int64_t row);
+
+  // Appends the next `n` rows to `out`; returns how many it appended (fewer only at the end of
+  // the chunk).
+  Result<int64_t> ReadRows(int64_t n, LeafBatch* out);
+
+ private:
+  struct State;
+  explicit ColumnChunkReader(std::unique_ptr<State> state);
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace floe::parquet

@@ -1,0 +1,216 @@
+#include "floe/parquet/file_reader.h"
+
+#include <fmt/format.h>
+
+#include "floe/parquet/column_chunk_reader.h"
+#include "floe/parquet/footer.h"
+#include "floe/parquet/record_assembler.h"
+
+namespace floe::parquet {
+
+struct FileReader::Impl {
+  std::string path;
+  uint64_t file_length = 0;
+  uint64_t data_end = 0;
+  FileMetaData metadata;
+  ParquetSchema schema;
+
+  PlanInput Input() const {
+    PlanInput in;
+    in.path = path;
+    in.file_length = file_length;
+    in.data_end = data_end;
+    in.metadata = &metadata;
+    in.schema = &schema;
+    return in;
+  }
+};
+
+Result<FileReader::Opened> FileReader::Open(std::string path, uint64_t file_length, ByteView tail) {
+  FLOE_ASSIGN_OR_RETURN(FooterTail footer, ParseFooter(path, file_length, tail));
+  Opened out;
+  out.tail_length_needed = footer.tail_length_needed;
+  if (!footer.metadata) return out;
+  FLOE_ASSIGN_OR_RETURN(
+      FileReader reader,
+      Make(std::move(path), file_length, std::move(*footer.metadata), footer.metadata_offset));
+  out.reader = std::move(reader);
+  return out;
+}
+
+Result<FileReader> FileReader::Make(std::string path, uint64_t file_length, FileMetaData metadata,
+                                    uint64_t data_end) {
+  auto impl = std::make_shared<Impl>();
+  impl->path = std::move(path);
+  impl->file_length = file_length;
+  impl->data_end =
+      data_end > 0 ? data_end
+                   : (file_length >= kFooterTrailerLength ? file_length - kFooterTrailerLength : 0);
+  impl->metadata = std::move(metadata);
+  auto schema = ParquetSchema::Make(impl->metadata);
+  if (!schema) {
+    Error e = std::move(schema).error();
+    e.message = fmt::format("parquet file '{}': {}", impl->path, e.message);
+    return std::unexpected(std::move(e));
+  }
+  impl->schema = std::move(*schema);
+  return FileReader(std::move(impl));
+}
+
+const std::string& FileReader::path() const { return impl_->path; }
+uint64_t FileReader::file_length() const { return impl_->file_length; }
+const FileMetaData& FileReader::metadata() const { return impl_->metadata; }
+const ParquetSchema& FileReader::schema() const { return impl_->schema; }
+
+Result<ReadPlan> FileReader::Plan(const ReadOptions& options) const {
+  return MakeReadPlan(impl_->Input(), options);
+}
+
+Status FileReader::ApplyPageIndex(const FetchedBytes& index_bytes, ReadPlan* plan) const {
+  return parquet::ApplyPageIndex(impl_->Input(), index_bytes, plan);
+}
+
+struct BatchReader::State {
+  std::shared_ptr<const FileReader::Impl> file;
+  ReadPlan plan;
+  FetchedBytes bytes;
+  size_t next_rg = 0;  // index into plan.row_groups of the row group to open next
+  const RowGroupPlan* rg = nullptr;
+  std::vector<ColumnChunkReader> readers;  // parallel to rg->columns
+  size_t range = 0;                        // current entry of rg->rows
+  int64_t cursor = 0;                      // next row within it
+
+  std::unexpected<Error> InColumn(int column, Error e) const {
+    e.message = fmt::format("parquet file '{}': column '{}' of row group {}: {}", file->path,
+                            file->schema.leaves()[column].path, rg ? rg->row_group : -1, e.message);
+    return std::unexpected(std::move(e));
+  }
+
+  Status OpenRowGroup(const RowGroupPlan& next) {
+    rg = &next;
+    readers.clear();
+    range = 0;
+    cursor = next.rows.empty() ? 0 : next.rows[0].begin;
+    const RowGroup& meta_rg = file->metadata.row_groups[static_cast<size_t>(next.row_group)];
+    ChunkReaderOptions options;
+    options.verify_checksums = plan.verify_checksums;
+    for (const ColumnChunkPlan& c : next.columns) {
+      const ColumnDescriptor& leaf = file->schema.leaves()[c.column];
+      const ColumnMetaData& meta = *meta_rg.columns[static_cast<size_t>(c.column)].meta_data;
+      ChunkSource src;
+      if (!c.paged) {
+        // A widened range may pass the bytes a caller fetched for the declared one.
+        ByteRange declared{meta.chunk_start(), meta.total_compressed_size};
+        auto chunk = bytes.Find(c.chunk);
+        if (!chunk) chunk = bytes.Find(declared);
+        if (!chunk) {
+          return InColumn(c.column, Error{ErrorKind::kInvalidInput,
+                                          fmt::format("the bytes {} of the column chunk were "
+                                                      "not supplied",
+                                                      c.chunk.ToString())});
+        }
+        src.chunk = std::move(*chunk);
+        src.chunk_offset = c.chunk.offset;
+      } else {
+        src.paged = true;
+        if (c.dictionary) {
+          auto d = bytes.Get(*c.dictionary, "the dictionary page");
+          if (!d) return InColumn(c.column, std::move(d).error());
+          src.dictionary = std::move(*d);
+          src.dictionary_offset = c.dictionary->offset;
+        }
+        for (const PagePlan& p : c.pages) {
+          auto b = bytes.Get(p.range, "a data page");
+          if (!b) return InColumn(c.column, std::move(b).error());
+          src.pages.push_back({std::move(*b), p.range.offset, p.first_row, p.num_rows});
+        }
+      }
+      auto reader = ColumnChunkReader::Make(leaf, meta, next.num_rows, std::move(src), options);
+      if (!reader) return InColumn(c.column, std::move(reader).error());
+      readers.push_back(std::move(*reader));
+    }
+    return {};
+  }
+
+  Result<std::optional<columnar::RecordBatch>> Next() {
+    while (rg == nullptr || range >= rg->rows.size()) {
+      if (next_rg >= plan.row_groups.size()) return std::nullopt;
+      FLOE_RETURN_IF_ERROR(OpenRowGroup(plan.row_groups[next_rg++]));
+    }
+    const size_t n_leaves = file->schema.leaves().size();
+    std::vector<LeafBatch> batches(rg->columns.size());
+    std::vector<LeafBatch*> by_leaf(n_leaves, nullptr);
+    for (size_t i = 0; i < rg->columns.size(); ++i) by_leaf[rg->columns[i].column] = &batches[i];
+    int64_t rows = 0;
+    while (rows < plan.batch_rows && range < rg->rows.size()) {
+      const RowRange& r = rg->rows[range];
+      const int64_t k = std::min(plan.batch_rows - rows, r.end - cursor);
+      for (size_t i = 0; i < readers.size(); ++i) {
+        const int column = rg->columns[i].column;
+        if (auto st = readers[i].SkipTo(cursor); !st)
+          return InColumn(column, std::move(st).error());
+        auto got = readers[i].ReadRows(k, &batches[i]);
+        if (!got) return InColumn(column, std::move(got).error());
+        if (*got != k) {
+          return InColumn(column, Error{ErrorKind::kCorrupt,
+                                        fmt::format("the chunk ends at row {}; the row group has "
+                                                    "{} rows",
+                                                    cursor + *got, rg->num_rows)});
+        }
+      }
+      rows += k;
+      cursor += k;
+      if (cursor == r.end) {
+        ++range;
+        if (range < rg->rows.size()) cursor = rg->rows[range].begin;
+      }
+    }
+    columnar::RecordBatch batch;
+    batch.schema = plan.schema;
+    batch.num_rows = rows;
+    for (const FieldNode& field : plan.fields) {
+      auto column = AssembleColumn(field, file->schema.leaves(), by_leaf);
+      if (!column) return InColumn(field.leaf, std::move(column).error());
+      if ((*column)->length != rows) {
+        return InColumn(field.leaf, Error{ErrorKind::kCorrupt,
+                                          fmt::format("field '{}' has {} values for {} rows",
+                                                      field.path, (*column)->length, rows)});
+      }
+      batch.columns.push_back(std::move(*column));
+    }
+    return batch;
+  }
+};
+
+BatchReader::BatchReader(std::unique_ptr<State> state) : s_(std::move(state)) {}
+BatchReader::BatchReader(BatchReader&&) noexcept = default;
+BatchReader& BatchReader::operator=(BatchReader&&) noexcept = default;
+BatchReader::~BatchReader() = default;
+
+Result<std::optional<columnar::RecordBatch>> BatchReader::Next() { return s_->Next(); }
+
+Result<BatchReader> FileReader::Decode(ReadPlan plan, FetchedBytes bytes) const {
+  if (plan.index_pending) {
+    return InvalidInput("parquet file '{}': the plan's page index step was not applied",
+                        impl_->path);
+  }
+  auto state = std::make_unique<BatchReader::State>();
+  state->file = impl_;
+  state->plan = std::move(plan);
+  state->bytes = std::move(bytes);
+  return BatchReader(std::move(state));
+}
+
+Result<std::vector<columnar::RecordBatch>> FileReader::ReadAll(ReadPlan plan,
+                                                               FetchedBytes bytes) const {
+  FLOE_ASSIGN_OR_RETURN(BatchReader reader, Decode(std::move(plan), std::move(bytes)));
+  std::vector<columnar::RecordBatch> out;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(auto batch, reader.Next());
+    if (!batch) break;
+    out.push_back(std::move(*batch));
+  }
+  return out;
+}
+
+}  // namespace floe::parquet

@@ -1,0 +1,481 @@
+#include "floe/parquet/read_plan.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "floe/parquet/page_index.h"
+
+namespace floe::parquet {
+
+namespace {
+
+std::unexpected<Error> InFile(std::string_view path, Error e) {
+  e.message = fmt::format("parquet file '{}': {}", path, e.message);
+  return std::unexpected(std::move(e));
+}
+
+// A copy of `node` holding only the selected subtrees (a selected node keeps all of its own);
+// false when nothing below is selected. A map is kept whole when anything in it is selected.
+bool Prune(const FieldNode& node, const std::set<const FieldNode*>& selected, FieldNode* out) {
+  if (selected.count(&node)) {
+    *out = node;
+    return true;
+  }
+  if (node.kind == FieldNode::Kind::kLeaf) return false;
+  std::vector<FieldNode> kept;
+  for (const FieldNode& c : node.children) {
+    FieldNode p;
+    if (Prune(c, selected, &p)) kept.push_back(std::move(p));
+  }
+  if (kept.empty()) return false;
+  if (node.kind == FieldNode::Kind::kMap) {
+    *out = node;
+    return true;
+  }
+  *out = node;
+  out->children = std::move(kept);
+  std::vector<columnar::Field> fields;
+  out->leaves.clear();
+  for (const FieldNode& c : out->children) {
+    fields.push_back(c.field);
+    out->leaves.insert(out->leaves.end(), c.leaves.begin(), c.leaves.end());
+  }
+  out->leaf = out->leaves.front();
+  if (node.kind == FieldNode::Kind::kStruct) {
+    out->field.type = columnar::Struct(std::move(fields));
+  } else {
+    out->field.type = columnar::List(fields.at(0));
+  }
+  return true;
+}
+
+Status Project(const PlanInput& in, const ReadOptions& options, ReadPlan* plan) {
+  const ParquetSchema& schema = *in.schema;
+  // Top-level field index -> selected nodes below it, with the order of first mention.
+  std::vector<int> order;
+  std::set<const FieldNode*> selected;
+  auto select = [&](const FieldNode* node, int top) {
+    selected.insert(node);
+    if (std::find(order.begin(), order.end(), top) == order.end()) order.push_back(top);
+  };
+  auto top_of = [&](const FieldNode* node) {
+    for (size_t i = 0; i < schema.fields().size(); ++i) {
+      const FieldNode& f = schema.fields()[i];
+      if (node == &f || node->path.starts_with(f.path + ".")) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  if (options.columns.empty() && options.field_ids.empty()) {
+    for (size_t i = 0; i < schema.fields().size(); ++i) {
+      select(&schema.fields()[i], static_cast<int>(i));
+    }
+  }
+  for (const std::string& name : options.columns) {
+    const FieldNode* node = schema.FindPath(name);
+    if (node == nullptr) {
+      return NotFound("parquet file '{}' has no column '{}'", in.path, name);
+    }
+    select(node, top_of(node));
+  }
+  for (int32_t id : options.field_ids) {
+    const FieldNode* node = schema.FindFieldId(id);
+    if (node == nullptr) {
+      return NotFound("parquet file '{}' has no field with id {}", in.path, id);
+    }
+    select(node, top_of(node));
+  }
+  auto fields = std::make_shared<columnar::Schema>();
+  std::set<int> leaves;
+  for (int top : order) {
+    if (top < 0) return Internal("projected node outside the schema");
+    if (const auto& err = schema.FieldError(top)) {
+      Error e = *err;
+      e.message = fmt::format("parquet file '{}': column '{}': {}", in.path,
+                              schema.fields()[top].path, e.message);
+      return std::unexpected(std::move(e));
+    }
+    FieldNode pruned;
+    if (!Prune(schema.fields()[top], selected, &pruned)) continue;
+    leaves.insert(pruned.leaves.begin(), pruned.leaves.end());
+    fields->fields.push_back(pruned.field);
+    plan->fields.push_back(std::move(pruned));
+  }
+  plan->schema = std::move(fields);
+  plan->columns.assign(leaves.begin(), leaves.end());
+  return {};
+}
+
+Status BindPredicates(const PlanInput& in, const ReadOptions& options, ReadPlan* plan) {
+  const ParquetSchema& schema = *in.schema;
+  for (const ColumnPredicate& p : options.predicates) {
+    const FieldNode* node =
+        p.field_id ? schema.FindFieldId(*p.field_id) : schema.FindPath(p.column);
+    if (node == nullptr) {
+      if (p.field_id) {
+        return NotFound("parquet file '{}' has no field with id {} (predicate)", in.path,
+                        *p.field_id);
+      }
+      return NotFound("parquet file '{}' has no column '{}' (predicate)", in.path, p.column);
+    }
+    if (node->kind != FieldNode::Kind::kLeaf) {
+      return InvalidInput("parquet file '{}': predicate on '{}', which is not a primitive column",
+                          in.path, node->path);
+    }
+    const ColumnDescriptor& leaf = schema.leaves()[node->leaf];
+    auto bound = BindPredicate(p, leaf);
+    if (!bound) return InFile(in.path, std::move(bound).error());
+    plan->predicates.push_back(std::move(*bound));
+    plan->predicate_columns.push_back(node->leaf);
+  }
+  return {};
+}
+
+// The chunk's byte range as declared, padded for writers that under-declare it.
+ByteRange ChunkRange(const PlanInput& in, const ColumnMetaData& meta) {
+  ByteRange r{meta.chunk_start(), meta.total_compressed_size};
+  if (in.metadata->created_by && WriterUnderstatesChunkSize(*in.metadata->created_by)) {
+    const int64_t room = static_cast<int64_t>(in.data_end) - r.end();
+    r.length += std::clamp<int64_t>(room, 0, kChunkPadding);
+  }
+  return r;
+}
+
+// Intersection of two sorted, disjoint row range lists.
+std::vector<RowRange> Intersect(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
+  std::vector<RowRange> out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const int64_t lo = std::max(a[i].begin, b[j].begin);
+    const int64_t hi = std::min(a[i].end, b[j].end);
+    if (lo < hi) out.push_back({lo, hi});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
+
+void AddRange(std::vector<RowRange>* ranges, int64_t begin, int64_t end) {
+  if (begin >= end) return;
+  if (!ranges->empty() && ranges->back().end >= begin) {
+    ranges->back().end = std::max(ranges->back().end, end);
+  } else {
+    ranges->push_back({begin, end});
+  }
+}
+
+int64_t CountRows(const std::vector<RowRange>& ranges) {
+  int64_t n = 0;
+  for (const RowRange& r : ranges) n += r.end - r.begin;
+  return n;
+}
+
+// Cuts the row selection after `limit` rows (in file order) and drops row groups past it.
+void ApplyLimit(ReadPlan* plan) {
+  if (plan->limit < 0) return;
+  int64_t left = plan->limit;
+  std::vector<RowGroupPlan> kept;
+  for (RowGroupPlan& rg : plan->row_groups) {
+    if (left == 0) break;
+    std::vector<RowRange> rows;
+    for (const RowRange& r : rg.rows) {
+      if (left == 0) break;
+      const int64_t n = std::min(left, r.end - r.begin);
+      rows.push_back({r.begin, r.begin + n});
+      left -= n;
+    }
+    rg.rows = std::move(rows);
+    kept.push_back(std::move(rg));
+  }
+  plan->row_groups = std::move(kept);
+}
+
+// An offset index usable for this chunk: pages in row and file order, inside the chunk.
+bool OffsetIndexFits(const OffsetIndex& oi, const ByteRange& chunk, int64_t num_rows) {
+  const auto& p = oi.page_locations;
+  if (p.empty() || p[0].first_row_index != 0) return false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i].compressed_page_size <= 0 || p[i].offset < chunk.offset ||
+        p[i].offset + p[i].compressed_page_size > chunk.end() || p[i].first_row_index >= num_rows) {
+      return false;
+    }
+    if (i > 0 && (p[i].first_row_index <= p[i - 1].first_row_index ||
+                  p[i].offset < p[i - 1].offset + p[i - 1].compressed_page_size)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int64_t PageRows(const OffsetIndex& oi, size_t i, int64_t num_rows) {
+  const auto& p = oi.page_locations;
+  return (i + 1 < p.size() ? p[i + 1].first_row_index : num_rows) - p[i].first_row_index;
+}
+
+Result<std::optional<OffsetIndex>> LoadOffsetIndex(const FetchedBytes& bytes,
+                                                   const ColumnChunk& chunk,
+                                                   const ByteRange& chunk_range, int64_t rows) {
+  if (!chunk.offset_index_offset || !chunk.offset_index_length) return std::nullopt;
+  ByteRange r{*chunk.offset_index_offset, *chunk.offset_index_length};
+  FLOE_ASSIGN_OR_RETURN(Buffer b, bytes.Get(r, "an offset index"));
+  auto oi = ParseOffsetIndex(b.view());
+  if (!oi || !OffsetIndexFits(*oi, chunk_range, rows)) return std::nullopt;
+  return std::move(*oi);
+}
+
+}  // namespace
+
+std::string_view RangeKindName(RangeKind kind) {
+  switch (kind) {
+    case RangeKind::kColumnChunk:
+      return "column chunk";
+    case RangeKind::kDictionaryPage:
+      return "dictionary page";
+    case RangeKind::kDataPage:
+      return "data page";
+    case RangeKind::kColumnIndex:
+      return "column index";
+    case RangeKind::kOffsetIndex:
+      return "offset index";
+  }
+  return "?";
+}
+
+bool WriterUnderstatesChunkSize(std::string_view created_by) {
+  // "parquet-mr version 1.2.8 (build ...)"; a bare "parquet-mr" carries no version and is
+  // treated as old, as other readers do.
+  constexpr std::string_view kApp = "parquet-mr";
+  if (!created_by.starts_with(kApp)) return false;
+  std::string_view rest = created_by.substr(kApp.size());
+  constexpr std::string_view kVersion = " version ";
+  if (!rest.starts_with(kVersion)) return true;
+  rest.remove_prefix(kVersion.size());
+  int parts[3] = {0, 0, 0};
+  for (int& part : parts) {
+    size_t n = 0;
+    while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') {
+      part = part * 10 + (rest[n] - '0');
+      if (part > 1000000) return false;
+      ++n;
+    }
+    rest.remove_prefix(n);
+    if (rest.starts_with(".")) {
+      rest.remove_prefix(1);
+    } else {
+      break;
+    }
+  }
+  const int fixed[3] = {1, 2, 9};
+  return std::lexicographical_compare(parts, parts + 3, fixed, fixed + 3);
+}
+
+std::vector<PlannedRange> ReadPlan::IndexRanges() const {
+  std::vector<PlannedRange> out;
+  if (!index_pending) return out;
+  for (const RowGroupPlan& rg : row_groups) out.insert(out.end(), rg.index.begin(), rg.index.end());
+  std::sort(out.begin(), out.end(),
+            [](const PlannedRange& a, const PlannedRange& b) { return a.range < b.range; });
+  return out;
+}
+
+std::vector<PlannedRange> ReadPlan::DataRanges() const {
+  std::vector<PlannedRange> out;
+  for (const RowGroupPlan& rg : row_groups) {
+    for (const ColumnChunkPlan& c : rg.columns) {
+      if (!c.paged) {
+        out.push_back({c.chunk, RangeKind::kColumnChunk, rg.row_group, c.column});
+        continue;
+      }
+      if (c.dictionary) {
+        out.push_back({*c.dictionary, RangeKind::kDictionaryPage, rg.row_group, c.column});
+      }
+      for (const PagePlan& p : c.pages) {
+        out.push_back({p.range, RangeKind::kDataPage, rg.row_group, c.column});
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const PlannedRange& a, const PlannedRange& b) { return a.range < b.range; });
+  return out;
+}
+
+Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
+  if (in.metadata == nullptr || in.schema == nullptr) return Internal("plan without metadata");
+  if (options.batch_rows <= 0) {
+    return InvalidInput("batch size must be positive, not {}", options.batch_rows);
+  }
+  const FileMetaData& md = *in.metadata;
+  ReadPlan plan;
+  plan.limit = options.limit;
+  plan.batch_rows = options.batch_rows;
+  plan.verify_checksums = options.verify_checksums;
+  FLOE_RETURN_IF_ERROR(Project(in, options, &plan));
+  FLOE_RETURN_IF_ERROR(BindPredicates(in, options, &plan));
+  plan.counts.row_groups = static_cast<int>(md.row_groups.size());
+
+  // The page index prunes with predicates, and with a limit it keeps the pages past the last
+  // row out; otherwise it would only cost a step.
+  const bool page_pruning = options.use_page_index && !plan.predicates.empty();
+  const bool index_step = options.use_page_index && (page_pruning || plan.limit >= 0);
+  int64_t planned_rows = 0;
+  for (size_t r = 0; r < md.row_groups.size(); ++r) {
+    if (plan.limit >= 0 && planned_rows >= plan.limit && !page_pruning) break;
+    const RowGroup& rg = md.row_groups[r];
+    if (rg.num_rows <= 0) continue;
+    bool pruned = false;
+    for (size_t p = 0; p < plan.predicates.size() && !pruned; ++p) {
+      const int col = plan.predicate_columns[p];
+      const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
+      if (!chunk.meta_data) continue;
+      ValueBounds bounds = ChunkBounds(in.schema->leaves()[col], md, *chunk.meta_data);
+      if (bounds.num_values != rg.num_rows) bounds.num_values = -1;  // only trust flat counts
+      pruned = CanSkip(plan.predicates[p], bounds);
+    }
+    if (pruned) {
+      ++plan.counts.row_groups_pruned_by_stats;
+      continue;
+    }
+    RowGroupPlan rgp;
+    rgp.row_group = static_cast<int>(r);
+    rgp.num_rows = rg.num_rows;
+    rgp.rows = {{0, rg.num_rows}};
+    for (int col : plan.columns) {
+      const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
+      const std::string& path = in.schema->leaves()[col].path;
+      if (chunk.file_path) {
+        return Unsupported("parquet file '{}': column '{}' of row group {} lives in file '{}'",
+                           in.path, path, r, *chunk.file_path);
+      }
+      if (chunk.encrypted || !chunk.meta_data) {
+        return Unsupported("parquet file '{}': column '{}' of row group {} is encrypted", in.path,
+                           path, r);
+      }
+      ColumnChunkPlan c;
+      c.column = col;
+      c.chunk = ChunkRange(in, *chunk.meta_data);
+      rgp.columns.push_back(std::move(c));
+    }
+    if (index_step) {
+      std::set<std::pair<int, RangeKind>> added;
+      auto add = [&](int col, RangeKind kind, std::optional<int64_t> off,
+                     std::optional<int32_t> len) {
+        if (!off || !len || *len <= 0 || !added.insert({col, kind}).second) return;
+        rgp.index.push_back({ByteRange{*off, *len}, kind, rgp.row_group, col});
+      };
+      for (size_t p = 0; p < plan.predicates.size(); ++p) {
+        const int col = plan.predicate_columns[p];
+        const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
+        if (chunk.column_index_offset && chunk.offset_index_offset) {
+          add(col, RangeKind::kColumnIndex, chunk.column_index_offset, chunk.column_index_length);
+          add(col, RangeKind::kOffsetIndex, chunk.offset_index_offset, chunk.offset_index_length);
+        }
+      }
+      for (int col : plan.columns) {
+        const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
+        add(col, RangeKind::kOffsetIndex, chunk.offset_index_offset, chunk.offset_index_length);
+      }
+      if (!rgp.index.empty()) plan.index_pending = true;
+    }
+    planned_rows += rg.num_rows;
+    plan.row_groups.push_back(std::move(rgp));
+  }
+  if (!plan.index_pending) {
+    ApplyLimit(&plan);
+    for (const RowGroupPlan& rg : plan.row_groups) plan.counts.rows += CountRows(rg.rows);
+  }
+  return plan;
+}
+
+Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* plan) {
+  if (!plan->index_pending) return {};
+  const FileMetaData& md = *in.metadata;
+  std::vector<RowGroupPlan> kept;
+  for (RowGroupPlan& rgp : plan->row_groups) {
+    const RowGroup& rg = md.row_groups[static_cast<size_t>(rgp.row_group)];
+    auto in_rg = [&](Error e) {
+      e.message =
+          fmt::format("parquet file '{}', row group {}: {}", in.path, rgp.row_group, e.message);
+      return std::unexpected(std::move(e));
+    };
+    // Rows the predicates' column indexes leave possible.
+    std::vector<RowRange> rows = rgp.rows;
+    for (size_t p = 0; p < plan->predicates.size(); ++p) {
+      const int col = plan->predicate_columns[p];
+      const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
+      if (!chunk.meta_data || !chunk.column_index_offset || !chunk.column_index_length) continue;
+      auto oi = LoadOffsetIndex(bytes, chunk, ChunkRange(in, *chunk.meta_data), rg.num_rows);
+      if (!oi) return in_rg(std::move(oi).error());
+      if (!*oi) continue;
+      auto ci_bytes = bytes.Get(ByteRange{*chunk.column_index_offset, *chunk.column_index_length},
+                                "a column index");
+      if (!ci_bytes) return in_rg(std::move(ci_bytes).error());
+      auto ci = ParseColumnIndex(ci_bytes->view());
+      if (!ci || ci->num_pages() != (*oi)->page_locations.size()) continue;
+      const ColumnDescriptor& leaf = in.schema->leaves()[col];
+      std::vector<ValueBounds> bounds = PageBounds(leaf, md, *ci);
+      std::vector<RowRange> possible;
+      for (size_t i = 0; i < bounds.size(); ++i) {
+        const int64_t first = (*oi)->page_locations[i].first_row_index;
+        const int64_t n = PageRows(**oi, i, rg.num_rows);
+        if (leaf.max_def <= 1 && leaf.max_rep == 0) bounds[i].num_values = n;
+        if (!CanSkip(plan->predicates[p], bounds[i])) AddRange(&possible, first, first + n);
+      }
+      rows = Intersect(rows, possible);
+    }
+    if (rows.empty()) {
+      ++plan->counts.row_groups_pruned_by_page_index;
+      continue;
+    }
+    rgp.rows = std::move(rows);
+    kept.push_back(std::move(rgp));
+  }
+  plan->row_groups = std::move(kept);
+  plan->index_pending = false;
+  ApplyLimit(plan);
+
+  // Keep, per projected chunk with a usable offset index, the pages holding selected rows.
+  for (RowGroupPlan& rgp : plan->row_groups) {
+    const RowGroup& rg = md.row_groups[static_cast<size_t>(rgp.row_group)];
+    for (ColumnChunkPlan& c : rgp.columns) {
+      const ColumnChunk& chunk = rg.columns[static_cast<size_t>(c.column)];
+      auto oi = LoadOffsetIndex(bytes, chunk, c.chunk, rg.num_rows);
+      if (!oi) {
+        Error e = std::move(oi).error();
+        e.message =
+            fmt::format("parquet file '{}', row group {}: {}", in.path, rgp.row_group, e.message);
+        return std::unexpected(std::move(e));
+      }
+      if (!*oi) continue;
+      const auto& locs = (*oi)->page_locations;
+      std::vector<PagePlan> pages;
+      size_t r = 0;
+      for (size_t i = 0; i < locs.size(); ++i) {
+        const int64_t first = locs[i].first_row_index;
+        const int64_t end = first + PageRows(**oi, i, rg.num_rows);
+        while (r < rgp.rows.size() && rgp.rows[r].end <= first) ++r;
+        if (r < rgp.rows.size() && rgp.rows[r].begin < end) {
+          pages.push_back(
+              {ByteRange{locs[i].offset, locs[i].compressed_page_size}, first, end - first});
+        }
+      }
+      c.total_pages = static_cast<int64_t>(locs.size());
+      plan->counts.pages += c.total_pages;
+      plan->counts.pages_skipped += c.total_pages - static_cast<int64_t>(pages.size());
+      if (pages.size() == locs.size()) continue;  // every page: read the chunk as one range
+      c.paged = true;
+      if (c.chunk.offset < locs[0].offset) {
+        c.dictionary = ByteRange{c.chunk.offset, locs[0].offset - c.chunk.offset};
+      }
+      c.pages = std::move(pages);
+    }
+  }
+  plan->counts.rows = 0;
+  for (const RowGroupPlan& rg : plan->row_groups) plan->counts.rows += CountRows(rg.rows);
+  return {};
+}
+
+}  // namespace floe::parquet

@@ -1,0 +1,134 @@
+// ReadPlan: every byte range a Parquet read will need, decided before any is fetched: row groups
+// pruned by statistics, then (an "index" step) pages pruned by the page index, which also fixes
+// the row selection. Pure: metadata in, ranges out; the caller fetches and FileReader decodes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/data_type.h"
+#include "floe/parquet/byte_range.h"
+#include "floe/parquet/column_predicate.h"
+#include "floe/parquet/file_metadata.h"
+#include "floe/parquet/schema.h"
+
+namespace floe::parquet {
+
+// Rows are produced in batches of at most this many; a batch never spans two row groups.
+inline constexpr int64_t kDefaultBatchRows = 64 * 1024;
+
+struct ReadOptions {
+  // Fields to read: dotted Arrow paths ("a", "s.x") and/or field ids; both empty = every field.
+  // Top-level fields come out in the order first named; a nested path keeps its ancestors with
+  // only the selected children.
+  std::vector<std::string> columns;
+  std::vector<int32_t> field_ids;
+  // ANDed; used to skip row groups and pages, not to filter rows.
+  std::vector<ColumnPredicate> predicates;
+  // Plan an index step (column + offset index ranges) and keep only the pages that can match
+  // the predicates and lie before the limit. Without predicates or a limit it changes nothing.
+  bool use_page_index = false;
+  // At most this many rows, the first in file order; -1 for all. Later row groups are not planned.
+  int64_t limit = -1;
+  int64_t batch_rows = kDefaultBatchRows;
+  bool verify_checksums = false;
+};
+
+enum class RangeKind { kColumnChunk, kDictionaryPage, kDataPage, kColumnIndex, kOffsetIndex };
+std::string_view RangeKindName(RangeKind kind);
+
+struct PlannedRange {
+  ByteRange range;
+  RangeKind kind = RangeKind::kColumnChunk;
+  int row_group = 0;
+  int column = 0;  // leaf column
+
+  friend bool operator==(const PlannedRange&, const PlannedRange&) = default;
+};
+
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;  // exclusive
+
+  friend bool operator==(const RowRange&, const RowRange&) = default;
+};
+
+struct PagePlan {
+  ByteRange range;  // header included
+  int64_t first_row = 0;
+  int64_t num_rows = 0;
+};
+
+struct ColumnChunkPlan {
+  int column = 0;      // leaf column
+  ByteRange chunk;     // the chunk's bytes, widened for writers that under-declare them
+  bool paged = false;  // read only `dictionary` + `pages` instead of `chunk`
+  std::optional<ByteRange> dictionary;
+  std::vector<PagePlan> pages;
+  int64_t total_pages = -1;  // data pages in the chunk, when its offset index was read
+};
+
+struct RowGroupPlan {
+  int row_group = 0;
+  int64_t num_rows = 0;
+  std::vector<RowRange> rows;            // the rows to produce: sorted, disjoint, non-empty
+  std::vector<ColumnChunkPlan> columns;  // one per projected leaf, in column order
+  std::vector<PlannedRange> index;       // column / offset index ranges (the index step)
+};
+
+struct ReadPlan {
+  std::vector<FieldNode> fields;            // the projected fields, in output order
+  columnar::SchemaPtr schema;               // their Arrow schema: the schema of every batch
+  std::vector<int> columns;                 // projected leaves, ascending
+  std::vector<ColumnPredicate> predicates;  // bound to their leaves
+  std::vector<int> predicate_columns;       // the leaf of each predicate
+  std::vector<RowGroupPlan> row_groups;     // those to read, in file order
+  int64_t limit = -1;
+  int64_t batch_rows = kDefaultBatchRows;
+  bool verify_checksums = false;
+  bool index_pending = false;  // IndexRanges() must be fetched and applied first
+
+  struct Counts {
+    int row_groups = 0;  // in the file
+    int row_groups_pruned_by_stats = 0;
+    int row_groups_pruned_by_page_index = 0;
+    int64_t pages = 0;          // data pages of projected chunks whose offset index was read
+    int64_t pages_skipped = 0;  // of those, not fetched
+    int64_t rows = 0;           // rows the plan produces
+  } counts;
+
+  // The index step: column and offset index ranges, by offset. Empty unless index_pending.
+  std::vector<PlannedRange> IndexRanges() const;
+  // The data step: chunk, dictionary and page ranges, by offset. Final once !index_pending.
+  std::vector<PlannedRange> DataRanges() const;
+};
+
+// What planning reads about a file.
+struct PlanInput {
+  std::string_view path;  // for messages
+  uint64_t file_length = 0;
+  uint64_t data_end = 0;  // where the footer starts: no planned chunk range passes it
+  const FileMetaData* metadata = nullptr;
+  const ParquetSchema* schema = nullptr;
+};
+
+// Projection, predicate binding and row group pruning; with use_page_index, the index step.
+Result<ReadPlan> MakeReadPlan(const PlanInput& input, const ReadOptions& options);
+
+// Parses the fetched page index, keeps the pages that can match and fixes the row selection;
+// afterwards the plan's DataRanges() are final. A page index that contradicts its chunk is
+// ignored for that chunk (it is then read whole).
+Status ApplyPageIndex(const PlanInput& input, const FetchedBytes& index_bytes, ReadPlan* plan);
+
+// Whether a writer is known to leave the dictionary page header out of the chunk sizes
+// (parquet-mr before 1.2.9, PARQUET-816), so chunk ranges need padding.
+bool WriterUnderstatesChunkSize(std::string_view created_by);
+
+// Bytes added after such a chunk: the largest dictionary page header other readers allow for.
+inline constexpr int64_t kChunkPadding = 100;
+
+}  // namespace floe::parquet

@@ -1,0 +1,190 @@
+#include "floe/parquet/record_assembler.h"
+
+#include <cstring>
+#include <limits>
+
+namespace floe::parquet {
+
+namespace {
+
+using columnar::Column;
+using columnar::ColumnPtr;
+using columnar::TypeId;
+
+// The levels of one leaf as seen by a node: which entries start the node's values and whether
+// each of those values is non-null.
+struct Slots {
+  bool all = false;          // every entry is a slot (flat leaf at the top)
+  std::vector<int64_t> pos;  // entry index of each slot, unless `all`
+  int64_t count = 0;
+  std::vector<uint8_t> valid;  // 1 when the slot's value is non-null; empty when all are
+  int64_t null_count = 0;
+};
+
+int16_t DefAt(const LeafBatch& b, int64_t i) { return b.def.empty() ? 0 : b.def[i]; }
+int16_t RepAt(const LeafBatch& b, int64_t i) { return b.rep.empty() ? 0 : b.rep[i]; }
+
+Slots FindSlots(const FieldNode& node, const LeafBatch& b) {
+  Slots s;
+  if (b.rep.empty() && node.def_slot == 0) {
+    s.all = true;
+    s.count = b.num_levels;
+  } else {
+    s.pos.reserve(static_cast<size_t>(b.num_levels));
+    for (int64_t i = 0; i < b.num_levels; ++i) {
+      if (RepAt(b, i) <= node.rep_slot && DefAt(b, i) >= node.def_slot) s.pos.push_back(i);
+    }
+    s.count = static_cast<int64_t>(s.pos.size());
+  }
+  if (node.def_valid > 0 && !b.def.empty()) {
+    s.valid.resize(static_cast<size_t>(s.count));
+    for (int64_t k = 0; k < s.count; ++k) {
+      const int64_t i = s.all ? k : s.pos[k];
+      const bool v = b.def[i] >= node.def_valid;
+      s.valid[k] = v ? 1 : 0;
+      s.null_count += v ? 0 : 1;
+    }
+    if (s.null_count == 0) s.valid.clear();
+  }
+  return s;
+}
+
+Buffer ValidityBitmap(const Slots& s) {
+  if (s.null_count == 0) return {};
+  std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(s.count)), 0);
+  for (int64_t k = 0; k < s.count; ++k) {
+    if (s.valid[k]) columnar::SetBit(bits.data(), k);
+  }
+  return Buffer(std::move(bits));
+}
+
+bool IsValid(const Slots& s, int64_t k) { return s.valid.empty() || s.valid[k] != 0; }
+
+Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf, LeafBatch& b) {
+  Slots s = FindSlots(node, b);
+  auto c = std::make_shared<Column>();
+  c->type = leaf.type;
+  c->length = s.count;
+  if (leaf.conversion == ReadConversion::kNull) {
+    c->null_count = s.count;
+    c->validity =
+        Buffer(std::vector<uint8_t>(static_cast<size_t>(columnar::BitmapBytes(s.count)), 0));
+    return c;
+  }
+  c->null_count = s.null_count;
+  c->validity = ValidityBitmap(s);
+  DenseValues& v = b.values;  // each leaf's values belong to one node: moved out
+  const int64_t non_null = s.count - s.null_count;
+  if (v.count != non_null) {
+    return Corrupt("column '{}': {} values for {} non-null entries", leaf.path, v.count, non_null);
+  }
+  if (leaf.conversion == ReadConversion::kBool) {
+    std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(s.count)), 0);
+    int64_t next = 0;
+    for (int64_t k = 0; k < s.count; ++k) {
+      if (IsValid(s, k) && v.data[static_cast<size_t>(next++)] != 0)
+        columnar::SetBit(bits.data(), k);
+    }
+    c->values = Buffer(std::move(bits));
+    return c;
+  }
+  if (v.width > 0) {
+    const size_t w = static_cast<size_t>(v.width);
+    if (s.null_count == 0) {
+      c->values = Buffer(std::move(v.data));
+    } else {
+      std::vector<uint8_t> out(static_cast<size_t>(s.count) * w, 0);
+      int64_t next = 0;
+      for (int64_t k = 0; k < s.count; ++k) {
+        if (IsValid(s, k)) {
+          std::memcpy(out.data() + static_cast<size_t>(k) * w,
+                      v.data.data() + static_cast<size_t>(next++) * w, w);
+        }
+      }
+      c->values = Buffer(std::move(out));
+    }
+    return c;
+  }
+  // Binary: offsets repeat over nulls.
+  std::vector<uint8_t> offsets(static_cast<size_t>(s.count + 1) * 4);
+  auto* o = reinterpret_cast<int32_t*>(offsets.data());
+  if (s.null_count == 0) {
+    std::memcpy(o, v.offsets.data(), offsets.size());
+  } else {
+    int64_t next = 0;
+    o[0] = 0;
+    for (int64_t k = 0; k < s.count; ++k) {
+      if (IsValid(s, k)) ++next;
+      o[k + 1] = v.offsets[next];
+    }
+  }
+  c->offsets = Buffer(std::move(offsets));
+  c->values = Buffer(std::move(v.data));
+  return c;
+}
+
+Result<ColumnPtr> Build(const FieldNode& node, const std::vector<ColumnDescriptor>& leaves,
+                        std::span<LeafBatch* const> batches) {
+  if (node.leaf < 0 || static_cast<size_t>(node.leaf) >= batches.size() || !batches[node.leaf]) {
+    return Internal("field '{}' has no decoded leaf", node.path);
+  }
+  LeafBatch& b = *batches[node.leaf];
+  if (node.kind == FieldNode::Kind::kLeaf) return BuildLeaf(node, leaves[node.leaf], b);
+
+  Slots s = FindSlots(node, b);
+  auto c = std::make_shared<Column>();
+  c->type = node.field.type;
+  c->length = s.count;
+  c->null_count = s.null_count;
+  c->validity = ValidityBitmap(s);
+  if (node.kind == FieldNode::Kind::kStruct) {
+    for (const FieldNode& child : node.children) {
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr col, Build(child, leaves, batches));
+      if (col->length != s.count) {
+        return Corrupt("fields of '{}' disagree on its length: '{}' has {} values, '{}' has {}",
+                       node.path, child.path, col->length, leaves[node.leaf].path, s.count);
+      }
+      c->children.push_back(std::move(col));
+    }
+    return c;
+  }
+  // List or map: the child's slots between two of this node's make one value.
+  const FieldNode& child = node.children.at(0);
+  std::vector<uint8_t> offsets(static_cast<size_t>(s.count + 1) * 4);
+  auto* o = reinterpret_cast<int32_t*>(offsets.data());
+  int64_t children = 0;
+  int64_t k = 0;  // next slot of this node
+  o[0] = 0;
+  for (int64_t i = 0; i < b.num_levels; ++i) {
+    const bool starts_slot = s.all ? true : (k < s.count && s.pos[k] == i);
+    if (starts_slot) {
+      if (k > 0) o[k] = static_cast<int32_t>(children);
+      ++k;
+    }
+    if (RepAt(b, i) <= child.rep_slot && DefAt(b, i) >= child.def_slot) {
+      if (k == 0) return Corrupt("column '{}': list values before the first row", node.path);
+      ++children;
+      if (children > std::numeric_limits<int32_t>::max()) {
+        return Unsupported("list '{}' holds more than 2^31 values in one batch", node.path);
+      }
+    }
+  }
+  if (k != s.count) return Internal("list '{}': {} of {} slots placed", node.path, k, s.count);
+  o[s.count] = static_cast<int32_t>(children);
+  c->offsets = Buffer(std::move(offsets));
+  FLOE_ASSIGN_OR_RETURN(ColumnPtr items, Build(child, leaves, batches));
+  if (items->length != children) {
+    return Corrupt("list '{}' counts {} values, its items {}", node.path, children, items->length);
+  }
+  c->children.push_back(std::move(items));
+  return c;
+}
+
+}  // namespace
+
+Result<ColumnPtr> AssembleColumn(const FieldNode& node, const std::vector<ColumnDescriptor>& leaves,
+                                 std::span<LeafBatch* const> batches) {
+  return Build(node, leaves, batches);
+}
+
+}  // namespace floe::parquet

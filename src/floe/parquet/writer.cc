@@ -1,0 +1,309 @@
+#include "floe/parquet/writer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "floe/parquet/footer.h"
+#include "floe/parquet/page_index.h"
+
+#ifndef FLOE_BUILD_ID
+#define FLOE_BUILD_ID "unknown"
+#endif
+
+namespace floe::parquet {
+
+std::string DefaultCreatedBy() {
+  return fmt::format("floe version {} (build {})", FLOE_VERSION, FLOE_BUILD_ID);
+}
+
+ParquetWriter::~ParquetWriter() = default;
+
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(columnar::SchemaPtr schema,
+                                                           OutputSink* sink,
+                                                           WriterOptions options) {
+  if (!schema) return InvalidInput("Parquet writer: no schema");
+  if (sink == nullptr) return InvalidInput("Parquet writer: no output sink");
+  if (options.row_group_size_bytes <= 0) {
+    return InvalidInput("Parquet writer: row group size must be positive, not {}",
+                        options.row_group_size_bytes);
+  }
+  if (options.row_group_row_limit && *options.row_group_row_limit <= 0) {
+    return InvalidInput("Parquet writer: row group row limit must be positive, not {}",
+                        *options.row_group_row_limit);
+  }
+  if (options.dictionary_size_limit < 0 || options.statistics_truncate_length < 0 ||
+      options.column_index_truncate_length < 0 || options.bloom_filter_max_bytes < 0) {
+    return InvalidInput(
+        "Parquet writer: dictionary size limit, truncation lengths and Bloom filter size must "
+        "not be negative");
+  }
+  std::unique_ptr<ParquetWriter> w(new ParquetWriter());
+  w->columnar_schema_ = schema;
+  w->sink_ = sink;
+  w->options_ = std::move(options);
+  const WriterOptions& o = w->options_;
+  FLOE_ASSIGN_OR_RETURN(w->schema_, MakeWriteSchema(*schema, o.uuid_field_ids));
+
+  CodecOptions codec_options;
+  if (o.compression_level) {
+    codec_options.zstd_level = *o.compression_level;
+    codec_options.gzip_level = *o.compression_level;
+    codec_options.brotli_quality = *o.compression_level;
+  }
+  FLOE_ASSIGN_OR_RETURN(w->codec_, MakeCodec(o.codec, codec_options));
+  if (o.codec == CompressionCodec::kLz4 || o.codec == CompressionCodec::kLzo) {
+    return Unsupported("Parquet writer: codec {} (write LZ4_RAW instead of LZ4)",
+                       CompressionCodecName(o.codec));
+  }
+
+  for (const BloomFilterColumn& b : o.bloom_filter_columns) {
+    bool found = std::any_of(w->schema_.leaves.begin(), w->schema_.leaves.end(),
+                             [&](const LeafColumn& l) { return l.dotted_path() == b.path; });
+    if (!found) return InvalidInput("Parquet writer: Bloom filter for unknown column '{}'", b.path);
+    if (!(b.fpp > 0 && b.fpp < 1)) {
+      return InvalidInput("Parquet writer: Bloom filter fpp for '{}' must be in (0, 1), not {}",
+                          b.path, b.fpp);
+    }
+  }
+
+  for (const LeafColumn& leaf : w->schema_.leaves) {
+    ColumnWriterOptions c;
+    c.page_size_bytes = o.page_size_bytes;
+    c.page_row_limit = o.page_row_limit;
+    c.dictionary_size_limit = o.dictionary_size_limit;
+    c.enable_dictionary = o.enable_dictionary;
+    c.delta_binary_packed_for_integers = o.delta_binary_packed_for_integers;
+    c.page_version = o.data_page_version;
+    c.codec = w->codec_.get();
+    c.statistics_truncate_length = o.statistics_truncate_length;
+    c.column_index_truncate_length = o.column_index_truncate_length;
+    c.write_page_index = o.write_page_index;
+    c.write_page_header_statistics = o.write_page_header_statistics;
+    c.write_page_checksums = o.write_page_checksums;
+    c.bloom_filter_max_bytes = o.bloom_filter_max_bytes;
+    for (const BloomFilterColumn& b : o.bloom_filter_columns) {
+      if (b.path != leaf.dotted_path()) continue;
+      c.bloom_filter = true;
+      c.bloom_filter_fpp = b.fpp;
+      c.bloom_filter_ndv = b.ndv;
+    }
+    w->column_options_.push_back(c);
+  }
+  // Column writers point at their options, so create them once the vector is complete.
+  for (size_t i = 0; i < w->schema_.leaves.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(auto cw,
+                          ColumnChunkWriter::Make(w->schema_.leaves[i], w->column_options_[i]));
+    w->writers_.push_back(std::move(cw));
+    w->file_statistics_.emplace_back(ValueOrder::For(w->schema_.leaves[i].element));
+  }
+  w->column_sizes_.assign(w->schema_.leaves.size(), 0);
+
+  w->metadata_.version = 1;
+  w->metadata_.schema = w->schema_.elements;
+  w->metadata_.key_value_metadata = o.key_value_metadata;
+  w->metadata_.created_by = o.created_by;
+  w->metadata_.column_orders.assign(w->schema_.leaves.size(), ColumnOrder::kTypeDefinedOrder);
+
+  FLOE_RETURN_IF_ERROR(sink->Write(AsBytes(kParquetMagic)));
+  return w;
+}
+
+Status ParquetWriter::CheckBatch(const columnar::RecordBatch& batch) const {
+  const columnar::Schema& want = *columnar_schema_;
+  if (batch.num_columns() != want.num_fields()) {
+    return InvalidInput("Parquet writer: batch has {} columns, the file's schema {}",
+                        batch.num_columns(), want.num_fields());
+  }
+  for (int i = 0; i < want.num_fields(); ++i) {
+    const columnar::Field& f = want.fields[static_cast<size_t>(i)];
+    const columnar::ColumnPtr& c = batch.column(i);
+    if (!c) return InvalidInput("Parquet writer: column '{}' of the batch is missing", f.name);
+    if (!(c->type == f.type)) {
+      return InvalidInput("Parquet writer: column '{}' is {} in the batch, {} in the file", f.name,
+                          c->type.ToString(), f.type.ToString());
+    }
+    if (c->length != batch.num_rows) {
+      return InvalidInput("Parquet writer: column '{}' has {} rows, the batch {}", f.name,
+                          c->length, batch.num_rows);
+    }
+    if (!f.nullable && c->null_count > 0) {
+      return InvalidInput("Parquet writer: required column '{}' holds {} nulls", f.name,
+                          c->null_count);
+    }
+  }
+  return {};
+}
+
+int64_t ParquetWriter::BufferedBytes() const {
+  int64_t total = 0;
+  for (const auto& w : writers_) total += w->buffered_bytes();
+  return total;
+}
+
+int64_t ParquetWriter::estimated_file_size() const { return sink_->position() + BufferedBytes(); }
+
+Status ParquetWriter::Write(const columnar::RecordBatch& batch) {
+  if (closed_) return InvalidInput("Parquet writer: Write after Close");
+  if (failed_) return InvalidInput("Parquet writer: Write after a failed write");
+  FLOE_RETURN_IF_ERROR(CheckBatch(batch));
+  int64_t done = 0;
+  while (done < batch.num_rows) {
+    // Slices sized so a row group overshoots its byte target by little: the rows that still fit
+    // at the bytes per row seen so far (this row group's, else the last one's), within
+    // [512, 65536]; 1024 rows while nothing is known.
+    int64_t n = batch.num_rows - done;
+    if (options_.row_group_row_limit) {
+      n = std::min(n, *options_.row_group_row_limit - row_group_rows_);
+    }
+    int64_t slice = 1024;
+    const int64_t buffered = BufferedBytes();
+    const double per_row = row_group_rows_ > 0
+                               ? static_cast<double>(std::max<int64_t>(buffered, 1)) /
+                                     static_cast<double>(row_group_rows_)
+                               : last_bytes_per_row_;
+    if (per_row > 0) {
+      const double fit = static_cast<double>(options_.row_group_size_bytes - buffered) / per_row;
+      slice = std::clamp<int64_t>(static_cast<int64_t>(fit), 512, 65536);
+    }
+    n = std::min(n, slice);
+    for (size_t i = 0; i < writers_.size(); ++i) {
+      const LeafColumn& leaf = schema_.leaves[i];
+      Status s = writers_[i]->WriteFlat(*batch.column(leaf.top_level_index), done, n);
+      if (!s) {
+        failed_ = true;
+        return s;
+      }
+    }
+    row_group_rows_ += n;
+    done += n;
+    if ((options_.row_group_row_limit && row_group_rows_ >= *options_.row_group_row_limit) ||
+        BufferedBytes() >= options_.row_group_size_bytes) {
+      FLOE_RETURN_IF_ERROR(FlushRowGroup());
+    }
+  }
+  return {};
+}
+
+Status ParquetWriter::FlushRowGroup() {
+  if (closed_) return InvalidInput("Parquet writer: FlushRowGroup after Close");
+  if (row_group_rows_ == 0) return {};
+  RowGroup rg;
+  rg.num_rows = row_group_rows_;
+  if (metadata_.row_groups.size() <= INT16_MAX) {
+    rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
+  }
+  std::vector<std::optional<BloomFilter>> blooms;
+  std::vector<std::optional<ColumnIndex>> column_indexes;
+  std::vector<std::optional<OffsetIndex>> offset_indexes;
+  int64_t compressed = 0;
+  for (size_t i = 0; i < writers_.size(); ++i) {
+    auto result = writers_[i]->Flush(sink_);
+    if (!result) {
+      failed_ = true;
+      return std::unexpected(result.error());
+    }
+    const ColumnMetaData& md = *result->chunk.meta_data;
+    if (i == 0) rg.file_offset = md.chunk_start();
+    rg.total_byte_size += md.total_uncompressed_size;
+    compressed += md.total_compressed_size;
+    column_sizes_[i] += md.total_compressed_size;
+    file_statistics_[i].Merge(result->statistics);
+    rg.columns.push_back(std::move(result->chunk));
+    blooms.push_back(std::move(result->bloom_filter));
+    column_indexes.push_back(std::move(result->column_index));
+    offset_indexes.push_back(std::move(result->offset_index));
+  }
+  rg.total_compressed_size = compressed;
+  last_bytes_per_row_ = static_cast<double>(compressed) / static_cast<double>(row_group_rows_);
+  metadata_.row_groups.push_back(std::move(rg));
+  bloom_filters_.push_back(std::move(blooms));
+  column_indexes_.push_back(std::move(column_indexes));
+  offset_indexes_.push_back(std::move(offset_indexes));
+  rows_written_ += row_group_rows_;
+  row_group_rows_ = 0;
+  return {};
+}
+
+Result<WrittenFile> ParquetWriter::Close() {
+  if (closed_) return InvalidInput("Parquet writer: Close called twice");
+  if (failed_) return InvalidInput("Parquet writer: Close after a failed write");
+  FLOE_RETURN_IF_ERROR(FlushRowGroup());
+  closed_ = true;
+
+  // Bloom filters, then column indexes, then offset indexes, each in row group order: behind
+  // all data, in front of the footer, where a reader fetches them with the footer's tail.
+  for (size_t r = 0; r < metadata_.row_groups.size(); ++r) {
+    for (size_t c = 0; c < writers_.size(); ++c) {
+      if (!bloom_filters_[r][c]) continue;
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, bloom_filters_[r][c]->Serialize());
+      ColumnMetaData& md = *metadata_.row_groups[r].columns[c].meta_data;
+      md.bloom_filter_offset = sink_->position();
+      md.bloom_filter_length = static_cast<int32_t>(bytes.size());
+      FLOE_RETURN_IF_ERROR(sink_->Write(bytes));
+    }
+  }
+  for (size_t r = 0; r < metadata_.row_groups.size(); ++r) {
+    for (size_t c = 0; c < writers_.size(); ++c) {
+      if (!column_indexes_[r][c]) continue;
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                            SerializeColumnIndex(*column_indexes_[r][c]));
+      ColumnChunk& chunk = metadata_.row_groups[r].columns[c];
+      chunk.column_index_offset = sink_->position();
+      chunk.column_index_length = static_cast<int32_t>(bytes.size());
+      FLOE_RETURN_IF_ERROR(sink_->Write(bytes));
+    }
+  }
+  for (size_t r = 0; r < metadata_.row_groups.size(); ++r) {
+    for (size_t c = 0; c < writers_.size(); ++c) {
+      if (!offset_indexes_[r][c]) continue;
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                            SerializeOffsetIndex(*offset_indexes_[r][c]));
+      ColumnChunk& chunk = metadata_.row_groups[r].columns[c];
+      chunk.offset_index_offset = sink_->position();
+      chunk.offset_index_length = static_cast<int32_t>(bytes.size());
+      FLOE_RETURN_IF_ERROR(sink_->Write(bytes));
+    }
+  }
+  metadata_.num_rows = rows_written_;
+  FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> footer, SerializeFileMetaData(metadata_));
+  FLOE_RETURN_IF_ERROR(sink_->Write(footer));
+  const uint32_t footer_len = static_cast<uint32_t>(footer.size());
+  uint8_t trailer[8];
+  std::memcpy(trailer, &footer_len, 4);
+  std::memcpy(trailer + 4, kParquetMagic.data(), 4);
+  FLOE_RETURN_IF_ERROR(sink_->Write(ByteView(trailer, 8)));
+  FLOE_RETURN_IF_ERROR(sink_->Close());
+
+  WrittenFile out;
+  out.file_size = sink_->position();
+  out.num_rows = rows_written_;
+  for (const RowGroup& rg : metadata_.row_groups) {
+    out.split_offsets.push_back(rg.file_offset.value_or(0));
+    out.row_group_rows.push_back(rg.num_rows);
+  }
+  for (size_t c = 0; c < schema_.leaves.size(); ++c) {
+    const LeafColumn& leaf = schema_.leaves[c];
+    const StatisticsBuilder& s = file_statistics_[c];
+    ColumnMetrics m;
+    m.path = leaf.path;
+    m.field_id = leaf.field_id;
+    m.physical_type = leaf.physical_type();
+    m.logical_type = leaf.element.logical_type;
+    m.compressed_size = column_sizes_[c];
+    m.num_values = s.null_count() + s.non_null_count();
+    m.null_count = s.null_count();
+    if (s.order().kind == ValueOrder::Kind::kFloat) m.nan_count = s.nan_count();
+    if (s.has_min_max()) {
+      m.min = s.EncodeMin();
+      m.max = s.EncodeMax();
+    }
+    Statistics truncated = s.ToStatistics(options_.statistics_truncate_length);
+    m.min_truncated = truncated.min_value;
+    m.max_truncated = truncated.max_value;
+    out.columns.push_back(std::move(m));
+  }
+  out.metadata = metadata_;
+  return out;
+}
+
+}  // namespace floe::parquet

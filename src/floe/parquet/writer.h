@@ -1,0 +1,139 @@
+// ParquetWriter: streams columnar RecordBatches into one Parquet file on an OutputSink and, at
+// Close, hands back the file's metrics (sizes, counts, exact bounds, split offsets) so Iceberg
+// manifests need no re-read. Not thread safe; the caller owns the sink.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+#include "floe/parquet/column_writer.h"
+#include "floe/parquet/compression.h"
+#include "floe/parquet/file_metadata.h"
+#include "floe/parquet/output_sink.h"
+#include "floe/parquet/write_schema.h"
+
+namespace floe::parquet {
+
+// "floe version 0.1.0 (build 1a2b3c4d5e6f)": the created_by string of floe's files.
+std::string DefaultCreatedBy();
+
+struct BloomFilterColumn {
+  std::string path;            // column name ("a" -- dotted for nested columns)
+  double fpp = 0.01;           // Iceberg's write.parquet.bloom-filter-fpp default
+  std::optional<int64_t> ndv;  // absent: sized from each chunk's own distinct count
+};
+
+// Defaults are Iceberg's write.parquet.* defaults where Iceberg has one.
+struct WriterOptions {
+  int64_t row_group_size_bytes = int64_t{128} << 20;  // write.parquet.row-group-size-bytes
+  std::optional<int64_t> row_group_row_limit;         // none by default (Iceberg has none)
+  int64_t page_size_bytes = int64_t{1} << 20;         // write.parquet.page-size-bytes
+  int64_t page_row_limit = 20'000;                    // write.parquet.page-row-limit
+  int64_t dictionary_size_limit = int64_t{2} << 20;   // write.parquet.dict-size-bytes
+  bool enable_dictionary = true;
+  // Non-dictionary INT32/INT64 pages use DELTA_BINARY_PACKED when it is smaller than PLAIN.
+  bool delta_binary_packed_for_integers = true;
+  CompressionCodec codec = CompressionCodec::kZstd;  // write.parquet.compression-codec
+  std::optional<int> compression_level;              // write.parquet.compression-level
+  // BYTE_ARRAY min/max in the footer statistics are cut to this many bytes (0: never), the
+  // upper bound incremented. Iceberg's own metrics truncation (truncate(16)) is separate: the
+  // caller gets untruncated bounds in WrittenFile.
+  int32_t statistics_truncate_length = 16;
+  // The same for the ColumnIndex (parquet-mr's parquet.columnindex.truncate.length).
+  int32_t column_index_truncate_length = 64;
+  bool write_page_index = true;               // ColumnIndex + OffsetIndex for every column chunk
+  bool write_page_header_statistics = false;  // page headers repeat the ColumnIndex entry
+  bool write_page_checksums = false;          // CRC-32 in every page header
+  DataPageVersion data_page_version = DataPageVersion::kV1;
+  std::vector<BloomFilterColumn> bloom_filter_columns;  // bloom filters are off by default
+  int64_t bloom_filter_max_bytes = int64_t{1} << 20;    // write.parquet.bloom-filter-max-bytes
+  // fixed_size_binary(16) fields with these ids are annotated UUID.
+  std::vector<int32_t> uuid_field_ids;
+  std::vector<KeyValue> key_value_metadata;
+  std::string created_by = DefaultCreatedBy();
+};
+
+// What the Iceberg layer needs of one leaf column, over the whole file.
+struct ColumnMetrics {
+  std::vector<std::string> path;
+  int32_t field_id = -1;
+  PhysicalType physical_type = PhysicalType::kInt64;
+  std::optional<LogicalType> logical_type;
+  int64_t compressed_size = 0;  // all chunks, page headers included (Iceberg column_sizes)
+  int64_t num_values = 0;       // nulls included (value_counts)
+  int64_t null_count = 0;
+  std::optional<int64_t> nan_count;  // FLOAT/DOUBLE only
+  // Exact bounds, NaN excluded, as PLAIN bytes of the physical type (no length prefix; INT32
+  // decimals 4 bytes little-endian, FIXED decimals big-endian); absent when all null/NaN.
+  std::optional<std::string> min;
+  std::optional<std::string> max;
+  // What the footer carries after statistics truncation (max absent when it could not be
+  // incremented).
+  std::optional<std::string> min_truncated;
+  std::optional<std::string> max_truncated;
+};
+
+struct WrittenFile {
+  int64_t file_size = 0;
+  int64_t num_rows = 0;
+  std::vector<int64_t> split_offsets;  // file offset of each row group's first column chunk
+  std::vector<int64_t> row_group_rows;
+  std::vector<ColumnMetrics> columns;  // one per leaf, in schema order
+  FileMetaData metadata;               // the footer as written
+};
+
+class ParquetWriter {
+ public:
+  // Writes the leading magic to `sink` (which must outlive the writer).
+  static Result<std::unique_ptr<ParquetWriter>> Open(columnar::SchemaPtr schema, OutputSink* sink,
+                                                     WriterOptions options = {});
+  ~ParquetWriter();
+
+  // Appends the batch's rows; its columns must have the writer's types, and required columns no
+  // nulls. A batch failing those checks leaves the writer as it was; an error while encoding
+  // (a decimal past its precision, a sink failure) abandons the file: later calls fail.
+  Status Write(const columnar::RecordBatch& batch);
+  // Ends the open row group now (no-op when it is empty).
+  Status FlushRowGroup();
+  // Ends the last row group, writes Bloom filters, page index and footer; the writer is done.
+  Result<WrittenFile> Close();
+
+  int64_t num_rows() const { return rows_written_ + row_group_rows_; }
+  // Bytes written plus bytes buffered for the open row group: what the file would be now,
+  // roughly -- for cutting files at a target size.
+  int64_t estimated_file_size() const;
+  const WriteSchema& write_schema() const { return schema_; }
+
+ private:
+  ParquetWriter() = default;
+  Status CheckBatch(const columnar::RecordBatch& batch) const;
+  int64_t BufferedBytes() const;
+
+  columnar::SchemaPtr columnar_schema_;
+  OutputSink* sink_ = nullptr;
+  WriterOptions options_;
+  WriteSchema schema_;
+  std::unique_ptr<Codec> codec_;
+  std::vector<ColumnWriterOptions> column_options_;
+  std::vector<std::unique_ptr<ColumnChunkWriter>> writers_;
+  int64_t row_group_rows_ = 0;
+  int64_t rows_written_ = 0;
+  double last_bytes_per_row_ = 0;  // of the last row group written, to size the next's slices
+  bool closed_ = false;
+  bool failed_ = false;
+
+  FileMetaData metadata_;
+  // Per row group, per leaf: kept until Close writes them behind the data.
+  std::vector<std::vector<std::optional<BloomFilter>>> bloom_filters_;
+  std::vector<std::vector<std::optional<ColumnIndex>>> column_indexes_;
+  std::vector<std::vector<std::optional<OffsetIndex>>> offset_indexes_;
+  std::vector<StatisticsBuilder> file_statistics_;  // per leaf
+  std::vector<int64_t> column_sizes_;
+};
+
+}  // namespace floe::parquet

@@ -1,0 +1,188 @@
+#include "floe/parquet/file_reader.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/io/counting_store.h"
+#include "floe/io/mem_store.h"
+#include "floe/parquet/read_parquet_file.h"
+#include "parquet/reader_test_util.h"
+
+namespace floe::parquet {
+namespace {
+
+using testing::DataFile;
+using testing::JsonColumn;
+using testing::JsonRows;
+using testing::JsonValue;
+using testing::LoadedFile;
+using testing::LoadFile;
+using testing::ReadFile;
+using testing::ReadFileBytes;
+
+// alltypes_plain.parquet: 1851 bytes, a 730-byte footer (pyarrow's serialized_size).
+TEST(FileReaderTest, OpensFromATailOfAnySize) {
+  auto bytes = ReadFileBytes(DataFile("alltypes_plain.parquet"));
+  ASSERT_EQ(bytes.size(), 1851u);
+  ByteView all(bytes);
+  for (size_t n : {size_t{0}, size_t{7}}) {
+    auto opened = FileReader::Open("f", bytes.size(), all.last(n));
+    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+    EXPECT_FALSE(opened->reader.has_value());
+    EXPECT_EQ(opened->tail_length_needed, 8u);
+  }
+  for (size_t n : {size_t{8}, size_t{100}, size_t{737}}) {
+    auto opened = FileReader::Open("f", bytes.size(), all.last(n));
+    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+    EXPECT_FALSE(opened->reader.has_value());
+    EXPECT_EQ(opened->tail_length_needed, 738u);
+  }
+  for (size_t n : {size_t{738}, size_t{1000}, bytes.size()}) {
+    auto opened = FileReader::Open("f", bytes.size(), all.last(n));
+    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+    ASSERT_TRUE(opened->reader.has_value());
+    EXPECT_EQ(opened->reader->metadata().num_rows, 8);
+    EXPECT_EQ(opened->reader->arrow_schema().num_fields(), 11);
+  }
+  auto not_parquet = FileReader::Open("f.csv", 20, AsBytes("a,b\n1,2\n3,4\n5,6\n7,8\n"));
+  ASSERT_FALSE(not_parquet.has_value());
+  EXPECT_EQ(not_parquet.error().ToString(),
+            "corrupt: parquet file 'f.csv': ends in '7,8\\x0a' instead of the magic 'PAR1'");
+}
+
+// One buffer may hold many planned ranges (a coalesced read, or the whole file); a range no
+// buffer covers is an error naming it.
+TEST(FileReaderTest, DecodesFromCoalescedBuffersAndNamesMissingOnes) {
+  LoadedFile f = LoadFile(DataFile("alltypes_plain.parquet"));
+  ReadOptions options;
+  options.columns = {"id", "bool_col", "string_col"};
+  auto plan = f.reader->Plan(options);
+  ASSERT_TRUE(plan.has_value());
+  // id [4, +73), bool_col [109, +24), string_col [840, +49): one read of [4, 133) and one more.
+  FetchedBytes coalesced;
+  coalesced.Add(4, f.all().Slice(4, 129));
+  coalesced.Add(840, f.all().Slice(840, 49));
+  auto batches = f.reader->ReadAll(*plan, coalesced);
+  ASSERT_TRUE(batches.has_value()) << batches.error().ToString();
+  EXPECT_EQ(JsonRows(*batches)[1], "[5, false, \"31\"]");
+
+  FetchedBytes partial;
+  partial.Add(4, f.all().Slice(4, 129));
+  auto missing = f.reader->ReadAll(*plan, partial);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().ToString(),
+            "invalid input: parquet file 'alltypes_plain.parquet': column 'string_col' of row "
+            "group 0: the bytes [840, +49) of the column chunk were not supplied");
+}
+
+TEST(FileReaderTest, BatchSizes) {
+  LoadedFile f = LoadFile(DataFile("alltypes_tiny_pages.parquet"));
+  auto whole = ReadFile(f);
+  ASSERT_TRUE(whole.has_value()) << whole.error().ToString();
+  ASSERT_EQ(whole->size(), 1u);  // 7300 rows: one row group, under 64K rows
+  ReadOptions options;
+  options.batch_rows = 1000;
+  auto batched = ReadFile(f, options);
+  ASSERT_TRUE(batched.has_value()) << batched.error().ToString();
+  ASSERT_EQ(batched->size(), 8u);
+  EXPECT_EQ((*batched)[0].num_rows, 1000);
+  EXPECT_EQ((*batched)[7].num_rows, 300);
+  EXPECT_EQ(JsonRows(*batched), JsonRows(*whole));
+  options.batch_rows = 0;
+  auto zero = f.reader->Plan(options);
+  ASSERT_FALSE(zero.has_value());
+  EXPECT_EQ(zero.error().ToString(), "invalid input: batch size must be positive, not 0");
+
+  // Batches never span row groups: 50 row groups of 10 rows in 64-row batches.
+  LoadedFile g = LoadFile(DataFile("geospatial/geography-points.parquet"));
+  options.batch_rows = 64;
+  auto per_group = ReadFile(g, options);
+  ASSERT_TRUE(per_group.has_value()) << per_group.error().ToString();
+  EXPECT_EQ(per_group->size(), 50u);
+}
+
+// Arrow layout: validity bitmaps only with nulls, int32 offsets for strings and lists, booleans as
+// bits, struct children of the struct's length.
+TEST(FileReaderTest, ArrowLayout) {
+  LoadedFile f = LoadFile(DataFile("nullable.impala.parquet"));
+  auto batches = ReadFile(f);
+  ASSERT_TRUE(batches.has_value()) << batches.error().ToString();
+  const auto& b = (*batches)[0];
+  ASSERT_TRUE(b.Validate().has_value());
+  const auto& id = *b.column(0);
+  EXPECT_EQ(id.type.id, columnar::TypeId::kInt64);
+  EXPECT_EQ(id.null_count, 0);
+  EXPECT_TRUE(id.validity.empty());
+  // int_array: [1, 2, 3], [None, 1, 2, None, 3, None], [], None, [], None, None ... (pyarrow)
+  const auto& list = *b.column(1);
+  EXPECT_EQ(list.type.ToString(), "list<element: int32>");
+  EXPECT_EQ(JsonValue(list, 0), "[1, 2, 3]");
+  EXPECT_EQ(JsonValue(list, 1), "[null, 1, 2, null, 3, null]");
+  ASSERT_EQ(list.offsets.size(), 8u * 4);
+  EXPECT_EQ(list.Offsets()[0], 0);
+  EXPECT_EQ(list.Offsets()[1], 3);
+  EXPECT_EQ(list.Offsets()[2], 9);
+  EXPECT_EQ(list.children[0]->length, list.Offsets()[7]);
+  EXPECT_GT(list.children[0]->null_count, 0);
+
+  LoadedFile p = LoadFile(DataFile("alltypes_plain.parquet"));
+  auto plain = ReadFile(p);
+  ASSERT_TRUE(plain.has_value());
+  const auto& bools = *(*plain)[0].column(1);
+  EXPECT_EQ(bools.values.size(), 1u);  // 8 booleans in one byte
+  EXPECT_EQ(bools.values[0], 0x55);    // true, false, true, false, ...
+}
+
+// The store path: with the length known there is no HEAD, and a small file comes whole with its
+// footer (one GET); a larger one takes the tail and one coalesced read of the chunks.
+TEST(FileReaderTest, ReadParquetFileRequests) {
+  auto mem = io::MemStore::Open("file_reader_test");
+  ASSERT_TRUE(mem.has_value());
+  auto small = ReadFileBytes(DataFile("alltypes_plain.parquet"));
+  auto large = ReadFileBytes(DataFile("alltypes_tiny_pages.parquet"));
+  ASSERT_TRUE((*mem)->Put("small.parquet", small).has_value());
+  ASSERT_TRUE((*mem)->Put("large.parquet", large).has_value());
+  auto store = std::make_shared<io::CountingStore>(*mem);
+
+  auto a = ReadParquetFile(*store, "small.parquet", small.size());
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  EXPECT_EQ(a->batches[0].num_rows, 8);
+  auto counts = store->Snapshot();
+  EXPECT_EQ(counts.get, 1u);
+  EXPECT_EQ(counts.head, 0u);
+  EXPECT_EQ(counts.bytes_read, small.size());
+  EXPECT_EQ(a->stats.requests, 1);
+
+  store->Reset();
+  auto b = ReadParquetFile(*store, "small.parquet", 0);  // length unknown: one suffix read
+  ASSERT_TRUE(b.has_value()) << b.error().ToString();
+  EXPECT_EQ(store->Snapshot().get, 1u);
+  EXPECT_EQ(store->Snapshot().head, 0u);
+
+  store->Reset();
+  StoreReadOptions options;
+  options.read.columns = {"id"};
+  auto c = ReadParquetFile(*store, "large.parquet", large.size(), options);
+  ASSERT_TRUE(c.has_value()) << c.error().ToString();
+  EXPECT_EQ(store->Snapshot().get, 2u);  // the 64 KiB tail, then id's chunk [4, +37325)
+  EXPECT_EQ(store->Snapshot().head, 0u);
+  EXPECT_EQ(store->Snapshot().bytes_read, 65536u + 37325u);
+
+  // With the page index: tail, index ranges, pages.
+  store->Reset();
+  options.read.predicates = {ColumnPredicate::Equal("id", int64_t{3000})};
+  options.read.use_page_index = true;
+  options.coalesce_gap = 0;
+  auto d = ReadParquetFile(*store, "large.parquet", large.size(), options);
+  ASSERT_TRUE(d.has_value()) << d.error().ToString();
+  EXPECT_EQ(testing::CountRows(d->batches), 132);
+  EXPECT_EQ(d->stats.plan.pages_skipped, 325 - 6);
+  // Tail; the column and offset index of id ([323583, +3919) [394311, +3503) -- the offset
+  // index lies inside the 64 KiB tail, so one read); six pages, of which 2413+109 = 2522 is
+  // adjacent: five reads.
+  EXPECT_EQ(store->Snapshot().get, 1u + 1u + 5u);
+  EXPECT_EQ(store->Snapshot().head, 0u);
+  io::MemStore::Forget("file_reader_test");
+}
+
+}  // namespace
+}  // namespace floe::parquet

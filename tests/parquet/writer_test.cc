@@ -1,0 +1,466 @@
+#include "floe/parquet/writer.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstring>
+#include <regex>
+
+#include "floe/columnar/column_builder.h"
+#include "floe/parquet/footer.h"
+#include "floe/parquet/page_header.h"
+#include "floe/parquet/page_index.h"
+
+namespace floe::parquet {
+namespace {
+
+using columnar::BinaryBuilder;
+using columnar::ColumnPtr;
+using columnar::Field;
+using columnar::FixedWidthBuilder;
+using columnar::RecordBatch;
+
+std::shared_ptr<columnar::Schema> SchemaOf(std::vector<Field> fields) {
+  auto s = std::make_shared<columnar::Schema>();
+  s->fields = std::move(fields);
+  return s;
+}
+
+ColumnPtr Int64s(int64_t n, auto fn, auto null) {
+  FixedWidthBuilder<int64_t> b(columnar::Int64());
+  for (int64_t i = 0; i < n; ++i) null(i) ? b.AppendNull() : b.Append(fn(i));
+  return b.Finish();
+}
+ColumnPtr Int64s(int64_t n, auto fn) {
+  return Int64s(n, fn, [](int64_t) { return false; });
+}
+
+ColumnPtr Strings(int64_t n, auto fn, columnar::DataType type = columnar::String()) {
+  BinaryBuilder b(type);
+  for (int64_t i = 0; i < n; ++i) EXPECT_TRUE(b.Append(fn(i)).has_value());
+  return b.Finish();
+}
+
+RecordBatch BatchOf(columnar::SchemaPtr schema, std::vector<ColumnPtr> cols) {
+  RecordBatch b;
+  b.schema = std::move(schema);
+  b.num_rows = cols.empty() ? 0 : cols[0]->length;
+  b.columns = std::move(cols);
+  return b;
+}
+
+struct Written {
+  std::vector<uint8_t> bytes;
+  WrittenFile file;
+  FileMetaData meta;
+};
+
+Written WriteAll(columnar::SchemaPtr schema, const std::vector<RecordBatch>& batches,
+                 WriterOptions options = {}) {
+  MemorySink sink;
+  auto w = ParquetWriter::Open(schema, &sink, std::move(options));
+  EXPECT_TRUE(w.has_value()) << w.error().ToString();
+  for (const auto& b : batches) {
+    auto s = (*w)->Write(b);
+    EXPECT_TRUE(s.has_value()) << s.error().ToString();
+  }
+  auto f = (*w)->Close();
+  EXPECT_TRUE(f.has_value()) << f.error().ToString();
+  Written out{sink.Release(), std::move(*f), {}};
+  auto tail = ParseFooter("test.parquet", out.bytes.size(), out.bytes);
+  EXPECT_TRUE(tail.has_value() && tail->metadata.has_value());
+  out.meta = *tail->metadata;
+  return out;
+}
+
+const PageEncodingStats* FindStats(const ColumnMetaData& md, PageType type, Encoding e) {
+  for (const auto& s : md.encoding_stats) {
+    if (s.page_type == type && s.encoding == e) return &s;
+  }
+  return nullptr;
+}
+
+// ---- rejected input -------------------------------------------------------------------------
+
+TEST(WriterTest, RejectsNestedColumnsByPath) {
+  MemorySink sink;
+  auto schema =
+      SchemaOf({{"id", columnar::Int64(), false, 1},
+                {"tags", columnar::List({"item", columnar::String(), true, 3}), true, 2}});
+  auto w = ParquetWriter::Open(schema, &sink);
+  ASSERT_FALSE(w.has_value());
+  EXPECT_EQ(w.error().ToString(), "unsupported: nested column tags");
+}
+
+TEST(WriterTest, RejectsTypesParquetCannotHoldAsIs) {
+  MemorySink sink;
+  auto w = ParquetWriter::Open(SchemaOf({{"h", columnar::Float16(), true, 1}}), &sink);
+  ASSERT_FALSE(w.has_value());
+  EXPECT_EQ(w.error().kind, ErrorKind::kUnsupported);
+  WriterOptions uuid_options;
+  uuid_options.uuid_field_ids = {7};
+  auto uuid = ParquetWriter::Open(SchemaOf({{"u", columnar::FixedSizeBinary(8), true, 7}}), &sink,
+                                  uuid_options);
+  ASSERT_FALSE(uuid.has_value());
+  EXPECT_EQ(uuid.error().ToString(), "invalid input: column 'u': a uuid is 16 bytes, not 8");
+  WriterOptions bloom;
+  bloom.bloom_filter_columns = {{"nope", 0.01, std::nullopt}};
+  auto b = ParquetWriter::Open(SchemaOf({{"id", columnar::Int64(), false, 1}}), &sink, bloom);
+  ASSERT_FALSE(b.has_value());
+  EXPECT_EQ(b.error().ToString(),
+            "invalid input: Parquet writer: Bloom filter for unknown column 'nope'");
+  WriterOptions lz4_options;
+  lz4_options.codec = CompressionCodec::kLz4;
+  auto lz4 =
+      ParquetWriter::Open(SchemaOf({{"id", columnar::Int64(), false, 1}}), &sink, lz4_options);
+  ASSERT_FALSE(lz4.has_value());
+  EXPECT_EQ(lz4.error().kind, ErrorKind::kUnsupported);
+}
+
+TEST(WriterTest, RejectsBatchesThatDoNotMatchTheSchema) {
+  auto schema = SchemaOf({{"id", columnar::Int64(), false, 1}});
+  MemorySink sink;
+  auto w = ParquetWriter::Open(schema, &sink);
+  ASSERT_TRUE(w.has_value());
+  auto nulls = (*w)->Write(
+      BatchOf(schema, {Int64s(
+                          4, [](int64_t i) { return i; }, [](int64_t i) { return i == 2; })}));
+  ASSERT_FALSE(nulls.has_value());
+  EXPECT_EQ(nulls.error().ToString(),
+            "invalid input: Parquet writer: required column 'id' holds 1 nulls");
+  auto wrong = (*w)->Write(BatchOf(schema, {Strings(2, [](int64_t) { return "x"; })}));
+  ASSERT_FALSE(wrong.has_value());
+  EXPECT_EQ(wrong.error().ToString(),
+            "invalid input: Parquet writer: column 'id' is string in the batch, int64 in the file");
+  ASSERT_TRUE((*w)->Close().has_value());
+  auto late = (*w)->Write(BatchOf(schema, {Int64s(1, [](int64_t i) { return i; })}));
+  ASSERT_FALSE(late.has_value());
+  EXPECT_EQ(late.error().ToString(), "invalid input: Parquet writer: Write after Close");
+}
+
+TEST(WriterTest, RejectsADecimalThatDoesNotFitItsPrecision) {
+  auto schema = SchemaOf({{"d", columnar::Decimal128(5, 0), true, 1}});
+  BinaryBuilder b(columnar::FixedSizeBinary(16));
+  __int128 big = int64_t{1} << 40;
+  ASSERT_TRUE(b.Append(std::string_view(reinterpret_cast<const char*>(&big), 16)).has_value());
+  auto col = std::make_shared<columnar::Column>(*b.Finish());
+  col->type = columnar::Decimal128(5, 0);
+  MemorySink sink;
+  auto w = ParquetWriter::Open(schema, &sink);
+  ASSERT_TRUE(w.has_value());
+  auto s = (*w)->Write(BatchOf(schema, {col}));
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().ToString(),
+            "invalid input: column 'd': the decimal at row 0 does not fit decimal(5, 0)");
+}
+
+// ---- the file -------------------------------------------------------------------------------
+
+TEST(WriterTest, EmptyFileHasASchemaAndNoRowGroups) {
+  auto w = WriteAll(SchemaOf({{"id", columnar::Int64(), false, 1}}), {});
+  EXPECT_EQ(w.meta.num_rows, 0);
+  EXPECT_TRUE(w.meta.row_groups.empty());
+  ASSERT_EQ(w.meta.schema.size(), 2u);
+  EXPECT_EQ(w.meta.schema[1].field_id, 1);
+  EXPECT_EQ(w.file.file_size, static_cast<int64_t>(w.bytes.size()));
+  EXPECT_EQ(std::string(w.bytes.begin(), w.bytes.begin() + 4), "PAR1");
+}
+
+TEST(WriterTest, FooterNamesFloeAndCarriesSchemaOrdersAndMetadata) {
+  auto schema =
+      SchemaOf({{"id", columnar::Int64(), false, 11}, {"s", columnar::String(), true, 12}});
+  WriterOptions o;
+  o.key_value_metadata = {{"k", "v"}, {"novalue", std::nullopt}};
+  auto w = WriteAll(schema,
+                    {BatchOf(schema, {Int64s(10, [](int64_t i) { return i; }),
+                                      Strings(10, [](int64_t i) { return std::to_string(i); })})},
+                    o);
+  ASSERT_TRUE(w.meta.created_by.has_value());
+  EXPECT_TRUE(std::regex_match(*w.meta.created_by,
+                               std::regex(R"(floe version \d+\.\d+\.\d+ \(build [0-9a-z]+\))")))
+      << *w.meta.created_by;
+  EXPECT_EQ(w.meta.key_value_metadata, o.key_value_metadata);
+  EXPECT_EQ(w.meta.column_orders, std::vector<ColumnOrder>(2, ColumnOrder::kTypeDefinedOrder));
+  const SchemaElement& s = w.meta.schema[2];
+  EXPECT_EQ(s.field_id, 12);
+  EXPECT_EQ(s.repetition_type, FieldRepetitionType::kOptional);
+  EXPECT_EQ(s.converted_type, ConvertedType::kUtf8);
+  EXPECT_EQ(s.logical_type->kind, LogicalType::Kind::kString);
+  EXPECT_EQ(w.meta.schema[1].repetition_type, FieldRepetitionType::kRequired);
+}
+
+TEST(WriterTest, DecimalPhysicalTypeFollowsPrecision) {
+  EXPECT_EQ(DecimalFixedLength(19), 9);
+  EXPECT_EQ(DecimalFixedLength(38), 16);
+  EXPECT_EQ(DecimalFixedLength(1), 1);
+  EXPECT_EQ(DecimalFixedLength(2), 1);
+  EXPECT_EQ(DecimalFixedLength(3), 2);
+  auto ws = MakeWriteSchema(*SchemaOf({{"a", columnar::Decimal128(9, 2), true, 1},
+                                       {"b", columnar::Decimal128(18, 2), true, 2},
+                                       {"c", columnar::Decimal128(20, 2), true, 3}}));
+  ASSERT_TRUE(ws.has_value());
+  EXPECT_EQ(ws->elements[1].type, PhysicalType::kInt32);
+  EXPECT_EQ(ws->elements[2].type, PhysicalType::kInt64);
+  EXPECT_EQ(ws->elements[3].type, PhysicalType::kFixedLenByteArray);
+  EXPECT_EQ(ws->elements[3].type_length, 9);
+  EXPECT_EQ(ws->elements[3].precision, 20);
+  EXPECT_EQ(ws->elements[3].scale, 2);
+  EXPECT_EQ(ws->elements[3].converted_type, ConvertedType::kDecimal);
+}
+
+TEST(WriterTest, LowCardinalityKeepsItsDictionaryAndUniqueIntegersGoDelta) {
+  auto schema =
+      SchemaOf({{"low", columnar::String(), false, 1}, {"ts", columnar::Int64(), false, 2}});
+  const int64_t n = 50000;
+  auto w = WriteAll(
+      schema, {BatchOf(schema, {Strings(n, [](int64_t i) { return "c" + std::to_string(i % 7); }),
+                                Int64s(n, [](int64_t i) { return 1700000000000 + i * 1000; })})});
+  const ColumnMetaData& low = *w.meta.row_groups[0].columns[0].meta_data;
+  EXPECT_TRUE(low.dictionary_page_offset.has_value());
+  EXPECT_EQ(low.encodings,
+            (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary}));
+  ASSERT_NE(FindStats(low, PageType::kDictionaryPage, Encoding::kPlain), nullptr);
+  ASSERT_NE(FindStats(low, PageType::kDataPage, Encoding::kRleDictionary), nullptr);
+  EXPECT_EQ(FindStats(low, PageType::kDataPage, Encoding::kRleDictionary)->count,
+            3);  // 20000 rows/page
+  EXPECT_EQ(FindStats(low, PageType::kDataPage, Encoding::kPlain), nullptr);
+  // Unique, evenly spaced: the first page shows the dictionary does not pay; deltas do.
+  const ColumnMetaData& ts = *w.meta.row_groups[0].columns[1].meta_data;
+  EXPECT_FALSE(ts.dictionary_page_offset.has_value());
+  EXPECT_EQ(ts.encodings, (std::vector<Encoding>{Encoding::kRle, Encoding::kDeltaBinaryPacked}));
+  EXPECT_LT(ts.total_compressed_size, 2000);
+}
+
+TEST(WriterTest, DictionaryFallsBackToPlainPastItsLimitKeepingEarlierPages) {
+  auto schema = SchemaOf({{"hc", columnar::String(), false, 1}});
+  const int64_t n = 20000;
+  WriterOptions o;
+  o.page_row_limit = 1000;
+  o.dictionary_size_limit = 8 << 10;
+  auto w = WriteAll(
+      schema,
+      {BatchOf(schema,
+               {Strings(n, [](int64_t i) { return "user-" + std::to_string(100000 + i / 2); })})},
+      o);
+  const ColumnMetaData& md = *w.meta.row_groups[0].columns[0].meta_data;
+  EXPECT_TRUE(md.dictionary_page_offset.has_value());
+  const auto* dict_pages = FindStats(md, PageType::kDataPage, Encoding::kRleDictionary);
+  const auto* plain_pages = FindStats(md, PageType::kDataPage, Encoding::kPlain);
+  ASSERT_NE(dict_pages, nullptr);
+  ASSERT_NE(plain_pages, nullptr);
+  // 8 KiB of 15-byte entries (4-byte length + 11 bytes): the dictionary fills in ~1.1 pages.
+  EXPECT_EQ(dict_pages->count, 2);
+  EXPECT_EQ(dict_pages->count + plain_pages->count, 20);
+  // The dictionary page leads the chunk; the offset index lists data pages only.
+  EXPECT_EQ(*md.dictionary_page_offset, md.chunk_start());
+  EXPECT_LT(*md.dictionary_page_offset, md.data_page_offset);
+}
+
+TEST(WriterTest, DisabledDictionaryWritesPlainAndDeltaOnly) {
+  auto schema =
+      SchemaOf({{"id", columnar::Int64(), false, 1}, {"s", columnar::String(), false, 2}});
+  WriterOptions o;
+  o.enable_dictionary = false;
+  o.delta_binary_packed_for_integers = false;
+  auto w =
+      WriteAll(schema,
+               {BatchOf(schema, {Int64s(100, [](int64_t i) { return i % 3; }),
+                                 Strings(100, [](int64_t i) { return std::to_string(i % 3); })})},
+               o);
+  for (const auto& c : w.meta.row_groups[0].columns) {
+    EXPECT_FALSE(c.meta_data->dictionary_page_offset.has_value());
+    EXPECT_EQ(c.meta_data->encodings, (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle}));
+  }
+}
+
+TEST(WriterTest, PageIndexPointsAtEveryDataPage) {
+  auto schema = SchemaOf({{"k", columnar::Int64(), true, 1}});
+  const int64_t n = 10000;
+  WriterOptions o;
+  o.page_row_limit = 1000;
+  o.write_page_checksums = true;
+  auto w = WriteAll(schema,
+                    {BatchOf(schema, {Int64s(
+                                         n, [](int64_t i) { return i; },
+                                         [](int64_t i) { return i >= 3000 && i < 4000; })})},
+                    o);
+  const ColumnChunk& chunk = w.meta.row_groups[0].columns[0];
+  ASSERT_TRUE(chunk.offset_index_offset && chunk.column_index_offset);
+  ByteView file(w.bytes);
+  auto oi = ParseOffsetIndex(file.subspan(*chunk.offset_index_offset, *chunk.offset_index_length));
+  auto ci = ParseColumnIndex(file.subspan(*chunk.column_index_offset, *chunk.column_index_length));
+  ASSERT_TRUE(oi.has_value() && ci.has_value());
+  ASSERT_EQ(oi->page_locations.size(), 10u);
+  ASSERT_EQ(ci->num_pages(), 10u);
+  EXPECT_EQ(ci->boundary_order, BoundaryOrder::kAscending);
+  int64_t rows = 0, bytes = 0;
+  for (size_t p = 0; p < 10; ++p) {
+    const PageLocation& loc = oi->page_locations[p];
+    EXPECT_EQ(loc.first_row_index, rows);
+    size_t header_len = 0;
+    auto h = ParsePageHeader(file.subspan(loc.offset), &header_len);
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(static_cast<int64_t>(header_len) + h->compressed_page_size, loc.compressed_page_size);
+    ASSERT_TRUE(h->crc.has_value());
+    ByteView page = file.subspan(loc.offset + header_len, h->compressed_page_size);
+    EXPECT_EQ(static_cast<uint32_t>(*h->crc),
+              crc32(crc32(0L, Z_NULL, 0), page.data(), static_cast<uInt>(page.size())));
+    rows += h->data_page_header->num_values;
+    bytes += loc.compressed_page_size;
+    EXPECT_EQ(ci->null_pages[p], p == 3);
+    EXPECT_EQ((*ci->null_counts)[p], p == 3 ? 1000 : 0);
+    if (p != 3) {
+      int64_t lo, hi;
+      std::memcpy(&lo, ci->min_values[p].data(), 8);
+      std::memcpy(&hi, ci->max_values[p].data(), 8);
+      EXPECT_EQ(lo, static_cast<int64_t>(p) * 1000);
+      EXPECT_EQ(hi, static_cast<int64_t>(p) * 1000 + 999);
+    }
+  }
+  EXPECT_EQ(rows, n);
+  EXPECT_EQ(oi->page_locations[0].offset, chunk.meta_data->data_page_offset);
+}
+
+TEST(WriterTest, LargeValuesStillMakePagesOfAboutThePageSize) {
+  auto schema = SchemaOf({{"blob", columnar::Binary(), false, 1}});
+  WriterOptions o;
+  o.page_size_bytes = 1 << 20;
+  o.codec = CompressionCodec::kUncompressed;
+  auto w = WriteAll(
+      schema,
+      {BatchOf(schema,
+               {Strings(
+                   20, [](int64_t i) { return std::string(600 << 10, static_cast<char>('a' + i)); },
+                   columnar::Binary())})},
+      o);
+  const ColumnChunk& chunk = w.meta.row_groups[0].columns[0];
+  auto oi = ParseOffsetIndex(
+      ByteView(w.bytes).subspan(*chunk.offset_index_offset, *chunk.offset_index_length));
+  ASSERT_TRUE(oi.has_value());
+  EXPECT_GE(oi->page_locations.size(), 10u);
+  for (const auto& loc : oi->page_locations) EXPECT_LT(loc.compressed_page_size, 2 << 20);
+  EXPECT_FALSE(chunk.meta_data->dictionary_page_offset.has_value());
+}
+
+TEST(WriterTest, DataPageV2CountsNullsAndRows) {
+  auto schema = SchemaOf({{"k", columnar::Int64(), true, 1}});
+  WriterOptions o;
+  o.data_page_version = DataPageVersion::kV2;
+  auto w = WriteAll(schema,
+                    {BatchOf(schema, {Int64s(
+                                         100, [](int64_t i) { return i; },
+                                         [](int64_t i) { return i % 4 == 0; })})},
+                    o);
+  const ColumnMetaData& md = *w.meta.row_groups[0].columns[0].meta_data;
+  size_t len = 0;
+  auto h = ParsePageHeader(ByteView(w.bytes).subspan(md.data_page_offset), &len);
+  ASSERT_TRUE(h.has_value());
+  ASSERT_TRUE(h->data_page_header_v2.has_value());
+  EXPECT_EQ(h->data_page_header_v2->num_values, 100);
+  EXPECT_EQ(h->data_page_header_v2->num_rows, 100);
+  EXPECT_EQ(h->data_page_header_v2->num_nulls, 25);
+  EXPECT_GT(h->data_page_header_v2->definition_levels_byte_length, 0);
+  EXPECT_EQ(h->data_page_header_v2->repetition_levels_byte_length, 0);
+}
+
+TEST(WriterTest, RowGroupsAreCutByRowsAndTheMetricsAddUp) {
+  auto schema = SchemaOf({{"id", columnar::Int64(), false, 1}, {"s", columnar::String(), true, 2}});
+  WriterOptions o;
+  o.row_group_row_limit = 300;
+  std::vector<RecordBatch> batches;
+  for (int b = 0; b < 4; ++b) {
+    batches.push_back(
+        BatchOf(schema, {Int64s(250, [b](int64_t i) { return b * 250 + i; }),
+                         Strings(250, [](int64_t i) { return std::string(i % 5, 'x'); })}));
+  }
+  auto w = WriteAll(schema, batches, o);
+  ASSERT_EQ(w.meta.row_groups.size(), 4u);  // 300 + 300 + 300 + 100
+  EXPECT_EQ(w.file.row_group_rows, (std::vector<int64_t>{300, 300, 300, 100}));
+  EXPECT_EQ(w.file.num_rows, 1000);
+  EXPECT_EQ(w.file.file_size, static_cast<int64_t>(w.bytes.size()));
+  ASSERT_EQ(w.file.split_offsets.size(), 4u);
+  EXPECT_EQ(w.file.split_offsets[0], 4);
+  int64_t id_bytes = 0;
+  for (size_t r = 0; r < 4; ++r) {
+    EXPECT_EQ(w.file.split_offsets[r], w.meta.row_groups[r].columns[0].meta_data->chunk_start());
+    EXPECT_EQ(w.meta.row_groups[r].file_offset, w.file.split_offsets[r]);
+    id_bytes += w.meta.row_groups[r].columns[0].meta_data->total_compressed_size;
+    const Statistics& st = *w.meta.row_groups[r].columns[0].meta_data->statistics;
+    int64_t lo;
+    std::memcpy(&lo, st.min_value->data(), 8);
+    EXPECT_EQ(lo, static_cast<int64_t>(r) * 300);
+  }
+  const ColumnMetrics& id = w.file.columns[0];
+  EXPECT_EQ(id.compressed_size, id_bytes);
+  EXPECT_EQ(id.num_values, 1000);
+  EXPECT_EQ(id.null_count, 0);
+  EXPECT_FALSE(id.nan_count.has_value());
+  int64_t lo, hi;
+  std::memcpy(&lo, id.min->data(), 8);
+  std::memcpy(&hi, id.max->data(), 8);
+  EXPECT_EQ(lo, 0);
+  EXPECT_EQ(hi, 999);
+  EXPECT_EQ(w.file.columns[1].min, "");
+  EXPECT_EQ(w.file.columns[1].max, "xxxx");
+  EXPECT_EQ(w.file.columns[1].field_id, 2);
+}
+
+TEST(WriterTest, RowGroupsAreCutByBufferedBytes) {
+  auto schema = SchemaOf({{"v", columnar::Int64(), false, 1}});
+  WriterOptions o;
+  o.row_group_size_bytes = 64 << 10;
+  o.page_size_bytes = 8 << 10;
+  o.codec = CompressionCodec::kUncompressed;
+  o.enable_dictionary = false;
+  o.delta_binary_packed_for_integers = false;
+  // 8 bytes a row, PLAIN and uncompressed: 64 KiB is about 8192 rows.
+  auto w =
+      WriteAll(schema, {BatchOf(schema, {Int64s(100000, [](int64_t i) { return i * 7919; })})}, o);
+  ASSERT_GE(w.meta.row_groups.size(), 12u);
+  for (size_t r = 0; r + 1 < w.meta.row_groups.size(); ++r) {
+    const int64_t size = w.meta.row_groups[r].columns[0].meta_data->total_compressed_size;
+    EXPECT_GT(size, 60 << 10) << r;
+    EXPECT_LT(size, 80 << 10) << r;
+  }
+}
+
+TEST(WriterTest, EstimatedFileSizeGrowsWithBufferedRows) {
+  auto schema = SchemaOf({{"v", columnar::Int64(), false, 1}});
+  MemorySink sink;
+  auto w = ParquetWriter::Open(schema, &sink);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ((*w)->estimated_file_size(), 4);
+  ASSERT_TRUE(
+      (*w)->Write(BatchOf(schema, {Int64s(5000, [](int64_t i) { return i * i; })})).has_value());
+  EXPECT_GT((*w)->estimated_file_size(), 4 + 5000);
+  EXPECT_EQ((*w)->num_rows(), 5000);
+  ASSERT_TRUE((*w)->FlushRowGroup().has_value());
+  EXPECT_EQ((*w)->estimated_file_size(), sink.position());
+}
+
+TEST(WriterTest, BloomFiltersLandBehindTheDataWithTheirOffsets) {
+  auto schema =
+      SchemaOf({{"id", columnar::Int64(), false, 1}, {"other", columnar::Int64(), false, 2}});
+  WriterOptions o;
+  o.bloom_filter_columns = {{"id", 0.01, std::nullopt}};
+  auto w = WriteAll(schema,
+                    {BatchOf(schema, {Int64s(1000, [](int64_t i) { return i * 2; }),
+                                      Int64s(1000, [](int64_t i) { return i; })})},
+                    o);
+  const ColumnMetaData& md = *w.meta.row_groups[0].columns[0].meta_data;
+  ASSERT_TRUE(md.bloom_filter_offset && md.bloom_filter_length);
+  EXPECT_FALSE(w.meta.row_groups[0].columns[1].meta_data->bloom_filter_offset.has_value());
+  EXPECT_GT(*md.bloom_filter_offset, w.meta.row_groups[0].columns[1].meta_data->data_page_offset);
+  auto f = BloomFilter::Parse(
+      ByteView(w.bytes).subspan(*md.bloom_filter_offset, *md.bloom_filter_length));
+  ASSERT_TRUE(f.has_value());
+  // Sized from the chunk's 1000 distinct values at 1%: 1000 * 9.7 bits = 1210 bytes -> 2 KiB.
+  EXPECT_EQ(f->num_bytes(), 2048);
+  for (int64_t i = 0; i < 1000; ++i) EXPECT_TRUE(f->MightContain(BloomFilter::Hash(i * 2)));
+  int passed = 0;
+  for (int64_t i = 0; i < 1000; ++i) passed += f->MightContain(BloomFilter::Hash(i * 2 + 1));
+  EXPECT_LT(passed, 30);
+}
+
+}  // namespace
+}  // namespace floe::parquet
