@@ -64,6 +64,11 @@ io::S3Options S3OptionsFrom(const GlobalOptions& g) {
 Result<io::StorePtr> OpenStoreFor(const GlobalOptions& g, const std::string& uri,
                                   bool simulate_by_default) {
   FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(uri, S3OptionsFrom(g)));
+  return DecorateStore(g, std::move(store), simulate_by_default);
+}
+
+Result<io::StorePtr> DecorateStore(const GlobalOptions& g, io::StorePtr store,
+                                   bool simulate_by_default) {
   bool simulate = g.simulate_s3.has_value() || (simulate_by_default && !g.no_simulate_s3);
   if (g.no_simulate_s3 && g.simulate_s3.has_value()) {
     return InvalidInput("--simulate-s3 and --no-simulate-s3 contradict each other");

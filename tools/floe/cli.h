@@ -42,10 +42,20 @@ io::S3Options S3OptionsFrom(const GlobalOptions& options);
 Result<io::StorePtr> OpenStoreFor(const GlobalOptions& options, const std::string& uri,
                                   bool simulate_by_default);
 
+// Applies the global decorators (simulated S3) to an opened store.
+Result<io::StorePtr> DecorateStore(const GlobalOptions& options, io::StorePtr store,
+                                   bool simulate_by_default);
+
+// `floe table ...`
+void AddTableCommand(CLI::App& app, GlobalOptions& options);
+
 // The --simulate-s3 settings and their sources, for --help.
 std::string SimulationFooter();
 
 // `floe store ...`: direct object-store access (head, get, put, ls, rm) on any store URI.
 void AddStoreCommand(CLI::App& app, GlobalOptions& options);
+
+// `floe parquet inspect|cat`: a Parquet file's footer, and its rows as CSV or JSON.
+void AddParquetCommand(CLI::App& app, GlobalOptions& options);
 
 }  // namespace floe::cli

@@ -26,9 +26,8 @@ int main(int argc, char** argv) {
   AddUnbuiltCommand(app, "query", "Run SQL over Iceberg tables with the four numbers", "#6");
   AddUnbuiltCommand(app, "gen",
                     "Generate a workload table (events, orders, customers, store_sales)", "#8");
-  AddUnbuiltCommand(app, "table", "Create, append to, describe and maintain Iceberg tables",
-                    "#4 and #7");
-  AddUnbuiltCommand(app, "parquet", "Inspect and print Parquet files", "#3");
+  AddTableCommand(app, options);
+  AddParquetCommand(app, options);
   AddStoreCommand(app, options);
 
   app.parse_complete_callback([&] { floe::SetProgressQuiet(options.quiet); });

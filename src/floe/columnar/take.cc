@@ -1,0 +1,137 @@
+#include "floe/columnar/take.h"
+
+#include <cstring>
+
+#include "floe/columnar/column_builder.h"
+
+namespace floe::columnar {
+
+Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
+  const int64_t n = static_cast<int64_t>(indices.size());
+  for (int64_t i : indices) {
+    if (i < 0 || i >= c.length)
+      return Internal("take index {} outside a column of {} rows", i, c.length);
+  }
+  auto out = std::make_shared<Column>();
+  out->type = c.type;
+  out->length = n;
+  if (c.null_count > 0) {
+    std::vector<uint8_t> bits(BitmapBytes(n), 0);
+    int64_t nulls = 0;
+    for (int64_t r = 0; r < n; ++r) {
+      if (c.IsValid(indices[r])) {
+        SetBit(bits.data(), r);
+      } else {
+        ++nulls;
+      }
+    }
+    out->null_count = nulls;
+    if (nulls > 0) out->validity = Buffer(std::move(bits));
+  }
+  if (c.type.IsNested()) return Unsupported("reordering rows of a {} column", c.type.ToString());
+  if (c.type.id == TypeId::kBool) {
+    std::vector<uint8_t> bits(BitmapBytes(n), 0);
+    for (int64_t r = 0; r < n; ++r) {
+      if (c.BoolAt(indices[r])) SetBit(bits.data(), r);
+    }
+    out->values = Buffer(std::move(bits));
+    return ColumnPtr(out);
+  }
+  if (c.type.IsBinaryLike()) {
+    std::vector<int32_t> offsets(n + 1, 0);
+    std::vector<uint8_t> data;
+    int64_t total = 0;
+    for (int64_t r = 0; r < n; ++r) total += static_cast<int64_t>(c.BytesAt(indices[r]).size());
+    if (total > INT32_MAX) return Unsupported("a {} column of more than 2 GiB", c.type.ToString());
+    data.reserve(static_cast<size_t>(total));
+    for (int64_t r = 0; r < n; ++r) {
+      std::string_view v = c.BytesAt(indices[r]);
+      data.insert(data.end(), v.begin(), v.end());
+      offsets[r + 1] = static_cast<int32_t>(data.size());
+    }
+    std::vector<uint8_t> off(offsets.size() * 4);
+    std::memcpy(off.data(), offsets.data(), off.size());
+    out->offsets = Buffer(std::move(off));
+    out->values = Buffer(std::move(data));
+    return ColumnPtr(out);
+  }
+  const int w = c.type.FixedWidth();
+  if (w <= 0) return Unsupported("reordering rows of a {} column", c.type.ToString());
+  std::vector<uint8_t> data(static_cast<size_t>(n) * w);
+  for (int64_t r = 0; r < n; ++r)
+    std::memcpy(data.data() + r * w, c.values.data() + indices[r] * w, w);
+  out->values = Buffer(std::move(data));
+  return ColumnPtr(out);
+}
+
+Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices) {
+  RecordBatch out;
+  out.schema = batch.schema;
+  out.num_rows = static_cast<int64_t>(indices.size());
+  for (const auto& c : batch.columns) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr t, Take(*c, indices));
+    out.columns.push_back(std::move(t));
+  }
+  return out;
+}
+
+Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches) {
+  if (batches.empty()) return Internal("concatenating no batches");
+  if (batches.size() == 1) return batches[0];
+  // Take over a virtual concatenation: gather (batch, row) pairs per column.
+  RecordBatch out;
+  out.schema = batches[0].schema;
+  for (const auto& b : batches) out.num_rows += b.num_rows;
+  for (int c = 0; c < batches[0].num_columns(); ++c) {
+    const DataType& t = batches[0].columns[c]->type;
+    if (t.IsNested()) return Unsupported("concatenating {} columns", t.ToString());
+    auto col = std::make_shared<Column>();
+    col->type = t;
+    col->length = out.num_rows;
+    std::vector<uint8_t> validity(BitmapBytes(out.num_rows), 0xFF);
+    std::vector<uint8_t> values, bits;
+    std::vector<int32_t> offsets{0};
+    int64_t row = 0;
+    for (const auto& b : batches) {
+      const Column& src = *b.columns[c];
+      for (int64_t r = 0; r < src.length; ++r, ++row) {
+        if (!src.IsValid(r)) {
+          ClearBit(validity.data(), row);
+          ++col->null_count;
+        }
+      }
+      if (t.id == TypeId::kBool) {
+        bits.resize(BitmapBytes(row), 0);
+        for (int64_t r = 0; r < src.length; ++r) {
+          if (src.BoolAt(r)) SetBit(bits.data(), row - src.length + r);
+        }
+      } else if (t.IsBinaryLike()) {
+        for (int64_t r = 0; r < src.length; ++r) {
+          std::string_view v = src.BytesAt(r);
+          values.insert(values.end(), v.begin(), v.end());
+          if (values.size() > static_cast<size_t>(INT32_MAX))
+            return Unsupported("a {} column of more than 2 GiB", t.ToString());
+          offsets.push_back(static_cast<int32_t>(values.size()));
+        }
+      } else {
+        size_t bytes = static_cast<size_t>(src.length) * t.FixedWidth();
+        values.insert(values.end(), src.values.data(), src.values.data() + bytes);
+      }
+    }
+    if (col->null_count > 0) col->validity = Buffer(std::move(validity));
+    if (t.id == TypeId::kBool) {
+      col->values = Buffer(std::move(bits));
+    } else {
+      col->values = Buffer(std::move(values));
+    }
+    if (t.IsBinaryLike()) {
+      std::vector<uint8_t> off(offsets.size() * 4);
+      std::memcpy(off.data(), offsets.data(), off.size());
+      col->offsets = Buffer(std::move(off));
+    }
+    out.columns.push_back(std::move(col));
+  }
+  return out;
+}
+
+}  // namespace floe::columnar

@@ -1,0 +1,20 @@
+// Take: a new column (or batch) holding the rows of another at the given indices, in that order.
+// Used to regroup rows by partition and to apply a sort. Flat types only; nested columns are an
+// unsupported error naming the type.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+
+namespace floe::columnar {
+
+Result<ColumnPtr> Take(const Column& column, const std::vector<int64_t>& indices);
+Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices);
+
+// One batch holding every row of `batches` (same schema), in order.
+Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches);
+
+}  // namespace floe::columnar

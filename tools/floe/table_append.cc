@@ -1,0 +1,155 @@
+// `floe table append NS.T FILE...`: Parquet or CSV files (or folders of them) appended to a table
+// in one commit, written in the table's layout (partitioning, sort order, file and row-group
+// sizes). Also the schema of `table create --like FILE.parquet`.
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "floe/base/clock.h"
+#include "floe/base/progress.h"
+#include "floe/columnar/csv_reader.h"
+#include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/commit.h"
+#include "floe/iceberg/data_writer.h"
+#include "floe/parquet/read_parquet_file.h"
+#include "table_internal.h"
+
+namespace floe::cli {
+namespace {
+
+struct InputFile {
+  io::StorePtr store;
+  std::string key;
+  std::string display;
+  bool csv = false;
+};
+
+bool IsDataFile(std::string_view name) {
+  return name.ends_with(".parquet") || name.ends_with(".csv");
+}
+
+// A local file or folder, or a store URI naming an object or a prefix.
+Result<std::vector<InputFile>> ExpandInputs(const GlobalOptions& g,
+                                            const std::vector<std::string>& inputs) {
+  std::vector<InputFile> out;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    bool local = in.find("://") == std::string::npos || in.starts_with("file://");
+    std::string path = in.starts_with("file://") ? in.substr(7) : in;
+    if (local && std::filesystem::is_directory(path, ec)) {
+      FLOE_ASSIGN_OR_RETURN(io::StorePtr store, OpenStoreFor(g, path, false));
+      FLOE_ASSIGN_OR_RETURN(auto objects, store->ListAll(""));
+      size_t before = out.size();
+      for (const auto& o : objects) {
+        if (IsDataFile(o.key))
+          out.push_back({store, o.key, path + "/" + o.key, o.key.ends_with(".csv")});
+      }
+      if (out.size() == before)
+        return InvalidInput("folder '{}' holds no .parquet or .csv files", in);
+      continue;
+    }
+    if (local && !std::filesystem::exists(path, ec))
+      return NotFound("input file '{}' does not exist", in);
+    auto slash = in.rfind('/');
+    std::string root = slash == std::string::npos ? "." : in.substr(0, slash);
+    std::string key = slash == std::string::npos ? in : in.substr(slash + 1);
+    FLOE_ASSIGN_OR_RETURN(io::StorePtr store, OpenStoreFor(g, root.empty() ? "/" : root, false));
+    out.push_back({store, key, in, key.ends_with(".csv")});
+  }
+  return out;
+}
+
+int Append(const GlobalOptions& g, const TableArgs& a) {
+  Stopwatch watch;
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(a.table);
+  if (!id) return ReportError(id.error());
+  auto table = iceberg::LoadTable(*w->catalog, *w->io, *id);
+  if (!table) return ReportError(table.error());
+  if (a.inputs.empty())
+    return ReportError(
+        Error{ErrorKind::kInvalidInput, "table append needs at least one input file"});
+  auto inputs = ExpandInputs(g, a.inputs);
+  if (!inputs) return ReportError(inputs.error());
+  auto target_schema = iceberg::ToColumnarSchema(table->metadata.CurrentSchema());
+  if (!target_schema) return ReportError(target_schema.error());
+
+  iceberg::TableDataWriter writer(*table, *w->io);
+  int64_t bytes_in = 0;
+  {
+    Progress progress("reading", inputs->size(), "files");
+    for (const auto& in : *inputs) {
+      Status s;
+      if (in.csv) {
+        auto bytes = in.store->Get(in.key, io::Range::Whole());
+        if (!bytes) return ReportError(bytes.error());
+        bytes_in += static_cast<int64_t>(bytes->size());
+        auto batch = columnar::ReadCsv(bytes->string_view(), *target_schema, in.display);
+        if (!batch) return ReportError(batch.error());
+        s = writer.Write(*batch);
+      } else {
+        auto contents = parquet::ReadParquetFile(*in.store, in.key, 0);
+        if (!contents) return ReportError(contents.error());
+        bytes_in += contents->stats.bytes_fetched;
+        for (const auto& b : contents->batches) {
+          s = writer.Write(b);
+          if (!s) break;
+        }
+      }
+      if (!s) {
+        Error e = s.error();
+        e.message = fmt::format("{}: {}", in.display, e.message);
+        return ReportError(e);
+      }
+      progress.Advance();
+    }
+  }
+  auto files = writer.Finish();
+  if (!files) return ReportError(files.error());
+  iceberg::SnapshotUpdate update;
+  update.added = *files;
+  auto committed = iceberg::CommitSnapshot(*w->catalog, *w->io, *id, update);
+  if (!committed) {
+    for (const auto& f : *files) (void)w->io->Delete(f.file_path);
+    return ReportError(committed.error());
+  }
+  int64_t bytes_out = 0;
+  for (const auto& f : *files) bytes_out += f.file_size_in_bytes;
+  fmt::print(
+      "appended {} rows to {}: {} input files ({:.1f} MB) -> {} data files ({:.1f} MB) in {:.2f} "
+      "s, snapshot {}\n",
+      writer.rows(), id->ToString(), inputs->size(), bytes_in / 1e6, files->size(), bytes_out / 1e6,
+      watch.ElapsedSeconds(), committed->metadata.CurrentSnapshot()->snapshot_id);
+  return 0;
+}
+
+}  // namespace
+
+Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<InputFile> inputs, ExpandInputs(g, {path}));
+  const InputFile& in = inputs.front();
+  if (in.csv) return InvalidInput("--like needs a Parquet file; '{}' is CSV", path);
+  parquet::FetchedBytes tail;
+  parquet::StoreReadStats stats;
+  FLOE_ASSIGN_OR_RETURN(parquet::FileReader reader,
+                        parquet::OpenParquetFile(*in.store, in.key, 0, 64 * 1024, &tail, &stats));
+  int32_t next_id = 1;
+  return iceberg::FromColumnarSchema(reader.arrow_schema(), &next_id);
+}
+
+void AddAppendCommand(CLI::App& table_cmd, GlobalOptions& options,
+                      std::shared_ptr<TableArgs> args) {
+  auto* sub = table_cmd.add_subcommand(
+      "append", "Append Parquet or CSV files (or folders of them) in one commit");
+  sub->add_option("table", args->table, "Table name, NAMESPACE.TABLE")->required();
+  sub->add_option("files", args->inputs,
+                  "Input files or folders (.parquet, .csv), local or store URIs")
+      ->required();
+  sub->callback([&options, args] {
+    int rc = Append(options, *args);
+    if (rc != 0) std::exit(rc);
+  });
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,36 @@
+// Shared state of the `floe table` subcommands (table.cc, table_append.cc): their parsed arguments
+// and the warehouse/table opening helpers. Internal to tools/floe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "floe/iceberg/schema.h"
+#include "floe/iceberg/table.h"
+#include "floe/iceberg/warehouse.h"
+
+namespace floe::cli {
+
+struct TableArgs {
+  std::string table;
+  std::string like;
+  std::string schema;
+  std::string partition_by;
+  std::string sort_by;
+  int format_version = 2;
+  std::vector<std::string> properties;
+  std::vector<std::string> inputs;  // append: files or folders
+  bool purge = false;
+};
+
+Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g,
+                                            bool simulate_by_default = false);
+Result<iceberg::Table> LoadTableFor(const GlobalOptions& g, const std::string& name);
+// The Iceberg schema of a Parquet file's columns (ids from the file, fresh ones where missing).
+Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::string& path);
+void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options);
+void AddAppendCommand(CLI::App& table_cmd, GlobalOptions& options, std::shared_ptr<TableArgs> args);
+
+}  // namespace floe::cli
