@@ -1,5 +1,7 @@
 #include "floe/columnar/csv_reader.h"
 
+#include "floe/base/calendar.h"
+
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -58,94 +60,6 @@ template <typename T>
 bool ParseNumber(std::string_view s, T* out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   return ec == std::errc() && p == s.data() + s.size();
-}
-
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-bool ParseDate(std::string_view s, int32_t* days) {
-  int64_t y, m, d;
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !ParseNumber(s.substr(0, 4), &y) ||
-      !ParseNumber(s.substr(5, 2), &m) || !ParseNumber(s.substr(8, 2), &d) || m < 1 || m > 12 ||
-      d < 1 || d > 31) {
-    return false;
-  }
-  *days =
-      static_cast<int32_t>(DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d)));
-  return true;
-}
-
-bool ParseTime(std::string_view s, int64_t* nanos) {
-  int64_t h, mi, sec;
-  if (s.size() < 8 || s[2] != ':' || s[5] != ':' || !ParseNumber(s.substr(0, 2), &h) ||
-      !ParseNumber(s.substr(3, 2), &mi) || !ParseNumber(s.substr(6, 2), &sec) || h > 23 ||
-      mi > 59 || sec > 60) {
-    return false;
-  }
-  int64_t frac = 0;
-  if (s.size() > 8) {
-    if (s[8] != '.' || s.size() == 9 || s.size() > 18) return false;
-    std::string f(s.substr(9));
-    f.resize(9, '0');
-    if (!ParseNumber(std::string_view(f), &frac)) return false;
-  }
-  *nanos = ((h * 60 + mi) * 60 + sec) * 1000000000LL + frac;
-  return true;
-}
-
-bool ParseTimestamp(std::string_view s, int64_t* nanos) {
-  int32_t days;
-  if (s.size() < 10 || !ParseDate(s.substr(0, 10), &days)) return false;
-  int64_t t = 0;
-  if (s.size() > 10) {
-    if (s[10] != 'T' && s[10] != ' ') return false;
-    std::string_view rest = s.substr(11);
-    int64_t offset = 0;
-    if (!rest.empty() && (rest.back() == 'Z' || rest.back() == 'z')) {
-      rest.remove_suffix(1);
-    } else if (rest.size() > 6 && (rest[rest.size() - 6] == '+' || rest[rest.size() - 6] == '-')) {
-      int64_t oh, om;
-      std::string_view off = rest.substr(rest.size() - 5);
-      if (off[2] != ':' || !ParseNumber(off.substr(0, 2), &oh) ||
-          !ParseNumber(off.substr(3, 2), &om))
-        return false;
-      offset = (oh * 60 + om) * 60 * 1000000000LL * (rest[rest.size() - 6] == '-' ? -1 : 1);
-      rest.remove_suffix(6);
-    }
-    if (!ParseTime(rest, &t)) return false;
-    t -= offset;
-  }
-  *nanos = static_cast<int64_t>(days) * 86400LL * 1000000000LL + t;
-  return true;
-}
-
-bool ParseDecimal(std::string_view s, int32_t scale, __int128* out) {
-  bool neg = !s.empty() && s[0] == '-';
-  if (neg || (!s.empty() && s[0] == '+')) s.remove_prefix(1);
-  auto dot = s.find('.');
-  std::string_view ip = s.substr(0, dot),
-                   fp = dot == std::string_view::npos ? "" : s.substr(dot + 1);
-  if (ip.empty() && fp.empty()) return false;
-  while (fp.size() > static_cast<size_t>(scale) && fp.back() == '0') fp.remove_suffix(1);
-  if (fp.size() > static_cast<size_t>(scale)) return false;
-  __int128 v = 0;
-  for (char ch : ip) {
-    if (ch < '0' || ch > '9') return false;
-    v = v * 10 + (ch - '0');
-  }
-  for (int32_t i = 0; i < scale; ++i) {
-    char ch = i < static_cast<int32_t>(fp.size()) ? fp[i] : '0';
-    if (ch < '0' || ch > '9') return false;
-    v = v * 10 + (ch - '0');
-  }
-  *out = neg ? -v : v;
-  return true;
 }
 
 // One column being filled: raw little-endian values plus validity, or strings.
@@ -222,26 +136,27 @@ struct Sink {
         return true;
       }
       case TypeId::kDecimal128: {
-        __int128 v;
-        if (!ParseDecimal(s, type.scale, &v)) return false;
-        Push(v);
+        auto v = ParseDecimalText(s, type.scale);
+        if (!v) return false;
+        Push(*v);
         return true;
       }
       case TypeId::kDate32: {
-        int32_t d;
-        if (!ParseDate(s, &d)) return false;
-        Push(d);
+        auto d = ParseIsoDate(s);
+        if (!d) return false;
+        Push(*d);
         return true;
       }
       case TypeId::kTime64: {
-        int64_t n;
-        if (!ParseTime(s, &n)) return false;
-        Push(type.unit == TimeUnit::kNano ? n : n / 1000);
+        auto n = ParseIsoTimeNanos(s);
+        if (!n) return false;
+        Push(type.unit == TimeUnit::kNano ? *n : *n / 1000);
         return true;
       }
       case TypeId::kTimestamp: {
-        int64_t n;
-        if (!ParseTimestamp(s, &n)) return false;
+        auto parsed = ParseIsoTimestampNanos(s);
+        if (!parsed) return false;
+        int64_t n = *parsed;
         int64_t div = type.unit == TimeUnit::kNano    ? 1
                       : type.unit == TimeUnit::kMicro ? 1000
                                                       : 1000000;

@@ -1,5 +1,7 @@
 #include "floe/columnar/value_format.h"
 
+#include "floe/base/calendar.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -10,21 +12,7 @@ namespace floe::columnar {
 
 namespace {
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-// Proleptic Gregorian civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-std::string Date(int64_t days) {
-  int64_t z = days + 719468;
-  int64_t era = FloorDiv(z, 146097);
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t y = yoe + era * 400;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  return fmt::format("{:04d}-{:02d}-{:02d}", y + (m <= 2), m, d);
-}
+std::string Date(int64_t days) { return FormatDate(static_cast<int32_t>(days)); }
 
 int64_t PerSecond(TimeUnit u) {
   return u == TimeUnit::kMilli ? 1000 : u == TimeUnit::kMicro ? 1000000 : 1000000000;

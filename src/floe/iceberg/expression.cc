@@ -41,100 +41,6 @@ std::string_view OpName(Op op) {
   }
 }
 
-bool ParseDigits(std::string_view s, int64_t* out) {
-  if (s.empty()) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
-// "YYYY-MM-DD" -> days.
-std::optional<int32_t> ParseDate(std::string_view s) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
-  int64_t y, m, d;
-  if (!ParseDigits(s.substr(0, 4), &y) || !ParseDigits(s.substr(5, 2), &m) ||
-      !ParseDigits(s.substr(8, 2), &d)) {
-    return std::nullopt;
-  }
-  if (m < 1 || m > 12 || d < 1 || d > 31) return std::nullopt;
-  int32_t days = DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
-  int64_t y2;
-  unsigned m2, d2;
-  CivilFromDays(days, &y2, &m2, &d2);
-  if (y2 != y || m2 != m || d2 != d) return std::nullopt;  // e.g. Feb 30
-  return days;
-}
-
-// "HH:MM:SS[.f{1,9}]" -> nanoseconds since midnight.
-std::optional<int64_t> ParseTimeNanos(std::string_view s) {
-  if (s.size() < 8 || s[2] != ':' || s[5] != ':') return std::nullopt;
-  int64_t h, mi, sec;
-  if (!ParseDigits(s.substr(0, 2), &h) || !ParseDigits(s.substr(3, 2), &mi) ||
-      !ParseDigits(s.substr(6, 2), &sec)) {
-    return std::nullopt;
-  }
-  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
-  int64_t nanos = ((h * 60 + mi) * 60 + sec) * 1000000000LL;
-  if (s.size() > 8) {
-    if (s[8] != '.' || s.size() > 18 || s.size() == 9) return std::nullopt;
-    std::string frac(s.substr(9));
-    for (char c : frac) {
-      if (c < '0' || c > '9') return std::nullopt;
-    }
-    frac.resize(9, '0');
-    nanos += std::stoll(frac);
-  }
-  return nanos;
-}
-
-// "YYYY-MM-DD[ T]HH:MM:SS[.f][Z|+hh:mm|-hh:mm]" or a bare date -> nanoseconds since the epoch (UTC
-// when an offset is given; otherwise as written).
-std::optional<int64_t> ParseTimestampNanos(std::string_view s) {
-  auto date = ParseDate(s.substr(0, std::min<size_t>(10, s.size())));
-  if (!date) return std::nullopt;
-  int64_t nanos = static_cast<int64_t>(*date) * 86400LL * 1000000000LL;
-  if (s.size() == 10) return nanos;
-  if (s[10] != 'T' && s[10] != ' ') return std::nullopt;
-  std::string_view rest = s.substr(11);
-  int64_t offset_minutes = 0;
-  if (!rest.empty() && (rest.back() == 'Z' || rest.back() == 'z')) {
-    rest.remove_suffix(1);
-  } else if (rest.size() > 6 && (rest[rest.size() - 6] == '+' || rest[rest.size() - 6] == '-') &&
-             rest[rest.size() - 3] == ':') {
-    int64_t oh, om;
-    std::string_view off = rest.substr(rest.size() - 5);
-    if (!ParseDigits(off.substr(0, 2), &oh) || !ParseDigits(off.substr(3, 2), &om))
-      return std::nullopt;
-    offset_minutes = (oh * 60 + om) * (rest[rest.size() - 6] == '-' ? -1 : 1);
-    rest.remove_suffix(6);
-  }
-  auto t = ParseTimeNanos(rest);
-  if (!t) return std::nullopt;
-  return nanos + *t - offset_minutes * 60LL * 1000000000LL;
-}
-
-// "-12.345" at `scale` -> unscaled, exactly (no rounding: more digits than the scale is an error).
-std::optional<Int128> ParseDecimal(std::string_view s, int32_t scale) {
-  bool neg = !s.empty() && s[0] == '-';
-  if (neg || (!s.empty() && s[0] == '+')) s.remove_prefix(1);
-  auto dot = s.find('.');
-  std::string_view ip = s.substr(0, dot),
-                   fp = dot == std::string_view::npos ? "" : s.substr(dot + 1);
-  if (ip.empty() && fp.empty()) return std::nullopt;
-  while (fp.size() > static_cast<size_t>(scale) && fp.back() == '0') fp.remove_suffix(1);
-  if (fp.size() > static_cast<size_t>(scale)) return std::nullopt;
-  Int128 v = 0;
-  for (char c : ip) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
-  }
-  for (int32_t i = 0; i < scale; ++i) {
-    char c = i < static_cast<int32_t>(fp.size()) ? fp[i] : '0';
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
-  }
-  return neg ? -v : v;
-}
-
 std::optional<std::string> ParseUuid(std::string_view s) {
   std::string hex;
   for (char c : s) {
@@ -324,21 +230,21 @@ Result<Literal> CastLiteral(const Literal& v, const Type& t) {
       } else {
         return bad();
       }
-      auto u = ParseDecimal(text, t.scale);
+      auto u = ParseDecimalText(text, t.scale);
       if (!u) return bad();
       return Literal::Decimal(*u, t.scale);
     }
     case TypeId::kDate: {
       if (v.type() == TypeId::kDate) return v;
       if (auto str = as_string()) {
-        if (auto d = ParseDate(*str)) return Literal::Date(*d);
+        if (auto d = ParseIsoDate(*str)) return Literal::Date(*d);
       }
       return bad();
     }
     case TypeId::kTime: {
       if (v.type() == TypeId::kTime) return v;
       if (auto str = as_string()) {
-        if (auto n = ParseTimeNanos(*str)) return Literal::Time(*n / 1000);
+        if (auto n = ParseIsoTimeNanos(*str)) return Literal::Time(*n / 1000);
       }
       return bad();
     }
@@ -354,7 +260,7 @@ Result<Literal> CastLiteral(const Literal& v, const Type& t) {
       } else if (v.type() == TypeId::kTimestampNs || v.type() == TypeId::kTimestampTzNs) {
         nanos = v.AsLong();
       } else if (auto str = as_string()) {
-        nanos = ParseTimestampNanos(*str);
+        nanos = ParseIsoTimestampNanos(*str);
       }
       if (!nanos) return bad();
       switch (t.id) {

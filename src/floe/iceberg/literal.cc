@@ -8,36 +8,6 @@
 
 namespace floe::iceberg {
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-void CivilFromDays(int64_t days, int64_t* y, unsigned* m, unsigned* d) {
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = static_cast<unsigned>(doy - (153 * mp + 2) / 5 + 1);
-  *m = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
-int32_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return static_cast<int32_t>(era * 146097 + doe - 719468);
-}
-
-std::string FormatDate(int32_t days) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  return fmt::format("{:04d}-{:02d}-{:02d}", y, m, d);
-}
-
 namespace {
 
 std::string FormatTime(int64_t v, int64_t per_second) {

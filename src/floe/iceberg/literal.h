@@ -11,6 +11,7 @@
 #include <string_view>
 #include <variant>
 
+#include "floe/base/calendar.h"
 #include "floe/base/result.h"
 #include "floe/iceberg/schema.h"
 
@@ -93,12 +94,5 @@ Result<Literal> DeserializeBound(const Type& type, std::string_view bytes);
 
 // Minimal big-endian two's-complement bytes of a 128-bit integer (decimal bounds, bucket hash).
 std::string Int128ToMinimalBigEndian(Int128 v);
-
-// Calendar helpers on the proleptic Gregorian calendar.
-int64_t FloorDiv(int64_t a, int64_t b);
-std::string FormatDate(int32_t days);
-// Days since 1970-01-01 for y-m-d; month 1-12.
-int32_t DaysFromCivil(int64_t y, unsigned m, unsigned d);
-void CivilFromDays(int64_t days, int64_t* y, unsigned* m, unsigned* d);
 
 }  // namespace floe::iceberg
