@@ -4,8 +4,6 @@
 
 namespace floe::parquet {
 
-namespace format = internal::format;
-
 namespace {
 
 constexpr int32_t kBloomFilterBlockBytes = 32;  // eight 32-bit words per split block

@@ -8,8 +8,6 @@ namespace floe::parquet {
 
 namespace {
 
-namespace format = internal::format;
-
 // floe's enums are the spec's numbers; the generated enums are the spec as parquet.thrift has it.
 static_assert(static_cast<int>(PhysicalType::kFixedLenByteArray) ==
               format::Type::FIXED_LEN_BYTE_ARRAY);

@@ -8,8 +8,6 @@ namespace floe::parquet {
 
 namespace {
 
-namespace format = internal::format;
-
 constexpr std::string_view kWhat = "PageHeader";
 
 Result<DataPageHeader> FromThrift(const format::DataPageHeader& in) {

@@ -4,8 +4,6 @@
 
 namespace floe::parquet {
 
-namespace format = internal::format;
-
 Result<ColumnIndex> ParseColumnIndex(ByteView bytes) {
   format::ColumnIndex in;
   FLOE_RETURN_IF_ERROR(internal::ReadThrift(bytes, &in, nullptr, "ColumnIndex"));
