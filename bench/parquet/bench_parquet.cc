@@ -6,6 +6,10 @@
 //   floe_bench_parquet --table events|dim [--rows N] [--out file.parquet] [--codec zstd]
 //                      [--level 3] [--row-group-rows 1048576]
 // prints one JSON line: {"table", "rows", "write_seconds", "file_bytes", "input_bytes"}.
+//
+//   floe_bench_parquet --read FILE [--repeat N]
+// decodes every column of FILE on one thread (read from a local directory through the store API,
+// as any table read is) and prints {"read_seconds", "rows", "file_bytes"} for the fastest of N.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +20,8 @@
 #include <CLI/CLI.hpp>
 
 #include "floe/columnar/column_builder.h"
+#include "floe/io/local_store.h"
+#include "floe/parquet/read_parquet_file.h"
 #include "floe/parquet/writer.h"
 
 namespace {
@@ -192,11 +198,46 @@ Table Dimension(int64_t rows) {
   return t;
 }
 
+// The full-scan arm: every column of `path` decoded, fastest of `repeat`.
+int ReadMain(const std::string& path, int repeat) {
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string key = slash == std::string::npos ? path : path.substr(slash + 1);
+  auto store = io::LocalStore::Open(dir);
+  if (!store) {
+    std::fprintf(stderr, "floe_bench_parquet: %s\n", store.error().ToString().c_str());
+    return 1;
+  }
+  auto head = (*store)->Head(key);
+  if (!head) {
+    std::fprintf(stderr, "floe_bench_parquet: %s\n", head.error().ToString().c_str());
+    return 1;
+  }
+  double best = 0;
+  int64_t rows = 0;
+  for (int r = 0; r < std::max(repeat, 1); ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto contents = parquet::ReadParquetFile(**store, key, head->size);
+    if (!contents) {
+      std::fprintf(stderr, "floe_bench_parquet: %s\n", contents.error().ToString().c_str());
+      return 1;
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r == 0 || seconds < best) best = seconds;
+    rows = 0;
+    for (const auto& b : contents->batches) rows += b.num_rows;
+  }
+  std::printf("{\"read_seconds\": %.6f, \"rows\": %lld, \"file_bytes\": %lld}\n", best,
+              static_cast<long long>(rows), static_cast<long long>(head->size));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"floe Parquet write benchmark (one timed write; see bench/parquet/run.py)"};
-  std::string table = "events", out, codec = "zstd";
+  std::string table = "events", out, codec = "zstd", read;
   int64_t rows = -1, row_group_rows = 1 << 20;
   int level = 3, repeat = 1;
   app.add_option("--table", table, "events | dim")->check(CLI::IsMember({"events", "dim"}));
@@ -207,7 +248,9 @@ int main(int argc, char** argv) {
   app.add_option("--level", level, "compression level");
   app.add_option("--row-group-rows", row_group_rows, "rows per row group");
   app.add_option("--repeat", repeat, "write this many times, report the fastest (for profiling)");
+  app.add_option("--read", read, "decode every column of this file instead of writing");
   CLI11_PARSE(app, argc, argv);
+  if (!read.empty()) return ReadMain(read, repeat);
   if (rows < 0) rows = table == "events" ? 10'000'000 : 1'000'000;
 
   const auto g0 = std::chrono::steady_clock::now();

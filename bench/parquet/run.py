@@ -12,7 +12,9 @@ rows, dictionary on (2 MiB limit), statistics, page index, data page v1.
 Protocol: one warm-up run per arm, then the arms interleaved (floe, pyarrow, floe, ...) for
 --rounds rounds; median and min-max of the timed part only (floe: open, write, close into memory;
 pyarrow: pq.write_table into a BufferOutputStream). Then full scans of both files by DuckDB and
-pyarrow (threads=1), and floe's own scan once floe_bench_parquet grows --read.
+pyarrow (threads=1) and floe (floe_bench_parquet --read, one thread), interleaved;
+DuckDB hashes every value (bit_xor(hash(col))) so that it must decode it, pyarrow materialises
+the table, floe decodes every column into Arrow-layout batches.
 
 usage: run.py [--bin build/.../floe_bench_parquet] [--rounds 5] [--scale 1.0] [--tables events,dim]
 """
@@ -138,11 +140,6 @@ def pyarrow_scan(path):
     return time.perf_counter() - t0
 
 
-def floe_has_read(binary):
-    out = subprocess.run([binary, "--help"], capture_output=True, text=True)
-    return "--read" in out.stdout
-
-
 def floe_scan(binary, path):
     out = subprocess.run([binary, "--read", path], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])["read_seconds"]
@@ -194,32 +191,38 @@ def main():
               f"{mb / statistics.median(pt):7.1f} MB/s  file {psize / 1e6:7.2f} MB")
         print(f"  ratio floe/pyarrow (time): {statistics.median(ft) / statistics.median(pt):.2f}x   "
               f"(file size): {fsize / psize:.2f}x", flush=True)
-        # Scans: DuckDB and pyarrow over both files, interleaved; floe's once it can read.
+        # Scans: floe, DuckDB and pyarrow over both files, interleaved round by round after one
+        # warm-up each. floe's time is measured inside its process (start-up excluded).
         cols = table.column_names
-        scans = {("duckdb", "floe"): [], ("duckdb", "pyarrow"): [], ("pyarrow", "floe"): [],
-                 ("pyarrow", "pyarrow"): []}
-        for f in (floe_file, py_file):  # warm-up
-            duckdb_scan(f, cols)
-            pyarrow_scan(f)
+        readers = {"floe": lambda f: floe_scan(args.bin, f), "duckdb": lambda f: duckdb_scan(f, cols),
+                   "pyarrow": pyarrow_scan}
+        scans = {(r, w): [] for r in readers for w in ("floe", "pyarrow")}
+        for (reader, writer) in scans:  # warm-up
+            readers[reader](floe_file if writer == "floe" else py_file)
         for _ in range(args.scan_rounds):
-            scans[("duckdb", "floe")].append(duckdb_scan(floe_file, cols))
-            scans[("duckdb", "pyarrow")].append(duckdb_scan(py_file, cols))
-            scans[("pyarrow", "floe")].append(pyarrow_scan(floe_file))
-            scans[("pyarrow", "pyarrow")].append(pyarrow_scan(py_file))
+            for (reader, writer), xs in scans.items():
+                xs.append(readers[reader](floe_file if writer == "floe" else py_file))
         for (reader, writer), xs in scans.items():
             print(f"  scan {reader:8s} of {writer:7s} file {fmt(xs)} s  {rows / statistics.median(xs) / 1e6:6.2f} M rows/s")
-        if floe_has_read(args.bin):
-            for writer, f in (("floe", floe_file), ("pyarrow", py_file)):
-                xs = [floe_scan(args.bin, f) for _ in range(args.scan_rounds)]
-                print(f"  scan floe     of {writer:7s} file {fmt(xs)} s  {rows / statistics.median(xs) / 1e6:6.2f} M rows/s")
-        else:
-            print("  scan floe     pending reader (floe_bench_parquet has no --read yet)")
+        for writer in ("floe", "pyarrow"):
+            f = statistics.median(scans[("floe", writer)])
+            print(f"  decode ratio on the {writer} file: floe is {statistics.median(scans[('duckdb', writer)]) / f:.2f}x "
+                  f"DuckDB's speed, {statistics.median(scans[('pyarrow', writer)]) / f:.2f}x pyarrow's", flush=True)
+        results[-1] = results[-1] + (scans,)
     print()
     print("| table | rows | floe write s (min-max) | pyarrow write s (min-max) | floe/pyarrow | floe MB | pyarrow MB |")
     print("|---|---|---|---|---|---|---|")
-    for name, rows, mb, ft, pt, fsize, psize in results:
+    for name, rows, mb, ft, pt, fsize, psize, _ in results:
         print(f"| {name} | {rows:,} | {fmt(ft)} | {fmt(pt)} | {statistics.median(ft) / statistics.median(pt):.2f}x "
               f"| {fsize / 1e6:.2f} | {psize / 1e6:.2f} |")
+    print()
+    print("| table | file by | floe decode s | DuckDB s | pyarrow s | floe vs DuckDB | floe vs pyarrow |")
+    print("|---|---|---|---|---|---|---|")
+    for name, rows, mb, ft, pt, fsize, psize, scans in results:
+        for w in ("floe", "pyarrow"):
+            f, d, p = (scans[(r, w)] for r in ("floe", "duckdb", "pyarrow"))
+            print(f"| {name} | {w} | {fmt(f)} | {fmt(d)} | {fmt(p)} | "
+                  f"{statistics.median(d) / statistics.median(f):.2f}x | {statistics.median(p) / statistics.median(f):.2f}x |")
 
 
 if __name__ == "__main__":
