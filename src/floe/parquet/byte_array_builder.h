@@ -3,6 +3,7 @@
 // for the columnar module's vectors, which take these two arrays as they are. Not thread safe.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -26,9 +27,19 @@ class ByteArrayBuilder {
             static_cast<size_t>(offsets_[i + 1] - offsets_[i])};
   }
 
+  // Room for `values` more values of `bytes` in all. Grows geometrically: decoders reserve a
+  // page at a time, and an exact reserve would copy everything held once per page.
   void Reserve(int64_t values, int64_t bytes) {
-    offsets_.reserve(offsets_.size() + values);
-    data_.reserve(data_.size() + bytes);
+    GrowBy(&offsets_, static_cast<size_t>(values));
+    GrowBy(&data_, static_cast<size_t>(bytes));
+  }
+
+  // Continues an Arrow binary array (offsets from 0, one more than the values; data) instead
+  // of starting empty; Release hands it back.
+  void Adopt(std::vector<int32_t> offsets, std::vector<uint8_t> data) {
+    offsets_ = std::move(offsets);
+    data_ = std::move(data);
+    if (offsets_.empty()) offsets_.push_back(0);
   }
 
   // Fails (and appends nothing) if the data would pass the int32 offsets' 2 GiB.
@@ -66,6 +77,12 @@ class ByteArrayBuilder {
       return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
     }
     return {};
+  }
+
+  template <typename V>
+  static void GrowBy(V* v, size_t extra) {
+    const size_t need = v->size() + extra;
+    if (need > v->capacity()) v->reserve(std::max(need, v->capacity() * 2));
   }
 
   std::vector<int32_t> offsets_;

@@ -32,6 +32,14 @@ int ValueWidth(const ColumnDescriptor& leaf) {
   return leaf.type.FixedWidth();
 }
 
+// Makes room for `extra` more elements, growing geometrically: callers append a page's worth
+// at a time, and reserving the exact size each time would copy the batch once per page.
+template <typename V>
+void Grow(V* v, size_t extra) {
+  const size_t need = v->size() + extra;
+  if (need > v->capacity()) v->reserve(std::max(need, v->capacity() * 2));
+}
+
 template <typename T>
 void PutValue(std::vector<uint8_t>* out, T v) {
   size_t at = out->size();
@@ -178,22 +186,12 @@ Status DecodeValues(Decoder* decoder, int64_t n, const ColumnDescriptor& leaf, D
       break;
     }
     case ReadConversion::kBinary: {
-      ByteArrayBuilder tmp;
-      FLOE_RETURN_IF_ERROR(decoder->DecodeByteArrays(n, &tmp));
-      if (out->count == 0) {
-        tmp.Release(&out->offsets, &out->data);
-        break;
-      }
-      const uint64_t base = out->data.size();
-      if (base + tmp.data().size() > static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
-        return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
-      }
-      out->data.insert(out->data.end(), tmp.data().begin(), tmp.data().end());
-      auto offs = tmp.offsets();
-      out->offsets.reserve(out->offsets.size() + count);
-      for (size_t i = 1; i < offs.size(); ++i) {
-        out->offsets.push_back(static_cast<int32_t>(base + static_cast<uint64_t>(offs[i])));
-      }
+      // Decode straight onto the end of `out` (same layout) rather than into a temporary.
+      ByteArrayBuilder b;
+      b.Adopt(std::move(out->offsets), std::move(out->data));
+      Status st = decoder->DecodeByteArrays(n, &b);
+      b.Release(&out->offsets, &out->data);
+      FLOE_RETURN_IF_ERROR(st);
       break;
     }
     case ReadConversion::kFixed: {
@@ -210,29 +208,84 @@ Status DecodeValues(Decoder* decoder, int64_t n, const ColumnDescriptor& leaf, D
   return {};
 }
 
-// Appends dict[indices[i]] for each (already range-checked) index.
-Status Gather(const DenseValues& dict, std::span<const int32_t> indices, DenseValues* out) {
+// Fixed-width gather with the width known at compile time, so each copy is one load and store
+// instead of a memcpy call.
+template <size_t W>
+void GatherFixed(const uint8_t* dict, std::span<const int32_t> indices, uint8_t* dst) {
+  for (int32_t i : indices) {
+    std::memcpy(dst, dict + static_cast<size_t>(i) * W, W);
+    dst += W;
+  }
+}
+
+// Appends dict[indices[i]] for each (already range-checked) index. `values_to_come`: about how
+// many more values the caller will append to `out` after these (a sizing hint).
+Status Gather(const DenseValues& dict, std::span<const int32_t> indices, DenseValues* out,
+              int64_t values_to_come) {
   if (dict.width > 0) {
     const size_t w = static_cast<size_t>(dict.width);
-    size_t at = out->data.size();
+    const size_t at = out->data.size();
+    Grow(&out->data, indices.size() * w);
     out->data.resize(at + indices.size() * w);
     uint8_t* dst = out->data.data() + at;
-    for (int32_t i : indices) {
-      std::memcpy(dst, dict.data.data() + static_cast<size_t>(i) * w, w);
-      dst += w;
+    const uint8_t* src = dict.data.data();
+    switch (w) {
+      case 1:
+        GatherFixed<1>(src, indices, dst);
+        break;
+      case 2:
+        GatherFixed<2>(src, indices, dst);
+        break;
+      case 4:
+        GatherFixed<4>(src, indices, dst);
+        break;
+      case 8:
+        GatherFixed<8>(src, indices, dst);
+        break;
+      case 16:
+        GatherFixed<16>(src, indices, dst);
+        break;
+      default:
+        for (int32_t i : indices) {
+          std::memcpy(dst, src + static_cast<size_t>(i) * w, w);
+          dst += w;
+        }
     }
   } else {
+    const int32_t* doff = dict.offsets.data();
     uint64_t total = out->data.size();
-    for (int32_t i : indices) total += static_cast<uint64_t>(dict.offsets[i + 1] - dict.offsets[i]);
+    for (int32_t i : indices) total += static_cast<uint64_t>(doff[i + 1] - doff[i]);
     if (total > static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
       return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
     }
-    out->data.reserve(total);
-    out->offsets.reserve(out->offsets.size() + indices.size());
+    // Size both arrays once, then copy with raw pointers: no per-value capacity checks.
+    const size_t at = out->data.size();
+    const size_t oat = out->offsets.size();
+    // Binary data cannot be sized up front by row count: size it for the rest of the batch at
+    // this page's mean length, so the batch is not copied on every doubling.
+    const size_t bytes = static_cast<size_t>(total) - at;
+    // Capped: a hint must not reserve gigabytes for a batch of large values; past it the
+    // doubling takes over.
+    constexpr size_t kMaxHintBytes = size_t{64} << 20;
+    const size_t more =
+        indices.empty()
+            ? 0
+            : std::min(kMaxHintBytes, bytes / indices.size() * static_cast<size_t>(values_to_come));
+    if (at + bytes > out->data.capacity()) {
+      out->data.reserve(std::max(at + bytes + more, out->data.capacity() * 2));
+    }
+    Grow(&out->offsets, indices.size());
+    out->data.resize(static_cast<size_t>(total));
+    out->offsets.resize(oat + indices.size());
+    uint8_t* dst = out->data.data();
+    int32_t* o = out->offsets.data() + oat;
+    const uint8_t* src = dict.data.data();
+    int32_t end = static_cast<int32_t>(at);
     for (int32_t i : indices) {
-      const uint8_t* b = dict.data.data() + dict.offsets[i];
-      out->data.insert(out->data.end(), b, b + (dict.offsets[i + 1] - dict.offsets[i]));
-      out->offsets.push_back(static_cast<int32_t>(out->data.size()));
+      const int32_t len = doff[i + 1] - doff[i];
+      std::memcpy(dst + end, src + doff[i], static_cast<size_t>(len));
+      end += len;
+      *o++ = end;
     }
   }
   out->count += static_cast<int64_t>(indices.size());
@@ -298,13 +351,23 @@ struct ColumnChunkReader::State {
 
   std::vector<int16_t> def;
   std::vector<int16_t> rep;
+  // Flat leaf: every definition level of the loaded page is max_def (`def` is not filled).
+  bool page_all_defined = false;
   int64_t page_levels = 0;
   int64_t lpos = 0;
   int64_t vpos = 0;
   bool page_ends_record = true;  // the loaded page cannot continue into the next one
-  DenseValues values;
+  int value_width = 0;           // DenseValues::width of the leaf
+
+  // The loaded page's values are decoded on demand, straight into the batch that takes them (or
+  // passed over), rather than into a page buffer first and copied. `decoder` reads the page body
+  // (in `scratch` or the chunk), which stays put until the next page is loaded.
+  std::unique_ptr<Decoder> decoder;
+  bool dict_page = false;    // the loaded page holds dictionary indices
+  int64_t rows_to_come = 0;  // rows the current ReadRows still wants after the levels emitted
 
   std::vector<uint8_t> scratch;
+  std::vector<uint8_t> dict_scratch;  // the dictionary page's body: never the data page's
   std::vector<int32_t> indices;
 
   std::unexpected<Error> At(Error e) const {
@@ -313,6 +376,11 @@ struct ColumnChunkReader::State {
   }
 
   Result<ByteView> Inflate(ByteView bytes, int64_t size, bool compressed) {
+    return Inflate(bytes, size, compressed, &scratch);
+  }
+
+  Result<ByteView> Inflate(ByteView bytes, int64_t size, bool compressed,
+                           std::vector<uint8_t>* into) {
     if (size < 0) return Corrupt("negative uncompressed size {}", size);
     if (!compressed || codec_id == CompressionCodec::kUncompressed) {
       if (static_cast<int64_t>(bytes.size()) != size) {
@@ -322,9 +390,9 @@ struct ColumnChunkReader::State {
       return bytes;
     }
     if (bytes.empty() && size == 0) return bytes;
-    scratch.resize(static_cast<size_t>(size));
-    FLOE_RETURN_IF_ERROR(codec->Decompress(bytes, scratch));
-    return ByteView(scratch);
+    into->resize(static_cast<size_t>(size));
+    FLOE_RETURN_IF_ERROR(codec->Decompress(bytes, *into));
+    return ByteView(*into);
   }
 
   Status CheckCrc(const PageHeader& h, ByteView stored) const {
@@ -360,14 +428,15 @@ struct ColumnChunkReader::State {
     }
     if (dh.num_values < 0) return Corrupt("dictionary of {} values", dh.num_values);
     FLOE_RETURN_IF_ERROR(CheckCrc(h, stored));
-    FLOE_ASSIGN_OR_RETURN(ByteView data, Inflate(stored, h.uncompressed_page_size, true));
-    FLOE_ASSIGN_OR_RETURN(auto decoder,
+    FLOE_ASSIGN_OR_RETURN(ByteView data,
+                          Inflate(stored, h.uncompressed_page_size, true, &dict_scratch));
+    FLOE_ASSIGN_OR_RETURN(auto plain,
                           MakeDecoder(Encoding::kPlain, leaf.physical, leaf.type_length));
-    FLOE_RETURN_IF_ERROR(decoder->SetData(dh.num_values, data));
+    FLOE_RETURN_IF_ERROR(plain->SetData(dh.num_values, data));
     dict.Clear();
     dict.width = ValueWidth(leaf);
     if (leaf.conversion != ReadConversion::kNull) {
-      FLOE_RETURN_IF_ERROR(DecodeValues(decoder.get(), dh.num_values, leaf, &dict));
+      FLOE_RETURN_IF_ERROR(DecodeValues(plain.get(), dh.num_values, leaf, &dict));
     }
     has_dict = true;
     return {};
@@ -392,6 +461,20 @@ struct ColumnChunkReader::State {
       if (l < 0 || l > max) return Corrupt("{} level {} exceeds the maximum {}", what, l, max);
     }
     return {};
+  }
+
+  // True when RLE-hybrid `data` opens with a run of at least `num` copies of `value`.
+  static bool OneRleRun(ByteView data, int width, int64_t num, int16_t value) {
+    const uint8_t* p = data.data();
+    const uint8_t* end = p + data.size();
+    uint64_t header = 0;
+    if (!internal::ReadUleb128(&p, end, &header) || (header & 1) != 0) return false;
+    if (header >> 1 < static_cast<uint64_t>(num)) return false;
+    const size_t value_bytes = static_cast<size_t>((width + 7) / 8);
+    if (static_cast<size_t>(end - p) < value_bytes) return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < value_bytes; ++i) v |= uint64_t{p[i]} << (8 * i);
+    return v == static_cast<uint64_t>(value);
   }
 
   // Splits a v1 levels section off the front of `*body`.
@@ -462,7 +545,13 @@ struct ColumnChunkReader::State {
       rep.clear();
     }
     int64_t non_null = num;
-    if (leaf.max_def > 0) {
+    page_all_defined = false;
+    if (leaf.max_def > 0 && leaf.max_rep == 0 && def_enc == Encoding::kRle &&
+        OneRleRun(def_bytes, def_width, num, leaf.max_def)) {
+      // The common no-nulls page: its levels are one run of max_def; skip expanding them.
+      page_all_defined = true;
+      def.clear();
+    } else if (leaf.max_def > 0) {
       FLOE_RETURN_IF_ERROR(
           DecodeLevels(def_bytes, def_enc, def_width, leaf.max_def, num, &def, "definition"));
       non_null = std::count(def.begin(), def.end(), leaf.max_def);
@@ -480,21 +569,15 @@ struct ColumnChunkReader::State {
         return Corrupt("levels show {} rows, the page header says {}", rows, d.num_rows);
       }
     }
-    values.Clear();
-    values.width = ValueWidth(leaf);
+    decoder.reset();
+    dict_page = false;
     if (leaf.conversion == ReadConversion::kNull) {
       if (non_null > 0) return Corrupt("column of logical type UNKNOWN holds {} values", non_null);
     } else {
-      FLOE_ASSIGN_OR_RETURN(auto decoder, MakeDecoder(encoding, leaf.physical, leaf.type_length));
+      FLOE_ASSIGN_OR_RETURN(decoder, MakeDecoder(encoding, leaf.physical, leaf.type_length));
       FLOE_RETURN_IF_ERROR(decoder->SetData(non_null, body));
-      if (IsDictionaryEncoding(encoding)) {
-        if (!has_dict) return Corrupt("dictionary-encoded page without a dictionary");
-        indices.resize(static_cast<size_t>(non_null));
-        FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(indices, static_cast<int32_t>(dict.count)));
-        FLOE_RETURN_IF_ERROR(Gather(dict, indices, &values));
-      } else {
-        FLOE_RETURN_IF_ERROR(DecodeValues(decoder.get(), non_null, leaf, &values));
-      }
+      dict_page = IsDictionaryEncoding(encoding);
+      if (dict_page && !has_dict) return Corrupt("dictionary-encoded page without a dictionary");
     }
     page_levels = num;
     lpos = 0;
@@ -659,6 +742,7 @@ struct ColumnChunkReader::State {
         }
         lpos = i;
       }
+      rows_to_come = n - taken;
       FLOE_RETURN_IF_ERROR(Emit(start, out));
       if (stop) break;
     }
@@ -666,31 +750,55 @@ struct ColumnChunkReader::State {
     return taken;
   }
 
+  // Decodes the loaded page's next `n` values onto the end of `out`, or passes over them.
+  Status TakeValues(int64_t n, DenseValues* out) {
+    if (n == 0 || leaf.conversion == ReadConversion::kNull) return {};
+    if (decoder == nullptr) return Internal("values requested of a page without a decoder");
+    if (out == nullptr) return decoder->Skip(n);
+    if (dict_page) {
+      indices.resize(static_cast<size_t>(n));
+      FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(indices, static_cast<int32_t>(dict.count)));
+      return Gather(dict, indices, out, rows_to_come);
+    }
+    return DecodeValues(decoder.get(), n, leaf, out);
+  }
+
   // Hands levels [start, lpos) of the loaded page and their values to `out` (or drops them).
   Status Emit(int64_t start, LeafBatch* out) {
     int64_t non_null = lpos - start;
-    if (leaf.max_def > 0) {
-      non_null = std::count(def.begin() + start, def.begin() + lpos, leaf.max_def);
+    if (leaf.max_def > 0 && !page_all_defined) {
+      const int16_t max_def = leaf.max_def;
+      const int16_t* d = def.data();
+      int64_t c = 0;
+      for (int64_t i = start; i < lpos; ++i) c += d[i] == max_def;
+      non_null = c;
     }
     if (out != nullptr) {
       if (leaf.max_def > 0) {
-        out->def.insert(out->def.end(), def.begin() + start, def.begin() + lpos);
+        // While every level of the batch is max_def, leave `def` empty (def_when_empty says so)
+        // and spare the copy here and the validity pass in the assembler.
+        const bool elided = out->def.empty();
+        if (page_all_defined) {
+          if (!elided)
+            out->def.insert(out->def.end(), static_cast<size_t>(lpos - start), leaf.max_def);
+        } else {
+          if (elided && out->num_levels > 0) {
+            out->def.assign(static_cast<size_t>(out->num_levels), leaf.max_def);
+          }
+          out->def.insert(out->def.end(), def.begin() + start, def.begin() + lpos);
+        }
       }
       if (leaf.max_rep > 0) {
         out->rep.insert(out->rep.end(), rep.begin() + start, rep.begin() + lpos);
       }
       out->num_levels += lpos - start;
-      if (leaf.conversion != ReadConversion::kNull) {
-        if (out->values.count == 0 && vpos == 0 && non_null == values.count && non_null > 0) {
-          // The batch takes all of the page's values: hand them over instead of copying.
-          std::swap(out->values, values);
-          values.Clear();
-          values.width = out->values.width;
-          vpos = 0;
-          return {};
-        }
-        FLOE_RETURN_IF_ERROR(out->values.AppendRange(values, vpos, non_null));
-      }
+    }
+    // Values are decoded here, after the page was loaded: name the page in errors about its
+    // bytes, as LoadPage does. A batch outgrowing int32 offsets is no fault of the page.
+    if (auto st = TakeValues(non_null, out != nullptr ? &out->values : nullptr); !st) {
+      Error e = std::move(st).error();
+      if (e.kind == ErrorKind::kCorrupt) return At(std::move(e));
+      return std::unexpected(std::move(e));
     }
     vpos += non_null;
     return {};
@@ -716,8 +824,8 @@ Result<ColumnChunkReader> ColumnChunkReader::Make(const ColumnDescriptor& leaf,
   s->def_width = internal::BitWidth(static_cast<uint64_t>(leaf.max_def));
   s->rep_width = internal::BitWidth(static_cast<uint64_t>(leaf.max_rep));
   FLOE_ASSIGN_OR_RETURN(s->codec, MakeCodec(meta.codec));
-  s->values.width = ValueWidth(leaf);
-  s->dict.width = s->values.width;
+  s->value_width = ValueWidth(leaf);
+  s->dict.width = s->value_width;
   return ColumnChunkReader(std::move(s));
 }
 
@@ -753,8 +861,23 @@ Status ColumnChunkReader::SkipTo(int64_t target) {
 }
 
 Result<int64_t> ColumnChunkReader::ReadRows(int64_t n, LeafBatch* out) {
-  if (out->values.count == 0 && out->values.data.empty()) out->values.width = s_->values.width;
-  return s_->Consume(n, out, true);
+  State& s = *s_;
+  if (out->values.count == 0 && out->values.data.empty()) out->values.width = s.value_width;
+  out->def_when_empty = s.leaf.max_def;
+  if (s.leaf.max_rep == 0 && n > 0) {
+    // A flat leaf yields at most one value and one level per row: size the batch's arrays once
+    // rather than letting them grow (and copy) page by page.
+    const size_t rows = static_cast<size_t>(n);
+    if (s.leaf.max_def > 0) Grow(&out->def, rows);
+    if (s.leaf.conversion == ReadConversion::kBinary) {
+      Grow(&out->values.offsets, rows);
+    } else if (s.leaf.conversion != ReadConversion::kNull) {
+      // Capped for wide FIXED_LEN_BYTE_ARRAY values; past it the doubling takes over.
+      Grow(&out->values.data,
+           std::min(rows * static_cast<size_t>(out->values.width), size_t{64} << 20));
+    }
+  }
+  return s.Consume(n, out, true);
 }
 
 }  // namespace floe::parquet

@@ -30,7 +30,10 @@ struct DenseValues {
 
 // The levels and values of consecutive rows of one leaf.
 struct LeafBatch {
-  std::vector<int16_t> def;  // one per level; empty when the leaf's max_def is 0
+  // One per level; empty when every level's definition level is `def_when_empty` (the leaf's
+  // max_def: always so when that is 0, and elided by the reader while no value is missing).
+  std::vector<int16_t> def;
+  int16_t def_when_empty = 0;
   std::vector<int16_t> rep;  // one per level; empty when the leaf's max_rep is 0
   int64_t num_levels = 0;
   int64_t num_rows = 0;

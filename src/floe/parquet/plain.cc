@@ -100,6 +100,10 @@ Status PlainDecoder::DecodeFixedWidth(std::span<uint8_t> out) {
 Status PlainDecoder::DecodeByteArrays(int64_t n, ByteArrayBuilder* out) {
   if (type_ != PhysicalType::kByteArray) return WrongOutput("BYTE_ARRAY");
   FLOE_RETURN_IF_ERROR(Take(n));
+  // The values' bytes are at most what is left of the page less their 4-byte lengths.
+  const size_t left = data_.size() - pos_;
+  const size_t lengths = static_cast<size_t>(n) * 4;
+  out->Reserve(n, static_cast<int64_t>(left > lengths ? left - lengths : 0));
   for (int64_t i = 0; i < n; ++i) {
     if (data_.size() - pos_ < 4) {
       return Corrupt("PLAIN BYTE_ARRAY: page ends inside the length of value {} of {}", i, n);

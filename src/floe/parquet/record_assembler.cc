@@ -1,5 +1,6 @@
 #include "floe/parquet/record_assembler.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -21,7 +22,7 @@ struct Slots {
   int64_t null_count = 0;
 };
 
-int16_t DefAt(const LeafBatch& b, int64_t i) { return b.def.empty() ? 0 : b.def[i]; }
+int16_t DefAt(const LeafBatch& b, int64_t i) { return b.def.empty() ? b.def_when_empty : b.def[i]; }
 int16_t RepAt(const LeafBatch& b, int64_t i) { return b.rep.empty() ? 0 : b.rep[i]; }
 
 Slots FindSlots(const FieldNode& node, const LeafBatch& b) {
@@ -38,27 +39,73 @@ Slots FindSlots(const FieldNode& node, const LeafBatch& b) {
   }
   if (node.def_valid > 0 && !b.def.empty()) {
     s.valid.resize(static_cast<size_t>(s.count));
-    for (int64_t k = 0; k < s.count; ++k) {
-      const int64_t i = s.all ? k : s.pos[k];
-      const bool v = b.def[i] >= node.def_valid;
-      s.valid[k] = v ? 1 : 0;
-      s.null_count += v ? 0 : 1;
+    const int16_t* def = b.def.data();
+    const int16_t def_valid = node.def_valid;
+    uint8_t* valid = s.valid.data();
+    // Locals, not members: stores through `valid` (uint8_t may alias anything) would otherwise
+    // make the compiler reload s.count and s.pos each iteration. Branch-free: this runs once per
+    // value of every nullable column.
+    const int64_t count = s.count;
+    int64_t valid_count = 0;
+    if (s.all) {
+      for (int64_t k = 0; k < count; ++k) {
+        const uint8_t v = def[k] >= def_valid;
+        valid[k] = v;
+        valid_count += v;
+      }
+    } else {
+      const int64_t* pos = s.pos.data();
+      for (int64_t k = 0; k < count; ++k) {
+        const uint8_t v = def[pos[k]] >= def_valid;
+        valid[k] = v;
+        valid_count += v;
+      }
     }
+    s.null_count = s.count - valid_count;
     if (s.null_count == 0) s.valid.clear();
   }
   return s;
 }
 
+// Packs `n` 0/1 bytes into an LSB-first bitmap, eight at a time.
+std::vector<uint8_t> PackBytes(const uint8_t* flags, int64_t n) {
+  std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  int64_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    uint64_t w;
+    std::memcpy(&w, flags + k, 8);
+    // Each byte is 0 or 1: the multiply gathers byte j's low bit into bit 56 + j.
+    bits[static_cast<size_t>(k / 8)] = static_cast<uint8_t>((w * 0x0102040810204080ull) >> 56);
+  }
+  for (; k < n; ++k) {
+    if (flags[k]) columnar::SetBit(bits.data(), k);
+  }
+  return bits;
+}
+
 Buffer ValidityBitmap(const Slots& s) {
   if (s.null_count == 0) return {};
-  std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(s.count)), 0);
-  for (int64_t k = 0; k < s.count; ++k) {
-    if (s.valid[k]) columnar::SetBit(bits.data(), k);
-  }
-  return Buffer(std::move(bits));
+  return Buffer(PackBytes(s.valid.data(), s.count));
 }
 
 bool IsValid(const Slots& s, int64_t k) { return s.valid.empty() || s.valid[k] != 0; }
+
+// Spreads the dense non-null values over the slots, nulls zero. A null slot reads the next
+// value too and keeps zero instead (a select, not a branch); `next` never passes the last value
+// read because the final read is clamped.
+template <typename T>
+void SpreadFixed(const Slots& s, const uint8_t* src, uint8_t* dst) {
+  const uint8_t* valid = s.valid.data();
+  const int64_t last = s.count - s.null_count - 1;
+  T* out = reinterpret_cast<T*>(dst);
+  int64_t next = 0;
+  for (int64_t k = 0; k < s.count; ++k) {
+    T x = 0;
+    if (last >= 0) std::memcpy(&x, src + std::min(next, last) * sizeof(T), sizeof(T));
+    out[k] = valid[k] ? x : T{0};
+    next += valid[k];
+  }
+}
 
 Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf, LeafBatch& b) {
   Slots s = FindSlots(node, b);
@@ -78,6 +125,10 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
   if (v.count != non_null) {
     return Corrupt("column '{}': {} values for {} non-null entries", leaf.path, v.count, non_null);
   }
+  if (leaf.conversion == ReadConversion::kBool && s.null_count == 0) {
+    c->values = Buffer(PackBytes(v.data.data(), s.count));
+    return c;
+  }
   if (leaf.conversion == ReadConversion::kBool) {
     std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(s.count)), 0);
     int64_t next = 0;
@@ -94,11 +145,21 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
       c->values = Buffer(std::move(v.data));
     } else {
       std::vector<uint8_t> out(static_cast<size_t>(s.count) * w, 0);
-      int64_t next = 0;
-      for (int64_t k = 0; k < s.count; ++k) {
-        if (IsValid(s, k)) {
-          std::memcpy(out.data() + static_cast<size_t>(k) * w,
-                      v.data.data() + static_cast<size_t>(next++) * w, w);
+      switch (w) {
+        case 4:
+          SpreadFixed<uint32_t>(s, v.data.data(), out.data());
+          break;
+        case 8:
+          SpreadFixed<uint64_t>(s, v.data.data(), out.data());
+          break;
+        default: {
+          int64_t next = 0;
+          for (int64_t k = 0; k < s.count; ++k) {
+            if (IsValid(s, k)) {
+              std::memcpy(out.data() + static_cast<size_t>(k) * w,
+                          v.data.data() + static_cast<size_t>(next++) * w, w);
+            }
+          }
         }
       }
       c->values = Buffer(std::move(out));

@@ -1,8 +1,10 @@
 #include "floe/parquet/rle_bit_packed_hybrid.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "floe/parquet/bit_util_internal.h"
 
@@ -85,6 +87,54 @@ Status RleBitPackedHybridDecoder::NextRun(int64_t decoded, int64_t wanted) {
   }
 }
 
+namespace {
+
+// Value `J` of a group of 8 values of W bits that starts at `g`: one unaligned 8-byte load from
+// its first byte (a value of <= 32 bits at bit offset <= 7 fits), shifted and masked, all
+// constants known at compile time.
+template <int W, typename T, size_t... J>
+inline void Unpack8(const uint8_t* g, T* d, std::index_sequence<J...>) {
+  constexpr uint64_t kMask = (uint64_t{1} << W) - 1;
+  ((d[J] = static_cast<T>((internal::LoadLittleEndian<uint64_t>(g + J * W / 8) >> (J * W % 8)) &
+                          kMask)),
+   ...);
+}
+
+// Unpacks values [index, index + n) of a bit-packed run; the caller checked that each value's
+// first byte has 8 bytes of the run from it.
+template <int W, typename T>
+void UnpackFast(const uint8_t* packed, uint64_t index, int64_t n, T* dst) {
+  constexpr uint64_t kMask = (uint64_t{1} << W) - 1;
+  auto one = [&](uint64_t at) {
+    const uint64_t bit = at * W;
+    return static_cast<T>((internal::LoadLittleEndian<uint64_t>(packed + (bit >> 3)) >> (bit & 7)) &
+                          kMask);
+  };
+  int64_t i = 0;
+  for (; i < n && (index + static_cast<uint64_t>(i)) % 8 != 0; ++i) dst[i] = one(index + i);
+  // Whole groups: 8 values of W bits are exactly W bytes.
+  for (; i + 8 <= n; i += 8) {
+    Unpack8<W>(packed + (index + static_cast<uint64_t>(i)) / 8 * W, dst + i,
+               std::make_index_sequence<8>{});
+  }
+  for (; i < n; ++i) dst[i] = one(index + i);
+}
+
+template <typename T>
+using Unpacker = void (*)(const uint8_t*, uint64_t, int64_t, T*);
+
+template <typename T, int... W>
+constexpr std::array<Unpacker<T>, sizeof...(W) + 1> MakeUnpackers(
+    std::integer_sequence<int, W...>) {
+  return {nullptr, &UnpackFast<W + 1, T>...};
+}
+
+// Indexed by bit width 1..32 (0 unused): the width picks a fully specialised loop.
+template <typename T>
+constexpr auto kUnpackers = MakeUnpackers<T>(std::make_integer_sequence<int, kMaxRleBitWidth>{});
+
+}  // namespace
+
 template <typename T>
 Status RleBitPackedHybridDecoder::Decode(std::span<T> out) {
   const int64_t wanted = static_cast<int64_t>(out.size());
@@ -98,6 +148,25 @@ Status RleBitPackedHybridDecoder::Decode(std::span<T> out) {
       done += k;
       run_left_ -= k;
       continue;
+    }
+    if (bit_width_ > 0 && bit_width_ <= 32) {
+      // Fast path: a value of <= 32 bits starting at any bit of a byte lies within the 8 bytes
+      // from that byte, so one unaligned load, shift and mask decode it, written straight to
+      // `out`. Only the values whose 8-byte window passes the run's end take the slow path.
+      const uint64_t w = static_cast<uint64_t>(bit_width_);
+      const uint64_t safe_bits = packed_bytes_ >= 8 ? (uint64_t{packed_bytes_} - 8) * 8 : 0;
+      // Values whose first bit is below safe_bits + 1 (and so whose byte + 8 <= packed_bytes_).
+      const uint64_t safe_values = packed_bytes_ >= 8 ? safe_bits / w + 1 : 0;
+      int64_t fast = 0;
+      if (packed_index_ < safe_values) {
+        fast = static_cast<int64_t>(
+            std::min<uint64_t>(static_cast<uint64_t>(k), safe_values - packed_index_));
+      }
+      kUnpackers<T>[bit_width_](packed_, packed_index_, fast, out.data() + done);
+      packed_index_ += static_cast<uint64_t>(fast);
+      done += fast;
+      run_left_ -= fast;
+      k -= fast;
     }
     while (k > 0) {
       size_t chunk = static_cast<size_t>(std::min<int64_t>(k, 64));
