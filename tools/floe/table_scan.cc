@@ -1,4 +1,5 @@
-// `floe table scan NS.T [--where FILTER] [--format table|csv|json] [--stats] [--limit N]`: the
+// `floe table scan NS.T [--where FILTER] [--format table|csv|json] [--stats] [--limit N]
+// [--read-strategy NAME]`: the
 // rows of a table (or of a snapshot) through scan planning and the Parquet reader, with the
 // pruning numbers. A stand-in for `floe query` (issue #6) that interop tests and users can rely on.
 #include <cctype>
@@ -9,11 +10,11 @@
 #include "floe/base/clock.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/scan.h"
+#include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/table_reader.h"
 #include "table_internal.h"
 
 namespace floe::cli {
-namespace {
 
 using iceberg::ExprPtr;
 using iceberg::Literal;
@@ -101,6 +102,8 @@ Result<ExprPtr> ParseWhere(std::string_view text) {
   return iceberg::Simplify(out);
 }
 
+namespace {
+
 nlohmann::json JsonValue(const Literal& v) {
   if (v.is_null()) return nullptr;
   switch (v.type()) {
@@ -126,6 +129,7 @@ struct ScanArgs {
   bool stats = false;
   int64_t limit = -1;
   int64_t snapshot = -1;
+  std::string read_strategy = "floe";
 };
 
 int Scan(const GlobalOptions& g, const ScanArgs& a) {
@@ -146,18 +150,25 @@ int Scan(const GlobalOptions& g, const ScanArgs& a) {
   auto plan = iceberg::PlanFiles(*table, *w->io, options);
   if (!plan) return ReportError(plan.error());
   const iceberg::Schema& schema = table->metadata.CurrentSchema();
+  auto strategy = parquet::ParseReadStrategy(a.read_strategy);
+  if (!strategy) return ReportError(strategy.error());
   std::vector<columnar::RecordBatch> batches;
+  iceberg::ScanReadOptions read_options;
+  read_options.strategy = *strategy;
+  read_options.preserve_order = true;  // rows in file order, as before
+  read_options.limit = a.limit;
+  iceberg::ScanReadStats scan_stats;
+  auto read = iceberg::ReadScan(
+      plan->tasks, schema, *w->io, read_options,
+      [&](columnar::RecordBatch b) -> Status {
+        batches.push_back(std::move(b));
+        return {};
+      },
+      &scan_stats);
+  if (!read) return ReportError(read.error());
   iceberg::TaskReadStats read_stats;
-  int64_t rows = 0;
-  for (const auto& task : plan->tasks) {
-    auto got = iceberg::ReadTask(task, schema, *w->io, &read_stats);
-    if (!got) return ReportError(got.error());
-    for (auto& b : *got) {
-      rows += b.num_rows;
-      batches.push_back(std::move(b));
-    }
-    if (a.limit >= 0 && rows >= a.limit) break;
-  }
+  read_stats.requests = scan_stats.requests;
+  read_stats.bytes_fetched = scan_stats.bytes_fetched;
   std::vector<std::string> names;
   for (const auto& f : schema.fields()) names.push_back(f.name);
   nlohmann::json out_rows = nlohmann::json::array();
@@ -229,6 +240,8 @@ void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options) {
   sub->add_flag("--stats", args->stats, "Also print files opened/skipped, requests and bytes");
   sub->add_option("--limit", args->limit, "At most N rows");
   sub->add_option("--snapshot", args->snapshot, "Read this snapshot id (time travel)");
+  sub->add_option("--read-strategy", args->read_strategy,
+                  "How data files are fetched: floe (default), parquet-mr, aal, eager, arrow-rs");
   sub->callback([&options, args] {
     int rc = Scan(options, *args);
     if (rc != 0) std::exit(rc);

@@ -1,0 +1,439 @@
+#include "floe/iceberg/scan_reader.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+#include <variant>
+
+#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/table_reader.h"
+#include "floe/parquet/strategy_reader.h"
+
+namespace floe::iceberg {
+
+namespace {
+
+// Fetched bytes held by the scan: a reader waits before fetching while others hold more than the
+// bound; one reader alone always proceeds, so a file larger than the bound is still read.
+class ByteBudget {
+ public:
+  explicit ByteBudget(int64_t limit) : limit_(std::max<int64_t>(limit, 1)) {}
+
+  void Reserve(int64_t n) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return used_ == 0 || used_ + n <= limit_; });
+    used_ += n;
+    peak_ = std::max(peak_, used_);
+  }
+  // Replaces a reservation of `from` bytes by `to` (the bytes actually fetched).
+  void Adjust(int64_t from, int64_t to) {
+    std::lock_guard lock(mu_);
+    used_ += to - from;
+    peak_ = std::max(peak_, used_);
+  }
+  void Release(int64_t n) {
+    {
+      std::lock_guard lock(mu_);
+      used_ -= n;
+    }
+    cv_.notify_all();
+  }
+  int64_t peak() const {
+    std::lock_guard lock(mu_);
+    return peak_;
+  }
+
+ private:
+  const int64_t limit_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  int64_t used_ = 0;
+  int64_t peak_ = 0;
+};
+
+// A literal in the Parquet reader's value domain; nullopt for types whose file representation
+// may differ from Iceberg's (timestamps in other units, decimals) -- those prune nothing.
+std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId column_type) {
+  if (v.is_null()) return std::nullopt;
+  switch (column_type) {
+    case TypeId::kBoolean:
+    case TypeId::kInt:
+    case TypeId::kLong:
+    case TypeId::kDate:
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+    case TypeId::kString:
+      break;
+    default:
+      return std::nullopt;
+  }
+  return std::visit(
+      [](const auto& x) -> std::optional<parquet::PredicateValue> {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return parquet::PredicateValue(x);
+        } else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+          return parquet::PredicateValue(static_cast<int64_t>(x));
+        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          return parquet::PredicateValue(static_cast<double>(x));
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return parquet::PredicateValue(x);
+        } else {
+          return std::nullopt;
+        }
+      },
+      v.storage());
+}
+
+// The conjuncts of a bound residual that the Parquet reader can prune with. Pruning only: the
+// residual is still applied to the rows.
+void CollectPredicates(const ExprPtr& e, std::vector<parquet::ColumnPredicate>* out) {
+  if (!e) return;
+  if (e->op == Op::kAnd) {
+    for (const ExprPtr& c : e->children) CollectPredicates(c, out);
+    return;
+  }
+  if (!e->is_predicate() || !e->bound() || !e->type || !e->type->IsPrimitive()) return;
+  parquet::ColumnPredicate p;
+  p.column = e->column;
+  p.field_id = e->field_id;
+  auto lit = [&](size_t i) -> std::optional<parquet::PredicateValue> {
+    if (i >= e->literals.size()) return std::nullopt;
+    return ToPredicateValue(e->literals[i], e->type->id);
+  };
+  switch (e->op) {
+    case Op::kIsNull:
+      p.is_null = true;
+      break;
+    case Op::kNotNull:
+      p.is_not_null = true;
+      break;
+    case Op::kEq: {
+      auto v = lit(0);
+      if (!v) return;
+      p.in = std::vector<parquet::PredicateValue>{*v};
+      break;
+    }
+    case Op::kLt:
+    case Op::kLtEq: {
+      auto v = lit(0);
+      if (!v) return;
+      p.max = *v;
+      p.max_inclusive = e->op == Op::kLtEq;
+      break;
+    }
+    case Op::kGt:
+    case Op::kGtEq: {
+      auto v = lit(0);
+      if (!v) return;
+      p.min = *v;
+      p.min_inclusive = e->op == Op::kGtEq;
+      break;
+    }
+    case Op::kIn: {
+      std::vector<parquet::PredicateValue> values;
+      for (size_t i = 0; i < e->literals.size(); ++i) {
+        auto v = lit(i);
+        if (!v) return;
+        values.push_back(*v);
+      }
+      if (values.empty()) return;
+      p.in = std::move(values);
+      break;
+    }
+    default:
+      return;
+  }
+  out->push_back(std::move(p));
+}
+
+void CollectFieldIds(const ExprPtr& e, std::set<int32_t>* out) {
+  if (!e) return;
+  if (e->is_predicate() && e->bound()) out->insert(e->field_id);
+  for (const ExprPtr& c : e->children) CollectFieldIds(c, out);
+}
+
+// Every field id at or below `field` (column_sizes are keyed by leaf ids).
+void CollectNestedIds(const NestedField& field, std::vector<int32_t>* out) {
+  out->push_back(field.id);
+  if (field.type) {
+    for (const NestedField& c : field.type->fields) CollectNestedIds(c, out);
+  }
+}
+
+struct ScanShape {
+  Schema read_schema;             // projected + residual-only columns (top level)
+  std::vector<int32_t> read_ids;  // top-level field ids of read_schema
+  std::vector<int32_t> leaf_ids;  // every id below them, for the column_sizes estimate
+  bool needs_projection = false;  // read_schema has columns `projected` lacks
+};
+
+ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projected,
+                  bool apply_residual) {
+  ScanShape s;
+  std::vector<NestedField> fields = projected.fields();
+  std::set<int32_t> have;
+  for (const NestedField& f : fields) have.insert(f.id);
+  if (apply_residual) {
+    // Residual columns the projection lacks, as optional top-level fields of their bound type.
+    std::map<int32_t, NestedField> extra;
+    std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
+      if (!e) return;
+      if (e->is_predicate() && e->bound() && !have.count(e->field_id) && e->type) {
+        extra.emplace(e->field_id, NestedField{e->field_id, e->column, false, e->type});
+      }
+      for (const ExprPtr& c : e->children) walk(c);
+    };
+    for (const FileScanTask& t : tasks) walk(t.residual);
+    for (auto& [id, f] : extra) fields.push_back(std::move(f));
+    s.needs_projection = !extra.empty();
+  }
+  for (const NestedField& f : fields) {
+    s.read_ids.push_back(f.id);
+    CollectNestedIds(f, &s.leaf_ids);
+  }
+  s.read_schema = Schema(projected.schema_id(), std::move(fields));
+  return s;
+}
+
+int64_t ProjectedBytes(const DataFile& file, const std::vector<int32_t>& leaf_ids) {
+  if (file.column_sizes.empty()) return -1;
+  int64_t total = 0;
+  for (int32_t id : leaf_ids) {
+    auto it = file.column_sizes.find(id);
+    if (it != file.column_sizes.end()) total += it->second;
+  }
+  return total;
+}
+
+// Keeps the fields and predicates `reader`'s file has: by field id when the file carries ids,
+// else by name (files registered from tools that write none).
+Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
+                                            const parquet::ReadOptions& base,
+                                            const ScanShape& shape) {
+  const parquet::ParquetSchema& schema = reader.schema();
+  bool has_ids = false;
+  for (const columnar::Field& f : reader.arrow_schema().fields) has_ids |= f.field_id >= 0;
+  parquet::ReadOptions o = base;
+  o.field_ids.clear();
+  o.columns.clear();
+  o.predicates.clear();
+  for (const NestedField& f : shape.read_schema.fields()) {
+    if (has_ids) {
+      if (schema.FindFieldId(f.id) != nullptr) o.field_ids.push_back(f.id);
+    } else if (schema.FindPath(f.name) != nullptr) {
+      o.columns.push_back(f.name);
+    }
+  }
+  for (parquet::ColumnPredicate p : base.predicates) {
+    if (has_ids) {
+      if (p.field_id && schema.FindFieldId(*p.field_id) != nullptr) o.predicates.push_back(p);
+    } else {
+      // Only top-level names can be trusted without ids.
+      const NestedField* f = p.field_id ? shape.read_schema.FindById(*p.field_id) : nullptr;
+      if (f != nullptr && schema.FindPath(f->name) != nullptr) {
+        p.column = f->name;
+        p.field_id.reset();
+        o.predicates.push_back(std::move(p));
+      }
+    }
+  }
+  if (o.field_ids.empty() && o.columns.empty() && !schema.fields().empty()) {
+    // None of the wanted columns is in this file: read its first column for the row count; the
+    // conformed batches hold nulls.
+    o.columns.push_back(schema.fields()[0].path);
+  }
+  return o;
+}
+
+Error NameFile(Error e, const FileScanTask& task) {
+  if (e.message.find(task.file.file_path) == std::string::npos) {
+    e.message = "reading '" + task.file.file_path + "': " + e.message;
+  }
+  return e;
+}
+
+}  // namespace
+
+Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected, const FileIO& io,
+                const ScanReadOptions& options, const BatchSink& sink, ScanReadStats* stats) {
+  ScanReadStats local;
+  if (stats == nullptr) stats = &local;
+  for (const FileScanTask& t : tasks) {
+    if (!t.deletes.empty()) {
+      return Unsupported(
+          "data file '{}' has {} delete files; applying deletes (merge-on-read) is not built yet",
+          t.file.file_path, t.deletes.size());
+    }
+    if (t.file.file_format != "PARQUET" && t.file.file_format != "parquet") {
+      return Unsupported("data file '{}' is {}; floe reads Parquet", t.file.file_path,
+                         t.file.file_format);
+    }
+  }
+  if (tasks.empty()) return {};
+
+  const bool floe = options.strategy == parquet::ReadStrategy::kFloe;
+  const ScanShape shape = ShapeOf(tasks, projected, options.apply_residual);
+  parquet::TailEstimator tails(options.planner);
+  parquet::RequestGate gate(options.request_budget);
+  parquet::FooterCache* cache = nullptr;
+  if (floe && options.use_footer_cache) {
+    cache = options.footer_cache ? options.footer_cache : &parquet::FooterCache::Default();
+  }
+  ByteBudget budget(options.max_buffered_bytes);
+
+  std::mutex mu;  // guards `stats`, `first_error`, the delivery state and calls of `sink`
+  std::optional<Error> first_error;
+  std::atomic<bool> failed{false};  // an error, or the limit reached: no more work
+  std::atomic<size_t> next{0};
+  int64_t delivered_rows = 0;
+  // preserve_order: the batches of files that finished before their predecessors.
+  std::map<size_t, std::vector<columnar::RecordBatch>> waiting;
+  size_t next_to_deliver = 0;
+
+  // Under `mu`: hands `batch` to the sink, honouring the limit.
+  auto deliver = [&](columnar::RecordBatch batch) -> Status {
+    const int64_t rows = batch.num_rows;
+    if (failed.load() || rows == 0) return {};
+    Status st = sink(std::move(batch));
+    if (!st) {
+      failed.store(true);  // under `mu`: no other batch reaches the sink after this one
+      return st;
+    }
+    delivered_rows += rows;
+    if (options.limit >= 0 && delivered_rows >= options.limit) failed.store(true);
+    return {};
+  };
+
+  auto read_one = [&](size_t index) -> Status {
+    const FileScanTask& task = tasks[index];
+    std::vector<columnar::RecordBatch> held_batches;  // preserve_order only
+    FLOE_ASSIGN_OR_RETURN(std::string key, io.KeyOf(task.file.file_path));
+    parquet::StrategyReadOptions so;
+    so.strategy = options.strategy;
+    so.read.field_ids = shape.read_ids;
+    so.read.use_page_index = options.use_page_index;
+    if (options.apply_residual) CollectPredicates(task.residual, &so.read.predicates);
+    so.planner = options.planner;
+    so.cache = cache;
+    so.tails = floe ? &tails : nullptr;
+    so.gate = floe ? &gate : nullptr;
+    so.resolve = [&shape](const parquet::FileReader& r, const parquet::ReadOptions& base) {
+      return ResolveForFile(r, base, shape);
+    };
+    parquet::FileHints hints;
+    hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, task.file.file_size_in_bytes));
+    hints.projected_bytes = ProjectedBytes(task.file, shape.leaf_ids);
+
+    const int64_t len = task.file.file_size_in_bytes;
+    int64_t reserved =
+        hints.projected_bytes >= 0
+            ? std::min(len, hints.projected_bytes + options.planner.initial_tail_bytes)
+            : len;
+    reserved = std::max<int64_t>(reserved, 0);
+    budget.Reserve(reserved);
+    auto fetched = parquet::FetchFile(*io.store(), key, hints, so);
+    if (!fetched) {
+      budget.Release(reserved);
+      return std::unexpected(std::move(fetched).error());
+    }
+    const int64_t held = fetched->bytes.total_bytes();
+    budget.Adjust(reserved, held);
+    struct Releaser {
+      ByteBudget& b;
+      int64_t n;
+      ~Releaser() { b.Release(n); }
+    } releaser{budget, held};
+
+    const parquet::ReadPlan::Counts counts = fetched->plan.counts;
+    const int64_t rg_read = static_cast<int64_t>(fetched->plan.row_groups.size());
+    {
+      std::lock_guard lock(mu);
+      if (fetched->stats.bytes_fetched > 0) ++stats->data_files_opened;
+      stats->row_groups_read += rg_read;
+      stats->row_groups_skipped += counts.row_groups - rg_read;
+      stats->pages_skipped += counts.pages_skipped;
+      stats->requests += fetched->stats.requests;
+      stats->heads += fetched->stats.heads;
+      stats->bytes_fetched += fetched->stats.bytes_fetched;
+      stats->footer_cache_hits += fetched->footer_cached ? 1 : 0;
+    }
+    bool has_ids = false;
+    for (const columnar::Field& f : fetched->reader.arrow_schema().fields) {
+      has_ids |= f.field_id >= 0;
+    }
+    FLOE_ASSIGN_OR_RETURN(
+        parquet::BatchReader batches,
+        fetched->reader.Decode(std::move(fetched->plan), std::move(fetched->bytes)));
+    while (!failed.load()) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
+      if (!b) break;
+      const int64_t rows = b->num_rows;
+      FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                            ConformToSchema(*b, shape.read_schema, has_ids));
+      if (options.apply_residual && task.residual) {
+        FLOE_ASSIGN_OR_RETURN(conformed, FilterRows(conformed, task.residual, shape.read_schema));
+      }
+      if (shape.needs_projection) {
+        FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
+      }
+      std::lock_guard lock(mu);
+      stats->rows_read += rows;
+      if (options.preserve_order && (index != next_to_deliver || !held_batches.empty())) {
+        if (conformed.num_rows > 0) held_batches.push_back(std::move(conformed));
+        continue;
+      }
+      FLOE_RETURN_IF_ERROR(deliver(std::move(conformed)));
+    }
+    if (options.preserve_order) {
+      std::lock_guard lock(mu);
+      waiting[index] = std::move(held_batches);
+      // Deliver every file whose predecessors are done (this one's batches may already be out).
+      while (!waiting.empty() && waiting.begin()->first == next_to_deliver) {
+        for (columnar::RecordBatch& b : waiting.begin()->second) {
+          FLOE_RETURN_IF_ERROR(deliver(std::move(b)));
+        }
+        waiting.erase(waiting.begin());
+        ++next_to_deliver;
+      }
+    }
+    return {};
+  };
+
+  auto worker = [&] {
+    while (!failed.load()) {
+      const size_t i = next.fetch_add(1);
+      if (i >= tasks.size()) return;
+      Status st = read_one(i);
+      if (!st) {
+        std::lock_guard lock(mu);
+        if (!first_error) first_error = NameFile(std::move(st).error(), tasks[i]);
+        failed.store(true);
+      }
+    }
+  };
+
+  // floe keeps every file in flight up to the request budget; the baselines read one file per
+  // task on a fixed number of tasks, as their engines deploy them.
+  const int want = floe ? options.request_budget : options.baseline_tasks;
+  const int workers = std::clamp<int>(want, 1, static_cast<int>(tasks.size()));
+  if (workers == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<size_t>(workers));
+    for (int w = 0; w < workers; ++w) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+  }
+  stats->peak_buffered_bytes = std::max(stats->peak_buffered_bytes, budget.peak());
+  if (first_error) return std::unexpected(std::move(*first_error));
+  return {};
+}
+
+}  // namespace floe::iceberg

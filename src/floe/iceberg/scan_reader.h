@@ -1,0 +1,73 @@
+// ScanReader: reads every task of a planned scan with the chosen read strategy -- all files in
+// flight at once up to a request budget (floe), or one file per task on a fixed number of tasks
+// (the baselines, as their engines deploy them) -- projecting columns by field id, pruning row
+// groups and pages by each task's residual, and applying the residual to the rows.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+#include "floe/iceberg/file_io.h"
+#include "floe/iceberg/scan.h"
+#include "floe/iceberg/schema.h"
+#include "floe/parquet/footer_cache.h"
+#include "floe/parquet/read_planner.h"
+#include "floe/parquet/read_strategy.h"
+
+namespace floe::iceberg {
+
+struct ScanReadOptions {
+  parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
+  int request_budget = 64;  // floe: requests in flight across the scan
+  int baseline_tasks = 4;   // baselines: files read at once (Spark local[4])
+  bool apply_residual = true;
+  bool use_page_index = true;
+
+  // Added by the read path (issue 5).
+  // floe: the planner's thresholds (gap, whole-file size, request cap, first tail).
+  parquet::ReadPlannerOptions planner;
+  // floe: footers and page indexes by (path, length); null = FooterCache::Default().
+  parquet::FooterCache* footer_cache = nullptr;
+  bool use_footer_cache = true;
+  // Fetched-but-not-yet-decoded bytes are held to this bound (a single file larger than it is
+  // still read, alone). With at most `request_budget` (floe) or `baseline_tasks` files open at
+  // once and batches handed to the sink one at a time, memory is about this plus one decoded
+  // batch per open file.
+  int64_t max_buffered_bytes = int64_t{256} << 20;
+  // Deliver batches in task order (a file's batches wait for the files before it); otherwise in
+  // the order files finish.
+  bool preserve_order = false;
+  // Stop once the sink has received at least this many rows (-1: all). With preserve_order the
+  // rows are the first in task order; without, any.
+  int64_t limit = -1;
+};
+
+struct ScanReadStats {
+  int64_t data_files_opened = 0;  // files of which at least one byte was read
+  int64_t row_groups_read = 0;
+  int64_t row_groups_skipped = 0;
+  int64_t pages_skipped = 0;
+  int64_t rows_read = 0;
+
+  // Added by the read path (issue 5): what the reader itself sent (a CountingStore under the
+  // FileIO counts the same, plus anything else that used the store).
+  int64_t requests = 0;  // GETs and HEADs
+  int64_t heads = 0;
+  int64_t bytes_fetched = 0;
+  int64_t footer_cache_hits = 0;
+  int64_t peak_buffered_bytes = 0;  // most fetched bytes held at once
+};
+
+// Receives batches conformed to the projected schema. Called by one thread at a time, batches of
+// different files in any order; an error stops the scan and is returned by ReadScan.
+using BatchSink = std::function<Status(columnar::RecordBatch)>;
+
+// `projected` is the table schema restricted to the fields the caller needs (field ids kept);
+// columns the residual needs but `projected` lacks are read and dropped before `sink`.
+Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected, const FileIO& io,
+                const ScanReadOptions& options, const BatchSink& sink, ScanReadStats* stats);
+
+}  // namespace floe::iceberg

@@ -1,0 +1,72 @@
+// FooterCache: parsed footers and the raw page-index bytes of Parquet files, keyed by (path,
+// length) so a rewritten object of another length is never served stale. Bounded in bytes (LRU);
+// thread-safe. The read path consults the process-wide Default() unless told otherwise; tests and
+// benchmarks disable or Clear() it so every measured read starts cold.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "floe/base/buffer.h"
+#include "floe/parquet/file_reader.h"
+
+namespace floe::parquet {
+
+class FooterCache {
+ public:
+  // 64 MiB holds the footers and page indexes of thousands of typical data files.
+  static constexpr int64_t kDefaultCapacityBytes = int64_t{64} << 20;
+
+  struct Entry {
+    FileReader reader;    // the parsed footer
+    int64_t tail_offset;  // file offset of `tail`
+    Buffer tail;          // the file's bytes from its page index (or footer) to the end
+  };
+
+  explicit FooterCache(int64_t capacity_bytes = kDefaultCapacityBytes);
+
+  // The cache every scan in this process shares by default.
+  static FooterCache& Default();
+
+  std::optional<Entry> Find(std::string_view path, uint64_t file_length);
+  // Keeps `reader` and a private copy of `tail`; entries larger than the capacity are not kept.
+  void Insert(std::string_view path, uint64_t file_length, const FileReader& reader,
+              int64_t tail_offset, ByteView tail);
+  void Clear();
+
+  // A disabled cache finds nothing and keeps nothing.
+  void set_enabled(bool enabled);
+  bool enabled() const;
+  void set_capacity_bytes(int64_t capacity_bytes);
+
+  int64_t bytes() const;
+  int64_t entries() const;
+  int64_t hits() const;
+  int64_t misses() const;
+
+ private:
+  using Key = std::pair<std::string, uint64_t>;
+  struct Slot {
+    Entry entry;
+    int64_t charge;
+    std::list<Key>::iterator lru;
+  };
+  void EvictLocked();
+
+  mutable std::mutex mu_;
+  bool enabled_ = true;
+  int64_t capacity_;
+  int64_t bytes_ = 0;
+  int64_t hits_ = 0;
+  int64_t misses_ = 0;
+  std::list<Key> lru_;  // most recent first
+  std::map<Key, Slot> slots_;
+};
+
+}  // namespace floe::parquet

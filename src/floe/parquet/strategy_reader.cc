@@ -1,0 +1,378 @@
+#include "floe/parquet/strategy_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "floe/parquet/footer.h"
+
+namespace floe::parquet {
+
+namespace {
+
+// The requests of one file: every one counted, each holding a permit of the scan's gate (if any)
+// while it is in flight.
+class Fetcher {
+ public:
+  Fetcher(io::ObjectStore& store, std::string_view key, RequestGate* gate, StoreReadStats* stats)
+      : store_(store), key_(key), gate_(gate), stats_(stats) {}
+
+  const std::string& key() const { return key_; }
+
+  Result<Buffer> Get(io::Range range) {
+    const int held = gate_ ? gate_->Acquire(1) : 0;
+    Result<Buffer> r = store_.Get(key_, range);
+    if (gate_) gate_->Release(held);
+    ++stats_->requests;
+    if (r) stats_->bytes_fetched += static_cast<int64_t>(r->size());
+    return r;
+  }
+
+  Result<uint64_t> Head() {
+    const int held = gate_ ? gate_->Acquire(1) : 0;
+    Result<io::ObjectInfo> r = store_.Head(key_);
+    if (gate_) gate_->Release(held);
+    ++stats_->requests;
+    ++stats_->heads;
+    if (!r) return std::unexpected(std::move(r).error());
+    return r->size;
+  }
+
+  // One bounded GET of [offset, offset + length) added to `have`; checks the length.
+  Status GetInto(int64_t offset, int64_t length, FetchedBytes* have) {
+    FLOE_ASSIGN_OR_RETURN(Buffer b, Get(io::Range::Bounded(static_cast<uint64_t>(offset),
+                                                           static_cast<uint64_t>(length))));
+    if (static_cast<int64_t>(b.size()) != length) {
+      return Corrupt("parquet file '{}': read {} of the {} bytes at offset {}", Name(), b.size(),
+                     length, offset);
+    }
+    have->Add(offset, std::move(b));
+    return {};
+  }
+
+  // The ranges as one batch, at most `parallel` in flight (and within the gate's budget).
+  Status GetBatch(const std::vector<ByteRange>& ranges, int parallel, FetchedBytes* have) {
+    if (ranges.empty()) return {};
+    if (ranges.size() == 1) return GetInto(ranges[0].offset, ranges[0].length, have);
+    std::vector<io::ReadRequest> requests;
+    requests.reserve(ranges.size());
+    for (const ByteRange& r : ranges) {
+      requests.push_back({key_, io::Range::Bounded(static_cast<uint64_t>(r.offset),
+                                                   static_cast<uint64_t>(r.length))});
+    }
+    int want = std::min<int>(parallel, static_cast<int>(ranges.size()));
+    const int held = gate_ ? gate_->Acquire(want) : want;
+    auto results = store_.ReadAll(std::move(requests), io::BatchOptions{held});
+    if (gate_) gate_->Release(held);
+    Status status;
+    for (size_t i = 0; i < results.size(); ++i) {
+      ++stats_->requests;
+      if (!results[i]) {
+        if (status) status = std::unexpected(std::move(results[i]).error());
+        continue;
+      }
+      stats_->bytes_fetched += static_cast<int64_t>(results[i]->size());
+      if (static_cast<int64_t>(results[i]->size()) != ranges[i].length && status) {
+        status = Corrupt("parquet file '{}': read {} of the {} bytes at offset {}", Name(),
+                         results[i]->size(), ranges[i].length, ranges[i].offset);
+      }
+      have->Add(ranges[i].offset, std::move(*results[i]));
+    }
+    return status;
+  }
+
+  std::string Name() const { return io::JoinKey(store_.Uri(), key_); }
+
+ private:
+  io::ObjectStore& store_;
+  std::string key_;
+  RequestGate* gate_;
+  StoreReadStats* stats_;
+};
+
+// The planned ranges `have` does not cover yet.
+std::vector<ByteRange> Missing(const std::vector<PlannedRange>& ranges, const FetchedBytes& have) {
+  std::vector<ByteRange> out;
+  for (const PlannedRange& r : ranges) {
+    if (r.range.length > 0 && !have.Covers(r.range)) out.push_back(r.range);
+  }
+  return out;
+}
+
+// The smallest range covering every one of `ranges` (they must be non-empty).
+ByteRange Span(const std::vector<ByteRange>& ranges) {
+  int64_t b = ranges.front().offset, e = ranges.front().end();
+  for (const ByteRange& r : ranges) {
+    b = std::min(b, r.offset);
+    e = std::max(e, r.end());
+  }
+  return {b, e - b};
+}
+
+// Opens the footer from the tail `have` holds at [tail_offset, len); when the footer is longer,
+// one more GET of exactly what is missing. Returns the reader and the footer's tail length.
+Result<std::pair<FileReader, int64_t>> OpenFromTail(Fetcher& f, int64_t len, int64_t tail_offset,
+                                                    FetchedBytes* have) {
+  const std::string name = f.Name();
+  FLOE_ASSIGN_OR_RETURN(Buffer tail, have->Get({tail_offset, len - tail_offset}, "footer tail"));
+  FLOE_ASSIGN_OR_RETURN(auto opened,
+                        FileReader::Open(name, static_cast<uint64_t>(len), tail.view()));
+  if (opened.reader) {
+    return std::pair{std::move(*opened.reader), static_cast<int64_t>(opened.tail_length_needed)};
+  }
+  const int64_t need = static_cast<int64_t>(opened.tail_length_needed);
+  if (need > len) {
+    return Corrupt("parquet file '{}': footer of {} bytes in a {}-byte file", name, need, len);
+  }
+  FLOE_ASSIGN_OR_RETURN(
+      Buffer front, f.Get(io::Range::Bounded(static_cast<uint64_t>(len - need),
+                                             static_cast<uint64_t>(tail_offset - (len - need)))));
+  std::vector<uint8_t> joined(static_cast<size_t>(need));
+  if (front.size() + tail.size() != joined.size()) {
+    return Corrupt("parquet file '{}': read {} of the {} footer bytes wanted", name,
+                   front.size() + tail.size(), need);
+  }
+  std::memcpy(joined.data(), front.data(), front.size());
+  std::memcpy(joined.data() + front.size(), tail.data(), tail.size());
+  Buffer all(std::move(joined));
+  have->Add(len - need, all);
+  FLOE_ASSIGN_OR_RETURN(opened, FileReader::Open(name, static_cast<uint64_t>(len), all.view()));
+  if (!opened.reader) {
+    return Corrupt("parquet file '{}': the footer needs {} bytes after reading {}", name,
+                   opened.tail_length_needed, need);
+  }
+  return std::pair{std::move(*opened.reader), need};
+}
+
+Result<ReadOptions> Resolve(const StrategyReadOptions& o, const FileReader& reader) {
+  if (o.resolve) return o.resolve(reader, o.read);
+  return o.read;
+}
+
+Result<FetchedFile> Finish(FileReader reader, ReadPlan plan, FetchedBytes bytes,
+                           StoreReadStats stats) {
+  stats.plan = plan.counts;
+  return FetchedFile{std::move(reader), std::move(plan), std::move(bytes), stats, false};
+}
+
+// Groups the data ranges of a plan by row group, in file order.
+std::map<int, std::vector<PlannedRange>> ByRowGroup(const std::vector<PlannedRange>& ranges) {
+  std::map<int, std::vector<PlannedRange>> out;
+  for (const PlannedRange& r : ranges) out[r.row_group].push_back(r);
+  return out;
+}
+
+// ---- parquet-mr (and eager above its threshold): 8-byte tail, footer, then row group by row
+// group one GET per consecutive run of chunks (forward seeks <= 1 MiB read through), serially.
+Result<FetchedFile> ReadParquetMr(Fetcher& f, int64_t len, const StrategyReadOptions& o,
+                                  StoreReadStats* stats) {
+  FetchedBytes have;
+  if (len < static_cast<int64_t>(kFooterTrailerLength)) {
+    return Corrupt("parquet file '{}': {} bytes is too short for a Parquet file", f.Name(), len);
+  }
+  FLOE_RETURN_IF_ERROR(f.GetInto(len - 8, 8, &have));
+  FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, len - 8, &have));
+  FileReader reader = std::move(opened.first);
+  FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, reader));
+  read.use_page_index = false;  // Iceberg's Parquet reader filters row groups, not pages
+  FLOE_ASSIGN_OR_RETURN(ReadPlan plan, reader.Plan(read));
+  for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
+    for (const ByteRange& r : CoalesceRanges(Missing(ranges, have), kParquetMrSeekReadThrough)) {
+      FLOE_RETURN_IF_ERROR(f.GetInto(r.offset, r.length, &have));
+    }
+  }
+  return Finish(std::move(reader), std::move(plan), std::move(have), *stats);
+}
+
+// Plans, fetches the page index (if the plan wants it and `have` lacks it) in one GET, applies it.
+// `index_start` (optional) receives the lowest offset of the index ranges used, or -1.
+Status PlanWithIndex(Fetcher& f, const FileReader& reader, const ReadOptions& read,
+                     FetchedBytes* have, ReadPlan* plan, int64_t* index_start = nullptr) {
+  FLOE_ASSIGN_OR_RETURN(*plan, reader.Plan(read));
+  if (index_start) *index_start = -1;
+  if (plan->index_pending) {
+    if (index_start) {
+      for (const PlannedRange& r : plan->IndexRanges()) {
+        if (*index_start < 0 || r.range.offset < *index_start) *index_start = r.range.offset;
+      }
+    }
+    std::vector<ByteRange> missing = Missing(plan->IndexRanges(), *have);
+    if (!missing.empty()) {
+      ByteRange span = Span(missing);
+      FLOE_RETURN_IF_ERROR(f.GetInto(span.offset, span.length, have));
+    }
+    FLOE_RETURN_IF_ERROR(reader.ApplyPageIndex(*have, plan));
+  }
+  return {};
+}
+
+Result<FetchedFile> ReadWhole(Fetcher& f, int64_t len, const StrategyReadOptions& o,
+                              bool use_page_index, StoreReadStats* stats) {
+  FetchedBytes have;
+  FLOE_ASSIGN_OR_RETURN(Buffer all, f.Get(io::Range::Whole()));
+  if (static_cast<int64_t>(all.size()) != len) {
+    return Corrupt("parquet file '{}': the object has {} bytes, the manifest says {}", f.Name(),
+                   all.size(), len);
+  }
+  have.Add(0, std::move(all));
+  FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, 0, &have));
+  FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
+  read.use_page_index = read.use_page_index && use_page_index;
+  ReadPlan plan;
+  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, opened.first, read, &have, &plan));
+  return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
+}
+
+// ---- aal: HEAD, whole object <= 8 MiB, else a 32 KiB footer + 1 MiB page-index prefetch, then
+// chunks in blocks of <= 8 MiB coalesced within 1 MiB, all in parallel.
+Result<FetchedFile> ReadAal(Fetcher& f, const StrategyReadOptions& o, StoreReadStats* stats) {
+  FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
+  const int64_t len = static_cast<int64_t>(size);
+  if (len <= kAalWholeObjectBytes) return ReadWhole(f, len, o, false, stats);
+  FetchedBytes have;
+  const int64_t footer_off = len - kAalFooterPrefetch;
+  const int64_t index_off = std::max<int64_t>(0, footer_off - kAalPageIndexPrefetch);
+  FLOE_RETURN_IF_ERROR(f.GetBatch(
+      {{index_off, footer_off - index_off}, {footer_off, kAalFooterPrefetch}}, 2, &have));
+  // Join the two prefetches so the footer can be parsed from one buffer.
+  FLOE_ASSIGN_OR_RETURN(Buffer a, have.Get({index_off, footer_off - index_off}, "prefetch"));
+  FLOE_ASSIGN_OR_RETURN(Buffer b, have.Get({footer_off, kAalFooterPrefetch}, "footer"));
+  std::vector<uint8_t> joined(a.size() + b.size());
+  std::memcpy(joined.data(), a.data(), a.size());
+  std::memcpy(joined.data() + a.size(), b.data(), b.size());
+  have.Add(index_off, Buffer(std::move(joined)));
+  FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, index_off, &have));
+  FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
+  read.use_page_index = false;  // the engine above (Iceberg's reader) filters row groups only
+  FLOE_ASSIGN_OR_RETURN(ReadPlan plan, opened.first.Plan(read));
+  FLOE_RETURN_IF_ERROR(f.GetBatch(
+      CoalesceCapped(Missing(plan.DataRanges(), have), kAalCoalesceTolerance, kAalBlockBytes), 64,
+      &have));
+  return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
+}
+
+// ---- arrow-rs: 512 KiB footer hint (second GET if the footer is longer), the page index in one
+// GET when a predicate uses it, then row group by row group one range per projected chunk (or
+// page), gaps <= 1 MiB coalesced, 10 in parallel.
+Result<FetchedFile> ReadArrowRs(Fetcher& f, int64_t len, const StrategyReadOptions& o,
+                                StoreReadStats* stats) {
+  FetchedBytes have;
+  const int64_t hint = std::min(len, kArrowRsFooterHint);
+  FLOE_RETURN_IF_ERROR(f.GetInto(len - hint, hint, &have));
+  FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, len - hint, &have));
+  FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
+  ReadPlan plan;
+  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, opened.first, read, &have, &plan));
+  for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
+    FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceRanges(Missing(ranges, have), kArrowRsCoalesceGap),
+                                    kArrowRsParallelRanges, &have));
+  }
+  return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
+}
+
+// ---- floe.
+Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
+                             const StrategyReadOptions& options, StoreReadStats* stats) {
+  const ReadPlannerOptions& p = options.planner;
+  const bool with_index =
+      options.read.use_page_index && (!options.read.predicates.empty() || options.read.limit >= 0);
+  FetchedBytes have;
+  std::optional<FileReader> reader;
+  bool cached = false;
+  int64_t footer_tail = 0;
+  if (options.cache) {
+    if (auto hit = options.cache->Find(f.key(), static_cast<uint64_t>(len))) {
+      reader = std::move(hit->reader);
+      have.Add(hit->tail_offset, std::move(hit->tail));
+      cached = true;
+    }
+  }
+  if (!reader) {
+    const int64_t tail_estimate = options.tails ? options.tails->Estimate(len, with_index)
+                                                : std::min(len, p.initial_tail_bytes);
+    const FirstRead first = PlanFirstRead(p, len, hints.projected_bytes, tail_estimate);
+    int64_t tail_offset = 0;
+    if (first.whole_file) {
+      FLOE_ASSIGN_OR_RETURN(Buffer all, f.Get(io::Range::Whole()));
+      if (static_cast<int64_t>(all.size()) != len) {
+        return Corrupt("parquet file '{}': the object has {} bytes, the manifest says {}", f.Name(),
+                       all.size(), len);
+      }
+      have.Add(0, std::move(all));
+    } else {
+      tail_offset = len - first.tail_bytes;
+      FLOE_RETURN_IF_ERROR(f.GetInto(tail_offset, first.tail_bytes, &have));
+    }
+    FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, tail_offset, &have));
+    reader = std::move(opened.first);
+    footer_tail = opened.second;
+  }
+  FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(options, *reader));
+  ReadPlan plan;
+  int64_t index_start = -1;
+  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, *reader, read, &have, &plan, &index_start));
+  if (!cached) {
+    // What this file needed from its end: the footer, and the index ranges this read used (a
+    // scan's files share their predicate columns).
+    int64_t needed = footer_tail;
+    if (index_start >= 0) needed = std::max(needed, len - index_start);
+    if (options.tails) options.tails->Observe(needed, with_index);
+  }
+  FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceCapped(Missing(plan.DataRanges(), have), p.coalesce_gap,
+                                                 p.max_request_bytes, p.max_waste_ratio),
+                                  options.gate ? options.gate->capacity() : 64, &have));
+  if (options.cache && !cached) {
+    const int64_t index_start = PageIndexStart(reader->metadata());
+    const int64_t footer_start = len - footer_tail;
+    std::optional<Buffer> keep;
+    int64_t keep_offset = 0;
+    if (index_start >= 0 && index_start < footer_start) {
+      keep = have.Find({index_start, len - index_start});
+      keep_offset = index_start;
+    }
+    if (!keep) {
+      keep = have.Find({footer_start, footer_tail});
+      keep_offset = footer_start;
+    }
+    if (keep)
+      options.cache->Insert(f.key(), static_cast<uint64_t>(len), *reader, keep_offset,
+                            keep->view());
+  }
+  auto out = Finish(std::move(*reader), std::move(plan), std::move(have), *stats);
+  if (out) out->footer_cached = cached;
+  return out;
+}
+
+}  // namespace
+
+Result<FetchedFile> FetchFile(io::ObjectStore& store, std::string_view key, const FileHints& hints,
+                              const StrategyReadOptions& options) {
+  StoreReadStats stats;
+  Fetcher f(store, key, options.strategy == ReadStrategy::kFloe ? options.gate : nullptr, &stats);
+  int64_t len = static_cast<int64_t>(hints.file_length);
+  if (options.strategy == ReadStrategy::kAal) return ReadAal(f, options, &stats);
+  if (len <= 0) {
+    // No length from a manifest: the peers ask the store for it (one HEAD).
+    FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
+    len = static_cast<int64_t>(size);
+  }
+  switch (options.strategy) {
+    case ReadStrategy::kFloe:
+      return ReadFloe(f, len, hints, options, &stats);
+    case ReadStrategy::kParquetMr:
+      return ReadParquetMr(f, len, options, &stats);
+    case ReadStrategy::kEager:
+      if (len <= kEagerWholeFileBytes) return ReadWhole(f, len, options, false, &stats);
+      return ReadParquetMr(f, len, options, &stats);
+    case ReadStrategy::kArrowRs:
+      return ReadArrowRs(f, len, options, &stats);
+    case ReadStrategy::kAal:
+      break;
+  }
+  return ReadAal(f, options, &stats);
+}
+
+}  // namespace floe::parquet
