@@ -104,6 +104,27 @@ TEST(Scan, OneDayPrunesManifestsBySummaries) {
   for (const auto& t : p.tasks) EXPECT_EQ(t.file.partition[0], Literal::Date(19002));
 }
 
+TEST(Scan, ManifestsOfOnlyDeletedFilesAreNotRead) {
+  Fixture f;
+  // Replacing all of day 0's files rewrites its manifest with four DELETED entries.
+  SnapshotUpdate u;
+  u.operation = "replace";
+  for (int block = 0; block < 4; ++block) u.deleted_paths.push_back(EventFile(0, block).file_path);
+  u.added = {EventFile(0, 7)};
+  CommitSnapshot(*f.cat, *f.io, f.id, u).value();
+  ScanPlan p = f.Plan(nullptr);
+  EXPECT_EQ(p.stats.manifests_total, 4);
+  EXPECT_EQ(p.stats.manifests_skipped, 1);
+  EXPECT_EQ(p.tasks.size(), 9u);
+  EXPECT_EQ(f.store->Snapshot().get, 4u);  // the list and three manifests
+  // The next commit no longer carries the manifest of deletions.
+  AppendFiles(*f.cat, *f.io, f.id, {EventFile(1, 8)}).value();
+  p = f.Plan(nullptr);
+  EXPECT_EQ(p.stats.manifests_total, 4);  // the append's, the replace's, days 1 and 2
+  EXPECT_EQ(p.stats.manifests_skipped, 0);
+  EXPECT_EQ(p.tasks.size(), 10u);
+}
+
 TEST(Scan, BoundsPruneFilesWithinAManifest) {
   Fixture f;
   ScanPlan p = f.Plan(Predicate(Op::kEq, "id", {Literal::Long(250)}));

@@ -8,6 +8,8 @@
 
 #include "cli.h"
 #include "floe/base/clock.h"
+#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/metadata_tables.h"
 #include "floe/iceberg/table.h"
 #include "floe/iceberg/warehouse.h"
 #include "table_internal.h"
@@ -145,35 +147,52 @@ int Snapshots(const GlobalOptions& g, const TableArgs& a) {
   return 0;
 }
 
+// The files metadata table, printed per file: partition, size, sequence number (from the entries
+// table) and each column's bounds and null count.
 int Files(const GlobalOptions& g, const TableArgs& a) {
   auto w = OpenWarehouseFor(g);
   if (!w) return ReportError(w.error());
   auto t = LoadTableFor(g, a.table);
   if (!t) return ReportError(t.error());
-  auto entries = t->LiveEntries(*w->io);
+  auto files = iceberg::ReadMetadataTable(*t, *w->io, "files");
+  if (!files) return ReportError(files.error());
+  auto entries = iceberg::ReadMetadataTable(*t, *w->io, "entries");
   if (!entries) return ReportError(entries.error());
-  const auto& m = t->metadata;
-  for (const auto& e : *entries) {
-    const auto* spec = m.SpecById(e.file.spec_id);
-    std::string partition = spec ? spec->PartitionPath(e.file.partition) : "";
-    fmt::print("{}\n  partition={} records={} bytes={} seq={}\n", e.file.file_path,
-               partition.empty() ? "-" : partition, e.file.record_count, e.file.file_size_in_bytes,
-               e.sequence_number.value_or(0));
-    for (const auto& [id, lower] : e.file.lower_bounds) {
-      const auto* field = m.CurrentSchema().FindById(id);
-      auto upper = e.file.upper_bounds.find(id);
-      if (field == nullptr || upper == e.file.upper_bounds.end()) continue;
-      auto lo = iceberg::DeserializeBound(*field->type, lower);
-      auto hi = iceberg::DeserializeBound(*field->type, upper->second);
-      if (!lo || !hi) continue;
-      auto nulls = e.file.null_value_counts.find(id);
-      fmt::print("    {:<20} [{} .. {}] nulls={}\n", m.CurrentSchema().NameOf(id), lo->ToString(),
-                 hi->ToString(),
-                 nulls == e.file.null_value_counts.end() ? std::string("?")
-                                                         : std::to_string(nulls->second));
+  auto col = [](const columnar::RecordBatch& b, const std::string& name) {
+    auto i = b.schema->IndexOf(name);
+    return i ? b.columns[*i].get() : nullptr;
+  };
+  std::map<std::string, int64_t> seq;
+  {
+    const auto *path = col(*entries, "data_file.file_path"), *s = col(*entries, "sequence_number"),
+               *status = col(*entries, "status");
+    for (int64_t r = 0; r < entries->num_rows; ++r) {
+      if (status->Value<int32_t>(r) == 2 || s->IsNull(r)) continue;
+      seq[std::string(path->BytesAt(r))] = s->Value<int64_t>(r);
     }
   }
-  fmt::print("{} data files\n", entries->size());
+  const auto& schema = t->metadata.CurrentSchema();
+  const auto *path = col(*files, "file_path"), *partition = col(*files, "partition"),
+             *records = col(*files, "record_count"), *bytes = col(*files, "file_size_in_bytes");
+  for (int64_t r = 0; r < files->num_rows; ++r) {
+    std::string p(path->BytesAt(r));
+    std::string part(partition->BytesAt(r));
+    fmt::print("{}\n  partition={} records={} bytes={} seq={}\n", p, part == "{}" ? "-" : part,
+               records->Value<int64_t>(r), bytes->Value<int64_t>(r), seq[p]);
+    for (const auto& f : schema.fields()) {
+      std::string prefix = "readable_metrics." + f.name + ".";
+      const auto *lo = col(*files, prefix + "lower_bound"),
+                 *hi = col(*files, prefix + "upper_bound"),
+                 *nulls = col(*files, prefix + "null_value_count");
+      if (lo == nullptr || hi == nullptr || lo->IsNull(r) || hi->IsNull(r)) continue;
+      auto lv = iceberg::LiteralAt(*lo, r, *f.type), hv = iceberg::LiteralAt(*hi, r, *f.type);
+      if (!lv || !hv) continue;
+      fmt::print("    {:<20} [{} .. {}] nulls={}\n", f.name, lv->ToString(), hv->ToString(),
+                 nulls == nullptr || nulls->IsNull(r) ? std::string("?")
+                                                      : std::to_string(nulls->Value<int64_t>(r)));
+    }
+  }
+  fmt::print("{} data files\n", files->num_rows);
   return 0;
 }
 
@@ -239,6 +258,8 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
   add("describe", "Schema, partitioning, sort order, properties and current snapshot", Describe);
   add("snapshots", "Every snapshot with its operation and totals", Snapshots);
   add("files", "The live data files of the current snapshot with their metrics", Files);
+  AddRewriteCommands(*cmd, options);
+  AddExpireCommands(*cmd, options);
   auto* drop = add("drop", "Drop a table from the catalog", Drop);
   drop->add_flag("--purge", args->purge, "Also delete every file under the table's location");
 }

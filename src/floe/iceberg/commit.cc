@@ -88,7 +88,7 @@ Result<ManifestFile> WriteManifestFile(const FileIO& io, const TableMetadata& m,
         mf.deleted_rows_count += rows;
         break;
     }
-    if (e.status != EntryStatus::kAdded && e.sequence_number) {
+    if (e.sequence_number) {
       mf.min_sequence_number = std::min(mf.min_sequence_number, *e.sequence_number);
     }
   }
@@ -119,6 +119,12 @@ Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate&
   std::vector<ManifestFile> kept;
   if (parent != nullptr) {
     FLOE_ASSIGN_OR_RETURN(kept, base.Manifests(io, *parent));
+    // A manifest that only records an earlier snapshot's deletions lists nothing live: the
+    // snapshot that deleted the files keeps it (expiry needs it there), later ones drop it.
+    std::erase_if(kept, [](const ManifestFile& mf) {
+      return mf.added_files_count == 0 && mf.existing_files_count == 0 &&
+             mf.deleted_files_count > 0;
+    });
   }
 
   // Replace: mark the deleted files in the manifests that list them.
@@ -191,6 +197,7 @@ Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate&
       e.snapshot_id = snapshot_id;
       e.file = f;
       e.file.spec_id = spec.spec_id();
+      if (u.data_sequence_number) e.sequence_number = *u.data_sequence_number;
       added_records += f.record_count;
       added_size += f.file_size_in_bytes;
       changed_partitions.insert(
@@ -225,7 +232,8 @@ Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate&
           if (e.status == EntryStatus::kAdded && e.snapshot_id != snapshot_id)
             e.status = EntryStatus::kExisting;
           if (e.status == EntryStatus::kAdded) {
-            e.sequence_number.reset();  // inherit this commit's
+            // Inherit this commit's again, except a data sequence number set explicitly.
+            if (e.sequence_number == seq) e.sequence_number.reset();
             e.file_sequence_number.reset();
           }
           merged.push_back(std::move(e));

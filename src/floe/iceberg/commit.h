@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ struct SnapshotUpdate {
   std::vector<DataFile> added;             // partition values per the table's default spec
   std::vector<std::string> deleted_paths;  // must all be live in the table when the commit lands
   std::map<std::string, std::string> summary;  // extra snapshot summary properties
+  // The data sequence number of the added files when it is not this commit's: a rewrite gives
+  // its outputs the sequence number of the snapshot it read, so delete files committed since
+  // still apply to the rewritten rows (Iceberg's RewriteFiles with the starting sequence number).
+  std::optional<int64_t> data_sequence_number;
 };
 
 struct CommitStats {

@@ -97,6 +97,11 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
   };
   std::vector<const ManifestFile*> to_read;
   for (const auto& mf : manifests) {
+    // A manifest that only records deletions lists no live file: nothing to read in it.
+    if (mf.added_files_count == 0 && mf.existing_files_count == 0 && mf.deleted_files_count > 0) {
+      ++plan.stats.manifests_skipped;
+      continue;
+    }
     FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf.partition_spec_id));
     if (mf.content == ManifestContent::kData &&
         !SummariesMightMatch(proj.first, *proj.second, mf.partitions)) {

@@ -1,0 +1,42 @@
+// remove_orphan_files: deletes the objects under a table's location that no snapshot, metadata
+// file or statistics file of the table references and that are older than a guard (default 3
+// days, as Iceberg) -- the debris of failed writes. The listing is taken before the metadata is
+// read, so a file a writer commits while this runs is seen as referenced; a writer's uncommitted
+// files are protected only by the age guard, which is why it exists.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/catalog/catalog.h"
+#include "floe/iceberg/file_io.h"
+
+namespace floe::iceberg {
+
+constexpr int64_t kDefaultOrphanAgeMs = int64_t{3} * 24 * 3600 * 1000;
+
+struct RemoveOrphanFilesOptions {
+  std::optional<int64_t> older_than_ms;  // Unix ms; default now - 3 days
+  bool dry_run = false;                  // report, delete nothing
+  // Called after the listing, before the metadata is read (tests commit concurrently here).
+  std::function<void()> after_listing;
+  std::function<void(int64_t files)> on_deleted;  // progress
+};
+
+struct RemoveOrphanFilesResult {
+  std::vector<std::string> orphan_file_locations;  // deleted (or, dry run, to delete)
+  int64_t orphan_bytes = 0;
+  int64_t listed_files = 0;
+  int64_t too_new_files = 0;  // unreferenced but younger than the guard: kept
+  double elapsed_ms = 0;
+};
+
+Result<RemoveOrphanFilesResult> RemoveOrphanFiles(catalog::Catalog& catalog, const FileIO& io,
+                                                  const catalog::TableIdentifier& id,
+                                                  const RemoveOrphanFilesOptions& options);
+
+}  // namespace floe::iceberg

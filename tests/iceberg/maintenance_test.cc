@@ -1,0 +1,508 @@
+#include <gtest/gtest.h>
+
+#include "floe/base/clock.h"
+#include "floe/iceberg/expire_snapshots.h"
+#include "floe/iceberg/remove_orphan_files.h"
+#include "floe/iceberg/rewrite_data_files.h"
+#include "floe/iceberg/rewrite_manifests.h"
+#include "maintenance_fixture.h"
+
+namespace floe::iceberg {
+namespace {
+
+using namespace testing_support;
+
+constexpr int64_t kRows = 100000;
+constexpr int kBatches = 8;
+constexpr int64_t kTwoMB = 2 << 20;
+
+catalog::TableIdentifier Id(const std::string& name = "dim") {
+  return catalog::TableIdentifier::Parse("db." + name).value();
+}
+
+// The dimension: 8 appends of shuffled ids under a declared sort order on id.
+void WriteDimension(Warehouse& w, const catalog::TableIdentifier& id) {
+  CreateDimension(w, id, "id ASC NULLS LAST");
+  for (const auto& ids : ShuffledIdBatches(kRows, kBatches))
+    AppendBatch(w, id, DimensionBatch(ids));
+}
+
+struct Range {
+  int64_t lo, hi;
+};
+std::vector<Range> IdRanges(const Warehouse& w, const catalog::TableIdentifier& id) {
+  auto files = ReadMetadataTable(w.Load(id), *w.io, "files").value();
+  auto lo = LongColumn(files, "readable_metrics.id.lower_bound");
+  auto hi = LongColumn(files, "readable_metrics.id.upper_bound");
+  std::vector<Range> out;
+  for (size_t i = 0; i < lo.size(); ++i) out.push_back({lo[i], hi[i]});
+  std::sort(out.begin(), out.end(), [](Range a, Range b) { return a.lo < b.lo; });
+  return out;
+}
+
+std::vector<int64_t> Iota(int64_t n) {
+  std::vector<int64_t> v(n);
+  std::iota(v.begin(), v.end(), 0);
+  return v;
+}
+
+size_t FilesOpenedFor(const Warehouse& w, const catalog::TableIdentifier& id, int64_t key) {
+  ScanOptions o;
+  o.filter = Predicate(Op::kEq, "id", {Literal::Long(key)});
+  return PlanFiles(w.Load(id), *w.io, o).value().tasks.size();
+}
+
+TEST(RewriteDataFiles, SortOrderPerWriteDoesNotClusterButASortRewriteDoes) {
+  Warehouse w;
+  WriteDimension(w, Id());
+  // Every write sorted its own rows, yet each file's id range spans nearly the whole table.
+  std::vector<Range> before = IdRanges(w, Id());
+  ASSERT_EQ(before.size(), 8u);
+  for (const auto& a : before) {
+    EXPECT_LT(a.lo, kRows / 100);
+    EXPECT_GT(a.hi, kRows - kRows / 100);
+  }
+  EXPECT_EQ(FilesOpenedFor(w, Id(), 4242), 8u);
+  const int64_t start_seq = w.Load(Id()).metadata.last_sequence_number;
+
+  RewriteOptions o;
+  o.strategy = RewriteStrategy::kSort;
+  o.target_file_size_bytes = kTwoMB;
+  int64_t read_files = 0;
+  o.on_file_read = [&](int64_t n, int64_t) { read_files += n; };
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->rewritten_data_files_count, 8);
+  EXPECT_EQ(read_files, 8);
+  EXPECT_EQ(r->rewritten_records, kRows);
+  EXPECT_EQ(r->commits, 1);
+  EXPECT_GE(r->added_data_files_count, 3) << "the data should make several 2 MB files";
+
+  std::vector<Range> after = IdRanges(w, Id());
+  ASSERT_EQ(static_cast<int64_t>(after.size()), r->added_data_files_count);
+  EXPECT_EQ(after.front().lo, 0);
+  EXPECT_EQ(after.back().hi, kRows - 1);
+  for (size_t i = 1; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].lo, after[i - 1].hi + 1) << "file ranges must be disjoint and adjacent";
+  }
+  // A point lookup now opens exactly one file, wherever the key is.
+  for (int64_t key : {int64_t{0}, int64_t{4242}, kRows / 2, kRows - 1}) {
+    EXPECT_EQ(FilesOpenedFor(w, Id(), key), 1u) << key;
+  }
+  // Files near the target: none past the max, all but the last at least half of it.
+  auto files = ReadMetadataTable(w.Load(Id()), *w.io, "files").value();
+  auto sizes = LongColumn(files, "file_size_in_bytes");
+  for (int64_t s : sizes) EXPECT_LE(s, kTwoMB * 18 / 10);
+  EXPECT_EQ(AllIds(w, Id()), Iota(kRows));
+
+  // A replace whose new files keep the data sequence number of the snapshot it read.
+  Table t = w.Load(Id());
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->operation(), "replace");
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.at("deleted-data-files"), "8");
+  auto entries = ReadMetadataTable(t, *w.io, "entries").value();
+  auto status = LongColumn(entries, "status");
+  auto seq = LongColumn(entries, "sequence_number");
+  auto fseq = LongColumn(entries, "file_sequence_number");
+  int added = 0;
+  for (int64_t i = 0; i < entries.num_rows; ++i) {
+    if (status[i] != 1) continue;
+    ++added;
+    EXPECT_EQ(seq[i], start_seq);
+    EXPECT_EQ(fseq[i], start_seq + 1);
+  }
+  EXPECT_EQ(added, r->added_data_files_count);
+  // The declared order is the one used: the files say so.
+  auto order_ids = LongColumn(files, "sort_order_id");
+  for (int64_t id : order_ids) EXPECT_EQ(id, t.metadata.default_sort_order_id);
+}
+
+TEST(RewriteDataFiles, SortWithTheDefaultTargetMakesOneFile) {
+  Warehouse w;
+  WriteDimension(w, Id());
+  RewriteOptions o;
+  o.strategy = RewriteStrategy::kSort;
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->added_data_files_count, 1);
+  std::vector<Range> after = IdRanges(w, Id());
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].lo, 0);
+  EXPECT_EQ(after[0].hi, kRows - 1);
+  // Sorted inside: the reader sees ids in order.
+  Table t = w.Load(Id());
+  auto plan = PlanFiles(t, *w.io, {}).value();
+  auto batches = ReadTask(plan.tasks[0], t.metadata.CurrentSchema(), *w.io).value();
+  int64_t expect = 0;
+  for (const auto& b : batches) {
+    for (int64_t i = 0; i < b.num_rows; ++i) ASSERT_EQ(b.columns[0]->Value<int64_t>(i), expect++);
+  }
+  EXPECT_EQ(expect, kRows);
+}
+
+TEST(RewriteDataFiles, SortByAnotherMultiColumnOrder) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  for (const auto& ids : ShuffledIdBatches(2000, 5)) AppendBatch(w, Id(), DimensionBatch(ids));
+  RewriteOptions o;
+  o.strategy = RewriteStrategy::kSort;
+  o.sort_order_text = "category DESC, id ASC";
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->added_data_files_count, 1);
+  Table t = w.Load(Id());
+  auto plan = PlanFiles(t, *w.io, {}).value();
+  auto batches = ReadTask(plan.tasks[0], t.metadata.CurrentSchema(), *w.io).value();
+  std::vector<std::pair<std::string, int64_t>> rows;
+  for (const auto& b : batches) {
+    for (int64_t i = 0; i < b.num_rows; ++i)
+      rows.emplace_back(std::string(b.columns[1]->BytesAt(i)), b.columns[0]->Value<int64_t>(i));
+  }
+  ASSERT_EQ(rows.size(), 2000u);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    bool ordered = rows[i - 1].first > rows[i].first ||
+                   (rows[i - 1].first == rows[i].first && rows[i - 1].second < rows[i].second);
+    ASSERT_TRUE(ordered) << i;
+  }
+  // Not the table's order (it has none): the files carry no sort order id.
+  auto files = ReadMetadataTable(t, *w.io, "files").value();
+  EXPECT_EQ(LongColumn(files, "sort_order_id")[0], -1);
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.at("rewrite-sort-order"),
+            "category DESC NULLS LAST, id ASC NULLS FIRST");
+}
+
+TEST(RewriteDataFiles, SortNeedsAnOrder) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  AppendBatch(w, Id(), DimensionBatch(Iota(10)));
+  RewriteOptions o;
+  o.strategy = RewriteStrategy::kSort;
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().ToString(),
+            "invalid input: the sort strategy needs a sort order: the table has none, and none "
+            "was given");
+  o.sort_order_text = "nosuch";
+  r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_TRUE(r.error().message.starts_with("sort order: ")) << r.error().ToString();
+}
+
+TEST(RewriteDataFiles, BinPackHonoursMinInputFilesAndRewriteAll) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  for (int i = 0; i < 4; ++i) {
+    std::vector<int64_t> ids(100);
+    std::iota(ids.begin(), ids.end(), i * 100);
+    AppendBatch(w, Id(), DimensionBatch(ids));
+  }
+  const std::string before = w.Load(Id()).metadata_location;
+  RewriteOptions o;  // binpack, min-input-files 5: four small files are left alone
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->commits, 0);
+  EXPECT_EQ(r->rewritten_data_files_count, 0);
+  EXPECT_EQ(w.Load(Id()).metadata_location, before);
+
+  o.min_input_files = 4;
+  r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->rewritten_data_files_count, 4);
+  EXPECT_EQ(r->added_data_files_count, 1);
+  EXPECT_EQ(AllIds(w, Id()), Iota(400));
+  // Bin-pack keeps rows in the order it read them (file by file) and claims no sort order.
+  auto files = ReadMetadataTable(w.Load(Id()), *w.io, "files").value();
+  EXPECT_EQ(LongColumn(files, "sort_order_id")[0], -1);
+
+  // One file is never rewritten alone, unless rewrite-all says so.
+  o = RewriteOptions{};
+  r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->commits, 0);
+  o.rewrite_all = true;
+  r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->rewritten_data_files_count, 1);
+  EXPECT_EQ(AllIds(w, Id()), Iota(400));
+}
+
+TEST(RewriteDataFiles, FilterRestrictsToMatchingPartitionsAndPartialProgressCommitsPerGroup) {
+  Warehouse w;
+  CreateDimension(w, Id(), "", "category");
+  for (int i = 0; i < 5; ++i) {
+    std::vector<int64_t> ids(40);
+    std::iota(ids.begin(), ids.end(), i * 40);
+    AppendBatch(w, Id(), DimensionBatch(ids, 3));  // 3 categories: 15 files
+  }
+  RewriteOptions o;
+  o.filter = Predicate(Op::kEq, "category", {Literal::String("c1")});
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->rewritten_data_files_count, 5);
+  EXPECT_EQ(r->added_data_files_count, 1);
+  auto parts = ReadMetadataTable(w.Load(Id()), *w.io, "partitions").value();
+  EXPECT_EQ(LongColumn(parts, "file_count"), (std::vector<int64_t>{5, 1, 5}));
+
+  // The other two partitions, one commit each.
+  o = RewriteOptions{};
+  o.partial_progress_enabled = true;
+  o.partial_progress_max_commits = 10;
+  r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->file_groups, 2);
+  EXPECT_EQ(r->commits, 2);
+  EXPECT_EQ(r->snapshot_ids.size(), 2u);
+  parts = ReadMetadataTable(w.Load(Id()), *w.io, "partitions").value();
+  EXPECT_EQ(LongColumn(parts, "file_count"), (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(AllIds(w, Id()), Iota(200));
+}
+
+TEST(RewriteDataFiles, AConcurrentRemovalOfAnInputFailsItAndLeavesTheTableUnchanged) {
+  Warehouse w;
+  CreateDimension(w, Id(), "id");
+  for (int i = 0; i < 5; ++i) {
+    std::vector<int64_t> ids(50);
+    std::iota(ids.begin(), ids.end(), i * 50);
+    AppendBatch(w, Id(), DimensionBatch(ids));
+  }
+  std::string victim;
+  std::string after_concurrent;
+  std::set<std::string> data_before;
+  RewriteOptions o;
+  o.strategy = RewriteStrategy::kSort;
+  o.before_commit = [&] {
+    // Another writer deletes one of the rewrite's input files first.
+    Table t = w.Load(Id());
+    victim = t.LiveEntries(*w.io).value()[0].file.file_path;
+    SnapshotUpdate u;
+    u.operation = "delete";
+    u.deleted_paths = {victim};
+    after_concurrent = CommitSnapshot(*w.cat, *w.io, Id(), u).value().metadata_location;
+    data_before = w.Keys(Id(), "data/");
+  };
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kConflict);
+  EXPECT_EQ(r.error().message,
+            fmt::format("rewrite_data_files of 'db.dim' did not commit: cannot replace '{}': it is "
+                        "no longer a live file of table 'db.dim'",
+                        victim));
+  // The table is as the concurrent writer left it, and the rewrite's own files are gone.
+  EXPECT_EQ(w.Load(Id()).metadata_location, after_concurrent);
+  std::set<std::string> data_after = w.Keys(Id(), "data/");
+  EXPECT_EQ(data_after.size(), 5u);
+  EXPECT_EQ(w.Load(Id()).LiveEntries(*w.io).value().size(), 4u);
+  EXPECT_LT(data_after.size(), data_before.size());
+}
+
+TEST(RewriteDataFiles, AConcurrentAppendIsKept) {
+  Warehouse w;
+  CreateDimension(w, Id(), "id");
+  for (int i = 0; i < 5; ++i) AppendBatch(w, Id(), DimensionBatch({i}));
+  RewriteOptions o;
+  o.before_commit = [&] { AppendBatch(w, Id(), DimensionBatch({99})); };
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(AllIds(w, Id()), (std::vector<int64_t>{0, 1, 2, 3, 4, 99}));
+  EXPECT_EQ(w.Load(Id()).LiveEntries(*w.io).value().size(), 2u);
+}
+
+// Every object under data/ is a live file of the current snapshot, and every manifest and list
+// under metadata/ belongs to a retained snapshot.
+void ExpectNoUnreferencedFile(const Warehouse& w, const catalog::TableIdentifier& id) {
+  Table t = w.Load(id);
+  std::set<std::string> live;
+  for (const auto& s : t.metadata.snapshots) {
+    std::vector<ManifestEntry> entries = t.LiveEntries(*w.io, s.snapshot_id).value();
+    for (const auto& e : entries) live.insert(w.KeyOf(e.file.file_path));
+  }
+  EXPECT_EQ(w.Keys(id, "data/"), live);
+  std::set<std::string> meta;
+  for (const auto& s : t.metadata.snapshots) {
+    meta.insert(w.KeyOf(s.manifest_list));
+    std::vector<ManifestFile> manifests = t.Manifests(*w.io, s).value();
+    for (const auto& m : manifests) meta.insert(w.KeyOf(m.manifest_path));
+  }
+  std::set<std::string> avro;
+  for (const auto& k : w.Keys(id, "metadata/")) {
+    if (k.ends_with(".avro")) avro.insert(k);
+  }
+  EXPECT_EQ(avro, meta);
+}
+
+TEST(ExpireSnapshots, RetainLastDeletesOnlyWhatNoRetainedSnapshotNeeds) {
+  Warehouse w;
+  WriteDimension(w, Id());
+  RewriteOptions o;
+  o.strategy = RewriteStrategy::kSort;
+  ASSERT_TRUE(RewriteDataFiles(*w.cat, *w.io, Id(), o).has_value());
+  ASSERT_EQ(w.Load(Id()).metadata.snapshots.size(), 9u);
+
+  // Defaults: nothing is older than five days.
+  auto r = ExpireSnapshots(*w.cat, *w.io, Id(), {});
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_TRUE(r->expired_snapshot_ids.empty());
+
+  ExpireSnapshotsOptions e;
+  e.older_than_ms = UnixMillisNow() + 1000;
+  e.retain_last = 2;
+  r = ExpireSnapshots(*w.cat, *w.io, Id(), e);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->expired_snapshot_ids.size(), 7u);
+  // The 8 appended files stay: snapshot 8 (retained) still reads them.
+  EXPECT_EQ(r->deleted_data_files_count, 0);
+  EXPECT_EQ(r->deleted_manifest_lists_count, 7);
+  Table t = w.Load(Id());
+  EXPECT_EQ(t.metadata.snapshots.size(), 2u);
+  ExpectNoUnreferencedFile(w, Id());
+  EXPECT_EQ(AllIds(w, Id()), Iota(kRows));
+
+  e.retain_last = 1;
+  r = ExpireSnapshots(*w.cat, *w.io, Id(), e);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->expired_snapshot_ids.size(), 1u);
+  EXPECT_EQ(r->deleted_data_files_count, 8);
+  ExpectNoUnreferencedFile(w, Id());
+  EXPECT_EQ(AllIds(w, Id()), Iota(kRows));
+  t = w.Load(Id());
+  ASSERT_EQ(t.metadata.snapshots.size(), 1u);
+  EXPECT_EQ(t.metadata.snapshot_log.size(), 1u);
+}
+
+TEST(ExpireSnapshots, AWriterCommittingMeanwhileLosesNothing) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  for (int i = 0; i < 4; ++i) AppendBatch(w, Id(), DimensionBatch({i}));
+  ExpireSnapshotsOptions e;
+  e.older_than_ms = UnixMillisNow() + 1000;
+  e.retain_last = 1;
+  e.before_delete = [&] { AppendBatch(w, Id(), DimensionBatch({10})); };
+  auto r = ExpireSnapshots(*w.cat, *w.io, Id(), e);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->expired_snapshot_ids.size(), 3u);
+  EXPECT_EQ(r->deleted_data_files_count, 0);  // appends never drop a file
+  EXPECT_EQ(AllIds(w, Id()), (std::vector<int64_t>{0, 1, 2, 3, 10}));
+  ExpectNoUnreferencedFile(w, Id());
+}
+
+TEST(ExpireSnapshots, RefusesASnapshotARefNeeds) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  Table t = AppendBatch(w, Id(), DimensionBatch({1}));
+  ExpireSnapshotsOptions e;
+  e.snapshot_ids = {*t.metadata.current_snapshot_id};
+  auto r = ExpireSnapshots(*w.cat, *w.io, Id(), e);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().ToString(),
+            fmt::format("invalid input: cannot expire snapshot {}: ref 'main' still points at it",
+                        *t.metadata.current_snapshot_id));
+  EXPECT_EQ(w.Load(Id()).metadata_location, t.metadata_location);
+}
+
+TEST(RemoveOrphanFiles, DeletesOnlyOldUnreferencedFilesEvenWithAConcurrentCommit) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  for (int i = 0; i < 3; ++i) AppendBatch(w, Id(), DimensionBatch({i}));
+  Table t = w.Load(Id());
+  const std::string stray = t.metadata.location + "/data/stray.parquet";
+  ASSERT_TRUE(w.io->Write(stray, AsBytes(std::string("junk"))).has_value());
+
+  // The default guard (3 days) keeps a fresh stray file.
+  auto r = RemoveOrphanFiles(*w.cat, *w.io, Id(), {});
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_TRUE(r->orphan_file_locations.empty());
+  EXPECT_EQ(r->too_new_files, 1);
+
+  // A writer's file exists before the listing and is committed right after it.
+  TableDataWriter writer(t, *w.io);
+  ASSERT_TRUE(writer.Write(DimensionBatch({77})).has_value());
+  std::vector<DataFile> pending = writer.Finish().value();
+  RemoveOrphanFilesOptions o;
+  o.older_than_ms = UnixMillisNow() + 60000;  // everything is old enough
+  o.after_listing = [&] { ASSERT_TRUE(AppendFiles(*w.cat, *w.io, Id(), pending).has_value()); };
+  r = RemoveOrphanFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->orphan_file_locations, (std::vector<std::string>{stray}));
+  EXPECT_FALSE(w.store->Head(w.KeyOf(stray)).has_value());
+  EXPECT_TRUE(w.store->Head(w.KeyOf(pending[0].file_path)).has_value());
+  EXPECT_EQ(AllIds(w, Id()), (std::vector<int64_t>{0, 1, 2, 77}));
+  ExpectNoUnreferencedFile(w, Id());
+  // Old metadata files are referenced by the metadata log and stay.
+  EXPECT_EQ(w.Keys(Id(), "metadata/").size(),
+            w.Load(Id()).metadata.metadata_log.size() + 1 + 2 * 4);
+}
+
+TEST(RewriteManifests, GroupsEntriesByPartitionAndKeepsFilesAndSequenceNumbers) {
+  Warehouse w;
+  CreateDimension(w, Id(), "", "category");
+  for (int i = 0; i < 6; ++i) {
+    std::vector<int64_t> ids(20);
+    std::iota(ids.begin(), ids.end(), i * 20);
+    AppendBatch(w, Id(), DimensionBatch(ids, 3));
+  }
+  Table before = w.Load(Id());
+  auto entries_before = ReadMetadataTable(before, *w.io, "entries").value();
+  ASSERT_EQ(ReadMetadataTable(before, *w.io, "manifests")->num_rows, 6);
+
+  RewriteManifestsOptions o;
+  o.target_manifest_size_bytes = 1;  // as small as possible: one partition's worth at a time
+  auto r = RewriteManifests(*w.cat, *w.io, Id(), o);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->rewritten_manifests_count, 6);
+  EXPECT_EQ(r->entries, 18);
+  Table after = w.Load(Id());
+  EXPECT_EQ(after.metadata.CurrentSnapshot()->operation(), "replace");
+  EXPECT_EQ(after.metadata.CurrentSnapshot()->summary.at("total-records"), "120");
+  // Same files with the same sequence numbers, now EXISTING.
+  auto entries_after = ReadMetadataTable(after, *w.io, "entries").value();
+  auto key = [](const c::RecordBatch& b) {
+    std::map<std::string, int64_t> m;
+    auto paths = StringColumn(b, "data_file.file_path");
+    auto seq = LongColumn(b, "sequence_number");
+    for (size_t i = 0; i < paths.size(); ++i) m[paths[i]] = seq[i];
+    return m;
+  };
+  EXPECT_EQ(key(entries_after), key(entries_before));
+  for (int64_t s : LongColumn(entries_after, "status")) EXPECT_EQ(s, 0);
+  // Each manifest covers one partition, so a partition filter prunes all but its manifests.
+  ScanOptions so;
+  so.filter = Predicate(Op::kEq, "category", {Literal::String("c2")});
+  auto plan = PlanFiles(after, *w.io, so).value();
+  EXPECT_EQ(plan.tasks.size(), 6u);
+  EXPECT_EQ(plan.stats.manifests_total - plan.stats.manifests_skipped,
+            plan.stats.manifests_total / 3);
+  EXPECT_EQ(AllIds(w, Id()), Iota(120));
+
+  // Default target: one manifest.
+  r = RewriteManifests(*w.cat, *w.io, Id());
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->added_manifests_count, 1);
+  EXPECT_EQ(ReadMetadataTable(w.Load(Id()), *w.io, "manifests")->num_rows, 1);
+}
+
+TEST(RewriteDataFiles, OptionsFromIcebergNames) {
+  auto o = RewriteOptionsFromMap({{"strategy", "SORT"},
+                                  {"sort_order", "id DESC"},
+                                  {"target-file-size-bytes", "2097152"},
+                                  {"min-input-files", "2"},
+                                  {"rewrite-all", "true"},
+                                  {"partial-progress.enabled", "true"},
+                                  {"partial-progress.max-commits", "3"},
+                                  {"max-concurrent-file-group-rewrites", "5"}});
+  ASSERT_TRUE(o.has_value()) << o.error().ToString();
+  EXPECT_EQ(o->strategy, RewriteStrategy::kSort);
+  EXPECT_EQ(o->sort_order_text, "id DESC");
+  EXPECT_EQ(o->target_file_size_bytes, 2097152);
+  EXPECT_EQ(o->min_input_files, 2);
+  EXPECT_TRUE(o->rewrite_all);
+  EXPECT_TRUE(o->partial_progress_enabled);
+  EXPECT_EQ(o->partial_progress_max_commits, 3);
+  EXPECT_EQ(RewriteOptionsFromMap({{"min-input-files", "five"}}).error().ToString(),
+            "invalid input: rewrite option 'min-input-files': 'five' is not an integer");
+  EXPECT_EQ(RewriteOptionsFromMap({{"target-size", "1"}}).error().ToString(),
+            "invalid input: unknown rewrite_data_files option 'target-size'");
+  EXPECT_EQ(RewriteOptionsFromMap({{"strategy", "zorder"}}).error().ToString(),
+            "invalid input: rewrite strategy 'zorder': expected binpack or sort");
+}
+
+}  // namespace
+}  // namespace floe::iceberg

@@ -1,0 +1,149 @@
+// `floe table expire NS.T [--older-than TIME] [--retain-last N]` and
+// `floe table remove-orphans NS.T [--older-than TIME] [--dry-run]`: snapshot expiry and orphan
+// removal through the iceberg module, with a progress bar and a one-line summary. TIME is an age
+// (30s, 15m, 12h, 3d), an ISO date or timestamp (UTC), or Unix milliseconds.
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "floe/base/calendar.h"
+#include "floe/base/clock.h"
+#include "floe/base/progress.h"
+#include "floe/iceberg/expire_snapshots.h"
+#include "floe/iceberg/remove_orphan_files.h"
+#include "table_internal.h"
+
+namespace floe::cli {
+namespace {
+
+Result<int64_t> ParseTime(const std::string& flag, const std::string& text) {
+  auto bad = [&] {
+    return InvalidInput(
+        "{} '{}': expected an age (30s, 15m, 12h, 3d), an ISO date or timestamp, or Unix ms", flag,
+        text);
+  };
+  if (text.empty()) return bad();
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits > 0 && digits == text.size()) {
+    try {
+      return static_cast<int64_t>(std::stoll(text));
+    } catch (...) {
+      return bad();
+    }
+  }
+  if (digits > 0 && digits + 1 <= text.size() && digits + 2 >= text.size()) {
+    std::string unit = text.substr(digits);
+    int64_t n = std::stoll(text.substr(0, digits));
+    int64_t ms = unit == "ms"  ? 1
+                 : unit == "s" ? 1000
+                 : unit == "m" ? 60000
+                 : unit == "h" ? 3600000
+                 : unit == "d" ? 86400000
+                               : 0;
+    if (ms == 0) return bad();
+    return UnixMillisNow() - n * ms;
+  }
+  if (auto ns = ParseIsoTimestampNanos(text)) return FloorDiv(*ns, 1000000);
+  return bad();
+}
+
+std::string Mb(int64_t bytes) { return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6); }
+
+struct ExpireArgs {
+  std::string table;
+  std::string older_than;
+  int retain_last = 0;
+  bool dry_run = false;
+};
+
+int Expire(const GlobalOptions& g, const ExpireArgs& a) {
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(a.table);
+  if (!id) return ReportError(id.error());
+  iceberg::ExpireSnapshotsOptions o;
+  if (!a.older_than.empty()) {
+    auto t = ParseTime("--older-than", a.older_than);
+    if (!t) return ReportError(t.error());
+    o.older_than_ms = *t;
+  }
+  if (a.retain_last != 0) {
+    if (a.retain_last < 1) {
+      return ReportError(Error{ErrorKind::kInvalidInput,
+                               fmt::format("--retain-last {} must be at least 1", a.retain_last)});
+    }
+    o.retain_last = a.retain_last;
+  }
+  Progress progress("expire " + a.table, 0, "files");
+  o.on_deleted = [&](int64_t n) { progress.Advance(static_cast<uint64_t>(n)); };
+  auto r = iceberg::ExpireSnapshots(*w->catalog, *w->io, *id, o);
+  progress.Finish();
+  if (!r) return ReportError(r.error());
+  fmt::print(
+      "expired {} snapshots of {}: deleted {} data files ({}), {} manifests, {} manifest lists, "
+      "{:.0f} ms\n",
+      r->expired_snapshot_ids.size(), a.table, r->deleted_data_files_count, Mb(r->deleted_bytes),
+      r->deleted_manifest_files_count, r->deleted_manifest_lists_count, r->elapsed_ms);
+  return 0;
+}
+
+int RemoveOrphans(const GlobalOptions& g, const ExpireArgs& a) {
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(a.table);
+  if (!id) return ReportError(id.error());
+  iceberg::RemoveOrphanFilesOptions o;
+  if (!a.older_than.empty()) {
+    auto t = ParseTime("--older-than", a.older_than);
+    if (!t) return ReportError(t.error());
+    o.older_than_ms = *t;
+  }
+  o.dry_run = a.dry_run;
+  Progress progress("remove-orphans " + a.table, 0, "files");
+  o.on_deleted = [&](int64_t n) { progress.Advance(static_cast<uint64_t>(n)); };
+  auto r = iceberg::RemoveOrphanFiles(*w->catalog, *w->io, *id, o);
+  progress.Finish();
+  if (!r) return ReportError(r.error());
+  for (const auto& f : r->orphan_file_locations)
+    fmt::print("{}{}\n", a.dry_run ? "orphan " : "deleted ", f);
+  fmt::print(
+      "{} {} orphan files of {} ({}); {} files listed, {} unreferenced but too new, {:.0f} ms\n",
+      a.dry_run ? "found" : "removed", r->orphan_file_locations.size(), a.table,
+      Mb(r->orphan_bytes), r->listed_files, r->too_new_files, r->elapsed_ms);
+  return 0;
+}
+
+}  // namespace
+
+void AddExpireCommands(CLI::App& table_cmd, GlobalOptions& options) {
+  auto a = std::make_shared<ExpireArgs>();
+  auto* ex = table_cmd.add_subcommand(
+      "expire", "Expire old snapshots and delete the files only they referenced");
+  ex->add_option("table", a->table, "Table name, NAMESPACE.TABLE")->required();
+  ex->add_option("--older-than", a->older_than,
+                 "Expire snapshots older than this: age (3d, 12h, 0s), ISO time, or Unix ms "
+                 "(default: history.expire.max-snapshot-age-ms, 5 days)");
+  ex->add_option("--retain-last", a->retain_last,
+                 "Always keep this many latest snapshots of each branch (default: "
+                 "history.expire.min-snapshots-to-keep, 1)");
+  ex->callback([&options, a] {
+    int rc = Expire(options, *a);
+    if (rc != 0) std::exit(rc);
+  });
+
+  auto b = std::make_shared<ExpireArgs>();
+  auto* ro = table_cmd.add_subcommand(
+      "remove-orphans", "Delete files under the table's location that no metadata references");
+  ro->add_option("table", b->table, "Table name, NAMESPACE.TABLE")->required();
+  ro->add_option("--older-than", b->older_than,
+                 "Only files last modified before this: age (3d, 12h), ISO time, or Unix ms "
+                 "(default 3d: younger files may belong to a commit in flight)");
+  ro->add_flag("--dry-run", b->dry_run, "List the orphan files, delete nothing");
+  ro->callback([&options, b] {
+    int rc = RemoveOrphans(options, *b);
+    if (rc != 0) std::exit(rc);
+  });
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,175 @@
+// `floe table rewrite NS.T --strategy binpack|sort [--sort-by ORDER] [--target-file-size SIZE]
+// [--where FILTER] ...` and `floe table rewrite-manifests NS.T`: compaction through the iceberg
+// module's rewrite_data_files / rewrite_manifests, with a progress bar and a one-line summary.
+#include <fmt/format.h>
+
+#include "floe/base/progress.h"
+#include "floe/bench/worksheet.h"
+#include "floe/iceberg/rewrite_data_files.h"
+#include "floe/iceberg/rewrite_manifests.h"
+#include "table_internal.h"
+
+namespace floe::cli {
+namespace {
+
+struct RewriteArgs {
+  std::string table;
+  std::string strategy = "binpack";
+  std::string sort_by;
+  std::string target;
+  std::string min_size;
+  std::string max_size;
+  std::string max_group;
+  std::string where;
+  int min_input_files = 5;
+  bool rewrite_all = false;
+  int partial_progress_commits = 0;
+  bool dry_run = false;
+};
+
+std::string Mb(int64_t bytes) { return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6); }
+
+Result<int64_t> SizeFlag(const std::string& flag, const std::string& text) {
+  auto v = bench::ParseSize(text);
+  if (!v) return InvalidInput("{} {}", flag, v.error().message);
+  return v;
+}
+
+Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a) {
+  iceberg::RewriteOptions o;
+  if (a.strategy == "sort") {
+    o.strategy = iceberg::RewriteStrategy::kSort;
+  } else if (a.strategy != "binpack") {
+    return InvalidInput("--strategy '{}': expected binpack or sort", a.strategy);
+  }
+  if (!a.sort_by.empty() && o.strategy != iceberg::RewriteStrategy::kSort)
+    return InvalidInput("--sort-by needs --strategy sort");
+  o.sort_order_text = a.sort_by;
+  if (!a.target.empty()) {
+    FLOE_ASSIGN_OR_RETURN(o.target_file_size_bytes, SizeFlag("--target-file-size", a.target));
+  }
+  if (!a.min_size.empty()) {
+    FLOE_ASSIGN_OR_RETURN(o.min_file_size_bytes, SizeFlag("--min-file-size", a.min_size));
+  }
+  if (!a.max_size.empty()) {
+    FLOE_ASSIGN_OR_RETURN(o.max_file_size_bytes, SizeFlag("--max-file-size", a.max_size));
+  }
+  if (!a.max_group.empty()) {
+    FLOE_ASSIGN_OR_RETURN(o.max_file_group_size_bytes,
+                          SizeFlag("--max-file-group-size", a.max_group));
+  }
+  if (!a.where.empty()) {
+    FLOE_ASSIGN_OR_RETURN(o.filter, ParseWhere(a.where));
+  }
+  o.min_input_files = a.min_input_files;
+  o.rewrite_all = a.rewrite_all;
+  if (a.partial_progress_commits > 0) {
+    o.partial_progress_enabled = true;
+    o.partial_progress_max_commits = a.partial_progress_commits;
+  }
+  return o;
+}
+
+int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(a.table);
+  if (!id) return ReportError(id.error());
+  auto options = OptionsFrom(a);
+  if (!options) return ReportError(options.error());
+  auto plan = iceberg::PlanRewriteDataFiles(*w->catalog, *w->io, *id, *options);
+  if (!plan) return ReportError(plan.error());
+  int64_t files = 0, bytes = 0;
+  for (const auto& gr : *plan) {
+    files += static_cast<int64_t>(gr.files.size());
+    bytes += gr.bytes;
+  }
+  if (a.dry_run) {
+    for (const auto& gr : *plan) {
+      fmt::print("group {}: {} files, {}, {} records\n",
+                 gr.partition.empty() ? "(unpartitioned)" : gr.partition, gr.files.size(),
+                 Mb(gr.bytes), gr.records);
+    }
+    fmt::print("would rewrite {} files ({}) in {} groups\n", files, Mb(bytes), plan->size());
+    return 0;
+  }
+  Progress progress("rewrite " + a.table, static_cast<uint64_t>(files), "files");
+  options->on_file_read = [&](int64_t n, int64_t) { progress.Advance(static_cast<uint64_t>(n)); };
+  auto r = iceberg::RewriteDataFiles(*w->catalog, *w->io, *id, *options);
+  progress.Finish();
+  if (!r) return ReportError(r.error());
+  fmt::print(
+      "rewrote {} ({}): files in {} -> out {}, bytes in {} -> out {}, {} records, {} groups, "
+      "{} commits{}, {:.0f} ms\n",
+      a.table, a.strategy, r->rewritten_data_files_count, r->added_data_files_count,
+      Mb(r->rewritten_bytes_count), Mb(r->added_bytes_count), r->rewritten_records, r->file_groups,
+      r->commits,
+      r->failed_file_groups ? fmt::format(" ({} groups failed)", r->failed_file_groups) : "",
+      r->elapsed_ms);
+  return 0;
+}
+
+int RewriteManifests(const GlobalOptions& g, const std::string& table, const std::string& target) {
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(table);
+  if (!id) return ReportError(id.error());
+  iceberg::RewriteManifestsOptions o;
+  if (!target.empty()) {
+    auto v = SizeFlag("--target-manifest-size", target);
+    if (!v) return ReportError(v.error());
+    o.target_manifest_size_bytes = *v;
+  }
+  auto r = iceberg::RewriteManifests(*w->catalog, *w->io, *id, o);
+  if (!r) return ReportError(r.error());
+  fmt::print("rewrote manifests of {}: manifests in {} -> out {}, {} entries, {:.0f} ms\n", table,
+             r->rewritten_manifests_count, r->added_manifests_count, r->entries, r->elapsed_ms);
+  return 0;
+}
+
+}  // namespace
+
+void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
+  auto a = std::make_shared<RewriteArgs>();
+  auto* sub = table_cmd.add_subcommand(
+      "rewrite", "Compact data files (rewrite_data_files): bin-pack, or sort across files");
+  sub->add_option("table", a->table, "Table name, NAMESPACE.TABLE")->required();
+  sub->add_option("--strategy", a->strategy, "binpack (default) or sort")
+      ->check(CLI::IsMember({"binpack", "sort"}));
+  sub->add_option("--sort-by", a->sort_by,
+                  "Sort order for --strategy sort, e.g. 'id ASC NULLS LAST, ts DESC' "
+                  "(default: the table's)");
+  sub->add_option("--target-file-size", a->target,
+                  "Output file size, e.g. 2MB, 512MiB (default: write.target-file-size-bytes)");
+  sub->add_option("--min-file-size", a->min_size,
+                  "Files below are rewritten (default 75% of target)");
+  sub->add_option("--max-file-size", a->max_size,
+                  "Files above are rewritten (default 180% of target)");
+  sub->add_option("--max-file-group-size", a->max_group, "Bytes per file group (default 100GiB)");
+  sub->add_option("--min-input-files", a->min_input_files,
+                  "Files a group needs to be rewritten (default 5)");
+  sub->add_flag("--rewrite-all", a->rewrite_all, "Rewrite every selected file, whatever its size");
+  sub->add_option("--partial-progress", a->partial_progress_commits,
+                  "Commit groups as they finish, in at most N commits");
+  sub->add_option("--where", a->where,
+                  "Only files that may hold matching rows: col OP value [AND ...]");
+  sub->add_flag("--dry-run", a->dry_run, "Print the file groups, rewrite nothing");
+  sub->callback([&options, a] {
+    int rc = Rewrite(options, *a);
+    if (rc != 0) std::exit(rc);
+  });
+
+  auto table = std::make_shared<std::string>();
+  auto target = std::make_shared<std::string>();
+  auto* rm = table_cmd.add_subcommand(
+      "rewrite-manifests", "Regroup the current snapshot's manifest entries by partition");
+  rm->add_option("table", *table, "Table name, NAMESPACE.TABLE")->required();
+  rm->add_option("--target-manifest-size", *target,
+                 "Manifest size (default: commit.manifest.target-size-bytes, 8MiB)");
+  rm->callback([&options, table, target] {
+    int rc = RewriteManifests(options, *table, *target);
+    if (rc != 0) std::exit(rc);
+  });
+}
+
+}  // namespace floe::cli
