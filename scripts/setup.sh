@@ -26,7 +26,7 @@ packages=(
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
   thrift-compiler libthrift-dev libboost-dev
   nlohmann-json3-dev libsqlite3-dev libpg-query-dev libcli11-dev libfmt-dev libxxhash-dev
-  libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libyaml-cpp-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-venv python3-pip
 )
 

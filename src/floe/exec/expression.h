@@ -1,0 +1,93 @@
+// Bound scalar expressions over record batches: column references (by index into the input
+// batch), typed constants and calls (arithmetic, comparison, boolean logic, string and date
+// functions, CASE, CAST, COALESCE). MakeCall checks argument types and fixes the result type, so
+// a tree that was built evaluates without type errors; Evaluate computes a whole column per call.
+// Immutable and shared; evaluation is thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+#include "floe/exec/value.h"
+
+namespace floe::exec {
+
+enum class Fn {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
+  kNeg,
+  kEq,
+  kNotEq,
+  kLt,
+  kLtEq,
+  kGt,
+  kGtEq,
+  kAnd,
+  kOr,
+  kNot,
+  kIsNull,
+  kIsNotNull,
+  kIn,  // args[0] IN (args[1..])
+  kLike,
+  kILike,
+  kStartsWith,
+  kLower,
+  kUpper,
+  kSubstring,  // (s, start[, length]), 1-based
+  kLength,
+  kConcat,
+  kCoalesce,
+  kCase,       // when1, then1, ..., else
+  kCast,       // to the call's type
+  kDateTrunc,  // unit in `text`
+  kDatePart,   // part in `text`: year, month, day, hour, minute, second, dow, doy, quarter, epoch
+  kAbs,
+};
+
+std::string_view FnName(Fn fn);
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  enum class Kind { kColumn, kLiteral, kCall };
+  Kind kind = Kind::kLiteral;
+  DataType type;
+  int column = -1;   // kColumn: index in the input batch
+  std::string name;  // kColumn: the column's name, for messages and fingerprints
+  Value value;       // kLiteral
+  Fn fn = Fn::kAdd;  // kCall
+  std::string text;  // kCall: date_trunc unit / date_part field
+  std::vector<ExprPtr> args;
+
+  // A canonical form: equal strings mean equal expressions (used to match GROUP BY keys).
+  std::string ToString() const;
+};
+
+ExprPtr ColumnRef(int index, DataType type, std::string name);
+ExprPtr Constant(Value value, DataType type);
+// Type-checks `args` for `fn` and returns the call; string constants compared with dates,
+// timestamps or numbers are converted to that type first (a malformed one is an error naming it).
+// Errors name the function and the offending types ("cannot compare string with integer").
+Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text = {});
+Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& to);
+
+// The common type two branches (CASE, COALESCE, IN) meet in, or an error.
+Result<DataType> CommonType(const DataType& a, const DataType& b);
+
+// Evaluates `expr` over every row of `batch`. Runtime errors (division by zero, a malformed string
+// cast) name the value.
+Result<ColumnPtr> Evaluate(const Expr& expr, const columnar::RecordBatch& batch);
+// Evaluates an expression without column references (constant folding, LIMIT, literals).
+Result<Value> EvaluateConstant(const Expr& expr);
+
+// SQL LIKE with % and _ (and `\` escaping), byte-wise.
+bool LikeMatch(std::string_view s, std::string_view pattern);
+
+}  // namespace floe::exec

@@ -1,0 +1,40 @@
+// Sort: ORDER BY over the rows of many batches, and top-N when a LIMIT bounds the output -- then
+// only the best `offset + limit` rows are kept as batches arrive, so memory follows N, not the
+// input. NULLs sort last unless a key says otherwise (DuckDB's default). Not thread-safe.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+#include "floe/exec/expression.h"
+
+namespace floe::exec {
+
+struct SortKey {
+  ExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+class Sort {
+ public:
+  // `limit` < 0: all rows.
+  Sort(std::vector<SortKey> keys, int64_t limit, int64_t offset);
+
+  Status Consume(const columnar::RecordBatch& batch);
+  // The sorted rows after `offset`, at most `limit` of them; `schema` when there were none.
+  Result<columnar::RecordBatch> Finish(const columnar::SchemaPtr& schema);
+
+ private:
+  Status Compact(int64_t keep);
+
+  std::vector<SortKey> keys_;
+  int64_t limit_;
+  int64_t offset_;
+  std::vector<columnar::RecordBatch> pending_;
+  int64_t pending_rows_ = 0;
+};
+
+}  // namespace floe::exec

@@ -1,0 +1,156 @@
+#include "floe/exec/table_scan.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "floe/exec/value.h"
+#include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/scan.h"
+#include "floe/iceberg/scan_reader.h"
+
+namespace floe::exec {
+namespace {
+
+// The table schema restricted to `field_ids` (top-level fields), in that order.
+Result<iceberg::Schema> ProjectSchema(const iceberg::Schema& schema,
+                                      const std::vector<int32_t>& field_ids) {
+  std::vector<iceberg::NestedField> fields;
+  for (int32_t id : field_ids) {
+    const iceberg::NestedField* f = nullptr;
+    for (const auto& top : schema.fields()) {
+      if (top.id == id) f = &top;
+    }
+    if (f == nullptr) return Internal("field id {} is not a top-level column", id);
+    fields.push_back(*f);
+  }
+  return iceberg::Schema(schema.schema_id(), std::move(fields));
+}
+
+// Picks the projected columns out of a batch conformed to the full table schema.
+Result<columnar::RecordBatch> Select(const columnar::RecordBatch& b,
+                                     const std::vector<int32_t>& field_ids,
+                                     const columnar::SchemaPtr& out_schema) {
+  columnar::RecordBatch out;
+  out.schema = out_schema;
+  out.num_rows = b.num_rows;
+  for (int32_t id : field_ids) {
+    bool found = false;
+    for (int c = 0; c < b.num_columns(); ++c) {
+      if (b.schema->fields[c].field_id == id) {
+        FLOE_ASSIGN_OR_RETURN(ColumnPtr col, NormalizeColumn(b.columns[c]));
+        out.columns.push_back(std::move(col));
+        found = true;
+        break;
+      }
+    }
+    if (!found) return Internal("field id {} missing from a read batch", id);
+  }
+  return out;
+}
+
+}  // namespace
+
+int ScanWorkers(const TableScanOptions& options) {
+  int n = options.threads > 0 ? options.threads
+                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, n);
+}
+
+Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
+                 const TableScanOptions& options, const ScanConsumer& consume,
+                 TableScanStats* stats) {
+  iceberg::ScanOptions scan;
+  scan.filter = options.filter;
+  scan.snapshot_id = options.snapshot_id;
+  scan.as_of_timestamp_ms = options.as_of_timestamp_ms;
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanFiles(table, io, scan));
+  stats->data_files_planned += static_cast<int64_t>(plan.tasks.size());
+  stats->data_files_skipped_partition += plan.stats.files_skipped_partition;
+  // Files in manifests that partition summaries pruned were skipped by partition too; the
+  // snapshot summary knows how many live files the snapshot has.
+  if (plan.snapshot && plan.stats.manifests_skipped > 0) {
+    auto it = plan.snapshot->summary.find("total-data-files");
+    if (it != plan.snapshot->summary.end()) {
+      int64_t total = std::strtoll(it->second.c_str(), nullptr, 10);
+      stats->data_files_skipped_partition +=
+          std::max<int64_t>(0, total - plan.stats.data_files_total);
+    }
+  }
+  stats->data_files_skipped_bounds += plan.stats.files_skipped_bounds;
+
+  const iceberg::Schema& schema = table.metadata.CurrentSchema();
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema projected, ProjectSchema(schema, options.field_ids));
+  auto out_schema = std::make_shared<columnar::Schema>();
+  for (const auto& f : projected.fields()) {
+    FLOE_ASSIGN_OR_RETURN(columnar::DataType t, iceberg::ToColumnarType(*f.type));
+    out_schema->fields.push_back({f.name, NormalizedType(t), !f.required, f.id});
+  }
+
+  // The reader decodes on its own threads and hands batches over one at a time; `workers`
+  // consumers take them from a short queue so filtering and aggregation use every core.
+  const int workers = ScanWorkers(options);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<columnar::RecordBatch> queue;
+  bool done = false;
+  Status first_error;
+  std::atomic<bool> failed{false};
+  constexpr size_t kQueueDepth = 8;
+  auto consumer = [&](int w) {
+    for (;;) {
+      columnar::RecordBatch b;
+      {
+        std::unique_lock lock(mu);
+        cv.wait(lock, [&] { return !queue.empty() || done; });
+        if (queue.empty()) return;
+        b = std::move(queue.front());
+        queue.pop_front();
+      }
+      cv.notify_all();
+      if (failed.load()) continue;
+      Status st = consume(w, std::move(b));
+      if (!st) {
+        std::lock_guard lock(mu);
+        if (!failed.exchange(true)) first_error = st;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) threads.emplace_back(consumer, w);
+
+  iceberg::ScanReadOptions ro;
+  ro.strategy = options.strategy;
+  iceberg::ScanReadStats rs;
+  Status read = iceberg::ReadScan(
+      plan.tasks, projected, io, ro,
+      [&](columnar::RecordBatch b) -> Status {
+        if (failed.load()) return Internal("scan consumer failed");
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sel, Select(b, options.field_ids, out_schema));
+        std::unique_lock lock(mu);
+        cv.wait(lock, [&] { return queue.size() < kQueueDepth || failed.load(); });
+        stats->rows += sel.num_rows;
+        queue.push_back(std::move(sel));
+        lock.unlock();
+        cv.notify_all();
+        return {};
+      },
+      &rs);
+  {
+    std::lock_guard lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  for (auto& t : threads) t.join();
+  stats->data_files_opened += rs.data_files_opened;
+  stats->row_groups_read += rs.row_groups_read;
+  stats->row_groups_skipped += rs.row_groups_skipped;
+  stats->pages_skipped += rs.pages_skipped;
+  if (!first_error) return first_error;
+  if (!read) return read;
+  return first_error;
+}
+
+}  // namespace floe::exec

@@ -1,0 +1,52 @@
+// TableScan: the leaf of every query plan over an Iceberg table. Plans the scan with the pushed
+// filter (partition and column-bound pruning), reads the surviving data files (iceberg::ReadScan)
+// with the projected columns (row groups and pages pruned by the filter in the reader), and hands
+// each batch -- columns in projection order, types normalised (see value.h) -- to a consumer, from
+// `threads` workers at once. Worker w's batches all go to consume(w, ...), so per-worker state
+// needs no lock.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+#include "floe/iceberg/expression.h"
+#include "floe/iceberg/file_io.h"
+#include "floe/iceberg/table.h"
+#include "floe/parquet/read_strategy.h"
+
+namespace floe::exec {
+
+struct TableScanOptions {
+  std::vector<int32_t> field_ids;  // table-schema field ids to produce, in this order
+  iceberg::ExprPtr filter;         // unbound (by column name) or bound; null: no pruning
+  std::optional<int64_t> snapshot_id;
+  std::optional<int64_t> as_of_timestamp_ms;
+  parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
+  int threads = 2;
+};
+
+struct TableScanStats {
+  int64_t data_files_planned = 0;
+  int64_t data_files_opened = 0;
+  int64_t data_files_skipped_partition = 0;
+  int64_t data_files_skipped_bounds = 0;
+  int64_t row_groups_read = 0;
+  int64_t row_groups_skipped = 0;
+  int64_t pages_skipped = 0;
+  int64_t rows = 0;
+};
+
+using ScanConsumer = std::function<Status(int worker, columnar::RecordBatch batch)>;
+
+// The number of workers ScanTable will use for `options` (consumers size their state by it).
+int ScanWorkers(const TableScanOptions& options);
+
+Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
+                 const TableScanOptions& options, const ScanConsumer& consume,
+                 TableScanStats* stats);
+
+}  // namespace floe::exec

@@ -1,0 +1,1041 @@
+#include "floe/sql/binder.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "floe/exec/value.h"
+#include "floe/iceberg/arrow_schema.h"
+
+namespace floe::sql {
+namespace {
+
+using exec::ExprPtr;
+using exec::Fn;
+using json = nlohmann::json;
+
+const std::set<std::string> kAggregateNames = {"count", "sum", "avg", "min", "max"};
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The node type and body of a {"Type": {...}} node.
+std::pair<std::string, const json*> Unwrap(const json& node) {
+  if (!node.is_object() || node.empty()) return {"", &node};
+  return {node.begin().key(), &node.begin().value()};
+}
+
+int LocationOf(const json& node) {
+  auto [type, body] = Unwrap(node);
+  if (body->is_object()) {
+    auto it = body->find("location");
+    if (it != body->end() && it->is_number_integer()) return it->get<int>();
+  }
+  return -1;
+}
+
+std::string LastName(const json& names) {
+  if (!names.is_array() || names.empty()) return "";
+  const json& last = names.back();
+  if (last.contains("String")) return last["String"].value("sval", "");
+  return "";
+}
+
+bool IsAggregateCall(const json& node) {
+  auto [type, body] = Unwrap(node);
+  return type == "FuncCall" && kAggregateNames.count(Lower(LastName((*body)["funcname"]))) > 0 &&
+         !body->contains("over");
+}
+
+bool ContainsAggregate(const json& node) {
+  if (IsAggregateCall(node)) return true;
+  if (node.is_object()) {
+    for (const auto& [k, v] : node.items()) {
+      if (ContainsAggregate(v)) return true;
+    }
+  } else if (node.is_array()) {
+    for (const auto& v : node) {
+      if (ContainsAggregate(v)) return true;
+    }
+  }
+  return false;
+}
+
+// Readable name of a parse node type for "unsupported" messages.
+std::string Describe(const std::string& type) {
+  static const std::map<std::string, std::string> kNames = {
+      {"SubLink", "subqueries"},
+      {"JoinExpr", "joins"},
+      {"RangeSubselect", "subqueries in FROM"},
+      {"RangeFunction", "table functions"},
+      {"WindowDef", "window functions"},
+      {"GroupingSet", "GROUPING SETS / ROLLUP / CUBE"},
+      {"BooleanTest", "IS TRUE / IS FALSE"},
+      {"ParamRef", "parameters ($1)"},
+      {"A_ArrayExpr", "arrays"},
+      {"RowExpr", "row constructors"},
+      {"MinMaxExpr", "GREATEST / LEAST"},
+      {"SQLValueFunction", "CURRENT_DATE / CURRENT_TIMESTAMP"},
+      {"A_Indirection", "subscripts"},
+      {"CollateClause", "COLLATE"},
+      {"NullIfExpr", "NULLIF"},
+  };
+  auto it = kNames.find(type);
+  return it == kNames.end() ? type : it->second;
+}
+
+class Binder {
+ public:
+  Binder(const ParsedStatement& st, const TableResolver& r) : st_(st), resolver_(r) {}
+
+  Result<LogicalPlan> Bind();
+
+ private:
+  enum class Scope { kInput, kAggregate };
+
+  std::unexpected<Error> Fail(int loc, ErrorKind kind, std::string msg) const {
+    return std::unexpected(ErrorAt(kind, st_.text, loc, std::move(msg)));
+  }
+  std::unexpected<Error> Unsupported(int loc, const std::string& what) const {
+    return Fail(loc, ErrorKind::kUnsupported, "floe does not support " + what);
+  }
+  // An error from below (type checks) located at `loc` unless it already names a position.
+  Error Locate(Error e, int loc) const {
+    if (e.message.starts_with("at line ")) return e;
+    return ErrorAt(e.kind, st_.text, loc, e.message);
+  }
+
+  Status BindFrom(const json& from);
+  Result<ExprPtr> ResolveColumn(const std::string& name, int loc);
+  Result<ExprPtr> BindExpr(const json& node, Scope scope);
+  Result<ExprPtr> BindNode(const std::string& type, const json& body, int loc, Scope scope);
+  Result<ExprPtr> BindConst(const json& body, int loc);
+  Result<ExprPtr> BindFunc(const json& body, int loc, Scope scope);
+  Result<ExprPtr> BindAggregate(const json& body, int loc);
+  Result<ExprPtr> Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text = {});
+  Result<columnar::DataType> BindTypeName(const json& type_name, int loc);
+  Result<int64_t> BindCount(const json& node, const char* what);
+
+  const ParsedStatement& st_;
+  const TableResolver& resolver_;
+  LogicalPlan plan_;
+  std::string source_name_;
+  std::vector<std::string> column_names_;
+  std::vector<columnar::DataType> column_types_;
+  std::vector<int32_t> column_ids_;  // kTable: field ids
+  std::vector<int> scan_index_;      // source column -> index in the scan output, or -1
+  std::vector<std::string> aggregate_keys_;
+};
+
+Status Binder::BindFrom(const json& from) {
+  if (!from.is_array() || from.empty()) {
+    plan_.source = LogicalPlan::Source::kNone;
+    if (!st_.time_travel.empty()) {
+      return Fail(st_.time_travel[0].offset, ErrorKind::kInvalidInput,
+                  "time travel needs a table to apply to");
+    }
+    return {};
+  }
+  if (from.size() > 1) return Unsupported(LocationOf(from[1]), "joins (several tables in FROM)");
+  auto [type, body] = Unwrap(from[0]);
+  int loc = LocationOf(from[0]);
+  if (type == "JoinExpr") return Unsupported(LocationOf((*body)["rarg"]), "joins");
+  if (type != "RangeVar") return Unsupported(loc, Describe(type));
+  std::vector<std::string> parts;
+  for (const char* k : {"catalogname", "schemaname", "relname"}) {
+    if (body->contains(k)) parts.push_back((*body)[k].get<std::string>());
+  }
+  std::string metadata;
+  if (parts.size() == 3 && resolver_.is_metadata_table && resolver_.is_metadata_table(parts[2])) {
+    metadata = parts[2];
+    parts.pop_back();
+  }
+  if (parts.size() < 2) {
+    return Fail(loc, ErrorKind::kInvalidInput,
+                fmt::format("table '{}' needs its namespace: write NAMESPACE.TABLE", parts.back()));
+  }
+  catalog::TableIdentifier id;
+  id.name = parts.back();
+  parts.pop_back();
+  id.ns = parts;
+  source_name_ = id.ToString() + (metadata.empty() ? "" : "." + metadata);
+  auto table = resolver_.load(id);
+  if (!table) {
+    Error e = table.error();
+    if (e.kind == ErrorKind::kNotFound)
+      e.message = fmt::format("table {} not found", id.ToString());
+    return std::unexpected(Locate(e, loc));
+  }
+  plan_.table = std::move(*table);
+  for (const auto& tt : st_.time_travel) {
+    if (tt.offset < loc) {
+      return Fail(tt.offset, ErrorKind::kInvalidInput, "time travel must follow the table name");
+    }
+    if (!metadata.empty()) return Unsupported(tt.offset, "time travel on a metadata table");
+    plan_.snapshot_id = tt.snapshot_id;
+    plan_.as_of_timestamp_ms = tt.timestamp_ms;
+    if (tt.snapshot_id && plan_.table.metadata.SnapshotById(*tt.snapshot_id) == nullptr) {
+      return Fail(tt.offset, ErrorKind::kNotFound,
+                  fmt::format("table {} has no snapshot {}", id.ToString(), *tt.snapshot_id));
+    }
+  }
+  if (!metadata.empty()) {
+    plan_.source = LogicalPlan::Source::kMetadataTable;
+    auto rows = resolver_.read_metadata_table(plan_.table, metadata);
+    if (!rows) return std::unexpected(Locate(rows.error(), loc));
+    columnar::RecordBatch b = std::move(*rows);
+    auto schema = std::make_shared<columnar::Schema>();
+    for (int c = 0; c < b.num_columns(); ++c) {
+      FLOE_ASSIGN_OR_RETURN(b.columns[c], exec::NormalizeColumn(b.columns[c]));
+      schema->fields.push_back({b.schema->fields[c].name, b.columns[c]->type});
+      column_names_.push_back(b.schema->fields[c].name);
+      column_types_.push_back(b.columns[c]->type);
+      scan_index_.push_back(c);
+    }
+    b.schema = schema;
+    plan_.metadata_rows = std::move(b);
+    return {};
+  }
+  plan_.source = LogicalPlan::Source::kTable;
+  for (const auto& f : plan_.table.metadata.CurrentSchema().fields()) {
+    FLOE_ASSIGN_OR_RETURN(columnar::DataType t, iceberg::ToColumnarType(*f.type));
+    column_names_.push_back(f.name);
+    column_types_.push_back(exec::NormalizedType(t));
+    column_ids_.push_back(f.id);
+    scan_index_.push_back(-1);
+  }
+  return {};
+}
+
+Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc) {
+  int found = -1;
+  for (size_t i = 0; i < column_names_.size(); ++i) {
+    if (column_names_[i] == name) found = static_cast<int>(i);
+  }
+  if (found < 0) {
+    for (size_t i = 0; i < column_names_.size(); ++i) {
+      if (Lower(column_names_[i]) == Lower(name)) found = static_cast<int>(i);
+    }
+  }
+  if (found < 0) {
+    std::string known;
+    for (size_t i = 0; i < column_names_.size() && i < 30; ++i) {
+      known += (i ? ", " : "") + column_names_[i];
+    }
+    if (plan_.source == LogicalPlan::Source::kNone) {
+      return Fail(loc, ErrorKind::kNotFound, fmt::format("column '{}' not found (no FROM)", name));
+    }
+    return Fail(
+        loc, ErrorKind::kNotFound,
+        fmt::format("column '{}' not found in {} (columns: {})", name, source_name_, known));
+  }
+  if (scan_index_[found] < 0) {
+    scan_index_[found] = static_cast<int>(plan_.scan_field_ids.size());
+    plan_.scan_field_ids.push_back(column_ids_[found]);
+  }
+  return exec::ColumnRef(scan_index_[found], column_types_[found], column_names_[found]);
+}
+
+Result<ExprPtr> Binder::Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text) {
+  auto e = exec::MakeCall(fn, std::move(args), std::move(text));
+  if (!e) return std::unexpected(Locate(e.error(), loc));
+  bool constant = std::all_of((*e)->args.begin(), (*e)->args.end(), [](const ExprPtr& a) {
+    return a->kind == exec::Expr::Kind::kLiteral;
+  });
+  if (constant && !(*e)->args.empty()) {
+    auto v = exec::EvaluateConstant(**e);
+    if (!v) return std::unexpected(Locate(v.error(), loc));
+    return exec::Constant(std::move(*v), (*e)->type);
+  }
+  return e;
+}
+
+Result<ExprPtr> Binder::BindConst(const json& b, int loc) {
+  if (b.value("isnull", false)) return exec::Constant({}, columnar::DataType{});
+  if (b.contains("ival")) {
+    const json& iv = b["ival"];
+    if (iv.contains("ival"))
+      return exec::Constant(exec::Value::Int(iv["ival"].get<int64_t>()), columnar::Int64());
+    // libpg_query's JSON leaves out zero and negative constants: read them from the text.
+    int64_t v = 0;
+    if (loc >= 0) {
+      std::string_view s = std::string_view(st_.text).substr(loc);
+      size_t n = 0;
+      while (n < s.size() &&
+             (std::isdigit(static_cast<unsigned char>(s[n])) || (n == 0 && s[n] == '-')))
+        ++n;
+      std::from_chars(s.data(), s.data() + n, v);
+    }
+    return exec::Constant(exec::Value::Int(v), columnar::Int64());
+  }
+  if (b.contains("fval")) {
+    std::string s = b["fval"].value("fval", "0");
+    if (s.find_first_of(".eE") == std::string::npos) {
+      int64_t v = 0;
+      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec == std::errc() && p == s.data() + s.size()) {
+        return exec::Constant(exec::Value::Int(v), columnar::Int64());
+      }
+    }
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) {
+      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("malformed number '{}'", s));
+    }
+    return exec::Constant(exec::Value::Double(d), columnar::Float64());
+  }
+  if (b.contains("sval")) {
+    return exec::Constant(exec::Value::Str(b["sval"].value("sval", "")), columnar::String());
+  }
+  if (b.contains("boolval")) {
+    return exec::Constant(exec::Value::Bool(b["boolval"].value("boolval", false)),
+                          columnar::Bool());
+  }
+  return Unsupported(loc, "this kind of constant");
+}
+
+Result<columnar::DataType> Binder::BindTypeName(const json& tn, int loc) {
+  std::string name = Lower(LastName(tn["names"]));
+  if (tn.contains("arrayBounds")) return Unsupported(loc, "array types");
+  if (name == "int2" || name == "int4" || name == "int8" || name == "integer" || name == "int" ||
+      name == "bigint" || name == "smallint" || name == "tinyint" || name == "long") {
+    return columnar::Int64();
+  }
+  if (name == "float4" || name == "float8" || name == "real" || name == "double" ||
+      name == "float") {
+    return columnar::Float64();
+  }
+  if (name == "numeric" || name == "decimal") {
+    std::vector<int> mods;
+    for (const auto& m : tn.value("typmods", json::array())) {
+      auto [t, b] = Unwrap(m);
+      if (t == "A_Const" && b->contains("ival")) mods.push_back((*b)["ival"].value("ival", 0));
+    }
+    if (mods.empty()) return columnar::Float64();
+    int p = mods[0], s = mods.size() > 1 ? mods[1] : 0;
+    if (p < 1 || p > 38 || s < 0 || s > p) {
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  fmt::format("decimal({}, {}) is out of range", p, s));
+    }
+    return columnar::Decimal128(p, s);
+  }
+  if (name == "text" || name == "varchar" || name == "bpchar" || name == "string" ||
+      name == "char") {
+    return columnar::String();
+  }
+  if (name == "date") return columnar::Date32();
+  if (name == "timestamp") return columnar::Timestamp(columnar::TimeUnit::kMicro);
+  if (name == "timestamptz") return columnar::Timestamp(columnar::TimeUnit::kMicro, "UTC");
+  if (name == "bool" || name == "boolean") return columnar::Bool();
+  return Unsupported(loc, fmt::format("type '{}'", name));
+}
+
+Result<ExprPtr> Binder::BindExpr(const json& node, Scope scope) {
+  auto [type, body] = Unwrap(node);
+  int loc = LocationOf(node);
+  if (scope == Scope::kAggregate) {
+    if (IsAggregateCall(node)) return BindAggregate(*body, loc);
+    if (!ContainsAggregate(node)) {
+      size_t saved = plan_.scan_field_ids.size();
+      std::vector<int> saved_index = scan_index_;
+      auto in = BindExpr(node, Scope::kInput);
+      if (in) {
+        std::string fp = (*in)->ToString();
+        for (size_t k = 0; k < aggregate_keys_.size(); ++k) {
+          if (aggregate_keys_[k] == fp) {
+            return exec::ColumnRef(static_cast<int>(k), plan_.group_keys[k]->type, (*in)->name);
+          }
+        }
+        if ((*in)->kind == exec::Expr::Kind::kLiteral) return in;
+      } else {
+        return in;
+      }
+      plan_.scan_field_ids.resize(saved);
+      scan_index_ = saved_index;
+      if (type == "ColumnRef") {
+        return Fail(loc, ErrorKind::kInvalidInput,
+                    fmt::format("column '{}' must appear in GROUP BY or be used in an aggregate",
+                                LastName((*body)["fields"])));
+      }
+    }
+  }
+  return BindNode(type, *body, loc, scope);
+}
+
+Result<ExprPtr> Binder::BindAggregate(const json& b, int loc) {
+  std::string name = Lower(LastName(b["funcname"]));
+  if (b.contains("agg_filter")) return Unsupported(loc, "FILTER on aggregates");
+  if (b.contains("agg_order")) return Unsupported(loc, "ORDER BY inside aggregates");
+  if (b.value("agg_within_group", false)) return Unsupported(loc, "WITHIN GROUP");
+  exec::Aggregate agg;
+  agg.distinct = b.value("agg_distinct", false);
+  const json& args = b.value("args", json::array());
+  if (b.value("agg_star", false)) {
+    if (name != "count") return Fail(loc, ErrorKind::kInvalidInput, name + "(*) is not defined");
+    agg.fn = exec::AggFn::kCountStar;
+  } else {
+    if (args.size() != 1) {
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  fmt::format("{} takes one argument, got {}", name, args.size()));
+    }
+    if (ContainsAggregate(args[0])) {
+      return Fail(LocationOf(args[0]), ErrorKind::kInvalidInput,
+                  "aggregate calls cannot be nested");
+    }
+    FLOE_ASSIGN_OR_RETURN(agg.arg, BindExpr(args[0], Scope::kInput));
+    agg.fn = name == "count" ? exec::AggFn::kCount
+             : name == "sum" ? exec::AggFn::kSum
+             : name == "avg" ? exec::AggFn::kAvg
+             : name == "min" ? exec::AggFn::kMin
+                             : exec::AggFn::kMax;
+    if ((agg.fn == exec::AggFn::kSum || agg.fn == exec::AggFn::kAvg) &&
+        agg.arg->type.id == columnar::TypeId::kDecimal128) {
+      auto c = exec::MakeCast(agg.arg, columnar::Float64());
+      if (!c) return std::unexpected(Locate(c.error(), loc));
+      agg.arg = *c;
+    }
+  }
+  auto t = exec::AggregateType(agg.fn, agg.arg ? agg.arg->type : columnar::Int64());
+  if (!t) return std::unexpected(Locate(t.error(), loc));
+  agg.type = *t;
+  std::string fp = fmt::format("{}|{}|{}", static_cast<int>(agg.fn), agg.distinct,
+                               agg.arg ? agg.arg->ToString() : "*");
+  int nkeys = static_cast<int>(plan_.group_keys.size());
+  for (size_t i = 0; i < plan_.aggregates.size(); ++i) {
+    const auto& a = plan_.aggregates[i];
+    std::string other = fmt::format("{}|{}|{}", static_cast<int>(a.fn), a.distinct,
+                                    a.arg ? a.arg->ToString() : "*");
+    if (other == fp) return exec::ColumnRef(nkeys + static_cast<int>(i), a.type, name);
+  }
+  plan_.aggregates.push_back(agg);
+  return exec::ColumnRef(nkeys + static_cast<int>(plan_.aggregates.size()) - 1, agg.type, name);
+}
+
+Result<ExprPtr> Binder::BindFunc(const json& b, int loc, Scope scope) {
+  std::string name = Lower(LastName(b["funcname"]));
+  if (b.contains("over")) return Unsupported(loc, "window functions");
+  if (kAggregateNames.count(name)) {
+    return Fail(loc, ErrorKind::kInvalidInput,
+                fmt::format("aggregate function {} is not allowed here", name));
+  }
+  if (b.value("agg_distinct", false) || b.value("agg_star", false)) {
+    return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} is not an aggregate", name));
+  }
+  const json& jargs = b.value("args", json::array());
+  // date_trunc / extract / date_part take their unit as a string constant.
+  if (name == "date_trunc" || name == "extract" || name == "date_part") {
+    if (jargs.size() != 2) {
+      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} takes 2 arguments", name));
+    }
+    auto [t, body] = Unwrap(jargs[0]);
+    if (t != "A_Const" || !body->contains("sval")) {
+      return Fail(LocationOf(jargs[0]), ErrorKind::kInvalidInput,
+                  fmt::format("{} expects a constant unit such as 'day'", name));
+    }
+    std::string unit = Lower((*body)["sval"].value("sval", ""));
+    FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(jargs[1], scope));
+    return Call(name == "date_trunc" ? Fn::kDateTrunc : Fn::kDatePart, {arg}, loc, unit);
+  }
+  std::vector<ExprPtr> args;
+  for (const auto& a : jargs) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(a, scope));
+    args.push_back(std::move(e));
+  }
+  static const std::map<std::string, Fn> kFns = {
+      {"lower", Fn::kLower},
+      {"upper", Fn::kUpper},
+      {"length", Fn::kLength},
+      {"char_length", Fn::kLength},
+      {"character_length", Fn::kLength},
+      {"substring", Fn::kSubstring},
+      {"substr", Fn::kSubstring},
+      {"starts_with", Fn::kStartsWith},
+      {"abs", Fn::kAbs},
+      {"coalesce", Fn::kCoalesce},
+  };
+  auto it = kFns.find(name);
+  if (it != kFns.end()) return Call(it->second, std::move(args), loc);
+  static const std::set<std::string> kParts = {"year", "quarter", "month", "day",
+                                               "hour", "minute",  "second"};
+  if (kParts.count(name)) {
+    if (args.size() != 1) {
+      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} takes 1 argument", name));
+    }
+    return Call(Fn::kDatePart, std::move(args), loc, name);
+  }
+  return Unsupported(loc, fmt::format("function {}()", name));
+}
+
+Result<ExprPtr> Binder::BindNode(const std::string& type, const json& b, int loc, Scope scope) {
+  if (type == "ColumnRef") {
+    const json& fields = b["fields"];
+    if (!fields.empty() && fields.back().contains("A_Star")) {
+      return Fail(loc, ErrorKind::kInvalidInput, "* is only allowed in the select list");
+    }
+    return ResolveColumn(LastName(fields), loc);
+  }
+  if (type == "A_Const") return BindConst(b, loc);
+  if (type == "TypeCast") {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(b["arg"], scope));
+    FLOE_ASSIGN_OR_RETURN(columnar::DataType to, BindTypeName(b["typeName"], loc));
+    auto e = exec::MakeCast(arg, to);
+    if (loc < 0) loc = b["typeName"].value("location", -1);
+    if (!e) return std::unexpected(Locate(e.error(), loc >= 0 ? loc : LocationOf(b["arg"])));
+    return e;
+  }
+  if (type == "BoolExpr") {
+    std::string op = b.value("boolop", "");
+    std::vector<ExprPtr> args;
+    for (const auto& a : b["args"]) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(a, scope));
+      args.push_back(std::move(e));
+    }
+    if (op == "NOT_EXPR") return Call(Fn::kNot, std::move(args), loc);
+    Fn fn = op == "AND_EXPR" ? Fn::kAnd : Fn::kOr;
+    ExprPtr acc = args[0];
+    for (size_t i = 1; i < args.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(acc, Call(fn, {acc, args[i]}, loc));
+    }
+    if (args.size() == 1) {
+      FLOE_ASSIGN_OR_RETURN(acc, Call(fn, {acc, acc}, loc));
+    }
+    return acc;
+  }
+  if (type == "NullTest") {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(b["arg"], scope));
+    return Call(b.value("nulltesttype", "") == "IS_NULL" ? Fn::kIsNull : Fn::kIsNotNull, {arg},
+                loc);
+  }
+  if (type == "CoalesceExpr") {
+    std::vector<ExprPtr> args;
+    for (const auto& a : b["args"]) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(a, scope));
+      args.push_back(std::move(e));
+    }
+    return Call(Fn::kCoalesce, std::move(args), loc);
+  }
+  if (type == "CaseExpr") {
+    ExprPtr subject;
+    if (b.contains("arg")) {
+      FLOE_ASSIGN_OR_RETURN(subject, BindExpr(b["arg"], scope));
+    }
+    std::vector<ExprPtr> args;
+    for (const auto& w : b["args"]) {
+      const json& cw = w["CaseWhen"];
+      FLOE_ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(cw["expr"], scope));
+      if (subject) {
+        FLOE_ASSIGN_OR_RETURN(cond, Call(Fn::kEq, {subject, cond}, LocationOf(cw["expr"])));
+      }
+      FLOE_ASSIGN_OR_RETURN(ExprPtr then, BindExpr(cw["result"], scope));
+      args.push_back(cond);
+      args.push_back(then);
+    }
+    ExprPtr otherwise = exec::Constant({}, columnar::DataType{});
+    if (b.contains("defresult")) {
+      FLOE_ASSIGN_OR_RETURN(otherwise, BindExpr(b["defresult"], scope));
+    }
+    args.push_back(otherwise);
+    auto e = exec::MakeCall(Fn::kCase, std::move(args));
+    if (!e) return std::unexpected(Locate(e.error(), loc));
+    return e;
+  }
+  if (type == "FuncCall") return BindFunc(b, loc, scope);
+  if (type == "A_Expr") {
+    std::string kind = b.value("kind", "");
+    std::string op = LastName(b["name"]);
+    if (kind == "AEXPR_IN") {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr probe, BindExpr(b["lexpr"], scope));
+      std::vector<ExprPtr> args{probe};
+      auto [lt, list] = Unwrap(b["rexpr"]);
+      if (lt != "List") return Unsupported(loc, "IN with a subquery");
+      for (const auto& item : (*list)["items"]) {
+        FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(item, scope));
+        args.push_back(std::move(e));
+      }
+      FLOE_ASSIGN_OR_RETURN(ExprPtr in, Call(Fn::kIn, std::move(args), loc));
+      if (op == "<>") return Call(Fn::kNot, {in}, loc);
+      return in;
+    }
+    if (kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr x, BindExpr(b["lexpr"], scope));
+      const json& items = b["rexpr"]["List"]["items"];
+      FLOE_ASSIGN_OR_RETURN(ExprPtr lo, BindExpr(items[0], scope));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr hi, BindExpr(items[1], scope));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr ge, Call(Fn::kGtEq, {x, lo}, loc));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr le, Call(Fn::kLtEq, {x, hi}, loc));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr both, Call(Fn::kAnd, {ge, le}, loc));
+      if (kind == "AEXPR_NOT_BETWEEN") return Call(Fn::kNot, {both}, loc);
+      return both;
+    }
+    if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE" || kind == "AEXPR_OP") {
+      ExprPtr l, r;
+      if (b.contains("lexpr")) {
+        FLOE_ASSIGN_OR_RETURN(l, BindExpr(b["lexpr"], scope));
+      }
+      if (b.contains("rexpr")) {
+        auto [rt, rb] = Unwrap(b["rexpr"]);
+        if (rt == "FuncCall" && LastName((*rb)["funcname"]) == "like_escape") {
+          return Unsupported(loc, "LIKE ... ESCAPE");
+        }
+        FLOE_ASSIGN_OR_RETURN(r, BindExpr(b["rexpr"], scope));
+      }
+      if (!l) {
+        if (op == "-") return Call(Fn::kNeg, {r}, loc);
+        if (op == "+") return r;
+        return Unsupported(loc, fmt::format("prefix operator {}", op));
+      }
+      if (!r) return Unsupported(loc, fmt::format("postfix operator {}", op));
+      static const std::map<std::string, Fn> kOps = {
+          {"+", Fn::kAdd},     {"-", Fn::kSub},   {"*", Fn::kMul},     {"/", Fn::kDiv},
+          {"%", Fn::kMod},     {"=", Fn::kEq},    {"<>", Fn::kNotEq},  {"!=", Fn::kNotEq},
+          {"<", Fn::kLt},      {"<=", Fn::kLtEq}, {">", Fn::kGt},      {">=", Fn::kGtEq},
+          {"||", Fn::kConcat}, {"~~", Fn::kLike}, {"~~*", Fn::kILike}, {"!~~", Fn::kLike},
+          {"!~~*", Fn::kILike}};
+      auto it = kOps.find(op);
+      if (it == kOps.end()) return Unsupported(loc, fmt::format("operator {}", op));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, Call(it->second, {l, r}, loc));
+      if (op.starts_with("!~~")) return Call(Fn::kNot, {e}, loc);
+      return e;
+    }
+    return Unsupported(loc, fmt::format("the {} expression", Lower(kind.substr(6))));
+  }
+  return Unsupported(loc, Describe(type));
+}
+
+Result<int64_t> Binder::BindCount(const json& node, const char* what) {
+  int loc = LocationOf(node);
+  auto [t, b] = Unwrap(node);
+  if (t == "A_Const" && b->value("isnull", false)) return -1;
+  FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(node, Scope::kInput));
+  if (e->kind != exec::Expr::Kind::kLiteral || e->type.id != columnar::TypeId::kInt64) {
+    return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} must be an integer constant", what));
+  }
+  if (e->value.i() < 0) {
+    return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} must not be negative", what));
+  }
+  return e->value.i();
+}
+
+Result<LogicalPlan> Binder::Bind() {
+  const json& s = st_.node;
+  int stmt_loc = 0;
+  if (s.value("op", "SETOP_NONE") != "SETOP_NONE") {
+    return Unsupported(stmt_loc, "UNION / INTERSECT / EXCEPT");
+  }
+  if (s.contains("withClause")) return Unsupported(LocationOf(s["withClause"]), "WITH");
+  if (s.contains("valuesLists")) return Unsupported(stmt_loc, "VALUES");
+  if (s.contains("intoClause")) return Unsupported(stmt_loc, "SELECT INTO");
+  if (s.contains("lockingClause")) return Unsupported(stmt_loc, "FOR UPDATE / FOR SHARE");
+  if (s.contains("windowClause")) return Unsupported(stmt_loc, "WINDOW");
+  bool distinct = false;
+  if (s.contains("distinctClause")) {
+    const json& d = s["distinctClause"];
+    if (d.size() != 1 || !d[0].empty()) return Unsupported(stmt_loc, "DISTINCT ON");
+    distinct = true;
+  }
+  FLOE_RETURN_IF_ERROR(BindFrom(s.value("fromClause", json::array())));
+
+  // The select list, with * expanded.
+  struct Item {
+    const json* node = nullptr;  // null: source column `column`
+    int column = -1;
+    std::string name;
+    int loc = -1;
+  };
+  std::vector<Item> items;
+  static const json kEmpty = json::array();
+  const json& targets = s.contains("targetList") ? s["targetList"] : kEmpty;
+  for (const auto& t : targets) {
+    const json& rt = t["ResTarget"];
+    const json& val = rt["val"];
+    auto [vt, vb] = Unwrap(val);
+    int loc = LocationOf(val);
+    if (vt == "ColumnRef" && (*vb)["fields"].back().contains("A_Star")) {
+      if (plan_.source == LogicalPlan::Source::kNone) {
+        return Fail(loc, ErrorKind::kInvalidInput, "SELECT * needs a table");
+      }
+      for (size_t c = 0; c < column_names_.size(); ++c) {
+        items.push_back({nullptr, static_cast<int>(c), column_names_[c], loc});
+      }
+      continue;
+    }
+    std::string name = rt.value("name", "");
+    if (name.empty()) {
+      if (vt == "ColumnRef") {
+        name = LastName((*vb)["fields"]);
+      } else if (vt == "FuncCall") {
+        name = Lower(LastName((*vb)["funcname"]));
+      } else if (vt == "TypeCast" && Unwrap((*vb)["arg"]).first == "ColumnRef") {
+        name = LastName(Unwrap((*vb)["arg"]).second->at("fields"));
+      } else {
+        name = "?column?";
+      }
+    }
+    items.push_back({&val, -1, name, loc});
+  }
+  if (items.empty()) return Fail(stmt_loc, ErrorKind::kInvalidInput, "SELECT needs a column");
+
+  auto bind_item = [&](const Item& it, Scope scope) -> Result<ExprPtr> {
+    if (it.node) return BindExpr(*it.node, scope);
+    if (scope == Scope::kAggregate) {
+      // A * column in an aggregate query must be a group key.
+      json ref = {{"ColumnRef",
+                   {{"fields", json::array({{{"String", {{"sval", column_names_[it.column]}}}}})},
+                    {"location", it.loc}}}};
+      return BindExpr(ref, scope);
+    }
+    return ResolveColumn(column_names_[it.column], it.loc);
+  };
+
+  if (s.contains("whereClause")) {
+    const json& w = s["whereClause"];
+    if (ContainsAggregate(w)) {
+      return Fail(LocationOf(w), ErrorKind::kInvalidInput,
+                  "aggregate functions are not allowed in WHERE");
+    }
+    FLOE_ASSIGN_OR_RETURN(plan_.where, BindExpr(w, Scope::kInput));
+    if (plan_.where->type.id != columnar::TypeId::kBool &&
+        plan_.where->type.id != columnar::TypeId::kNull) {
+      return Fail(LocationOf(w), ErrorKind::kInvalidInput,
+                  fmt::format("type mismatch: WHERE must be boolean, got {}",
+                              plan_.where->type.ToString()));
+    }
+  }
+
+  bool has_group = s.contains("groupClause");
+  bool has_agg = s.contains("havingClause");
+  for (const auto& it : items) has_agg = has_agg || (it.node && ContainsAggregate(*it.node));
+  for (const auto& sb : s.value("sortClause", json::array())) {
+    has_agg = has_agg || ContainsAggregate(sb);
+  }
+  if (distinct && (has_group || has_agg)) {
+    return Unsupported(stmt_loc, "DISTINCT together with GROUP BY or aggregates");
+  }
+  plan_.aggregate = has_group || has_agg || distinct;
+  Scope out_scope = plan_.aggregate ? Scope::kAggregate : Scope::kInput;
+
+  if (has_group) {
+    for (const auto& g : s["groupClause"]) {
+      auto [gt, gb] = Unwrap(g);
+      int loc = LocationOf(g);
+      ExprPtr key;
+      if (gt == "A_Const" && gb->contains("ival")) {
+        int64_t n = (*gb)["ival"].value("ival", 0);
+        if (n < 1 || n > static_cast<int64_t>(items.size())) {
+          return Fail(loc, ErrorKind::kInvalidInput,
+                      fmt::format("GROUP BY position {} is not in the select list", n));
+        }
+        const Item& it = items[n - 1];
+        if (it.node && ContainsAggregate(*it.node)) {
+          return Fail(loc, ErrorKind::kInvalidInput, "GROUP BY cannot refer to an aggregate");
+        }
+        FLOE_ASSIGN_OR_RETURN(key, bind_item(it, Scope::kInput));
+      } else if (gt == "ColumnRef") {
+        std::string name = LastName((*gb)["fields"]);
+        auto direct = BindExpr(g, Scope::kInput);
+        if (direct) {
+          key = *direct;
+        } else {
+          const Item* alias = nullptr;
+          for (const auto& it : items) {
+            if (it.name == name && it.node) alias = &it;
+          }
+          if (!alias) return std::unexpected(direct.error());
+          FLOE_ASSIGN_OR_RETURN(key, bind_item(*alias, Scope::kInput));
+        }
+      } else {
+        if (ContainsAggregate(g)) {
+          return Fail(loc, ErrorKind::kInvalidInput, "GROUP BY cannot contain aggregates");
+        }
+        FLOE_ASSIGN_OR_RETURN(key, BindExpr(g, Scope::kInput));
+      }
+      std::string fp = key->ToString();
+      if (std::find(aggregate_keys_.begin(), aggregate_keys_.end(), fp) == aggregate_keys_.end()) {
+        aggregate_keys_.push_back(fp);
+        plan_.group_keys.push_back(key);
+      }
+    }
+  }
+  if (distinct) {
+    for (const auto& it : items) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr key, bind_item(it, Scope::kInput));
+      std::string fp = key->ToString();
+      if (std::find(aggregate_keys_.begin(), aggregate_keys_.end(), fp) == aggregate_keys_.end()) {
+        aggregate_keys_.push_back(fp);
+        plan_.group_keys.push_back(key);
+      }
+    }
+  }
+
+  for (const auto& it : items) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, bind_item(it, out_scope));
+    plan_.outputs.push_back(std::move(e));
+    plan_.names.push_back(it.name);
+  }
+  // Aggregates register while binding; keys come first in the aggregate output, so every
+  // aggregate reference was numbered after the final key count (keys are all bound above).
+  if (s.contains("havingClause")) {
+    if (!plan_.aggregate) plan_.aggregate = true;
+    FLOE_ASSIGN_OR_RETURN(plan_.having, BindExpr(s["havingClause"], Scope::kAggregate));
+    if (plan_.having->type.id != columnar::TypeId::kBool) {
+      return Fail(LocationOf(s["havingClause"]), ErrorKind::kInvalidInput,
+                  "type mismatch: HAVING must be boolean");
+    }
+  }
+
+  for (const auto& sbn : s.value("sortClause", json::array())) {
+    const json& sb = sbn["SortBy"];
+    const json& node = sb["node"];
+    auto [nt, nb] = Unwrap(node);
+    int loc = LocationOf(node);
+    exec::SortKey key;
+    key.descending = sb.value("sortby_dir", "") == "SORTBY_DESC";
+    key.nulls_first = sb.value("sortby_nulls", "") == "SORTBY_NULLS_FIRST";
+    if (sb.contains("useOp")) return Unsupported(loc, "ORDER BY ... USING");
+    int ref = -1;
+    if (nt == "A_Const" && nb->contains("ival")) {
+      int64_t n = (*nb)["ival"].value("ival", 0);
+      if (n < 1 || n > static_cast<int64_t>(items.size())) {
+        return Fail(loc, ErrorKind::kInvalidInput,
+                    fmt::format("ORDER BY position {} is not in the select list", n));
+      }
+      ref = static_cast<int>(n - 1);
+    } else if (nt == "ColumnRef" && (*nb)["fields"].size() == 1) {
+      std::string name = LastName((*nb)["fields"]);
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i].name == name) {
+          ref = static_cast<int>(i);
+          break;
+        }
+      }
+    }
+    if (ref < 0) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(node, out_scope));
+      std::string fp = e->ToString();
+      for (size_t i = 0; i < plan_.outputs.size() && ref < 0; ++i) {
+        if (plan_.outputs[i]->ToString() == fp) ref = static_cast<int>(i);
+      }
+      if (ref < 0) {
+        if (distinct) {
+          return Fail(loc, ErrorKind::kInvalidInput,
+                      "with SELECT DISTINCT, ORDER BY expressions must appear in the select list");
+        }
+        plan_.hidden.push_back(e);
+        ref = static_cast<int>(plan_.outputs.size() + plan_.hidden.size() - 1);
+      }
+    }
+    const ExprPtr& target = ref < static_cast<int>(plan_.outputs.size())
+                                ? plan_.outputs[ref]
+                                : plan_.hidden[ref - plan_.outputs.size()];
+    key.expr = exec::ColumnRef(ref, target->type, "");
+    plan_.order.push_back(key);
+  }
+
+  if (s.value("limitOption", "") == "LIMIT_OPTION_WITH_TIES") {
+    return Unsupported(stmt_loc, "FETCH ... WITH TIES");
+  }
+  if (s.contains("limitCount")) {
+    FLOE_ASSIGN_OR_RETURN(plan_.limit, BindCount(s["limitCount"], "LIMIT"));
+  }
+  if (s.contains("limitOffset")) {
+    FLOE_ASSIGN_OR_RETURN(plan_.offset, BindCount(s["limitOffset"], "OFFSET"));
+    if (plan_.offset < 0) plan_.offset = 0;
+  }
+
+  if (plan_.source == LogicalPlan::Source::kTable && plan_.where) {
+    plan_.pushed_filter =
+        PushableFilter(*plan_.where, plan_.table.metadata.CurrentSchema(), plan_.scan_field_ids);
+  }
+  return std::move(plan_);
+}
+
+// Pushdown: exec expressions over scan columns -> Iceberg predicates by column name.
+struct Pushed {
+  iceberg::ExprPtr expr;  // null: nothing pushable
+  bool exact = false;     // expr holds exactly when the original does
+};
+
+std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col) {
+  if (v.is_null()) return std::nullopt;
+  switch (col.id) {
+    case iceberg::TypeId::kInt:
+    case iceberg::TypeId::kLong:
+      if (v.v.index() == 2) return iceberg::Literal::Long(v.i());
+      break;
+    case iceberg::TypeId::kDouble:
+      if (v.v.index() == 3 && !std::isnan(v.d())) return iceberg::Literal::Double(v.d());
+      break;
+    case iceberg::TypeId::kString:
+      if (v.v.index() == 4) return iceberg::Literal::String(v.s());
+      break;
+    case iceberg::TypeId::kDate:
+      if (v.v.index() == 2) return iceberg::Literal::Date(static_cast<int32_t>(v.i()));
+      break;
+    case iceberg::TypeId::kTimestamp:
+      if (v.v.index() == 2) return iceberg::Literal::Timestamp(v.i());
+      break;
+    case iceberg::TypeId::kTimestampTz:
+      if (v.v.index() == 2) return iceberg::Literal::TimestampTz(v.i());
+      break;
+    case iceberg::TypeId::kBoolean:
+      if (v.v.index() == 1) return iceberg::Literal::Boolean(v.b());
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+class Pusher {
+ public:
+  Pusher(const iceberg::Schema& schema, const std::vector<int32_t>& ids)
+      : schema_(schema), ids_(ids) {}
+
+  Pushed Convert(const exec::Expr& e) {
+    if (e.kind != exec::Expr::Kind::kCall) return {};
+    switch (e.fn) {
+      case Fn::kAnd: {
+        Pushed a = Convert(*e.args[0]), b = Convert(*e.args[1]);
+        if (a.expr && b.expr) return {iceberg::And(a.expr, b.expr), a.exact && b.exact};
+        if (a.expr) return {a.expr, false};
+        if (b.expr) return {b.expr, false};
+        return {};
+      }
+      case Fn::kOr: {
+        Pushed a = Convert(*e.args[0]), b = Convert(*e.args[1]);
+        if (a.expr && b.expr) return {iceberg::Or(a.expr, b.expr), a.exact && b.exact};
+        return {};
+      }
+      case Fn::kNot: {
+        Pushed a = Convert(*e.args[0]);
+        if (a.expr && a.exact) return {iceberg::Not(a.expr), true};
+        return {};
+      }
+      case Fn::kIsNull:
+      case Fn::kIsNotNull: {
+        const iceberg::NestedField* f = Column(*e.args[0]);
+        if (!f) return {};
+        return {iceberg::Predicate(
+                    e.fn == Fn::kIsNull ? iceberg::Op::kIsNull : iceberg::Op::kNotNull, f->name),
+                true};
+      }
+      case Fn::kEq:
+      case Fn::kNotEq:
+      case Fn::kLt:
+      case Fn::kLtEq:
+      case Fn::kGt:
+      case Fn::kGtEq: {
+        const exec::Expr* col = e.args[0].get();
+        const exec::Expr* lit = e.args[1].get();
+        Fn fn = e.fn;
+        if (col->kind != exec::Expr::Kind::kColumn) {
+          std::swap(col, lit);
+          fn = fn == Fn::kLt     ? Fn::kGt
+               : fn == Fn::kGt   ? Fn::kLt
+               : fn == Fn::kLtEq ? Fn::kGtEq
+               : fn == Fn::kGtEq ? Fn::kLtEq
+                                 : fn;
+        }
+        const iceberg::NestedField* f = Column(*col);
+        if (!f || lit->kind != exec::Expr::Kind::kLiteral) return {};
+        auto l = ToIcebergLiteral(lit->value, *f->type);
+        if (!l) return {};
+        iceberg::Op op = fn == Fn::kEq      ? iceberg::Op::kEq
+                         : fn == Fn::kNotEq ? iceberg::Op::kNotEq
+                         : fn == Fn::kLt    ? iceberg::Op::kLt
+                         : fn == Fn::kLtEq  ? iceberg::Op::kLtEq
+                         : fn == Fn::kGt    ? iceberg::Op::kGt
+                                            : iceberg::Op::kGtEq;
+        return {iceberg::Predicate(op, f->name, {*l}), true};
+      }
+      case Fn::kIn: {
+        const iceberg::NestedField* f = Column(*e.args[0]);
+        if (!f) return {};
+        std::vector<iceberg::Literal> set;
+        for (size_t i = 1; i < e.args.size(); ++i) {
+          if (e.args[i]->kind != exec::Expr::Kind::kLiteral) return {};
+          auto l = ToIcebergLiteral(e.args[i]->value, *f->type);
+          if (!l) return {};
+          set.push_back(*l);
+        }
+        return {iceberg::Predicate(iceberg::Op::kIn, f->name, std::move(set)), true};
+      }
+      case Fn::kStartsWith:
+      case Fn::kLike: {
+        const iceberg::NestedField* f = Column(*e.args[0]);
+        if (!f || f->type->id != iceberg::TypeId::kString) return {};
+        if (e.args[1]->kind != exec::Expr::Kind::kLiteral || e.args[1]->value.is_null()) return {};
+        std::string pattern = e.args[1]->value.s();
+        if (e.fn == Fn::kStartsWith) {
+          return {iceberg::Predicate(iceberg::Op::kStartsWith, f->name,
+                                     {iceberg::Literal::String(pattern)}),
+                  true};
+        }
+        size_t wild = pattern.find_first_of("%_\\");
+        if (wild == std::string::npos) {
+          return {
+              iceberg::Predicate(iceberg::Op::kEq, f->name, {iceberg::Literal::String(pattern)}),
+              true};
+        }
+        if (wild == 0) return {};
+        bool exact = pattern[wild] == '%' && wild + 1 == pattern.size();
+        return {iceberg::Predicate(iceberg::Op::kStartsWith, f->name,
+                                   {iceberg::Literal::String(pattern.substr(0, wild))}),
+                exact};
+      }
+      default:
+        return {};
+    }
+  }
+
+ private:
+  const iceberg::NestedField* Column(const exec::Expr& e) {
+    if (e.kind != exec::Expr::Kind::kColumn || e.column < 0 ||
+        e.column >= static_cast<int>(ids_.size())) {
+      return nullptr;
+    }
+    const iceberg::NestedField* f = schema_.FindById(ids_[e.column]);
+    if (!f || !f->type->IsPrimitive()) return nullptr;
+    return f;
+  }
+
+  const iceberg::Schema& schema_;
+  const std::vector<int32_t>& ids_;
+};
+
+void Conjuncts(const exec::ExprPtr& e, std::vector<exec::ExprPtr>* out) {
+  if (e->kind == exec::Expr::Kind::kCall && e->fn == Fn::kAnd) {
+    Conjuncts(e->args[0], out);
+    Conjuncts(e->args[1], out);
+  } else {
+    out->push_back(e);
+  }
+}
+
+}  // namespace
+
+iceberg::ExprPtr PushableFilter(const exec::Expr& predicate, const iceberg::Schema& schema,
+                                const std::vector<int32_t>& field_ids) {
+  std::vector<exec::ExprPtr> parts;
+  auto self = std::shared_ptr<const exec::Expr>(&predicate, [](const exec::Expr*) {});
+  Conjuncts(self, &parts);
+  Pusher pusher(schema, field_ids);
+  iceberg::ExprPtr out;
+  for (const auto& p : parts) {
+    Pushed c = pusher.Convert(*p);
+    if (!c.expr) continue;
+    // Keep only what binds to the schema (a literal that cannot become the column's type).
+    if (!iceberg::Bind(c.expr, schema)) continue;
+    out = out ? iceberg::And(out, c.expr) : c.expr;
+  }
+  return out;
+}
+
+Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver) {
+  Binder b(statement, resolver);
+  return b.Bind();
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,304 @@
+#include "floe/sql/engine.h"
+
+#include "floe/sql/procedures.h"
+
+#include <mutex>
+
+#include "floe/columnar/take.h"
+#include "floe/exec/filter.h"
+#include "floe/exec/hash_aggregate.h"
+#include "floe/exec/sort.h"
+#include "floe/exec/table_scan.h"
+#include "floe/iceberg/metadata_tables.h"
+#include "floe/iceberg/scan.h"
+#include "floe/sql/binder.h"
+#include "floe/sql/parser.h"
+
+namespace floe::sql {
+
+Engine::Engine(iceberg::Warehouse warehouse) : warehouse_(std::move(warehouse)) {}
+
+Result<std::vector<std::string>> Engine::SplitStatements(std::string_view script) {
+  return SplitSql(script);
+}
+
+namespace {
+
+using columnar::RecordBatch;
+
+// Per scan worker: WHERE, then either a partial aggregate or the projected rows.
+struct WorkerState {
+  std::unique_ptr<exec::HashAggregate> aggregate;
+  std::unique_ptr<exec::Sort> sort;
+  std::vector<RecordBatch> rows;
+  int64_t row_count = 0;
+};
+
+std::vector<exec::ExprPtr> ProjectionOf(const LogicalPlan& plan) {
+  std::vector<exec::ExprPtr> out = plan.outputs;
+  out.insert(out.end(), plan.hidden.begin(), plan.hidden.end());
+  return out;
+}
+
+std::vector<std::string> NamesOf(const LogicalPlan& plan) {
+  std::vector<std::string> names = plan.names;
+  for (size_t i = 0; i < plan.hidden.size(); ++i) names.push_back(fmt::format("_order{}", i));
+  return names;
+}
+
+// The projected batch (outputs + hidden order keys) of rows that reached the projection.
+Status ProjectInto(const LogicalPlan& plan, const RecordBatch& in, WorkerState* w) {
+  FLOE_ASSIGN_OR_RETURN(RecordBatch out, exec::Project(in, ProjectionOf(plan), NamesOf(plan)));
+  if (out.num_rows == 0) return {};
+  if (w->sort) return w->sort->Consume(out);
+  w->row_count += out.num_rows;
+  w->rows.push_back(std::move(out));
+  return {};
+}
+
+Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w) {
+  if (plan.where) {
+    FLOE_ASSIGN_OR_RETURN(batch, exec::Filter(batch, *plan.where));
+  }
+  if (batch.num_rows == 0) return {};
+  if (w->aggregate) return w->aggregate->Consume(batch);
+  // Without ORDER BY a LIMIT is met as soon as enough rows arrived.
+  if (plan.order.empty() && plan.limit >= 0 && w->row_count >= plan.limit + plan.offset) return {};
+  return ProjectInto(plan, batch, w);
+}
+
+WorkerState NewWorker(const LogicalPlan& plan) {
+  WorkerState w;
+  if (plan.aggregate) {
+    w.aggregate = std::make_unique<exec::HashAggregate>(plan.group_keys, plan.aggregates);
+  } else if (!plan.order.empty()) {
+    // Each worker keeps its best offset + limit rows; the offset applies once, at the end.
+    if (plan.limit >= 0) {
+      w.sort = std::make_unique<exec::Sort>(plan.order, plan.limit + plan.offset, 0);
+    }
+  }
+  return w;
+}
+
+columnar::SchemaPtr OutputSchema(const LogicalPlan& plan, const RecordBatch* sample) {
+  auto s = std::make_shared<columnar::Schema>();
+  auto names = NamesOf(plan);
+  auto exprs = ProjectionOf(plan);
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    columnar::DataType t =
+        sample && i < sample->columns.size() ? sample->columns[i]->type : exprs[i]->type;
+    s->fields.push_back({names[i], t});
+  }
+  return s;
+}
+
+// SELECT COUNT(*) [, COUNT(*) ...] FROM t with no WHERE: the manifests' record counts answer it
+// without opening a data file. Nothing (nullopt) when the plan is not of that shape or a file has
+// deletes.
+std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
+                                                      iceberg::Warehouse& wh, QueryStats* stats) {
+  if (plan.source != LogicalPlan::Source::kTable || !plan.aggregate || plan.where ||
+      !plan.group_keys.empty() || plan.aggregates.empty()) {
+    return std::nullopt;
+  }
+  for (const auto& a : plan.aggregates) {
+    if (a.fn != exec::AggFn::kCountStar) return std::nullopt;
+  }
+  iceberg::ScanOptions so;
+  so.snapshot_id = plan.snapshot_id;
+  so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
+  auto scan = iceberg::PlanFiles(plan.table, *wh.io, so);
+  if (!scan) return Result<RecordBatch>(std::unexpected(scan.error()));
+  int64_t rows = 0;
+  for (const auto& t : scan->tasks) {
+    if (!t.deletes.empty()) return std::nullopt;
+    rows += t.file.record_count;
+  }
+  RecordBatch out;
+  auto schema = std::make_shared<columnar::Schema>();
+  for (size_t i = 0; i < plan.aggregates.size(); ++i) {
+    exec::ValueColumnBuilder b(columnar::Int64());
+    (void)b.Append(exec::Value::Int(rows));
+    out.columns.push_back(b.Finish());
+    schema->fields.push_back({fmt::format("a{}", i), columnar::Int64()});
+  }
+  out.schema = schema;
+  out.num_rows = 1;
+  (void)stats;
+  return Result<RecordBatch>(std::move(out));
+}
+
+Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
+                        const QueryOptions& options) {
+  QueryResult result;
+  std::vector<WorkerState> workers;
+  int nworkers = 1;
+  std::optional<RecordBatch> counted;
+  if (auto c = CountFromManifests(plan, wh, &result.stats)) {
+    FLOE_ASSIGN_OR_RETURN(counted, std::move(*c));
+  }
+  if (counted) {
+    workers.push_back(NewWorker(plan));
+  } else if (plan.source == LogicalPlan::Source::kTable) {
+    exec::TableScanOptions so;
+    so.field_ids = plan.scan_field_ids;
+    // COUNT(*) alone still needs row counts: read the narrowest possible column.
+    if (so.field_ids.empty()) {
+      const auto& fields = plan.table.metadata.CurrentSchema().fields();
+      for (const auto& f : fields) {
+        if (f.type->IsPrimitive()) {
+          so.field_ids.push_back(f.id);
+          break;
+        }
+      }
+    }
+    so.filter = plan.pushed_filter;
+    so.snapshot_id = plan.snapshot_id;
+    so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
+    so.strategy = options.read_strategy;
+    so.threads = options.threads;
+    nworkers = exec::ScanWorkers(so);
+    for (int i = 0; i < nworkers; ++i) workers.push_back(NewWorker(plan));
+    exec::TableScanStats ss;
+    FLOE_RETURN_IF_ERROR(exec::ScanTable(
+        plan.table, *wh.io, so,
+        [&](int w, RecordBatch b) { return ConsumeSource(plan, std::move(b), &workers[w]); }, &ss));
+    result.stats.data_files_opened = ss.data_files_opened;
+    result.stats.data_files_skipped_partition = ss.data_files_skipped_partition;
+    result.stats.data_files_skipped_bounds = ss.data_files_skipped_bounds;
+    result.stats.row_groups_read = ss.row_groups_read;
+    result.stats.row_groups_skipped = ss.row_groups_skipped;
+    result.stats.pages_skipped = ss.pages_skipped;
+  } else {
+    workers.push_back(NewWorker(plan));
+    RecordBatch source;
+    if (plan.source == LogicalPlan::Source::kMetadataTable) {
+      source = plan.metadata_rows;
+    } else {
+      source.schema = std::make_shared<columnar::Schema>();
+      source.num_rows = 1;
+    }
+    FLOE_RETURN_IF_ERROR(ConsumeSource(plan, source, &workers[0]));
+  }
+
+  // Merge the workers.
+  std::vector<RecordBatch> projected;
+  std::unique_ptr<exec::Sort> sort;
+  if (!plan.order.empty()) {
+    sort = std::make_unique<exec::Sort>(plan.order, plan.limit, plan.offset);
+  }
+  if (plan.aggregate) {
+    exec::HashAggregate& total = *workers[0].aggregate;
+    for (size_t i = 1; i < workers.size(); ++i) {
+      FLOE_RETURN_IF_ERROR(total.Merge(std::move(*workers[i].aggregate)));
+    }
+    RecordBatch grouped;
+    if (counted) {
+      grouped = std::move(*counted);
+    } else {
+      FLOE_ASSIGN_OR_RETURN(grouped, total.Finish());
+    }
+    if (plan.having) {
+      FLOE_ASSIGN_OR_RETURN(grouped, exec::Filter(grouped, *plan.having));
+    }
+    FLOE_ASSIGN_OR_RETURN(RecordBatch out,
+                          exec::Project(grouped, ProjectionOf(plan), NamesOf(plan)));
+    projected.push_back(std::move(out));
+  } else {
+    for (auto& w : workers) {
+      if (w.sort) {
+        FLOE_ASSIGN_OR_RETURN(RecordBatch part, w.sort->Finish(OutputSchema(plan, nullptr)));
+        projected.push_back(std::move(part));
+      } else {
+        for (auto& b : w.rows) projected.push_back(std::move(b));
+      }
+    }
+  }
+  RecordBatch final_batch;
+  const RecordBatch* sample = nullptr;
+  for (const auto& b : projected) {
+    if (b.num_rows > 0) {
+      sample = &b;
+      break;
+    }
+  }
+  columnar::SchemaPtr schema = OutputSchema(plan, sample);
+  if (sort) {
+    for (const auto& b : projected) {
+      FLOE_RETURN_IF_ERROR(sort->Consume(b));
+    }
+    FLOE_ASSIGN_OR_RETURN(final_batch, sort->Finish(schema));
+  } else {
+    std::vector<RecordBatch> nonempty;
+    for (auto& b : projected) {
+      if (b.num_rows > 0) nonempty.push_back(std::move(b));
+    }
+    if (nonempty.empty()) {
+      exec::Sort empty({}, -1, 0);
+      FLOE_ASSIGN_OR_RETURN(final_batch, empty.Finish(schema));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(final_batch, columnar::Concatenate(nonempty));
+    }
+    int64_t from = std::min(plan.offset, final_batch.num_rows);
+    int64_t to =
+        plan.limit >= 0 ? std::min(final_batch.num_rows, from + plan.limit) : final_batch.num_rows;
+    if (from > 0 || to < final_batch.num_rows) {
+      std::vector<int64_t> idx;
+      for (int64_t r = from; r < to; ++r) idx.push_back(r);
+      FLOE_ASSIGN_OR_RETURN(final_batch, columnar::Take(final_batch, idx));
+    }
+  }
+  // Drop the hidden ORDER BY columns and name the outputs.
+  auto out_schema = std::make_shared<columnar::Schema>();
+  RecordBatch out;
+  out.num_rows = final_batch.num_rows;
+  for (size_t i = 0; i < plan.outputs.size(); ++i) {
+    out.columns.push_back(final_batch.columns[i]);
+    out_schema->fields.push_back({plan.names[i], final_batch.columns[i]->type});
+  }
+  out.schema = out_schema;
+  result.schema = out_schema;
+  result.batches.push_back(std::move(out));
+  return result;
+}
+
+}  // namespace
+
+Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(ParsedStatement st, ParseStatement(sql));
+  if (st.kind == "CallStmt") {
+    if (call_handler_) return call_handler_(st.text, st.node);
+    return RunProcedure(warehouse_, st.text, st.node);
+  }
+  if (st.kind == "ExplainStmt") {
+    return std::unexpected(
+        ErrorAt(ErrorKind::kUnsupported, st.text, 0, "EXPLAIN is not supported"));
+  }
+  if (st.kind != "SelectStmt") {
+    std::string kind = st.kind.ends_with("Stmt") ? st.kind.substr(0, st.kind.size() - 4) : st.kind;
+    for (auto& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return std::unexpected(
+        ErrorAt(ErrorKind::kUnsupported, st.text, 0,
+                fmt::format("{} statements are not supported (floe runs SELECT)", kind)));
+  }
+  TableResolver resolver;
+  resolver.load = [this](const catalog::TableIdentifier& id) {
+    return iceberg::LoadTable(*warehouse_.catalog, *warehouse_.io, id);
+  };
+  resolver.is_metadata_table = [](std::string_view name) {
+    return iceberg::IsMetadataTableName(name);
+  };
+  resolver.read_metadata_table = [this](const iceberg::Table& t, std::string_view name) {
+    return iceberg::ReadMetadataTable(t, *warehouse_.io, name);
+  };
+  FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindSelect(st, resolver));
+  auto r = Run(plan, warehouse_, options);
+  if (!r) {
+    Error e = r.error();
+    if (!e.message.starts_with("at line")) return std::unexpected(e);
+    return std::unexpected(e);
+  }
+  return r;
+}
+
+}  // namespace floe::sql

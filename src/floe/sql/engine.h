@@ -1,0 +1,64 @@
+// Engine: runs SQL text over the tables of a warehouse and returns each statement's result with
+// the numbers a bill is made of (files opened and skipped by stage, row groups, pages). Requests
+// and bytes are counted by the caller's CountingStore around the warehouse store. One engine per
+// warehouse; Execute is not reentrant.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+#include "floe/iceberg/warehouse.h"
+#include "floe/parquet/read_strategy.h"
+
+namespace floe::sql {
+
+struct QueryOptions {
+  parquet::ReadStrategy read_strategy = parquet::ReadStrategy::kFloe;
+  int threads = 0;  // 0: hardware concurrency
+};
+
+struct QueryStats {
+  int64_t data_files_opened = 0;
+  int64_t data_files_skipped_partition = 0;
+  int64_t data_files_skipped_bounds = 0;
+  int64_t row_groups_read = 0;
+  int64_t row_groups_skipped = 0;
+  int64_t pages_skipped = 0;
+};
+
+struct QueryResult {
+  columnar::SchemaPtr schema;  // output column names and types
+  std::vector<columnar::RecordBatch> batches;
+  QueryStats stats;
+  std::string message;  // for statements without rows (CALL ...): a one-line summary
+};
+
+class Engine {
+ public:
+  explicit Engine(iceberg::Warehouse warehouse);
+  // One statement. Errors name what was wrong and where ("at line 1, column 8: ...").
+  Result<QueryResult> Execute(std::string_view sql, const QueryOptions& options = {});
+  // Splits a script into statements on top-level ';' (quotes and comments respected).
+  static Result<std::vector<std::string>> SplitStatements(std::string_view script);
+  iceberg::Warehouse& warehouse() { return warehouse_; }
+
+  // CALL statements (maintenance procedures, wired by the CLI) go to this hook when it is set:
+  // the statement text and libpg_query's CallStmt node (its "funccall" holds the name and
+  // arguments). Without a hook, CALL is an unsupported error naming its position.
+  using CallHandler =
+      std::function<Result<QueryResult>(const std::string& sql, const nlohmann::json& call)>;
+  void SetCallHandler(CallHandler handler) { call_handler_ = std::move(handler); }
+
+ private:
+  iceberg::Warehouse warehouse_;
+  CallHandler call_handler_;
+};
+
+}  // namespace floe::sql

@@ -1,0 +1,48 @@
+// LogicalPlan: a bound SELECT in the one shape floe runs -- source (table scan with pushed
+// filter and projection, a metadata table, or no table) -> WHERE -> [hash aggregate -> HAVING]
+// -> projection (+ hidden ORDER BY keys) -> ORDER BY / top-N -> OFFSET/LIMIT. Expressions refer to
+// columns by index into the batch of the stage before them. Plain data, made by the binder.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/catalog/catalog.h"
+#include "floe/columnar/column.h"
+#include "floe/exec/expression.h"
+#include "floe/exec/hash_aggregate.h"
+#include "floe/exec/sort.h"
+#include "floe/iceberg/expression.h"
+#include "floe/iceberg/table.h"
+
+namespace floe::sql {
+
+struct LogicalPlan {
+  enum class Source { kNone, kTable, kMetadataTable };
+  Source source = Source::kNone;
+  iceberg::Table table;                 // kTable, kMetadataTable
+  columnar::RecordBatch metadata_rows;  // kMetadataTable: the rows (columns normalised)
+  std::optional<int64_t> snapshot_id;   // time travel
+  std::optional<int64_t> as_of_timestamp_ms;
+
+  std::vector<int32_t> scan_field_ids;  // kTable: the columns read, in scan-output order
+  iceberg::ExprPtr pushed_filter;       // kTable: conjuncts pruning can use (unbound)
+
+  exec::ExprPtr where;  // over the source batch; null: none
+
+  bool aggregate = false;
+  std::vector<exec::ExprPtr> group_keys;    // over the source batch
+  std::vector<exec::Aggregate> aggregates;  // over the source batch
+  exec::ExprPtr having;                     // over the aggregate output (keys, then aggregates)
+
+  std::vector<exec::ExprPtr> outputs;  // over the aggregate output or the source batch
+  std::vector<std::string> names;
+  std::vector<exec::ExprPtr> hidden;  // extra ORDER BY expressions, after the outputs
+  std::vector<exec::SortKey> order;   // over outputs + hidden
+  int64_t limit = -1;
+  int64_t offset = 0;
+};
+
+}  // namespace floe::sql

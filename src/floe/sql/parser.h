@@ -1,0 +1,35 @@
+// Parser: one SQL statement to libpg_query's parse tree (Postgres 15 grammar, as JSON), after the
+// time-travel rewrite (time_travel.h). Syntax errors carry the line and column libpg_query
+// reports. Also splits scripts into statements. Thread-safe (libpg_query keeps per-thread state).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "floe/base/result.h"
+#include "floe/sql/time_travel.h"
+
+namespace floe::sql {
+
+struct ParsedStatement {
+  std::string text;     // the statement as parsed (time-travel clauses blanked)
+  std::string kind;     // the parse node's name: "SelectStmt", "CallStmt", ...
+  nlohmann::json node;  // the node's body
+  std::vector<TimeTravel> time_travel;
+};
+
+// Exactly one statement (a trailing ';' is fine); an empty text or several statements are
+// invalid-input errors.
+Result<ParsedStatement> ParseStatement(std::string_view sql);
+
+// Splits on top-level ';' (quotes, "identifiers" and comments respected); blank statements are
+// dropped.
+std::vector<std::string> SplitSql(std::string_view script);
+
+// An error of `kind` at a byte offset of `text`: "at line 1, column 8: <message>".
+Error ErrorAt(ErrorKind kind, std::string_view text, int offset, std::string message);
+
+}  // namespace floe::sql

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `floe query` as CLI.md gives it: -e and -f, the three formats, the exact JSON form with stats,
+# global flags before and after the subcommand, statements from stdin, and bad input (unknown
+# table or column, type mismatch, division by zero, malformed literal, syntax, unsupported) as one
+# line on stderr with a non-zero exit.
+set -u
+floe="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+wh="$work/wh"
+fails=0
+pass=0
+check() { if [[ "$2" == 0 ]]; then pass=$((pass + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi; }
+expect_error() {  # NAME SUBSTRING SQL
+  "$floe" --warehouse "$wh" query -e "$3" >"$work/out" 2>"$work/err"
+  local rc=$?
+  if [[ $rc -ne 0 && $(wc -l <"$work/err") -eq 1 ]] && grep -qF -- "$2" "$work/err"; then
+    check "$1" 0
+  else
+    echo "FAIL: $1: rc=$rc stderr: $(cat "$work/err")" >&2
+    check "$1" 1
+  fi
+}
+f() { "$floe" --warehouse "$wh" --quiet "$@"; }
+
+printf 'id,day,name,score\n1,2024-01-03,ann,1.5\n2,2024-01-03,bob,\n3,2024-01-04,"c, d",7\n' >"$work/a.csv"
+f table create db.t --schema '[{"name":"id","type":"long","required":true},{"name":"day","type":"date"},{"name":"name","type":"string"},{"name":"score","type":"double"}]' --partition-by 'day' >/dev/null
+f table append db.t "$work/a.csv" >/dev/null
+
+[[ "$(f query --format csv -e "select id, name, score from db.t order by id")" == $'id,name,score\n1,ann,1.5\n2,bob,\n3,"c, d",7.0' ]]
+check "csv" $?
+[[ "$(f query --format json -e "select day, sum(score) as s from db.t group by day order by day")" == '{"columns": ["day", "s"], "rows": [["2024-01-03", 1.5], ["2024-01-04", 7.0]]}' ]]
+check "json without stats" $?
+out="$(f query --format json --stats -e "select count(*) as n from db.t where day = '2024-01-04'")"
+echo "$out" | grep -qE '^\{"columns": \["n"\], "rows": \[\[1\]\], "stats": \{"data_files_opened": 1, "data_files_skipped": \{"partition": 1, "bounds": 0\}, "row_groups_read": 1, "row_groups_skipped": 0, "pages_skipped": 0, "requests": \{"GET": [0-9]+, "HEAD": 0, "PUT": 0, "LIST": 0, "DELETE": 0\}, "bytes_fetched": [0-9]+, "wall_ms": [0-9.]+\}\}$'
+check "json with stats: the exact form of CLI.md ($out)" $?
+"$floe" query --format csv -e "select count(*) from db.t" --warehouse "$wh" | grep -qx 3
+check "global flags after the subcommand" $?
+printf 'select 1 as a;\nselect 2 as b;\n' >"$work/q.sql"
+[[ "$(f query --format csv -f "$work/q.sql")" == $'a\n1\nb\n2' ]]
+check "-f runs every statement" $?
+[[ "$(echo 'select 40 + 2 as x;' | f query --format csv)" == $'x\n42' ]]
+check "statements from stdin" $?
+f query --stats -e "select name from db.t where id = 2" | grep -q '"data_files_opened"'
+check "table format prints the stats line" $?
+
+expect_error "unknown table" "table db.nope not found" "select * from db.nope"
+expect_error "unknown column" "column 'nope' not found in db.t" "select nope from db.t"
+expect_error "type mismatch" "type mismatch: cannot compare string with integer" "select * from db.t where name > 3"
+expect_error "division by zero" "division by zero" "select id / 0 from db.t"
+expect_error "malformed literal" "malformed date literal '2024-02-31'" "select * from db.t where day = '2024-02-31'"
+expect_error "syntax error with position" "at line 1, column 25: syntax error at or near \"id\"" "select * from db.t wher id = 1"
+expect_error "unsupported construct" "at line 1, column 12: floe does not support window functions" "select id, rank() over (order by id) from db.t"
+expect_error "bad time travel" "FOR VERSION AS OF expects a snapshot id" "select * from db.t for version as of 'x'"
+
+# Maintenance as Iceberg's Spark procedures: CALL system.* with named or positional arguments.
+f table append db.t "$work/a.csv" >/dev/null
+f table append db.t "$work/a.csv" >/dev/null
+[[ "$(f query --format csv -e "select count(*) as n from db.t.files")" == $'n\n6' ]]
+check "three appends over two days make six files" $?
+[[ "$(f query --format csv -e "CALL system.rewrite_data_files(table => 'db.t', strategy => 'sort', sort_order => 'id DESC', options => map('min-input-files', '2'))" | head -2)" == \
+   $'rewritten_data_files_count,added_data_files_count,rewritten_bytes_count,failed_data_files_count\n6,2'* ]]
+check "CALL system.rewrite_data_files sorts six files into one per day" $?
+[[ "$(f query --format csv -e "select id from db.t where day = '2024-01-03'" | tr '\n' ' ')" == "id 2 2 2 1 1 1 " ]]
+check "the rewritten day reads in the sort order" $?
+[[ "$(f query --format csv -e "CALL system.expire_snapshots('db.t', '2100-01-01 00:00:00', 1)" | tail -1)" == 6,0,0,* ]]
+check "CALL system.expire_snapshots deletes the six replaced files" $?
+[[ "$(f query --format csv -e "select count(*) as n from db.t" | tail -1)" == 9 ]]
+check "no row lost by rewrite and expiry" $?
+expect_error "unknown procedure" "CALL system.nope: unknown procedure" "CALL system.nope(table => 'db.t')"
+expect_error "unknown procedure argument" "no argument named 'tabel'" "CALL system.rewrite_data_files(tabel => 'db.t')"
+
+echo "query CLI: $pass passed, $fails failed"
+[[ $fails -eq 0 ]]

@@ -1,0 +1,137 @@
+#include "floe/exec/expression.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/exec/filter.h"
+
+namespace floe::exec {
+namespace {
+
+columnar::RecordBatch Batch() {
+  ValueColumnBuilder ints(columnar::Int64());
+  ValueColumnBuilder names(columnar::String());
+  ValueColumnBuilder days(columnar::Date32());
+  for (int i = 0; i < 5; ++i) {
+    if (i == 3) {
+      ints.AppendNull();
+    } else {
+      EXPECT_TRUE(ints.Append(Value::Int(i * 10)));
+    }
+    EXPECT_TRUE(names.Append(Value::Str(i % 2 ? "apple" : "Banana")));
+    EXPECT_TRUE(days.Append(Value::Int(19725 + i * 40)));  // 2024-01-03 + 40-day steps
+  }
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{
+      {{"x", columnar::Int64()}, {"name", columnar::String()}, {"day", columnar::Date32()}}});
+  b.columns = {ints.Finish(), names.Finish(), days.Finish()};
+  b.num_rows = 5;
+  return b;
+}
+
+ExprPtr X() { return ColumnRef(0, columnar::Int64(), "x"); }
+ExprPtr Name() { return ColumnRef(1, columnar::String(), "name"); }
+ExprPtr Day() { return ColumnRef(2, columnar::Date32(), "day"); }
+ExprPtr Int(int64_t v) { return Constant(Value::Int(v), columnar::Int64()); }
+ExprPtr Str(std::string v) { return Constant(Value::Str(std::move(v)), columnar::String()); }
+
+std::vector<std::string> Texts(const ColumnPtr& c) {
+  std::vector<std::string> out;
+  for (int64_t r = 0; r < c->length; ++r)
+    out.push_back(ValueToText(ValueAt(*c, r).value(), c->type));
+  return out;
+}
+
+TEST(Expression, ArithmeticKeepsIntegersAndPropagatesNull) {
+  auto e = MakeCall(Fn::kAdd, {X(), Int(1)}).value();
+  EXPECT_EQ(e->type.id, TypeId::kInt64);
+  EXPECT_EQ(Texts(Evaluate(*e, Batch()).value()),
+            (std::vector<std::string>{"1", "11", "21", "NULL", "41"}));
+  auto div = MakeCall(Fn::kDiv, {X(), Int(4)}).value();
+  EXPECT_EQ(div->type.id, TypeId::kFloat64);
+  EXPECT_EQ(Texts(Evaluate(*div, Batch()).value())[1], "2.5");
+}
+
+TEST(Expression, DivisionByZeroIsAnError) {
+  auto e = MakeCall(Fn::kDiv, {X(), Int(0)}).value();
+  auto r = Evaluate(*e, Batch());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "division by zero");
+}
+
+TEST(Expression, ComparisonWithStringConstantConvertsTheConstant) {
+  auto e = MakeCall(Fn::kGtEq, {Day(), Str("2024-03-01")}).value();
+  EXPECT_EQ(Texts(Evaluate(*e, Batch()).value()),
+            (std::vector<std::string>{"false", "false", "true", "true", "true"}));
+  auto bad = MakeCall(Fn::kEq, {Day(), Str("2024-13-01")});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "malformed date literal '2024-13-01'");
+}
+
+TEST(Expression, TypeMismatchNamesBothTypes) {
+  auto e = MakeCall(Fn::kEq, {X(), Name()});
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "type mismatch: cannot compare integer with string");
+  auto sum = MakeCall(Fn::kAdd, {Name(), Int(1)});
+  ASSERT_FALSE(sum);
+  EXPECT_NE(sum.error().message.find("type mismatch"), std::string::npos);
+}
+
+TEST(Expression, LikeMatchesPrefixesAndAnyPattern) {
+  EXPECT_TRUE(LikeMatch("apple", "app%"));
+  EXPECT_TRUE(LikeMatch("apple", "%pl%"));
+  EXPECT_TRUE(LikeMatch("apple", "a___e"));
+  EXPECT_FALSE(LikeMatch("apple", "a__e"));
+  EXPECT_TRUE(LikeMatch("a%b", "a\\%b"));
+  EXPECT_FALSE(LikeMatch("axb", "a\\%b"));
+  EXPECT_TRUE(LikeMatch("", "%"));
+  EXPECT_TRUE(LikeMatch("mississippi", "%iss%ppi"));
+}
+
+TEST(Expression, StringAndDateFunctions) {
+  auto upper = MakeCall(Fn::kUpper, {Name()}).value();
+  EXPECT_EQ(Texts(Evaluate(*upper, Batch()).value())[0], "BANANA");
+  auto sub = MakeCall(Fn::kSubstring, {Name(), Int(2), Int(3)}).value();
+  EXPECT_EQ(Texts(Evaluate(*sub, Batch()).value())[1], "ppl");
+  auto month = MakeCall(Fn::kDateTrunc, {Day()}, "month").value();
+  EXPECT_EQ(Texts(Evaluate(*month, Batch()).value())[1], "2024-02-01 00:00:00");
+  auto year = MakeCall(Fn::kDatePart, {Day()}, "month").value();
+  EXPECT_EQ(Texts(Evaluate(*year, Batch()).value()),
+            (std::vector<std::string>{"1", "2", "3", "5", "6"}));
+}
+
+TEST(Expression, ThreeValuedLogicAndFilter) {
+  // x > 5 OR x IS NULL keeps rows 1, 2, 3, 4.
+  auto gt = MakeCall(Fn::kGt, {X(), Int(5)}).value();
+  auto isnull = MakeCall(Fn::kIsNull, {X()}).value();
+  auto either = MakeCall(Fn::kOr, {gt, isnull}).value();
+  auto kept = Filter(Batch(), *either).value();
+  EXPECT_EQ(kept.num_rows, 4);
+  // NOT (x > 5) drops the NULL row too.
+  auto notgt = MakeCall(Fn::kNot, {gt}).value();
+  EXPECT_EQ(Filter(Batch(), *notgt).value().num_rows, 1);
+}
+
+TEST(Expression, InWithNullsAndCase) {
+  auto in = MakeCall(Fn::kIn, {X(), Int(10), Int(40)}).value();
+  EXPECT_EQ(Texts(Evaluate(*in, Batch()).value()),
+            (std::vector<std::string>{"false", "true", "false", "NULL", "true"}));
+  auto c =
+      MakeCall(Fn::kCase, {MakeCall(Fn::kGt, {X(), Int(15)}).value(), Str("big"), Str("small")})
+          .value();
+  EXPECT_EQ(Texts(Evaluate(*c, Batch()).value()),
+            (std::vector<std::string>{"small", "small", "big", "small", "big"}));
+}
+
+TEST(Expression, CastsAndMalformedLiterals) {
+  auto c = MakeCast(Str("42"), columnar::Int64()).value();
+  EXPECT_EQ(c->kind, Expr::Kind::kLiteral);
+  EXPECT_EQ(c->value.i(), 42);
+  auto bad = MakeCast(Str("4x2"), columnar::Int64());
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "malformed integer literal '4x2'");
+  EXPECT_EQ(ParseTimestampMicros("2024-01-03 10:00:00.5"), 1704276000500000);
+  EXPECT_FALSE(ParseDate("2023-02-29"));
+}
+
+}  // namespace
+}  // namespace floe::exec

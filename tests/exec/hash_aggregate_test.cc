@@ -1,0 +1,114 @@
+#include "floe/exec/hash_aggregate.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/exec/sort.h"
+
+namespace floe::exec {
+namespace {
+
+// k: 0,1,2,0,1,2,...; v: 0..n-1 with every 5th NULL.
+columnar::RecordBatch Batch(int64_t from, int64_t n) {
+  ValueColumnBuilder k(columnar::String());
+  ValueColumnBuilder v(columnar::Int64());
+  for (int64_t i = from; i < from + n; ++i) {
+    EXPECT_TRUE(k.Append(Value::Str(std::string(1, static_cast<char>('a' + i % 3)))));
+    if (i % 5 == 4) {
+      v.AppendNull();
+    } else {
+      EXPECT_TRUE(v.Append(Value::Int(i)));
+    }
+  }
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(
+      columnar::Schema{{{"k", columnar::String()}, {"v", columnar::Int64()}}});
+  b.columns = {k.Finish(), v.Finish()};
+  b.num_rows = n;
+  return b;
+}
+
+Aggregate Agg(AggFn fn, bool distinct = false) {
+  Aggregate a;
+  a.fn = fn;
+  if (fn != AggFn::kCountStar) a.arg = ColumnRef(1, columnar::Int64(), "v");
+  a.distinct = distinct;
+  a.type = AggregateType(fn, columnar::Int64()).value();
+  return a;
+}
+
+std::string Row(const columnar::RecordBatch& b, int64_t r) {
+  std::string out;
+  for (int c = 0; c < b.num_columns(); ++c) {
+    out += (c ? "," : "") + ValueToText(ValueAt(*b.columns[c], r).value(), b.columns[c]->type);
+  }
+  return out;
+}
+
+TEST(HashAggregate, GroupsCountSumAvgMinMax) {
+  HashAggregate agg({ColumnRef(0, columnar::String(), "k")},
+                    {Agg(AggFn::kCountStar), Agg(AggFn::kCount), Agg(AggFn::kSum), Agg(AggFn::kAvg),
+                     Agg(AggFn::kMin), Agg(AggFn::kMax)});
+  ASSERT_TRUE(agg.Consume(Batch(0, 10)));
+  auto out = agg.Finish().value();
+  ASSERT_EQ(out.num_rows, 3);
+  // a: rows 0,3,6,9 (9 is NULL) -> count 4, count(v) 3, sum 9, avg 3, min 0, max 6.
+  EXPECT_EQ(Row(out, 0), "a,4,3,9,3.0,0,6");
+  EXPECT_EQ(Row(out, 1), "b,3,2,8,4.0,1,7");
+  EXPECT_EQ(Row(out, 2), "c,3,3,15,5.0,2,8");
+}
+
+TEST(HashAggregate, PartialAggregatesMergeToTheSameAnswer) {
+  HashAggregate one({ColumnRef(0, columnar::String(), "k")},
+                    {Agg(AggFn::kSum), Agg(AggFn::kCount, true), Agg(AggFn::kMax)});
+  ASSERT_TRUE(one.Consume(Batch(0, 50)));
+  HashAggregate a({ColumnRef(0, columnar::String(), "k")},
+                  {Agg(AggFn::kSum), Agg(AggFn::kCount, true), Agg(AggFn::kMax)});
+  HashAggregate b({ColumnRef(0, columnar::String(), "k")},
+                  {Agg(AggFn::kSum), Agg(AggFn::kCount, true), Agg(AggFn::kMax)});
+  ASSERT_TRUE(a.Consume(Batch(0, 20)));
+  ASSERT_TRUE(b.Consume(Batch(20, 30)));
+  ASSERT_TRUE(a.Merge(std::move(b)));
+  auto x = one.Finish().value();
+  auto y = a.Finish().value();
+  ASSERT_EQ(x.num_rows, y.num_rows);
+  for (int64_t r = 0; r < x.num_rows; ++r) EXPECT_EQ(Row(x, r), Row(y, r));
+}
+
+TEST(HashAggregate, NoKeysGivesOneRowEvenWithoutInput) {
+  HashAggregate agg({}, {Agg(AggFn::kCountStar), Agg(AggFn::kSum)});
+  auto out = agg.Finish().value();
+  ASSERT_EQ(out.num_rows, 1);
+  EXPECT_EQ(Row(out, 0), "0,NULL");
+}
+
+TEST(HashAggregate, SumOfStringIsATypeMismatch) {
+  auto t = AggregateType(AggFn::kSum, columnar::String());
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().message.find("type mismatch"), std::string::npos);
+}
+
+TEST(Sort, TopNKeepsTheBestRowsAcrossBatchesWithNullsLast) {
+  Sort sort({{ColumnRef(1, columnar::Int64(), "v"), /*descending=*/true, false}}, 3, 1);
+  for (int64_t from = 0; from < 200000; from += 50000)
+    ASSERT_TRUE(sort.Consume(Batch(from, 50000)));
+  auto out = sort.Finish(Batch(0, 1).schema).value();
+  ASSERT_EQ(out.num_rows, 3);
+  // Largest non-null v is 199998 (199999 % 5 == 4 is NULL); offset 1 skips it.
+  EXPECT_EQ(Row(out, 0), "c,199997");
+  EXPECT_EQ(Row(out, 1), "b,199996");
+  EXPECT_EQ(Row(out, 2), "a,199995");
+}
+
+TEST(Sort, AscendingNullsFirstWhenAsked) {
+  Sort sort({{ColumnRef(1, columnar::Int64(), "v"), false, /*nulls_first=*/true}}, -1, 0);
+  ASSERT_TRUE(sort.Consume(Batch(0, 10)));
+  auto out = sort.Finish(Batch(0, 1).schema).value();
+  ASSERT_EQ(out.num_rows, 10);
+  EXPECT_EQ(Row(out, 0), "b,NULL");
+  EXPECT_EQ(Row(out, 1), "a,NULL");
+  EXPECT_EQ(Row(out, 2), "a,0");
+  EXPECT_EQ(Row(out, 9), "c,8");
+}
+
+}  // namespace
+}  // namespace floe::exec

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Seeded differential test of `floe query` against DuckDB.
+
+Writes Parquet files with pyarrow, loads them into a floe table (`floe table create/append`),
+generates a few hundred queries (filters, projections, aggregates, GROUP BY, ORDER BY + LIMIT),
+runs them through `floe query --format json` and through DuckDB over the table's own Parquet data
+files, and compares the answers: in order when the query has ORDER BY (always on a unique key, so
+the order is total), as multisets otherwise; floats with a relative tolerance.
+
+Usage: differential.py FLOE --workdir DIR [--seed N] [--queries N]
+"""
+import argparse
+import datetime
+import glob
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+WORDS = ["apple", "banana", "cherry", "date", "elder", "fig", "grape", "Apple", "kiwi", None]
+
+
+def make_data(rng, rows, offset):
+    base = datetime.date(2024, 1, 1)
+    ids = list(range(offset, offset + rows))
+    k = [rng.randint(0, 9) for _ in ids]
+    s = [rng.choice(WORDS) for _ in ids]
+    x = [None if rng.random() < 0.1 else round(rng.uniform(-100, 100), 3) for _ in ids]
+    d = [base + datetime.timedelta(days=rng.randint(0, 40)) for _ in ids]
+    flag = [None if rng.random() < 0.05 else rng.random() < 0.5 for _ in ids]
+    n = [None if rng.random() < 0.1 else rng.randint(-1000, 1000) for _ in ids]
+    return pa.table({
+        "id": pa.array(ids, pa.int64()),
+        "k": pa.array(k, pa.int32()),
+        "s": pa.array(s, pa.string()),
+        "x": pa.array(x, pa.float64()),
+        "d": pa.array(d, pa.date32()),
+        "flag": pa.array(flag, pa.bool_()),
+        "n": pa.array(n, pa.int64()),
+    })
+
+
+NUM_COLS = ["id", "k", "x", "n"]
+INT_COLS = ["id", "k", "n"]
+
+
+def predicate(rng, depth=0):
+    kind = rng.randrange(12 if depth < 2 else 9)
+    if kind == 0:
+        c = rng.choice(NUM_COLS)
+        return f"{c} {rng.choice(['=', '<>', '<', '<=', '>', '>='])} {rng.randint(-50, 60)}"
+    if kind == 1:
+        return f"s {rng.choice(['=', '<>', '<', '>='])} '{rng.choice(WORDS[:-1])}'"
+    if kind == 2:
+        day = datetime.date(2024, 1, 1) + datetime.timedelta(days=rng.randint(0, 40))
+        return f"d {rng.choice(['=', '<', '>=', '<>'])} DATE '{day.isoformat()}'"
+    if kind == 3:
+        vals = ", ".join(str(rng.randint(0, 12)) for _ in range(rng.randint(1, 4)))
+        return f"k {rng.choice(['IN', 'NOT IN'])} ({vals})"
+    if kind == 4:
+        lo = rng.randint(-100, 2000)
+        return f"{rng.choice(['id', 'x', 'n'])} BETWEEN {lo} AND {lo + rng.randint(0, 800)}"
+    if kind == 5:
+        return f"{rng.choice(['s', 'x', 'flag', 'n'])} IS {rng.choice(['', 'NOT '])}NULL"
+    if kind == 6:
+        pat = rng.choice(["a%", "%e", "%an%", "_i%", "A%", "che%", "%"])
+        return f"s {rng.choice(['LIKE', 'NOT LIKE'])} '{pat}'"
+    if kind == 7:
+        return f"starts_with(s, '{rng.choice(['a', 'b', 'gr', 'x'])}')"
+    if kind == 8:
+        return f"{rng.choice(INT_COLS)} % {rng.randint(2, 7)} = {rng.randint(0, 1)}"
+    if kind == 9:
+        return f"({predicate(rng, depth + 1)} AND {predicate(rng, depth + 1)})"
+    if kind == 10:
+        return f"({predicate(rng, depth + 1)} OR {predicate(rng, depth + 1)})"
+    return f"NOT ({predicate(rng, depth + 1)})"
+
+
+def scalar(rng):
+    kind = rng.randrange(12)
+    return [
+        lambda: rng.choice(["id", "k", "s", "x", "d", "flag", "n"]),
+        lambda: f"{rng.choice(NUM_COLS)} {rng.choice(['+', '-', '*'])} {rng.randint(1, 9)}",
+        lambda: f"x * 2.5",
+        lambda: f"{rng.choice(['lower', 'upper', 'length'])}(s)",
+        lambda: f"substring(s, {rng.randint(1, 3)}, {rng.randint(0, 4)})",
+        lambda: "coalesce(x, -1.0)",
+        lambda: f"CASE WHEN k < {rng.randint(1, 9)} THEN 'lo' WHEN s IS NULL THEN 'null' ELSE s END",
+        lambda: "CAST(k AS VARCHAR)",
+        lambda: f"{rng.choice(['year', 'month', 'day'])}(d)",
+        lambda: f"date_trunc('{rng.choice(['month', 'week', 'year'])}', d)",
+        lambda: "id % 7",
+        lambda: "abs(n)",
+    ][kind]()
+
+
+AGGS = ["count(*)", "count(x)", "count(s)", "count(DISTINCT k)", "count(DISTINCT s)", "sum(id)",
+        "sum(n)", "sum(x)", "avg(x)", "avg(n)", "min(s)", "max(s)", "min(d)", "max(x)", "min(n)"]
+KEYS = ["k", "s", "d", "flag", "k % 3", "month(d)", "lower(s)"]
+
+
+def query(rng):
+    where = f" WHERE {predicate(rng)}" if rng.random() < 0.75 else ""
+    shape = rng.randrange(4)
+    if shape == 0:  # projection (+ filter)
+        cols = [scalar(rng) for _ in range(rng.randint(1, 4))]
+        sel = ", ".join(f"{c} AS c{i}" for i, c in enumerate(cols))
+        return f"SELECT id, {sel} FROM db.t{where}", False
+    if shape == 1:  # projection, ORDER BY a unique key + LIMIT (top-N)
+        cols = [scalar(rng) for _ in range(rng.randint(1, 3))]
+        sel = ", ".join(f"{c} AS c{i}" for i, c in enumerate(cols))
+        lead = rng.choice(["x", "s", "d", "k", "n"])
+        order = f"{lead} {rng.choice(['ASC', 'DESC'])} NULLS LAST, id {rng.choice(['ASC', 'DESC'])}"
+        return (f"SELECT id, {sel} FROM db.t{where} ORDER BY {order} "
+                f"LIMIT {rng.randint(1, 40)}"), True
+    if shape == 2:  # global aggregates
+        aggs = rng.sample(AGGS, rng.randint(1, 4))
+        return f"SELECT {', '.join(aggs)} FROM db.t{where}", False
+    keys = rng.sample(KEYS, rng.randint(1, 2))
+    aggs = rng.sample(AGGS, rng.randint(1, 3))
+    cols = [f"{k} AS g{i}" for i, k in enumerate(keys)] + [f"{a} AS a{i}" for i, a in enumerate(aggs)]
+    sql = f"SELECT {', '.join(cols)} FROM db.t{where} GROUP BY {', '.join(keys)}"
+    if rng.random() < 0.3:
+        sql += f" HAVING count(*) > {rng.randint(1, 30)}"
+    if rng.random() < 0.5:
+        order = ", ".join(f"{i + 1} {rng.choice(['ASC', 'DESC'])} NULLS LAST" for i in range(len(keys)))
+        return sql + f" ORDER BY {order} LIMIT {rng.randint(1, 20)}", True
+    return sql, False
+
+
+def norm(v):
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, (datetime.date, datetime.datetime)):
+        return v.isoformat()
+    if isinstance(v, float):
+        return v
+    if isinstance(v, int):
+        return v
+    return str(v)
+
+
+def as_time(v):
+    if isinstance(v, str) and len(v) >= 19 and v[4] == "-" and v[10] == "T":
+        try:
+            return datetime.datetime.fromisoformat(v.rstrip("Z"))
+        except ValueError:
+            return None
+    return None
+
+
+def close(a, b):
+    ta, tb = as_time(a), as_time(b)
+    if ta is not None and tb is not None:
+        return ta == tb
+    if isinstance(a, float) or isinstance(b, float):
+        if a is None or b is None:
+            return a is b
+        if isinstance(a, str) or isinstance(b, str):
+            return False
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
+    return a == b
+
+
+def rows_equal(got, want, ordered):
+    if len(got) != len(want):
+        return False
+    if not ordered:
+        key = lambda r: json.dumps([round(v, 6) if isinstance(v, float) else v for v in r],
+                                   default=str)
+        got, want = sorted(got, key=key), sorted(want, key=key)
+    return all(len(g) == len(w) and all(close(x, y) for x, y in zip(g, w))
+               for g, w in zip(got, want))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("floe")
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--seed", type=int, default=20241129)
+    ap.add_argument("--queries", type=int, default=300)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    wh = os.path.join(args.workdir, "wh")
+    env = dict(os.environ, FLOE_WAREHOUSE=wh)
+    inputs = []
+    offset = 0
+    for i in range(3):
+        t = make_data(rng, 1500, offset)
+        offset += 1500
+        path = os.path.join(args.workdir, f"in{i}.parquet")
+        pq.write_table(t, path)
+        inputs.append(path)
+
+    def floe(*a, check=True):
+        return subprocess.run([args.floe, "--quiet", *a], env=env, capture_output=True, text=True,
+                              check=check)
+
+    floe("table", "create", "db.t", "--like", inputs[0], "--partition-by", "bucket(4, id)")
+    for p in inputs:
+        floe("table", "append", "db.t", p)
+    data_files = sorted(glob.glob(os.path.join(wh, "db", "t", "data", "**", "*.parquet"),
+                              recursive=True))
+    assert data_files, "the floe table has no data files"
+    con = duckdb.connect()
+    con.execute("CREATE SCHEMA db")
+    con.execute(f"CREATE VIEW db.t AS SELECT * FROM read_parquet({data_files!r})")
+
+    queries = [query(rng) for _ in range(args.queries)]
+    script = os.path.join(args.workdir, "queries.sql")
+    with open(script, "w") as f:
+        for q, _ in queries:
+            f.write(q + ";\n")
+    out = floe("query", "--format", "json", "-f", script, check=False)
+    lines = out.stdout.splitlines()
+    if out.returncode != 0 or len(lines) != len(queries):
+        # Localise the failure: run one by one.
+        lines = []
+        for q, _ in queries:
+            r = floe("query", "--format", "json", "-e", q, check=False)
+            lines.append(r.stdout.strip() if r.returncode == 0 else "ERROR " + r.stderr.strip())
+
+    failures = 0
+    for (q, ordered), line in zip(queries, lines):
+        want = [[norm(v) for v in row] for row in con.execute(q).fetchall()]
+        if line.startswith("ERROR"):
+            failures += 1
+            print(f"FAIL (floe error) {q}\n  {line}", file=sys.stderr)
+            continue
+        got = json.loads(line)["rows"]
+        if not rows_equal(got, want, ordered):
+            failures += 1
+            print(f"FAIL {q}\n  floe:   {got[:5]} ({len(got)} rows)\n  duckdb: {want[:5]} "
+                  f"({len(want)} rows)", file=sys.stderr)
+    print(f"{len(queries) - failures}/{len(queries)} queries agree with DuckDB")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

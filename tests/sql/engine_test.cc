@@ -1,0 +1,212 @@
+#include "floe/sql/engine.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/columnar/value_format.h"
+#include "floe/exec/value.h"
+#include "floe/iceberg/commit.h"
+#include "floe/iceberg/data_writer.h"
+#include "floe/io/counting_store.h"
+#include "support/temp_dir.h"
+
+namespace floe::sql {
+namespace {
+
+using exec::Value;
+using exec::ValueColumnBuilder;
+
+// db.events: 4 days x 25 rows, partitioned by day, appended as two snapshots (days 1-2, 3-4).
+class EngineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    iceberg::WarehouseOptions o;
+    o.uri = dir_.str();
+    o.decorate = [this](io::StorePtr s) -> Result<io::StorePtr> {
+      counter_ = std::make_shared<io::CountingStore>(std::move(s));
+      return counter_;
+    };
+    auto w = iceberg::OpenWarehouse(o);
+    ASSERT_TRUE(w) << w.error().ToString();
+    iceberg::Schema schema(0, {{1, "id", true, iceberg::Primitive(iceberg::TypeId::kLong)},
+                               {2, "day", false, iceberg::Primitive(iceberg::TypeId::kDate)},
+                               {3, "customer", false, iceberg::Primitive(iceberg::TypeId::kString)},
+                               {4, "amount", false, iceberg::Primitive(iceberg::TypeId::kDouble)}});
+    auto id = catalog::TableIdentifier::Parse("db.events").value();
+    auto spec = iceberg::PartitionSpec::Parse("day", schema).value();
+    auto t = iceberg::CreateTable(*w->catalog, *w->io, id, {schema, spec, {}, {}, ""});
+    ASSERT_TRUE(t) << t.error().ToString();
+    for (int half = 0; half < 2; ++half) {
+      iceberg::TableDataWriter writer(iceberg::LoadTable(*w->catalog, *w->io, id).value(), *w->io);
+      ValueColumnBuilder ids(columnar::Int64()), days(columnar::Date32()),
+          customers(columnar::String()), amounts(columnar::Float64());
+      for (int d = half * 2; d < half * 2 + 2; ++d) {
+        for (int i = 0; i < 25; ++i) {
+          int64_t row = d * 25 + i;
+          ASSERT_TRUE(ids.Append(Value::Int(row)));
+          ASSERT_TRUE(days.Append(Value::Int(19725 + d)));  // 2024-01-03 ..
+          if (i == 7) {
+            customers.AppendNull();
+          } else {
+            ASSERT_TRUE(customers.Append(Value::Str(fmt::format("c{}", i % 5))));
+          }
+          ASSERT_TRUE(amounts.Append(Value::Double(static_cast<double>(i) * 1.5)));
+        }
+      }
+      columnar::RecordBatch b;
+      b.schema = std::make_shared<columnar::Schema>(
+          columnar::Schema{{{"id", columnar::Int64(), false, 1},
+                            {"day", columnar::Date32(), true, 2},
+                            {"customer", columnar::String(), true, 3},
+                            {"amount", columnar::Float64(), true, 4}}});
+      b.columns = {ids.Finish(), days.Finish(), customers.Finish(), amounts.Finish()};
+      b.num_rows = 50;
+      ASSERT_TRUE(writer.Write(b));
+      auto files = writer.Finish();
+      ASSERT_TRUE(files) << files.error().ToString();
+      auto committed = iceberg::AppendFiles(*w->catalog, *w->io, id, *files);
+      ASSERT_TRUE(committed) << committed.error().ToString();
+      snapshots_.push_back(committed->metadata.current_snapshot_id.value());
+    }
+    engine_ = std::make_unique<Engine>(std::move(*w));
+  }
+
+  // Every row as "v1|v2|..." in JSON value form.
+  std::vector<std::string> Rows(const std::string& sql) {
+    auto r = engine_->Execute(sql, options_);
+    EXPECT_TRUE(r) << sql << ": " << r.error().ToString();
+    std::vector<std::string> out;
+    if (!r) return out;
+    last_ = *r;
+    for (const auto& b : r->batches) {
+      for (int64_t row = 0; row < b.num_rows; ++row) {
+        std::string line;
+        for (int c = 0; c < b.num_columns(); ++c) {
+          if (c) line += "|";
+          columnar::AppendJsonValue(*b.columns[c], row, &line);
+        }
+        out.push_back(line);
+      }
+    }
+    return out;
+  }
+  std::string ErrorOf(const std::string& sql) {
+    auto r = engine_->Execute(sql, options_);
+    EXPECT_FALSE(r) << sql;
+    return r ? "" : r.error().ToString();
+  }
+
+  testing::TempDir dir_;
+  std::shared_ptr<io::CountingStore> counter_;
+  std::unique_ptr<Engine> engine_;
+  std::vector<int64_t> snapshots_;
+  QueryOptions options_;
+  QueryResult last_;
+};
+
+using Strings = std::vector<std::string>;
+
+TEST_F(EngineTest, FilterProjectAndPartitionPruning) {
+  EXPECT_EQ(Rows("select id, amount * 2 as twice from db.events where day = '2024-01-04' and "
+                 "id % 10 = 0 order by id"),
+            (Strings{"30|15.0", "40|45.0"}));
+  EXPECT_EQ(last_.schema->fields[1].name, "twice");
+  EXPECT_EQ(last_.stats.data_files_opened, 1) << last_.stats.data_files_skipped_partition;
+  EXPECT_EQ(last_.stats.data_files_skipped_partition, 3);
+}
+
+TEST_F(EngineTest, GroupByHavingOrderByLimit) {
+  EXPECT_EQ(Rows("select customer, count(*) as n, sum(amount), min(id), max(day) from db.events "
+                 "group by customer having count(*) > 16 order by customer nulls first"),
+            (Strings{"\"c0\"|20|300.0|0|\"2024-01-06\"", "\"c1\"|20|330.0|1|\"2024-01-06\"",
+                     "\"c3\"|20|390.0|3|\"2024-01-06\"", "\"c4\"|20|420.0|4|\"2024-01-06\""}));
+  EXPECT_EQ(Rows("select count(*), count(customer), count(distinct customer), avg(id) from "
+                 "db.events"),
+            (Strings{"100|96|5|49.5"}));
+  EXPECT_EQ(Rows("select id from db.events order by amount desc, id limit 3 offset 1"),
+            (Strings{"49", "74", "99"}));
+  EXPECT_EQ(Rows("select day, count(*) from db.events group by 1 order by 2 desc, 1 limit 2"),
+            (Strings{"\"2024-01-03\"|25", "\"2024-01-04\"|25"}));
+}
+
+TEST_F(EngineTest, FunctionsInSelectAndWhere) {
+  EXPECT_EQ(
+      Rows("select upper(customer), length(customer), substring(customer, 2), "
+           "coalesce(customer, 'none'), case when id < 3 then 'low' else 'high' end, "
+           "cast(id as varchar), year(day), extract(day from day), "
+           "date_trunc('month', day) from db.events where id in (1, 7) order by id"),
+      (Strings{"\"C1\"|2|\"1\"|\"c1\"|\"low\"|\"1\"|2024|3|\"2024-01-01T00:00:00.000000\"",
+               "null|null|null|\"none\"|\"high\"|\"7\"|2024|3|\"2024-01-01T00:00:00.000000\""}));
+  EXPECT_EQ(Rows("select count(*) from db.events where customer like 'c%' and customer not like "
+                 "'%4' and starts_with(customer, 'c') and id between 10 and 59 and "
+                 "customer is not null"),
+            (Strings{"38"}));
+}
+
+TEST_F(EngineTest, TimeTravelAndSnapshots) {
+  EXPECT_EQ(Rows(fmt::format("select count(*) from db.events for version as of {}", snapshots_[0])),
+            (Strings{"50"}));
+  EXPECT_EQ(Rows("select count(*) from db.events"), (Strings{"100"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 0);  // answered from the manifests' record counts
+  EXPECT_NE(ErrorOf("select * from db.events for version as of 1").find("has no snapshot 1"),
+            std::string::npos);
+}
+
+TEST_F(EngineTest, MetadataTables) {
+  auto rows = Rows("select count(*) from db.events.snapshots");
+  EXPECT_EQ(rows, (Strings{"2"}));
+  EXPECT_EQ(Rows("select count(*) from db.events.files"), (Strings{"4"}));
+}
+
+TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
+  EXPECT_EQ(ErrorOf("select nope from db.events"),
+            "not found: at line 1, column 8: column 'nope' not found in db.events (columns: id, "
+            "day, customer, amount)");
+  EXPECT_EQ(ErrorOf("select 1 from db.missing"),
+            "not found: at line 1, column 15: table db.missing not found");
+  EXPECT_EQ(ErrorOf("select id from db.events where customer = 3"),
+            "invalid input: at line 1, column 41: type mismatch: cannot compare string with "
+            "integer");
+  EXPECT_EQ(ErrorOf("select id / 0 from db.events"), "invalid input: division by zero");
+  EXPECT_EQ(ErrorOf("select 1 / 0"), "invalid input: at line 1, column 10: division by zero");
+  EXPECT_EQ(ErrorOf("select id from db.events where day > date '2024-02-30'"),
+            "invalid input: at line 1, column 38: malformed date literal '2024-02-30'");
+  EXPECT_EQ(ErrorOf("select a.id from db.events a join db.events b on a.id = b.id"),
+            "unsupported: at line 1, column 35: floe does not support joins");
+  EXPECT_EQ(ErrorOf("select id, count(*) from db.events"),
+            "invalid input: at line 1, column 8: column 'id' must appear in GROUP BY or be used "
+            "in an aggregate");
+  EXPECT_EQ(ErrorOf("insert into db.events values (1)"),
+            "unsupported: at line 1, column 1: INSERT statements are not supported (floe runs "
+            "SELECT)");
+  EXPECT_EQ(ErrorOf("call system.rollback_to_snapshot('db.events', 1)"),
+            "unsupported: CALL system.rollback_to_snapshot: unknown procedure (floe has "
+            "rewrite_data_files, rewrite_manifests, expire_snapshots, remove_orphan_files)");
+  EXPECT_EQ(ErrorOf("call system.expire_snapshots(table => 'db.events', older_than => 'soon')"),
+            "invalid input: older_than 'soon' is not a timestamp (2024-01-03T00:00:00Z)");
+  EXPECT_EQ(ErrorOf("select * from db.events where id in (select 1)"),
+            "unsupported: at line 1, column 34: floe does not support subqueries");
+}
+
+// The chapter's "one day's revenue" on a day-partitioned table: the three other days' files are
+// never opened, and the requests (metadata included) are exact for this fixed layout.
+TEST_F(EngineTest, OneDaysRevenueOpensOneFileWithExactRequests) {
+  counter_->Reset();
+  EXPECT_EQ(Rows("select sum(amount) from db.events where day = '2024-01-05'"), (Strings{"450.0"}));
+  io::RequestCounts c = counter_->Snapshot();
+  EXPECT_EQ(last_.stats.data_files_opened, 1);
+  EXPECT_EQ(last_.stats.data_files_skipped_partition, 3);
+  EXPECT_EQ(last_.stats.data_files_skipped_bounds, 0);
+  // metadata.json, manifest list, the manifest whose summary matches, one GET for the small file.
+  EXPECT_EQ(c.get, 4u);
+  EXPECT_EQ(c.head, 0u);
+  EXPECT_EQ(c.list, 0u);
+}
+
+TEST_F(EngineTest, SingleThreadedGivesTheSameAnswer) {
+  auto two = Rows("select customer, sum(id) from db.events group by customer order by 1");
+  options_.threads = 1;
+  EXPECT_EQ(Rows("select customer, sum(id) from db.events group by customer order by 1"), two);
+}
+
+}  // namespace
+}  // namespace floe::sql

@@ -1,0 +1,66 @@
+#include "floe/sql/parser.h"
+
+#include <gtest/gtest.h>
+
+namespace floe::sql {
+namespace {
+
+TEST(TimeTravel, VersionClauseIsBlankedKeepingPositions) {
+  std::string sql = "SELECT a FROM db.t FOR VERSION AS OF 42 WHERE a > 1";
+  auto r = ExtractTimeTravel(sql).value();
+  ASSERT_EQ(r.clauses.size(), 1u);
+  EXPECT_EQ(r.clauses[0].snapshot_id, 42);
+  EXPECT_EQ(r.clauses[0].offset, 19);
+  EXPECT_EQ(r.text.size(), sql.size());
+  EXPECT_EQ(r.text, "SELECT a FROM db.t " + std::string(20, ' ') + " WHERE a > 1");
+}
+
+TEST(TimeTravel, TimestampClauseAndSpellings) {
+  auto r =
+      ExtractTimeTravel("select * from db.t for system_time as of '2024-01-03 10:00:00'").value();
+  ASSERT_EQ(r.clauses.size(), 1u);
+  EXPECT_EQ(r.clauses[0].timestamp_ms, 1704276000000);
+  // Inside a string or comment it is text, not a clause.
+  auto s = ExtractTimeTravel("select 'for version as of 3' -- for version as of 4\n").value();
+  EXPECT_TRUE(s.clauses.empty());
+}
+
+TEST(TimeTravel, MalformedClausesNameThePosition) {
+  auto r = ExtractTimeTravel("select * from db.t for version as of 'x'");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "at line 1, column 38: FOR VERSION AS OF expects a snapshot id, got 'x'");
+  auto t = ExtractTimeTravel("select * from db.t\nfor timestamp as of 'yesterday'");
+  ASSERT_FALSE(t);
+  EXPECT_TRUE(t.error().message.starts_with("at line 2, column 21:")) << t.error().message;
+}
+
+TEST(Parser, SyntaxErrorsCarryLineAndColumn) {
+  auto r = ParseStatement("SELECT a\nFROM db.t\nWHERE");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_EQ(r.error().message, "at line 3, column 6: syntax error at end of input");
+  auto s = ParseStatement("SELEC 1");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message, "at line 1, column 1: syntax error at or near \"SELEC\"");
+}
+
+TEST(Parser, OneStatementAndItsKind) {
+  auto r = ParseStatement("select 1;").value();
+  EXPECT_EQ(r.kind, "SelectStmt");
+  EXPECT_EQ(ParseStatement("call system.rewrite_data_files('db.t')").value().kind, "CallStmt");
+  auto two = ParseStatement("select 1; select 2");
+  ASSERT_FALSE(two);
+  EXPECT_NE(two.error().message.find("one statement at a time"), std::string::npos);
+}
+
+TEST(Parser, SplitRespectsQuotesAndComments) {
+  auto parts =
+      SplitSql("select ';' as a; -- x; y\nselect \"b;c\" from t;;  \n-- only a comment;\n");
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0], "select ';' as a");
+  EXPECT_EQ(parts[1], " -- x; y\nselect \"b;c\" from t");
+}
+
+}  // namespace
+}  // namespace floe::sql

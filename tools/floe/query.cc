@@ -1,0 +1,327 @@
+// `floe query [-e SQL | -f FILE] [--format table|csv|json] [--stats] [--read-strategy NAME]`:
+// SQL over the warehouse's tables with the four numbers (CLI.md). Requests and bytes come from a
+// CountingStore around the warehouse store, so metadata reads count too. With neither -e nor -f,
+// an interactive shell (libedit: history, multi-line statements ending at ';'), or the statements
+// read from stdin when it is not a terminal.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include <editline/readline.h>
+#include <fmt/format.h>
+
+#include "cli.h"
+#include "floe/base/clock.h"
+#include "floe/columnar/value_format.h"
+#include "floe/io/counting_store.h"
+#include "floe/parquet/read_strategy.h"
+#include "floe/sql/engine.h"
+#include "floe/sql/parser.h"
+
+namespace floe::cli {
+namespace {
+
+struct QueryArgs {
+  std::string sql;
+  std::string file;
+  std::string format = "table";
+  bool stats = false;
+  std::string read_strategy = "floe";
+};
+
+std::string StatsJson(const sql::QueryStats& s, const io::RequestCounts& r, double wall_ms) {
+  return fmt::format(
+      R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}}}, )"
+      R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, )"
+      R"("requests": {{"GET": {}, "HEAD": {}, "PUT": {}, "LIST": {}, "DELETE": {}}}, )"
+      R"("bytes_fetched": {}, "wall_ms": {:.1f}}})",
+      s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds,
+      s.row_groups_read, s.row_groups_skipped, s.pages_skipped, r.get, r.head, r.put, r.list, r.del,
+      r.bytes_read, wall_ms);
+}
+
+io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {
+  io::RequestCounts d;
+  d.get = a.get - b.get;
+  d.head = a.head - b.head;
+  d.put = a.put - b.put;
+  d.post = a.post - b.post;
+  d.list = a.list - b.list;
+  d.del = a.del - b.del;
+  d.bytes_read = a.bytes_read - b.bytes_read;
+  return d;
+}
+
+void PrintResult(const sql::QueryResult& r, const std::string& format, bool with_stats,
+                 const std::string& stats_json) {
+  std::string out;
+  const auto& fields = r.schema ? r.schema->fields : std::vector<columnar::Field>{};
+  if (format == "json") {
+    out += "{\"columns\": [";
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (i) out += ", ";
+      columnar::AppendJsonString(fields[i].name, &out);
+    }
+    out += "], \"rows\": [";
+    bool first = true;
+    for (const auto& b : r.batches) {
+      for (int64_t row = 0; row < b.num_rows; ++row) {
+        out += first ? "[" : ", [";
+        first = false;
+        for (int c = 0; c < b.num_columns(); ++c) {
+          if (c) out += ", ";
+          columnar::AppendJsonValue(*b.columns[c], row, &out);
+        }
+        out += "]";
+      }
+    }
+    out += "]";
+    if (with_stats) out += ", \"stats\": " + stats_json;
+    out += "}\n";
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return;
+  }
+  if (format == "csv") {
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (i) out += ",";
+      out += fields[i].name;
+    }
+    out += "\n";
+    for (const auto& b : r.batches) {
+      for (int64_t row = 0; row < b.num_rows; ++row) {
+        for (int c = 0; c < b.num_columns(); ++c) {
+          if (c) out += ",";
+          columnar::AppendCsvValue(*b.columns[c], row, &out);
+        }
+        out += "\n";
+      }
+    }
+  } else {
+    // Aligned text: numbers right, everything else left; NULL spelled out.
+    std::vector<std::vector<std::string>> cells;
+    std::vector<size_t> width(fields.size());
+    for (size_t i = 0; i < fields.size(); ++i) width[i] = fields[i].name.size();
+    int64_t rows = 0;
+    for (const auto& b : r.batches) {
+      for (int64_t row = 0; row < b.num_rows; ++row, ++rows) {
+        std::vector<std::string> line;
+        for (int c = 0; c < b.num_columns(); ++c) {
+          std::string v;
+          if (b.columns[c]->IsNull(row)) {
+            v = "NULL";
+          } else {
+            columnar::AppendCsvValue(*b.columns[c], row, &v);
+            if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+          }
+          width[c] = std::max(width[c], v.size());
+          line.push_back(std::move(v));
+        }
+        cells.push_back(std::move(line));
+      }
+    }
+    auto numeric = [&](size_t c) {
+      auto id = fields[c].type.id;
+      return id == columnar::TypeId::kInt64 || id == columnar::TypeId::kFloat64 ||
+             id == columnar::TypeId::kDecimal128 || id == columnar::TypeId::kInt32;
+    };
+    for (size_t i = 0; i < fields.size(); ++i) {
+      out += (i ? " | " : "") + fmt::format("{:<{}}", fields[i].name, width[i]);
+    }
+    out += "\n";
+    for (size_t i = 0; i < fields.size(); ++i) out += (i ? "-+-" : "") + std::string(width[i], '-');
+    out += "\n";
+    for (const auto& line : cells) {
+      for (size_t i = 0; i < line.size(); ++i) {
+        out += i ? " | " : "";
+        out += numeric(i) ? fmt::format("{:>{}}", line[i], width[i])
+                          : fmt::format("{:<{}}", line[i], width[i]);
+      }
+      out += "\n";
+    }
+    out += fmt::format("({} row{})\n", rows, rows == 1 ? "" : "s");
+    if (!r.message.empty()) out += r.message + "\n";
+  }
+  if (with_stats) out += stats_json + "\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+struct Session {
+  std::unique_ptr<sql::Engine> engine;
+  std::shared_ptr<io::CountingStore> counter;
+  sql::QueryOptions options;
+  const QueryArgs* args = nullptr;
+
+  // Runs one statement and prints it; the error, if any, is returned for the caller to report.
+  Status Run(const std::string& statement) {
+    io::RequestCounts before = counter->Snapshot();
+    Stopwatch watch;
+    auto r = engine->Execute(statement, options);
+    double ms = watch.ElapsedMs();
+    if (!r) return std::unexpected(r.error());
+    io::RequestCounts used = Diff(counter->Snapshot(), before);
+    PrintResult(*r, args->format, args->stats, StatsJson(r->stats, used, ms));
+    std::fflush(stdout);
+    return {};
+  }
+};
+
+Result<std::string> ReadAll(std::FILE* f) {
+  std::string text;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  return text;
+}
+
+// True when `text` holds a complete statement: a ';' outside quotes and comments at its end.
+bool StatementComplete(const std::string& text) {
+  char quote = 0;
+  bool complete = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      complete = false;
+    } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '-') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == ';') {
+      complete = true;
+    } else if (!std::isspace(static_cast<unsigned char>(c))) {
+      complete = false;
+    }
+  }
+  return complete && !quote;
+}
+
+int Shell(Session& s) {
+  std::string history;
+  if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.floe_history";
+  using_history();
+  if (!history.empty()) read_history(history.c_str());
+  std::fprintf(stderr,
+               "floe %s: SQL over Iceberg tables. End statements with ';', quit with .quit\n",
+               FLOE_VERSION);
+  std::string pending;
+  for (;;) {
+    char* line = readline(pending.empty() ? "floe> " : "  ...> ");
+    if (line == nullptr) break;
+    std::string l(line);
+    std::free(line);
+    if (pending.empty()) {
+      std::string t = l;
+      while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+      if (t == ".quit" || t == ".exit" || t == "\\q") break;
+      if (t.empty()) continue;
+    }
+    pending += pending.empty() ? l : "\n" + l;
+    if (!StatementComplete(pending)) continue;
+    add_history(pending.c_str());
+    for (const auto& st : sql::SplitSql(pending)) {
+      Status r = s.Run(st);
+      if (!r) std::fprintf(stderr, "floe: %s\n", r.error().ToString().c_str());
+    }
+    pending.clear();
+  }
+  if (!history.empty()) write_history(history.c_str());
+  return 0;
+}
+
+int Query(const GlobalOptions& g, const QueryArgs& a) {
+  if (!a.sql.empty() && !a.file.empty()) {
+    return ReportError(Error{ErrorKind::kInvalidInput, "give -e SQL or -f FILE, not both"});
+  }
+  auto strategy = parquet::ParseReadStrategy(a.read_strategy);
+  if (!strategy) return ReportError(strategy.error());
+  std::string script = a.sql;
+  if (!a.file.empty()) {
+    std::FILE* f = a.file == "-" ? stdin : std::fopen(a.file.c_str(), "rb");
+    if (f == nullptr) {
+      return ReportError(Error{ErrorKind::kNotFound, fmt::format("cannot read '{}'", a.file)});
+    }
+    auto text = ReadAll(f);
+    if (f != stdin) std::fclose(f);
+    script = *text;
+  }
+  Session s;
+  s.args = &a;
+  s.options.read_strategy = *strategy;
+  iceberg::WarehouseOptions o;
+  o.uri = g.warehouse;
+  o.catalog = g.catalog;
+  o.s3 = S3OptionsFrom(g);
+  GlobalOptions copy = g;
+  o.decorate = [copy, &s](io::StorePtr store) -> Result<io::StorePtr> {
+    FLOE_ASSIGN_OR_RETURN(io::StorePtr decorated, DecorateStore(copy, std::move(store), false));
+    s.counter = std::make_shared<io::CountingStore>(std::move(decorated));
+    return s.counter;
+  };
+  auto w = iceberg::OpenWarehouse(o);
+  if (!w) return ReportError(w.error());
+  s.engine = std::make_unique<sql::Engine>(std::move(*w));
+
+  bool interactive = a.sql.empty() && a.file.empty();
+  if (interactive && isatty(STDIN_FILENO)) return Shell(s);
+  if (interactive) {
+    // Piped statements; a .quit / .exit line ends them, as in the shell.
+    auto text = ReadAll(stdin);
+    script.clear();
+    size_t pos = 0;
+    while (pos < text->size()) {
+      size_t end = text->find('\n', pos);
+      if (end == std::string::npos) end = text->size();
+      std::string line = text->substr(pos, end - pos);
+      pos = end + 1;
+      size_t first = line.find_first_not_of(" \t\r");
+      if (first != std::string::npos &&
+          (line.compare(first, 5, ".quit") == 0 || line.compare(first, 5, ".exit") == 0)) {
+        break;
+      }
+      script += line + "\n";
+    }
+  }
+  auto statements = sql::SplitSql(script);
+  if (statements.empty()) {
+    return ReportError(Error{ErrorKind::kInvalidInput, "no SQL statement given"});
+  }
+  for (const auto& st : statements) {
+    Status r = s.Run(st);
+    if (!r) return ReportError(r.error());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void AddQueryCommand(CLI::App& app, GlobalOptions& options) {
+  auto args = std::make_shared<QueryArgs>();
+  auto* sub = app.add_subcommand(
+      "query",
+      "Run SQL over Iceberg tables with the four numbers (files, requests, bytes, time).\n"
+      "Tables are NAMESPACE.TABLE; metadata tables NAMESPACE.TABLE.files|snapshots|manifests|"
+      "partitions|history|...;\ntime travel: FROM ns.t FOR VERSION AS OF <snapshot-id> or "
+      "FOR TIMESTAMP AS OF '2024-01-03 10:00:00'.\nWithout -e or -f: an interactive shell "
+      "(statements end at ';').");
+  auto* e = sub->add_option("-e,--execute", args->sql, "SQL to run (statements separated by ';')");
+  sub->add_option("-f,--file", args->file, "A file of SQL statements ('-' for stdin)")->excludes(e);
+  sub->add_option("--format", args->format, "table (default), csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  sub->add_flag(
+      "--stats", args->stats,
+      "Also print files opened/skipped, row groups, pages, requests, bytes and wall time");
+  sub->add_option("--read-strategy", args->read_strategy,
+                  "floe (default), parquet-mr, aal, eager or arrow-rs");
+  sub->callback([&options, args] {
+    int rc = Query(options, *args);
+    std::fflush(stdout);
+    if (rc != 0) std::exit(rc);
+  });
+}
+
+}  // namespace floe::cli
