@@ -55,9 +55,8 @@ case "$verb" in
   demo)
     scripts/setup.sh
     build release
-    say "running the main job"
-    # Until `floe demo` lands (issue #8), the main job is the object-store benchmark.
-    exec build/release/bench/floe_bench_io "$@"
+    say "running the main job: floe demo"
+    exec build/release/floe demo "$@"
     ;;
   test)
     scripts/setup.sh

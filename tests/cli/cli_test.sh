@@ -42,7 +42,7 @@ check "--version" $?
 
 expect_error "unknown flag" "--no-such-flag" -- "$floe" --no-such-flag
 expect_error "unknown subcommand" "frobnicate" -- "$floe" frobnicate
-expect_error "unbuilt subcommand says so" "not built yet" -- "$floe" demo
+expect_error "a subcommand names its own bad flag" "--no-such-flag" -- "$floe" demo --no-such-flag
 
 # Store access by URI, with global flags before and after the subcommand.
 echo -n "hello floe" >"$work/hello.txt"

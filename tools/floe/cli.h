@@ -52,10 +52,19 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options);
 // The --simulate-s3 settings and their sources, for --help.
 std::string SimulationFooter();
 
+// `floe query ...`: SQL over the warehouse's tables (query.cc).
+void AddQueryCommand(CLI::App& app, GlobalOptions& options);
+
 // `floe store ...`: direct object-store access (head, get, put, ls, rm) on any store URI.
 void AddStoreCommand(CLI::App& app, GlobalOptions& options);
 
 // `floe parquet inspect|cat`: a Parquet file's footer, and its rows as CSV or JSON.
 void AddParquetCommand(CLI::App& app, GlobalOptions& options);
+
+// `floe gen`, `floe bench`, `floe demo`, `floe advise` (the main job, issue 8).
+void AddGenCommand(CLI::App& app, GlobalOptions& options);
+void AddBenchCommand(CLI::App& app, GlobalOptions& options);
+void AddDemoCommand(CLI::App& app, GlobalOptions& options);
+void AddAdviseCommand(CLI::App& app, GlobalOptions& options);
 
 }  // namespace floe::cli

@@ -19,13 +19,11 @@ int main(int argc, char** argv) {
   GlobalOptions options;
   AddGlobalOptions(app, options);
 
-  AddUnbuiltCommand(app, "demo", "Run the built-in worksheets and write a report", "#8");
-  AddUnbuiltCommand(app, "bench", "Build every design of a worksheet and measure its questions",
-                    "#8");
-  AddUnbuiltCommand(app, "advise", "Derive a starting worksheet from a query log", "#8");
-  AddUnbuiltCommand(app, "query", "Run SQL over Iceberg tables with the four numbers", "#6");
-  AddUnbuiltCommand(app, "gen",
-                    "Generate a workload table (events, orders, customers, store_sales)", "#8");
+  AddDemoCommand(app, options);
+  AddBenchCommand(app, options);
+  AddAdviseCommand(app, options);
+  AddQueryCommand(app, options);
+  AddGenCommand(app, options);
   AddTableCommand(app, options);
   AddParquetCommand(app, options);
   AddStoreCommand(app, options);

@@ -1,0 +1,313 @@
+// Tables, JSON, Markdown and SVG charts of a bench result.
+#include "floe/bench/report.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace floe::bench {
+namespace {
+
+std::string Cell(const Measurement& m, int what) {
+  if (!m.error.empty()) return what == 0 ? "error" : "-";
+  switch (what) {
+    case 0:
+      return std::to_string(m.data_files_opened);
+    case 1:
+      return std::to_string(m.counts.total());
+    case 2:
+      return FormatBytes(static_cast<double>(m.counts.bytes_read));
+    default: {
+      std::string s = FormatSpread(m.latency);
+      if (m.verdict == "best") s += " *";
+      if (m.verdict == "~best") s += " ~";
+      return s;
+    }
+  }
+}
+
+std::string Escape(std::string_view s) {
+  std::string o;
+  for (char ch : s) {
+    switch (ch) {
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o.push_back(ch);
+    }
+  }
+  return o;
+}
+
+const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+                         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+
+}  // namespace
+
+std::string FormatTables(const BenchResult& r) {
+  const auto& s = r.sheet;
+  std::string out;
+  out += fmt::format("\n== {}{}\n", s.name.empty() ? s.table : s.name,
+                     s.description.empty() ? "" : " -- " + s.description);
+  out += fmt::format("{:<28} {:>6} {:>10} {:>10}  {}\n", "design", "files", "bytes", "build",
+                     "layout");
+  for (size_t d = 0; d < s.designs.size() && d < r.builds.size(); ++d) {
+    const auto& b = r.builds[d];
+    std::string layout = s.designs[d].description;
+    for (const auto& n : b.notes) layout += (layout.empty() ? "" : "; ") + n;
+    out += fmt::format("{:<28} {:>6} {:>10} {:>9.1f}s  {}\n", s.designs[d].name, b.data_files,
+                       FormatBytes(static_cast<double>(b.bytes)), b.seconds, layout);
+  }
+  for (size_t q = 0; q < s.questions.size() && q < r.results.size(); ++q) {
+    out += fmt::format("\n-- {} ({}/day)\n   {}\n", s.questions[q].name, s.questions[q].daily,
+                       s.questions[q].sql);
+    out += fmt::format("{:<28} {:>12} {:>9} {:>10}  {}\n", "design", "files opened", "requests",
+                       "bytes", "median (min-max)");
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const auto& m = r.results[q][d];
+      out += fmt::format("{:<28} {:>12} {:>9} {:>10}  {}\n", s.designs[d].name, Cell(m, 0),
+                         Cell(m, 1), Cell(m, 2), Cell(m, 3));
+      if (!m.error.empty()) out += fmt::format("{:<28} {}\n", "", m.error);
+    }
+  }
+  out += "\n(* fastest median; ~ its spread overlaps the fastest's: indistinguishable)\n";
+  if (!r.costs.empty()) {
+    out += fmt::format("\n{:<28} {:>14} {:>12} {:>14} {:>12}\n", "design", "requests/day",
+                       "bytes/day", "query s/day", "$/month");
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const auto& c = r.costs[d];
+      out += fmt::format("{:<28} {:>14.0f} {:>12} {:>14.1f} {:>12.4f}{}\n", s.designs[d].name,
+                         c.requests_per_day, FormatBytes(c.bytes_per_day),
+                         c.latency_ms_per_day / 1000, c.total_usd(),
+                         static_cast<int>(d) == r.best_design ? "  <- recommended" : "");
+    }
+  }
+  out += "\nrecommendation: " + r.recommendation + "\n";
+  return out;
+}
+
+std::string FormatJson(const BenchResult& r) {
+  using nlohmann::json;
+  const auto& s = r.sheet;
+  json designs = json::array();
+  for (size_t d = 0; d < s.designs.size(); ++d) {
+    json j = {{"name", s.designs[d].name},
+              {"description", s.designs[d].description},
+              {"partition_by", s.designs[d].partition_by},
+              {"sort_by", s.designs[d].sort_by}};
+    if (d < r.builds.size()) {
+      const auto& b = r.builds[d];
+      j["table"] = b.table;
+      j["data_files"] = b.data_files;
+      j["bytes"] = b.bytes;
+      j["rows"] = b.rows;
+      j["build_seconds"] = b.seconds;
+      j["notes"] = b.notes;
+    }
+    if (d < r.costs.size()) {
+      const auto& c = r.costs[d];
+      j["per_day"] = {{"requests", c.requests_per_day},
+                      {"bytes", c.bytes_per_day},
+                      {"query_ms", c.latency_ms_per_day}};
+      j["monthly_usd"] = {
+          {"requests", c.requests_usd}, {"storage", c.storage_usd}, {"total", c.total_usd()}};
+    }
+    designs.push_back(j);
+  }
+  json questions = json::array();
+  for (size_t q = 0; q < s.questions.size() && q < r.results.size(); ++q) {
+    json per = json::array();
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const auto& m = r.results[q][d];
+      json j = {{"design", s.designs[d].name}};
+      if (!m.error.empty()) {
+        j["error"] = m.error;
+      } else {
+        j["data_files_opened"] = m.data_files_opened;
+        j["requests"] = json::parse(m.counts.ToJson());
+        j["requests_total"] = m.counts.total();
+        j["bytes_fetched"] = m.counts.bytes_read;
+        j["rows"] = m.rows;
+        j["first_value"] = m.first_value;
+        j["latency_ms"] = {{"median", m.latency.median},
+                           {"min", m.latency.min},
+                           {"max", m.latency.max},
+                           {"runs", m.latency.n}};
+        j["verdict"] = m.verdict;
+      }
+      per.push_back(j);
+    }
+    questions.push_back({{"name", s.questions[q].name},
+                         {"sql", s.questions[q].sql},
+                         {"daily", s.questions[q].daily},
+                         {"results", per}});
+  }
+  json doc = {{"worksheet", s.name},
+              {"table", s.table},
+              {"simulated_s3", r.simulated},
+              {"designs", designs},
+              {"questions", questions},
+              {"recommended", r.best_design >= 0 ? json(s.designs[r.best_design].name) : json()},
+              {"recommendation", r.recommendation}};
+  return doc.dump(2);
+}
+
+std::string QuestionSvg(const BenchResult& r, size_t q) {
+  const auto& s = r.sheet;
+  const size_t nd = s.designs.size();
+  const int panel_w = 230, panel_h = 190, top = 54, left = 14, bar_area = 130;
+  const int width = left * 2 + panel_w * 4, height = top + panel_h + 26 + 18 * int(nd);
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{}</text>\n"
+      "<text x=\"{}\" y=\"40\" fill=\"#555\">{}</text>\n",
+      width, height, left, Escape(s.questions[q].name), left,
+      Escape(s.questions[q].sql.substr(0, 120)));
+  const char* titles[] = {"data files opened", "requests", "bytes fetched", "median latency (ms)"};
+  for (int p = 0; p < 4; ++p) {
+    std::vector<double> v(nd, 0), lo(nd, 0), hi(nd, 0);
+    double maxv = 0;
+    for (size_t d = 0; d < nd; ++d) {
+      const auto& m = r.results[q][d];
+      if (!m.error.empty()) continue;
+      v[d] = p == 0   ? static_cast<double>(m.data_files_opened)
+             : p == 1 ? static_cast<double>(m.counts.total())
+             : p == 2 ? static_cast<double>(m.counts.bytes_read)
+                      : m.latency.median;
+      lo[d] = p == 3 ? m.latency.min : v[d];
+      hi[d] = p == 3 ? m.latency.max : v[d];
+      maxv = std::max(maxv, hi[d]);
+    }
+    if (maxv <= 0) maxv = 1;
+    int x0 = left + p * panel_w;
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">{}</text>\n", x0 + 4, top + 12,
+                       titles[p]);
+    int base_y = top + 22 + bar_area;
+    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n", x0 + 4,
+                       base_y, x0 + panel_w - 16, base_y);
+    double bw = std::min(40.0, (panel_w - 30.0) / std::max<size_t>(nd, 1) - 6);
+    for (size_t d = 0; d < nd; ++d) {
+      double x = x0 + 10 + d * (bw + 6);
+      double h = v[d] / maxv * bar_area;
+      const char* color = kColors[d % 10];
+      bool err = !r.results[q][d].error.empty();
+      svg += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+          "fill=\"{}\"><title>{}: "
+          "{}</title></rect>\n",
+          x, base_y - h, bw, h, err ? "#ddd" : color, Escape(s.designs[d].name),
+          err ? std::string("error") : Cell(r.results[q][d], p));
+      if (p == 3 && !err && hi[d] > lo[d]) {
+        double cx = x + bw / 2;
+        svg += fmt::format(
+            "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
+            "stroke=\"black\"/>\n",
+            cx, base_y - lo[d] / maxv * bar_area, base_y - hi[d] / maxv * bar_area);
+      }
+      std::string label = err      ? "err"
+                          : p == 2 ? FormatBytes(v[d])
+                          : p == 3 ? fmt::format("{:.0f}", v[d])
+                                   : fmt::format("{:.0f}", v[d]);
+      svg += fmt::format(
+          "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" text-anchor=\"middle\">{}</text>\n",
+          x + bw / 2, base_y - h - 3, Escape(label));
+    }
+  }
+  int ly = top + panel_h + 14;
+  for (size_t d = 0; d < nd; ++d) {
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\">{}{}</text>\n",
+        left, ly + 18 * int(d) - 10, kColors[d % 10], left + 18, ly + 18 * int(d),
+        Escape(s.designs[d].name),
+        s.designs[d].description.empty() ? "" : " -- " + Escape(s.designs[d].description));
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
+                           const std::vector<ChapterFigure>& chapter) {
+  const auto& s = r.sheet;
+  std::string md = fmt::format("## {}\n\n", s.name.empty() ? s.table : s.name);
+  if (!s.description.empty()) md += s.description + "\n\n";
+  md += fmt::format("Store: local directory{}. Latency: {} protocol (pre-warmed, interleaved).\n\n",
+                    r.simulated ? " behind the simulated-S3 decorator" : " (no simulation)",
+                    "median (min-max) of the");
+  md += "| design | layout | data files | size |\n|---|---|---:|---:|\n";
+  for (size_t d = 0; d < s.designs.size() && d < r.builds.size(); ++d) {
+    std::string layout = s.designs[d].description;
+    for (const auto& n : r.builds[d].notes) layout += (layout.empty() ? "" : "; ") + n;
+    md += fmt::format("| {} | {} | {} | {} |\n", s.designs[d].name, layout, r.builds[d].data_files,
+                      FormatBytes(static_cast<double>(r.builds[d].bytes)));
+  }
+  for (size_t q = 0; q < s.questions.size() && q < r.results.size(); ++q) {
+    md += fmt::format("\n### {} ({}/day)\n\n`{}`\n\n![{}]({}q{}.svg)\n\n", s.questions[q].name,
+                      s.questions[q].daily, s.questions[q].sql, s.questions[q].name, prefix, q + 1);
+    bool with_chapter = false;
+    for (const auto& c : chapter) with_chapter |= c.question == s.questions[q].name;
+    md += "| design | files opened | requests | bytes | median (min-max) |";
+    md += with_chapter ? " chapter |\n|---|---:|---:|---:|---|---|\n"
+                       : "\n|---|---:|---:|---:|---|\n";
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const auto& m = r.results[q][d];
+      md += fmt::format("| {} | {} | {} | {} | {} |", s.designs[d].name, Cell(m, 0), Cell(m, 1),
+                        Cell(m, 2), m.error.empty() ? Cell(m, 3) : Escape(m.error));
+      if (with_chapter) {
+        std::string fig = "";
+        for (const auto& c : chapter)
+          if (c.question == s.questions[q].name && c.design == s.designs[d].name) fig = c.figure;
+        md += fmt::format(" {} |", fig);
+      }
+      md += "\n";
+    }
+  }
+  md += "\n| design | requests/day | bytes/day | query s/day | $/month (requests + storage) |\n";
+  md += "|---|---:|---:|---:|---:|\n";
+  for (size_t d = 0; d < s.designs.size() && d < r.costs.size(); ++d) {
+    const auto& c = r.costs[d];
+    md += fmt::format("| {}{} | {:.0f} | {} | {:.1f} | {:.4f} |\n", s.designs[d].name,
+                      static_cast<int>(d) == r.best_design ? " (recommended)" : "",
+                      c.requests_per_day, FormatBytes(c.bytes_per_day), c.latency_ms_per_day / 1000,
+                      c.total_usd());
+  }
+  md += "\n**Recommendation.** " + r.recommendation + "\n";
+  return md;
+}
+
+Result<std::string> WriteReport(const BenchResult& r, const std::string& dir,
+                                const std::string& name,
+                                const std::vector<ChapterFigure>& chapter) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return IOError("cannot create report folder '{}': {}", dir, ec.message());
+  auto write = [&](const std::string& path, const std::string& text) -> Status {
+    std::ofstream out(path);
+    out << text;
+    if (!out) return IOError("cannot write '{}'", path);
+    return {};
+  };
+  for (size_t q = 0; q < r.sheet.questions.size() && q < r.results.size(); ++q) {
+    FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-q{}.svg", dir, name, q + 1), QuestionSvg(r, q)));
+  }
+  std::string md_path = fmt::format("{}/{}.md", dir, name);
+  FLOE_RETURN_IF_ERROR(write(md_path, FormatMarkdown(r, name + "-", chapter)));
+  return md_path;
+}
+
+}  // namespace floe::bench

@@ -1,0 +1,354 @@
+// The bench runner: source -> designs -> counted runs -> protocol -> recommendation.
+#include "floe/bench/runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "floe/base/clock.h"
+#include "floe/base/progress.h"
+#include "floe/bench/generators.h"
+#include "floe/columnar/take.h"
+#include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/commit.h"
+#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/rewrite_data_files.h"
+#include "floe/iceberg/table.h"
+#include "floe/io/store_uri.h"
+#include "floe/parquet/read_parquet_file.h"
+
+namespace floe::bench {
+namespace c = floe::columnar;
+
+namespace {
+
+Result<c::RecordBatch> Rows(const c::RecordBatch& all, int64_t begin, int64_t end) {
+  std::vector<int64_t> idx(static_cast<size_t>(end - begin));
+  for (int64_t i = begin; i < end; ++i) idx[static_cast<size_t>(i - begin)] = i;
+  return c::Take(all, idx);
+}
+
+// Regroups the source's batches into `writes` batches of (nearly) equal rows, order kept.
+Result<std::vector<c::RecordBatch>> Regroup(const std::vector<c::RecordBatch>& in, int writes) {
+  if (writes <= 0 || static_cast<size_t>(writes) == in.size()) return in;
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(in));
+  std::vector<c::RecordBatch> out;
+  for (int w = 0; w < writes; ++w) {
+    int64_t b = all.num_rows * w / writes, e = all.num_rows * (w + 1) / writes;
+    if (e > b) {
+      FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, Rows(all, b, e));
+      out.push_back(std::move(part));
+    }
+  }
+  return out;
+}
+
+Result<std::vector<c::RecordBatch>> ReadParquetSource(const std::vector<std::string>& paths) {
+  std::vector<c::RecordBatch> out;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    std::vector<std::pair<std::string, std::string>> files;  // dir, key
+    if (std::filesystem::is_directory(p, ec)) {
+      std::vector<std::string> names;
+      for (const auto& e : std::filesystem::directory_iterator(p, ec)) {
+        if (e.path().extension() == ".parquet") names.push_back(e.path().filename().string());
+      }
+      std::sort(names.begin(), names.end());
+      if (names.empty())
+        return InvalidInput("source.parquet: folder '{}' has no .parquet files", p);
+      for (auto& n : names) files.emplace_back(p, n);
+    } else {
+      if (!std::filesystem::exists(p, ec))
+        return NotFound("source.parquet: '{}' does not exist", p);
+      std::filesystem::path fp(p);
+      files.emplace_back(fp.has_parent_path() ? fp.parent_path().string() : ".",
+                         fp.filename().string());
+    }
+    for (const auto& [dir, key] : files) {
+      FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(dir));
+      auto contents = parquet::ReadParquetFile(*store, key, 0);
+      if (!contents) {
+        Error e = contents.error();
+        e.message = fmt::format("source.parquet '{}/{}': {}", dir, key, e.message);
+        return std::unexpected(e);
+      }
+      FLOE_ASSIGN_OR_RETURN(c::RecordBatch one, c::Concatenate(contents->batches));
+      out.push_back(std::move(one));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<c::RecordBatch>> LoadSource(const SourceSpec& s, double scale) {
+  if (!(scale > 0)) return InvalidInput("scale must be > 0, got {}", scale);
+  if (!s.parquet.empty()) {
+    FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetSource(s.parquet));
+    return Regroup(batches, s.writes);
+  }
+  FLOE_ASSIGN_OR_RETURN(Workload w, ParseWorkload(s.generator));
+  GenOptions o;
+  int64_t rows = s.rows > 0 ? s.rows : DefaultRows(w);
+  o.rows = std::max<int64_t>(1, static_cast<int64_t>(std::llround(rows * scale)));
+  o.seed = s.seed;
+  o.writes = s.writes;
+  return Generate(w, o);
+}
+
+Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, const Design& d,
+                                const std::vector<c::RecordBatch>& source) {
+  Stopwatch watch;
+  if (source.empty()) return InvalidInput("design '{}': the source has no rows", d.name);
+  DesignBuild out;
+  out.table = DesignTableName(sheet, d);
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::TableIdentifier::Parse(out.table));
+  (void)iceberg::DropTable(*w.catalog, *w.io, id, true);  // a table of an earlier run
+  int32_t next_id = 1;
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema,
+                        iceberg::FromColumnarSchema(*source.front().schema, &next_id));
+  auto where = [&](std::string_view key, const Error& e) {
+    return InvalidInput("design '{}': {}: {}", d.name, key, e.message);
+  };
+  auto spec = iceberg::PartitionSpec::Parse(d.partition_by, schema);
+  if (!spec) return where("partition_by", spec.error());
+  iceberg::SortOrder order;
+  if (!d.sort_by.empty()) {
+    auto o = iceberg::SortOrder::Parse(d.sort_by, schema);
+    if (!o) return where("sort_by", o.error());
+    order = *o;
+  }
+  FLOE_ASSIGN_OR_RETURN(
+      iceberg::Table table,
+      iceberg::CreateTable(*w.catalog, *w.io, id, {schema, *spec, order, d.TableProperties(), ""}));
+  FLOE_ASSIGN_OR_RETURN(auto writes, Regroup(source, d.writes));
+  for (const auto& batch : writes) {
+    std::vector<iceberg::DataFile> files;
+    const int tasks = std::max(1, d.tasks_per_write);
+    for (int t = 0; t < tasks; ++t) {
+      int64_t b = batch.num_rows * t / tasks, e = batch.num_rows * (t + 1) / tasks;
+      if (e <= b) continue;
+      iceberg::TableDataWriter writer(table, *w.io);
+      if (tasks == 1) {
+        FLOE_RETURN_IF_ERROR(writer.Write(batch));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, Rows(batch, b, e));
+        FLOE_RETURN_IF_ERROR(writer.Write(part));
+      }
+      FLOE_ASSIGN_OR_RETURN(auto written, writer.Finish());
+      files.insert(files.end(), written.begin(), written.end());
+    }
+    FLOE_ASSIGN_OR_RETURN(table, iceberg::AppendFiles(*w.catalog, *w.io, id, std::move(files)));
+  }
+  for (const auto& step : d.maintenance) {
+    iceberg::RewriteOptions ro;
+    ro.strategy = step.strategy == "sort" ? iceberg::RewriteStrategy::kSort
+                                          : iceberg::RewriteStrategy::kBinPack;
+    ro.sort_order_text = step.sort_by;
+    ro.target_file_size_bytes = step.target_file_size;
+    ro.rewrite_all = true;
+    ro.min_input_files = 1;
+    auto r = iceberg::RewriteDataFiles(*w.catalog, *w.io, id, ro);
+    if (!r) return where("maintenance rewrite", r.error());
+    out.notes.push_back(
+        fmt::format("rewrite {}{}{}: {} files -> {}", step.strategy,
+                    step.sort_by.empty() ? "" : " by " + step.sort_by,
+                    step.target_file_size ? ", target " + FormatBytes(*step.target_file_size) : "",
+                    r->rewritten_data_files_count, r->added_data_files_count));
+  }
+  FLOE_ASSIGN_OR_RETURN(table, iceberg::LoadTable(*w.catalog, *w.io, id));
+  FLOE_ASSIGN_OR_RETURN(auto entries, table.LiveEntries(*w.io));
+  for (const auto& e : entries) {
+    ++out.data_files;
+    out.bytes += e.file.file_size_in_bytes;
+    out.rows += e.file.record_count;
+  }
+  out.seconds = watch.ElapsedSeconds();
+  return out;
+}
+
+Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options,
+                             const QuestionFnFactory& questions) {
+  BenchResult result;
+  result.sheet = sheet;
+  result.simulated = static_cast<bool>(options.decorate);
+  std::error_code ec;
+  std::filesystem::create_directories(options.warehouse, ec);
+  FLOE_ASSIGN_OR_RETURN(auto source, LoadSource(sheet.source, options.scale));
+  {
+    iceberg::WarehouseOptions wo;
+    wo.uri = options.warehouse;
+    FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(wo));
+    std::unique_ptr<Progress> progress;
+    if (options.progress)
+      progress =
+          std::make_unique<Progress>("building " + sheet.name, sheet.designs.size(), "designs");
+    for (const auto& d : sheet.designs) {
+      FLOE_ASSIGN_OR_RETURN(DesignBuild b, BuildDesign(w, sheet, d, source));
+      result.builds.push_back(std::move(b));
+      if (progress) progress->Advance();
+    }
+  }
+  source.clear();
+
+  std::shared_ptr<io::CountingStore> counting;
+  iceberg::WarehouseOptions wo;
+  wo.uri = options.warehouse;
+  wo.decorate = [&](io::StorePtr store) -> Result<io::StorePtr> {
+    if (options.decorate) {
+      FLOE_ASSIGN_OR_RETURN(store, options.decorate(std::move(store)));
+    }
+    counting = std::make_shared<io::CountingStore>(std::move(store));
+    return io::StorePtr(counting);
+  };
+  FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(wo));
+  FLOE_ASSIGN_OR_RETURN(QuestionFn ask, questions(w));
+
+  const size_t nd = sheet.designs.size();
+  const int runs_per_question =
+      static_cast<int>(nd) * (1 + options.protocol.warmup + options.protocol.rounds);
+  std::unique_ptr<Progress> progress;
+  if (options.progress)
+    progress = std::make_unique<Progress>("measuring " + sheet.name,
+                                          sheet.questions.size() * runs_per_question, "runs");
+  for (const auto& q : sheet.questions) {
+    std::vector<Measurement> row(nd);
+    std::vector<std::string> sql(nd);
+    std::vector<ArmRun> arms;
+    std::vector<size_t> arm_design;
+    for (size_t d = 0; d < nd; ++d) {
+      sql[d] = QuestionSql(q, result.builds[d].table);
+      counting->Reset();
+      auto got = ask(sql[d]);
+      io::RequestCounts counts = counting->Snapshot();
+      if (progress) progress->Advance();
+      if (!got) {
+        row[d].error = got.error().ToString();
+        if (progress) progress->Advance(options.protocol.warmup + options.protocol.rounds);
+        continue;
+      }
+      row[d].data_files_opened = got->data_files_opened;
+      row[d].rows = got->rows;
+      row[d].first_value = got->first_value;
+      row[d].counts = counts;
+      const std::string text = sql[d];
+      arms.push_back([&ask, text]() -> Result<double> {
+        Stopwatch watch;
+        FLOE_RETURN_IF_ERROR(ask(text));
+        return watch.ElapsedMs();
+      });
+      arm_design.push_back(d);
+    }
+    if (!arms.empty()) {
+      auto measured = RunProtocol(arms, options.protocol, [&] {
+        if (progress) progress->Advance();
+      });
+      if (!measured) return std::unexpected(measured.error());
+      std::vector<Spread> spreads;
+      for (size_t a = 0; a < arms.size(); ++a) {
+        row[arm_design[a]].latency = (*measured)[a].spread;
+        spreads.push_back((*measured)[a].spread);
+      }
+      auto verdicts = Verdicts(spreads);
+      for (size_t a = 0; a < arms.size(); ++a) row[arm_design[a]].verdict = verdicts[a];
+    }
+    result.results.push_back(std::move(row));
+  }
+  if (progress) progress->Finish();
+  Recommend(result, options.prices);
+  return result;
+}
+
+void Recommend(BenchResult& r, const Prices& prices) {
+  const auto& sheet = r.sheet;
+  const size_t nd = sheet.designs.size();
+  r.costs.assign(nd, {});
+  std::vector<bool> complete(nd, true);
+  for (size_t d = 0; d < nd; ++d) {
+    std::vector<QuestionLoad> loads;
+    for (size_t q = 0; q < sheet.questions.size() && q < r.results.size(); ++q) {
+      const Measurement& m = r.results[q][d];
+      if (!m.error.empty()) complete[d] = false;
+      QuestionLoad l;
+      l.daily = sheet.questions[q].daily;
+      l.get_requests = m.counts.get + m.counts.head;
+      l.other_requests = m.counts.put + m.counts.post + m.counts.list;
+      l.bytes = m.counts.bytes_read;
+      l.latency_ms = m.latency.median;
+      loads.push_back(l);
+    }
+    uint64_t stored = d < r.builds.size() ? static_cast<uint64_t>(r.builds[d].bytes) : 0;
+    r.costs[d] = Monthly(loads, stored, prices);
+  }
+  // Best: the least query time per day; ties (within 2%) go to the cheaper design.
+  int best = -1;
+  for (size_t d = 0; d < nd; ++d) {
+    if (!complete[d]) continue;
+    if (best < 0) {
+      best = static_cast<int>(d);
+      continue;
+    }
+    const auto& a = r.costs[d];
+    const auto& b = r.costs[best];
+    bool tie = std::abs(a.latency_ms_per_day - b.latency_ms_per_day) <=
+               0.02 * std::max(a.latency_ms_per_day, b.latency_ms_per_day);
+    if (tie ? a.total_usd() < b.total_usd() : a.latency_ms_per_day < b.latency_ms_per_day)
+      best = static_cast<int>(d);
+  }
+  r.best_design = best;
+  if (best < 0) {
+    r.recommendation =
+        "No design answered every question, so none can be recommended; see the errors above.";
+    return;
+  }
+  if (nd == 1) {
+    r.recommendation =
+        fmt::format("Only one design, '{}', was measured.", sheet.designs[best].name);
+    return;
+  }
+  // The runner-up, and the question on which the best design gives up the most requests to it.
+  int second = -1;
+  for (size_t d = 0; d < nd; ++d) {
+    if (static_cast<int>(d) == best || !complete[d]) continue;
+    if (second < 0 || r.costs[d].latency_ms_per_day < r.costs[second].latency_ms_per_day)
+      second = static_cast<int>(d);
+  }
+  const auto& B = r.costs[best];
+  if (second < 0) {
+    r.recommendation = fmt::format(
+        "'{}' is the only design that answered every question ({:.0f} requests/day, "
+        "${:.2f}/month).",
+        sheet.designs[best].name, B.requests_per_day, B.total_usd());
+    return;
+  }
+  const auto& S = r.costs[second];
+  int worst_q = -1;
+  double worst_ratio = 1.0;
+  for (size_t q = 0; q < r.results.size(); ++q) {
+    double rb = static_cast<double>(r.results[q][best].counts.total());
+    double rs = static_cast<double>(r.results[q][second].counts.total());
+    if (rs > 0 && rb / rs > worst_ratio) {
+      worst_ratio = rb / rs;
+      worst_q = static_cast<int>(q);
+    }
+  }
+  std::string cost = fmt::format(
+      "'{}' answers the day's questions in {:.1f} s of query time against {:.1f} s for '{}', "
+      "with {:.0f} vs {:.0f} requests and {} vs {} fetched per day (${:.2f} vs ${:.2f} a month)",
+      sheet.designs[best].name, B.latency_ms_per_day / 1000, S.latency_ms_per_day / 1000,
+      sheet.designs[second].name, B.requests_per_day, S.requests_per_day,
+      FormatBytes(B.bytes_per_day), FormatBytes(S.bytes_per_day), B.total_usd(), S.total_usd());
+  if (worst_q >= 0) {
+    cost += fmt::format("; the price is '{}', where it makes {} requests to {}'s {}.",
+                        sheet.questions[worst_q].name, r.results[worst_q][best].counts.total(),
+                        sheet.designs[second].name, r.results[worst_q][second].counts.total());
+  } else {
+    cost += ", and it makes no more requests than the runner-up on any question.";
+  }
+  r.recommendation = cost;
+}
+
+}  // namespace floe::bench

@@ -1,0 +1,89 @@
+// Runner: builds every design of a worksheet into a warehouse and measures every question on every
+// design -- the four numbers from one counted run (exact: a CountingStore around the warehouse
+// store), latency under the protocol (designs interleaved per question). Questions are asked
+// through a caller-supplied QuestionFn (the SQL engine in the CLI, fakes in tests), so this module
+// does not depend on `sql`. Not thread-safe; one RunBench at a time per warehouse directory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/bench/cost_model.h"
+#include "floe/bench/protocol.h"
+#include "floe/bench/worksheet.h"
+#include "floe/columnar/column.h"
+#include "floe/iceberg/warehouse.h"
+#include "floe/io/counting_store.h"
+
+namespace floe::bench {
+
+struct QuestionOutcome {
+  int64_t data_files_opened = 0;
+  int64_t rows = 0;         // result rows
+  std::string first_value;  // the first cell of the result, for the report
+};
+
+// Answers one SQL statement against the warehouse it was made for.
+using QuestionFn = std::function<Result<QuestionOutcome>(const std::string& sql)>;
+// Makes a QuestionFn for a warehouse (whose store is already counted and simulated).
+using QuestionFnFactory = std::function<Result<QuestionFn>(const iceberg::Warehouse& warehouse)>;
+
+struct BenchOptions {
+  std::string warehouse;  // local directory for the designs' tables
+  // Wraps the measuring store (the simulated-S3 decorator); identity when empty. Building never
+  // goes through it.
+  std::function<Result<io::StorePtr>(io::StorePtr)> decorate;
+  ProtocolOptions protocol;
+  double scale = 1;  // multiplies the source's rows (demo --scale)
+  Prices prices;
+  // Progress lines on stderr (floe::Progress); off in tests.
+  bool progress = true;
+};
+
+struct DesignBuild {
+  std::string table;
+  int64_t data_files = 0;
+  int64_t bytes = 0;  // data files only
+  int64_t rows = 0;
+  double seconds = 0;
+  std::vector<std::string> notes;  // e.g. "rewrite sort by id: 32 files -> 1"
+};
+
+struct Measurement {
+  std::string error;  // non-empty: the question failed on this design
+  int64_t data_files_opened = 0;
+  io::RequestCounts counts;  // of the counted run
+  int64_t rows = 0;
+  std::string first_value;
+  Spread latency;
+  std::string verdict;  // protocol verdict among the designs: "best", "~best" or ""
+};
+
+struct BenchResult {
+  Worksheet sheet;
+  std::vector<DesignBuild> builds;                // per design
+  std::vector<std::vector<Measurement>> results;  // [question][design]
+  std::vector<MonthlyCost> costs;                 // per design
+  int best_design = -1;                           // by weighted latency, then cost
+  std::string recommendation;                     // the trade-off in one sentence
+  bool simulated = false;
+};
+
+// The source rows as batches (one per write of the source), scaled.
+Result<std::vector<columnar::RecordBatch>> LoadSource(const SourceSpec& source, double scale);
+
+// Builds design `d` of `sheet` from `rows` into the warehouse `w` (dropping an older table of the
+// same name first).
+Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, const Design& d,
+                                const std::vector<columnar::RecordBatch>& rows);
+
+Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options,
+                             const QuestionFnFactory& questions);
+
+// Fills costs, best_design and recommendation from builds and results.
+void Recommend(BenchResult& result, const Prices& prices);
+
+}  // namespace floe::bench

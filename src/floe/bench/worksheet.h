@@ -1,0 +1,82 @@
+// Worksheet: what `floe bench` measures, read from YAML -- the table's source (a generator or
+// Parquet files), the candidate designs (partitioning, sort order, write batching, file, row-group
+// and page sizes, bloom filters, maintenance steps) and the questions (SQL with a daily count).
+// Plain data; a bad worksheet is one error naming the key ("designs[2].target_file_size: ...").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/base/result.h"
+
+namespace floe::bench {
+
+struct SourceSpec {
+  std::string generator;             // events | orders | customers | store_sales
+  std::vector<std::string> parquet;  // or: Parquet files/folders (local paths or store URIs)
+  int64_t rows = 0;                  // generator: 0 = its default
+  uint64_t seed = 42;
+  int writes = 0;  // appends the rows arrive in (0: the generator's default, or one per file)
+};
+
+// A step after the writes. Only "rewrite" (strategy sort or binpack) exists.
+struct MaintenanceStep {
+  std::string kind = "rewrite";
+  std::string strategy = "sort";
+  std::string sort_by;                      // empty: the design's sort order
+  std::optional<int64_t> target_file_size;  // empty: the design's
+};
+
+struct Design {
+  std::string name;
+  std::string description;
+  std::string partition_by;  // Iceberg transform syntax (CLI.md SPEC)
+  std::string sort_by;       // ORDER, applied within each write task
+  int writes = 0;            // 0: the source's
+  int tasks_per_write = 1;   // each write split into this many tasks, each writing its own files
+  std::optional<int64_t> target_file_size;  // write.target-file-size-bytes
+  std::optional<int64_t> row_group_size;    // write.parquet.row-group-size-bytes
+  std::optional<int64_t> page_size;         // write.parquet.page-size-bytes
+  std::optional<int64_t> page_row_limit;    // write.parquet.page-row-limit
+  std::vector<std::string> bloom_columns;   // write.parquet.bloom-filter-enabled.column.*
+  std::map<std::string, std::string> properties;
+  std::vector<MaintenanceStep> maintenance;
+
+  // The table properties the design sets.
+  std::map<std::string, std::string> TableProperties() const;
+};
+
+struct Question {
+  std::string name;
+  std::string sql;   // `{table}` stands for the design's table
+  double daily = 1;  // times per day (the weight)
+};
+
+struct Worksheet {
+  std::string name;
+  std::string description;
+  std::string table = "bench.t";  // NAMESPACE.TABLE; each design gets NAMESPACE.TABLE_<design>
+  SourceSpec source;
+  std::vector<Design> designs;
+  std::vector<Question> questions;
+};
+
+// Parses YAML text; `origin` (a file name) prefixes errors.
+Result<Worksheet> ParseWorksheet(std::string_view yaml, std::string_view origin = "worksheet");
+Result<Worksheet> LoadWorksheet(const std::string& path);
+
+// "2MB" (10^6), "512MiB" (2^20), "64KiB", "1GB", plain bytes "1048576"; also "2 MB".
+Result<int64_t> ParseSize(std::string_view text);
+// 2097152 -> "2 MiB", 5900000 -> "5.9 MB"
+std::string FormatBytes(double bytes);
+
+// The table name of a design: "<ns>.<table>_<slug of design name>".
+std::string DesignTableName(const Worksheet& sheet, const Design& design);
+// The question's SQL with {table} replaced.
+std::string QuestionSql(const Question& q, const std::string& table);
+
+}  // namespace floe::bench

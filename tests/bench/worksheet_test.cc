@@ -1,0 +1,140 @@
+// Worksheet parsing: a full worksheet, the built-in ones, and bad input whose one-line error names
+// the key.
+#include "floe/bench/worksheet.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/bench/builtin.h"
+
+namespace floe::bench {
+namespace {
+
+constexpr const char* kGood = R"(
+name: events
+table: shop.events
+source: {generator: events, rows: 20000, seed: 7, writes: 4}
+designs:
+  - name: A
+  - name: B day
+    partition_by: day(event_ts)
+    sort_by: customer_id
+    tasks_per_write: 2
+    target_file_size: 2MB
+    row_group_size: 512KiB
+    page_size: 64KiB
+    page_row_limit: 4096
+    bloom_columns: [customer_id]
+    properties: {write.parquet.compression-codec: snappy}
+    maintenance:
+      - rewrite: sort
+        sort_by: customer_id
+        target_file_size: 1MB
+questions:
+  - name: day
+    sql: SELECT sum(amount) FROM {table}
+    daily: 24
+  - name: customer
+    sql: SELECT * FROM {table} WHERE customer_id = 1
+    weight: 0.5
+)";
+
+TEST(Worksheet, ParsesEveryKey) {
+  auto w = ParseWorksheet(kGood);
+  ASSERT_TRUE(w.has_value()) << w.error().ToString();
+  EXPECT_EQ(w->name, "events");
+  EXPECT_EQ(w->source.generator, "events");
+  EXPECT_EQ(w->source.rows, 20000);
+  EXPECT_EQ(w->source.seed, 7u);
+  EXPECT_EQ(w->source.writes, 4);
+  ASSERT_EQ(w->designs.size(), 2u);
+  const Design& b = w->designs[1];
+  EXPECT_EQ(b.partition_by, "day(event_ts)");
+  EXPECT_EQ(b.tasks_per_write, 2);
+  EXPECT_EQ(*b.target_file_size, 2'000'000);
+  EXPECT_EQ(*b.row_group_size, 512 * 1024);
+  EXPECT_EQ(*b.page_row_limit, 4096);
+  ASSERT_EQ(b.maintenance.size(), 1u);
+  EXPECT_EQ(b.maintenance[0].strategy, "sort");
+  EXPECT_EQ(*b.maintenance[0].target_file_size, 1'000'000);
+  auto props = b.TableProperties();
+  EXPECT_EQ(props["write.target-file-size-bytes"], "2000000");
+  EXPECT_EQ(props["write.parquet.page-size-bytes"], "65536");
+  EXPECT_EQ(props["write.parquet.bloom-filter-enabled.column.customer_id"], "true");
+  EXPECT_EQ(props["write.parquet.compression-codec"], "snappy");
+  EXPECT_EQ(w->questions[0].daily, 24);
+  EXPECT_EQ(w->questions[1].daily, 0.5);
+  EXPECT_EQ(DesignTableName(*w, b), "shop.events_b_day");
+  EXPECT_EQ(QuestionSql(w->questions[1], "x.y"), "SELECT * FROM x.y WHERE customer_id = 1");
+}
+
+TEST(Worksheet, BuiltinsParse) {
+  for (const auto& b : BuiltinWorksheets()) {
+    auto w = ParseWorksheet(b.yaml, b.name);
+    ASSERT_TRUE(w.has_value()) << w.error().ToString();
+    EXPECT_GE(w->designs.size(), 2u);
+    EXPECT_GE(w->questions.size(), 2u);
+  }
+}
+
+// Each bad worksheet and the words its error must contain.
+struct Bad {
+  std::string yaml;
+  std::vector<std::string> words;
+};
+
+TEST(Worksheet, BadInputNamesTheKey) {
+  const std::string src = "source: {generator: events}\n";
+  const std::string qs = "questions: [{name: q, sql: SELECT 1}]\n";
+  const std::string ds = "designs: [{name: A}]\n";
+  std::vector<Bad> cases = {
+      {src + ds, {"questions", "non-empty"}},
+      {ds + qs, {"source", "missing"}},
+      {"source: {generator: lineitem}\n" + ds + qs, {"source.generator", "'lineitem'"}},
+      {"source: {generator: events, parquet: [a]}\n" + ds + qs, {"source", "exactly one"}},
+      {"source: {generator: events, rows: -3}\n" + ds + qs, {"source.rows", ">= 1"}},
+      {"source: {generator: events, rows: lots}\n" + ds + qs, {"source.rows", "'lots'"}},
+      {src + "designs: [{name: A, target_file_size: 2XB}]\n" + qs,
+       {"designs[0].target_file_size", "unknown unit"}},
+      {src + "designs: [{name: A, colour: red}]\n" + qs, {"designs[0].colour", "unknown key"}},
+      {src + "designs: [{name: A}, {name: A}]\n" + qs, {"designs[1].name", "duplicate"}},
+      {src + "designs: [{sort_by: id}]\n" + qs, {"designs[0].name", "missing"}},
+      {src + "designs: [{name: A, maintenance: [{rewrite: zorder}]}]\n" + qs,
+       {"designs[0].maintenance[0].rewrite", "'zorder'"}},
+      {src + ds + "questions: [{name: q}]\n", {"questions[0].sql", "missing"}},
+      {src + ds + "questions: [{name: q, sql: x, daily: -1}]\n", {"questions[0].daily"}},
+      {src + ds + "questions: [{name: q, sql: x, daily: 1, weight: 2}]\n",
+       {"questions[0]", "not both"}},
+      {"table: nodot\n" + src + ds + qs, {"table", "NAMESPACE.TABLE"}},
+      {"designs: [unclosed\n", {"line"}},
+      {"- just\n- a list\n", {"top level"}},
+  };
+  for (const auto& c : cases) {
+    auto w = ParseWorksheet(c.yaml, "w.yaml");
+    ASSERT_FALSE(w.has_value()) << c.yaml;
+    const std::string& msg = w.error().message;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    EXPECT_TRUE(msg.starts_with("w.yaml: ")) << msg;
+    for (const auto& word : c.words) EXPECT_NE(msg.find(word), std::string::npos) << msg;
+  }
+}
+
+TEST(Worksheet, Sizes) {
+  EXPECT_EQ(*ParseSize("2MB"), 2'000'000);
+  EXPECT_EQ(*ParseSize("512MiB"), 512LL << 20);
+  EXPECT_EQ(*ParseSize("64 KiB"), 65536);
+  EXPECT_EQ(*ParseSize("1048576"), 1048576);
+  EXPECT_EQ(*ParseSize("1.5GB"), 1'500'000'000);
+  EXPECT_FALSE(ParseSize("MB"));
+  EXPECT_FALSE(ParseSize("0"));
+  EXPECT_FALSE(ParseSize("3 parsecs"));
+  EXPECT_EQ(FormatBytes(5'900'000), "5.90 MB");
+}
+
+TEST(Worksheet, LoadMissingFileIsNotFound) {
+  auto w = LoadWorksheet("/nonexistent/sheet.yaml");
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().kind, ErrorKind::kNotFound);
+}
+
+}  // namespace
+}  // namespace floe::bench

@@ -1,0 +1,232 @@
+// `floe bench WORKSHEET`, `floe demo` and `floe advise`: the main job (CLI.md). The work is the
+// bench module's; this file parses flags, asks questions through the SQL engine, and prints.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli.h"
+#include "floe/base/clock.h"
+#include "floe/bench/advise.h"
+#include "floe/bench/builtin.h"
+#include "floe/bench/report.h"
+#include "floe/bench/runner.h"
+#include "floe/bench/worksheet.h"
+#include "floe/columnar/column.h"
+#include "floe/sql/engine.h"
+
+namespace floe::cli {
+namespace {
+
+// Questions go to the SQL engine, a fresh one per run so no run benefits from another's cache.
+bench::QuestionFnFactory EngineQuestions() {
+  return [](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
+    return bench::QuestionFn([w](const std::string& sql) -> Result<bench::QuestionOutcome> {
+      sql::Engine engine(w);
+      FLOE_ASSIGN_OR_RETURN(sql::QueryResult r, engine.Execute(sql));
+      bench::QuestionOutcome out;
+      out.data_files_opened = r.stats.data_files_opened;
+      for (const auto& b : r.batches) {
+        if (out.rows == 0 && b.num_rows > 0 && b.num_columns() > 0)
+          out.first_value = columnar::ValueToString(*b.columns[0], 0);
+        out.rows += b.num_rows;
+      }
+      return out;
+    });
+  };
+}
+
+struct BenchArgs {
+  std::string worksheet;
+  int rounds = 7;
+  int warmup = 2;
+  std::string out;
+  std::string json;
+  double scale = 1;
+};
+
+bench::BenchOptions OptionsFor(const GlobalOptions& g, const std::string& warehouse, int rounds,
+                               int warmup, double scale) {
+  bench::BenchOptions o;
+  o.warehouse = warehouse;
+  o.protocol.rounds = rounds;
+  o.protocol.warmup = warmup;
+  o.scale = scale;
+  o.progress = !g.quiet;
+  bool simulate = g.simulate_s3.has_value() || !g.no_simulate_s3;
+  if (simulate) {
+    GlobalOptions copy = g;
+    o.decorate = [copy](io::StorePtr store) { return DecorateStore(copy, std::move(store), true); };
+  }
+  return o;
+}
+
+Status WriteText(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) return IOError("cannot write '{}'", path);
+  return {};
+}
+
+// 0 when some question was answered; else the first question's error (e.g. no SQL engine).
+int NoAnswerError(const bench::BenchResult& r) {
+  std::string first;
+  for (const auto& row : r.results)
+    for (const auto& m : row) {
+      if (m.error.empty()) return 0;
+      if (first.empty()) first = m.error;
+    }
+  if (r.results.empty()) return 0;
+  std::fprintf(stderr, "floe: no question could be answered: %s\n", first.c_str());
+  return 3;
+}
+
+int Bench(const GlobalOptions& g, const BenchArgs& a) {
+  if (g.no_simulate_s3 && g.simulate_s3)
+    return ReportError(Error{ErrorKind::kInvalidInput,
+                             "--simulate-s3 and --no-simulate-s3 contradict each other"});
+  auto sheet = bench::LoadWorksheet(a.worksheet);
+  if (!sheet) return ReportError(sheet.error());
+  auto options = OptionsFor(g, g.warehouse, a.rounds, a.warmup, a.scale);
+  auto result = bench::RunBench(*sheet, options, EngineQuestions());
+  if (!result) return ReportError(result.error());
+  fmt::print("{}", bench::FormatTables(*result));
+  if (!a.json.empty()) {
+    if (auto s = WriteText(a.json, bench::FormatJson(*result)); !s) return ReportError(s.error());
+  }
+  if (!a.out.empty()) {
+    std::string name = sheet->name.empty() ? "report" : sheet->name;
+    auto md = bench::WriteReport(*result, a.out, name);
+    if (!md) return ReportError(md.error());
+    fmt::print("report: {}\n", *md);
+  }
+  return NoAnswerError(*result);
+}
+
+// The demo measures fewer rounds than bench's protocol default (2 + 7) so that both worksheets run
+// in under five minutes on two cores; `--rounds 7 --warmup 2` gives the full protocol.
+struct DemoArgs {
+  std::string out = "floe-demo";
+  double scale = 1;
+  int rounds = 5;
+  int warmup = 1;
+};
+
+int Demo(const GlobalOptions& g, const DemoArgs& a) {
+  Stopwatch watch;
+  if (g.no_simulate_s3 && g.simulate_s3)
+    return ReportError(Error{ErrorKind::kInvalidInput,
+                             "--simulate-s3 and --no-simulate-s3 contradict each other"});
+  std::error_code ec;
+  std::filesystem::create_directories(a.out, ec);
+  if (ec) return ReportError(Error{ErrorKind::kIO, fmt::format("cannot create '{}'", a.out)});
+  std::string md = fmt::format(
+      "# floe demo: a table design measured before it is placed\n\n"
+      "The chapter's workloads rebuilt by floe and measured under its protocol (pre-warm {} runs "
+      "per design, {} interleaved rounds; median and min-max). Files opened, requests and bytes "
+      "are exact counts; latency is {}. Scale {}.\n\n",
+      a.warmup, a.rounds,
+      g.no_simulate_s3 ? "the local disk's"
+                       : "on a local directory behind the simulated-S3 decorator",
+      a.scale);
+  for (const auto& builtin : bench::BuiltinWorksheets()) {
+    auto sheet = bench::ParseWorksheet(builtin.yaml, "built-in worksheet " + builtin.name);
+    if (!sheet) return ReportError(sheet.error());
+    auto options = OptionsFor(g, a.out + "/warehouse", a.rounds, a.warmup, a.scale);
+    auto result = bench::RunBench(*sheet, options, EngineQuestions());
+    if (!result) return ReportError(result.error());
+    fmt::print("{}", bench::FormatTables(*result));
+    std::fflush(stdout);
+    auto written = bench::WriteReport(*result, a.out, builtin.name, builtin.chapter);
+    if (!written) return ReportError(written.error());
+    if (auto s =
+            WriteText(fmt::format("{}/{}.json", a.out, builtin.name), bench::FormatJson(*result));
+        !s)
+      return ReportError(s.error());
+    md += bench::FormatMarkdown(*result, builtin.name + "-", builtin.chapter) + "\n";
+  }
+  if (auto s = WriteText(a.out + "/report.md", md); !s) return ReportError(s.error());
+  fmt::print("\nreport: {}/report.md (charts and JSON beside it), {:.0f} s\n", a.out,
+             watch.ElapsedSeconds());
+  return 0;
+}
+
+struct AdviseArgs {
+  std::string queries;
+  std::string table;
+};
+
+int Advise(const AdviseArgs& a) {
+  std::ifstream in(a.queries);
+  if (!in)
+    return ReportError(
+        Error{ErrorKind::kNotFound, fmt::format("query log '{}' cannot be read", a.queries)});
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto analysis = bench::AnalyzeQueryLog(ss.str(), a.table);
+  if (!analysis) {
+    Error e = analysis.error();
+    e.message = a.queries + ": " + e.message;
+    return ReportError(e);
+  }
+  fmt::print("{}", bench::AdviseWorksheet(*analysis, a.table));
+  return 0;
+}
+
+}  // namespace
+
+void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = app.add_subcommand(
+      "bench",
+      "Build every design of a worksheet and measure its questions (simulated S3 by "
+      "default for local warehouses)");
+  cmd->add_option("worksheet", args->worksheet, "Worksheet YAML")->required();
+  cmd->add_option("--rounds", args->rounds, "Measured rounds per design, interleaved (default 7)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--warmup", args->warmup, "Unmeasured runs per design first (default 2)")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--out", args->out, "Write a report folder (Markdown + SVG charts) here");
+  cmd->add_option("--json", args->json, "Write every figure as JSON to this file");
+  cmd->add_option("--scale", args->scale, "Multiply the source's rows (default 1)")
+      ->check(CLI::PositiveNumber);
+  cmd->callback([&options, args] {
+    int rc = Bench(options, *args);
+    if (rc != 0) std::exit(rc);
+  });
+}
+
+void AddDemoCommand(CLI::App& app, GlobalOptions& options) {
+  auto args = std::make_shared<DemoArgs>();
+  auto* cmd = app.add_subcommand(
+      "demo", "Run the chapter's worksheets (events, customer dimension) and write a report");
+  cmd->add_option("--out", args->out,
+                  "Report folder (default ./floe-demo; tables under "
+                  "OUT/warehouse)");
+  cmd->add_option("--scale", args->scale, "Multiply the chapter's row counts (default 1)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--rounds", args->rounds, "Measured rounds per design (default 5)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--warmup", args->warmup, "Unmeasured runs per design first (default 1)")
+      ->check(CLI::Range(0, 1000));
+  cmd->callback([&options, args] {
+    int rc = Demo(options, *args);
+    if (rc != 0) std::exit(rc);
+  });
+}
+
+void AddAdviseCommand(CLI::App& app, GlobalOptions& options) {
+  auto args = std::make_shared<AdviseArgs>();
+  auto* cmd = app.add_subcommand(
+      "advise", "Derive a starting worksheet from a query log (printed on stdout)");
+  cmd->add_option("--queries", args->queries, "Query log: SQL statements separated by ';'")
+      ->required();
+  cmd->add_option("--table", args->table, "The table to design, NAMESPACE.TABLE")->required();
+  cmd->callback([args] {
+    int rc = Advise(*args);
+    if (rc != 0) std::exit(rc);
+  });
+}
+
+}  // namespace floe::cli
