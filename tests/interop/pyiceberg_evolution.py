@@ -10,9 +10,10 @@ with the new schema and pyiceberg must read all rows. Expected rows come from th
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from floe_cli import check, floe
 
 try:
     import pyarrow as pa
@@ -24,20 +25,6 @@ except ImportError as e:  # fail, never skip, when the peers are missing
     print(f"pyiceberg_evolution: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
     sys.exit(1)
 
-FLOE = sys.argv[1]
-
-
-def floe(warehouse, *args):
-    r = subprocess.run([FLOE, "--warehouse", warehouse, "--quiet", *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"floe {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
-    return r.stdout
-
-
-def check(cond, what):
-    if not cond:
-        raise SystemExit(f"FAIL: {what}")
-    print(f"ok: {what}")
 
 
 def main():

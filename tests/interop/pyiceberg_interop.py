@@ -11,9 +11,10 @@ Expected values come from this script's own generator, never from floe.
 import datetime as dt
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from floe_cli import check, floe
 
 try:
     import pyarrow as pa
@@ -27,7 +28,6 @@ except ImportError as e:  # the test must fail, not skip, when the peers are mis
     print(f"pyiceberg_interop: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
     sys.exit(1)
 
-FLOE = sys.argv[1]
 CATEGORIES = ["books", "music", "games", "toys"]
 START = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 N = 3000
@@ -44,19 +44,6 @@ def rows():
             "note": None if i % 5 == 0 else f"note-{i % 100:03d}",
         })
     return out
-
-
-def floe(warehouse, *args):
-    r = subprocess.run([FLOE, "--warehouse", warehouse, "--quiet", *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"floe {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
-    return r.stdout
-
-
-def check(cond, what):
-    if not cond:
-        raise SystemExit(f"FAIL: {what}")
-    print(f"ok: {what}")
 
 
 def main():

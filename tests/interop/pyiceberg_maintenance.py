@@ -12,9 +12,10 @@ Expected values come from this script's own generator, never from floe.
 import datetime as dt
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from floe_cli import check, floe
 
 try:
     import pyarrow as pa
@@ -24,22 +25,8 @@ except ImportError as e:  # the test must fail, not skip, when the peers are mis
     print(f"pyiceberg_maintenance: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
     sys.exit(1)
 
-FLOE = sys.argv[1]
 N = 40000
 BATCHES = 8
-
-
-def floe(warehouse, *args):
-    r = subprocess.run([FLOE, "--warehouse", warehouse, "--quiet", *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"floe {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
-    return r.stdout
-
-
-def check(cond, what):
-    if not cond:
-        raise SystemExit(f"FAIL: {what}")
-    print(f"ok: {what}")
 
 
 def row(i):

@@ -7,9 +7,10 @@ merged entries keep what they inherited. Expected values come from this script.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from floe_cli import check, floe
 
 try:
     from pyiceberg.catalog.sql import SqlCatalog
@@ -17,22 +18,8 @@ except ImportError as e:  # fail, never skip, when the peers are missing
     print(f"pyiceberg_merged_manifests: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
     sys.exit(1)
 
-FLOE = sys.argv[1]
 APPENDS = 5
 ROWS = 40
-
-
-def floe(warehouse, *args):
-    r = subprocess.run([FLOE, "--warehouse", warehouse, "--quiet", *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"floe {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
-    return r.stdout
-
-
-def check(cond, what):
-    if not cond:
-        raise SystemExit(f"FAIL: {what}")
-    print(f"ok: {what}")
 
 
 def main():
