@@ -64,7 +64,24 @@ TEST(Worksheet, ParsesEveryKey) {
   EXPECT_EQ(w->questions[0].daily, 24);
   EXPECT_EQ(w->questions[1].daily, 0.5);
   EXPECT_EQ(DesignTableName(*w, b), "shop.events_b_day");
-  EXPECT_EQ(QuestionSql(w->questions[1], "x.y"), "SELECT * FROM x.y WHERE customer_id = 1");
+  EXPECT_EQ(*QuestionSql(w->questions[1], "x.y", 10), "SELECT * FROM x.y WHERE customer_id = 1");
+}
+
+TEST(Worksheet, RowPlaceholderScalesWithTheSource) {
+  Question q;
+  q.name = "lookup";
+  q.sql = "SELECT * FROM {table} WHERE id = {row:0.424242} OR id IN ({row:0}, {x})";
+  EXPECT_EQ(*QuestionSql(q, "a.b", 1'000'000),
+            "SELECT * FROM a.b WHERE id = 424242 OR id IN (0, {x})");
+  EXPECT_EQ(*QuestionSql(q, "a.b", 50'000), "SELECT * FROM a.b WHERE id = 21212 OR id IN (0, {x})");
+  for (const char* bad : {"{row:1.5}", "{row:}", "{row:abc}", "{row:0.5"}) {
+    q.sql = std::string("SELECT ") + bad;
+    auto r = QuestionSql(q, "a.b", 10);
+    ASSERT_FALSE(r.has_value()) << bad;
+    EXPECT_NE(r.error().message.find("question 'lookup': {row:F} needs a fraction"),
+              std::string::npos)
+        << r.error().message;
+  }
 }
 
 TEST(Worksheet, BuiltinsParse) {

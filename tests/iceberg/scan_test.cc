@@ -5,6 +5,7 @@
 #include "floe/catalog/sql_catalog.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/evaluator.h"
+#include "floe/iceberg/metadata_cache.h"
 #include "floe/iceberg/projection.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/local_store.h"
@@ -46,6 +47,8 @@ DataFile EventFile(int day, int block) {
 }
 
 struct Fixture {
+  // Request counts below are those of a cold plan; MetadataCacheServes... tests the cache.
+  ScopedMetadataCacheOff cold;
   testing::TempDir dir;
   std::shared_ptr<io::CountingStore> store;
   std::shared_ptr<catalog::SqlCatalog> cat;
@@ -123,6 +126,37 @@ TEST(Scan, ManifestsOfOnlyDeletedFilesAreNotRead) {
   EXPECT_EQ(p.stats.manifests_total, 4);  // the append's, the replace's, days 1 and 2
   EXPECT_EQ(p.stats.manifests_skipped, 0);
   EXPECT_EQ(p.tasks.size(), 10u);
+}
+
+// With the process's metadata cache on (the default), a second plan of an unchanged table fetches
+// nothing, a plan after a commit fetches only what the commit wrote, and a deleted location is
+// fetched (and found missing) again.
+TEST(Scan, MetadataCacheServesUnchangedMetadataFiles) {
+  Fixture f;  // its commits ran with the cache off: nothing is cached yet
+  MetadataCache::Default().set_enabled(true);
+  f.store->Reset();
+  Table t = LoadTable(*f.cat, *f.io, f.id).value();
+  EXPECT_EQ(f.store->Snapshot().get, 1u);  // the metadata JSON
+  f.Plan(nullptr);
+  EXPECT_EQ(f.store->Snapshot().get, 4u);  // the list and three manifests
+  ScanPlan again = f.Plan(nullptr);
+  EXPECT_EQ(again.tasks.size(), 12u);
+  EXPECT_EQ(f.store->Snapshot().get, 0u);  // the JSON, the list and the manifests: all cached
+  EXPECT_EQ(MetadataCache::Default().entries(), 5);
+
+  AppendFiles(*f.cat, *f.io, f.id, {EventFile(1, 8)}).value();  // reads the cached JSON and list
+  ScanPlan after = f.Plan(nullptr);
+  EXPECT_EQ(after.tasks.size(), 13u);
+  // Planning (after LoadTable, which fetched the new JSON) fetched the new list and manifest.
+  EXPECT_EQ(f.store->Snapshot().get, 2u);
+
+  // A deleted metadata file leaves the cache with it.
+  const std::string list = t.metadata.CurrentSnapshot()->manifest_list;
+  ASSERT_TRUE(f.io->ReadMetadata(list).has_value());
+  ASSERT_TRUE(f.io->Delete(list).has_value());
+  auto gone = f.io->ReadMetadata(list);
+  ASSERT_FALSE(gone.has_value());
+  EXPECT_EQ(gone.error().kind, ErrorKind::kNotFound);
 }
 
 TEST(Scan, BoundsPruneFilesWithinAManifest) {

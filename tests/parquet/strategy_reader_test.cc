@@ -300,6 +300,57 @@ TEST_F(StrategyReaderTest, FooterCacheServesTheFooterAndPageIndex) {
   EXPECT_EQ(c.gets, 2);
 }
 
+// Without a predicate, a projection of the whole 3 MB file is the whole file in one GET. With a
+// predicate on the sorted c0, row-group statistics may rule most of it out, so the footer comes
+// first and only the matching row group's chunks follow.
+TEST_F(StrategyReaderTest, FloeWithAPredicateFetchesTheFooterOfALargeFileFirst) {
+  const int64_t len = three_rg_->size();
+  ASSERT_GT(len, int64_t{2} << 20);  // past the whole-file threshold
+  Counted all = Read("three.parquet", *three_rg_, ReadStrategy::kFloe, {}, len);
+  EXPECT_EQ(all.gets, 1);
+  EXPECT_EQ(all.bytes, len);
+  ReadOptions lookup;
+  lookup.predicates = {ColumnPredicate::Equal("c0", int64_t{40'000})};  // row group 1
+  lookup.use_page_index = true;
+  Counted c = Read("three.parquet", *three_rg_, ReadStrategy::kFloe, lookup, len);
+  EXPECT_EQ(c.heads, 0);
+  EXPECT_EQ(c.gets, 2);  // the 64 KiB tail, then row group 1's matching pages in one GET
+  EXPECT_LT(c.data_bytes, len / 3);
+  // The GET reads through the gaps between the four columns' pages, never more than the waste
+  // guard allows (as many gap bytes as wanted ones).
+  EXPECT_GE(c.bytes, (64 << 10) + c.data_bytes);
+  EXPECT_LE(c.bytes, (64 << 10) + 2 * c.data_bytes);
+  EXPECT_LE(c.rows, 32'000);
+}
+
+// A file within the whole-file threshold stays one request when its footer comes from the cache,
+// even if the pages it needs lie far apart (c0's and c3's matching pages, two chunks between).
+TEST_F(StrategyReaderTest, FloeReadsASmallFileInOneGetWithACachedFooter) {
+  WriterOptions paged;
+  paged.page_row_limit = 1'000;
+  static FixtureFile* file = Put("small-paged.parquet", WriteInt64File(4, 9'600, 0, paged).value());
+  FooterCache cache(1 << 20);
+  ReadOptions lookup;
+  lookup.columns = {"c0", "c3"};
+  lookup.predicates = {ColumnPredicate::Equal("c0", int64_t{5'500})};
+  lookup.use_page_index = true;
+  Counted cold =
+      Read("small-paged.parquet", *file, ReadStrategy::kFloe, lookup, -1, nullptr, &cache);
+  EXPECT_EQ(cold.gets, 1);  // the whole file
+  EXPECT_EQ(cold.bytes, file->size());
+  EXPECT_EQ(cold.rows, 1'000);  // the one matching page
+  Counted warm =
+      Read("small-paged.parquet", *file, ReadStrategy::kFloe, lookup, -1, nullptr, &cache);
+  EXPECT_EQ(cache.hits(), 1);
+  EXPECT_EQ(warm.gets, 1);
+  EXPECT_EQ(warm.rows, 1'000);
+  // Two pages of 1,000 x 8 bytes wanted; the GET spans the 2.4 chunks of 9,600 x 8 bytes between.
+  EXPECT_GE(warm.data_bytes, 2 * 8'000);  // plus two page headers
+  EXPECT_LT(warm.data_bytes, 2 * 8'000 + 200);
+  EXPECT_GT(warm.bytes, 2 * 9'600 * 8);
+  EXPECT_LT(warm.bytes, 4 * 9'600 * 8);
+}
+
 TEST_F(StrategyReaderTest, FooterCacheIsBoundedInBytes) {
   FooterCache cache(1);  // smaller than any entry: keeps nothing
   Counted c = Read("small.parquet", *small_, ReadStrategy::kFloe, {}, -1, nullptr, &cache);

@@ -65,16 +65,17 @@ designs:
         target_file_size: 2MB
   - name: floe
     description: >-
-      sort compaction by id into one file with 4096-row pages, so the page index narrows a
-      lookup to one small page per column
+      sort compaction by id into one file of 64 KB row groups: row-group statistics narrow a
+      lookup to one row group, whose 60 column chunks lie side by side, so a warm lookup is one
+      GET of under 64 KiB (a scan of two columns then touches every row group)
     tasks_per_write: 4
-    page_row_limit: 4096
+    row_group_size: 64KB
     maintenance:
       - rewrite: sort
         sort_by: id
 questions:
   - name: point lookup by id
-    sql: SELECT * FROM {table} WHERE id = 424242
+    sql: SELECT * FROM {table} WHERE id = {row:0.424242}
     daily: 10000
   - name: two-column filter
     sql: SELECT count(*) FROM {table} WHERE segment = 'vip' AND country = 'DE'

@@ -20,6 +20,9 @@ std::string Cell(const Measurement& m, int what) {
       return std::to_string(m.counts.total());
     case 2:
       return FormatBytes(static_cast<double>(m.counts.bytes_read));
+    case 4:
+      return fmt::format("{}, {}", m.cold_counts.total(),
+                         FormatBytes(static_cast<double>(m.cold_counts.bytes_read)));
     default: {
       std::string s = FormatSpread(m.latency);
       if (m.verdict == "best") s += " *";
@@ -74,16 +77,20 @@ std::string FormatTables(const BenchResult& r) {
   for (size_t q = 0; q < s.questions.size() && q < r.results.size(); ++q) {
     out += fmt::format("\n-- {} ({}/day)\n   {}\n", s.questions[q].name, s.questions[q].daily,
                        s.questions[q].sql);
-    out += fmt::format("{:<28} {:>12} {:>9} {:>10}  {}\n", "design", "files opened", "requests",
-                       "bytes", "median (min-max)");
+    out += fmt::format("{:<28} {:>12} {:>9} {:>10}  {:<22} {:>18}\n", "design", "files opened",
+                       "requests", "bytes", "median (min-max)", "cold: req, bytes");
     for (size_t d = 0; d < s.designs.size(); ++d) {
       const auto& m = r.results[q][d];
-      out += fmt::format("{:<28} {:>12} {:>9} {:>10}  {}\n", s.designs[d].name, Cell(m, 0),
-                         Cell(m, 1), Cell(m, 2), Cell(m, 3));
+      out +=
+          fmt::format("{:<28} {:>12} {:>9} {:>10}  {:<22} {:>18}\n", s.designs[d].name, Cell(m, 0),
+                      Cell(m, 1), Cell(m, 2), Cell(m, 3), m.error.empty() ? Cell(m, 4) : "");
       if (!m.error.empty()) out += fmt::format("{:<28} {}\n", "", m.error);
     }
   }
-  out += "\n(* fastest median; ~ its spread overlaps the fastest's: indistinguishable)\n";
+  out +=
+      "\n(* fastest median; ~ its spread overlaps the fastest's: indistinguishable. Requests and "
+      "bytes are those of a measured run, with the footer and metadata caches the warm-up filled; "
+      "cold: the first run, both caches empty)\n";
   if (!r.costs.empty()) {
     out += fmt::format("\n{:<28} {:>14} {:>12} {:>14} {:>12}\n", "design", "requests/day",
                        "bytes/day", "query s/day", "$/month");
@@ -140,6 +147,9 @@ std::string FormatJson(const BenchResult& r) {
         j["requests"] = json::parse(m.counts.ToJson());
         j["requests_total"] = m.counts.total();
         j["bytes_fetched"] = m.counts.bytes_read;
+        j["cold"] = {{"requests", json::parse(m.cold_counts.ToJson())},
+                     {"requests_total", m.cold_counts.total()},
+                     {"bytes_fetched", m.cold_counts.bytes_read}};
         j["rows"] = m.rows;
         j["first_value"] = m.first_value;
         j["latency_ms"] = {{"median", m.latency.median},
@@ -261,13 +271,14 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
                       s.questions[q].daily, s.questions[q].sql, s.questions[q].name, prefix, q + 1);
     bool with_chapter = false;
     for (const auto& c : chapter) with_chapter |= c.question == s.questions[q].name;
-    md += "| design | files opened | requests | bytes | median (min-max) |";
-    md += with_chapter ? " chapter |\n|---|---:|---:|---:|---|---|\n"
-                       : "\n|---|---:|---:|---:|---|\n";
+    md += "| design | files opened | requests | bytes | median (min-max) | cold: requests, bytes |";
+    md += with_chapter ? " chapter |\n|---|---:|---:|---:|---|---:|---|\n"
+                       : "\n|---|---:|---:|---:|---|---:|\n";
     for (size_t d = 0; d < s.designs.size(); ++d) {
       const auto& m = r.results[q][d];
-      md += fmt::format("| {} | {} | {} | {} | {} |", s.designs[d].name, Cell(m, 0), Cell(m, 1),
-                        Cell(m, 2), m.error.empty() ? Cell(m, 3) : Escape(m.error));
+      md += fmt::format("| {} | {} | {} | {} | {} | {} |", s.designs[d].name, Cell(m, 0),
+                        Cell(m, 1), Cell(m, 2), m.error.empty() ? Cell(m, 3) : Escape(m.error),
+                        m.error.empty() ? Cell(m, 4) : "");
       if (with_chapter) {
         std::string fig = "";
         for (const auto& c : chapter)

@@ -55,7 +55,12 @@ struct DesignBuild {
 struct Measurement {
   std::string error;  // non-empty: the question failed on this design
   int64_t data_files_opened = 0;
-  io::RequestCounts counts;  // of the counted run
+  // The requests and bytes of a measured run (the last round), with the process's footer and
+  // metadata caches as the warm-up left them: what the latency beside them paid.
+  io::RequestCounts counts;
+  // Those of the first run, with both caches emptied before it: what a query pays when nothing
+  // about the table is cached (an engine that keeps no footer or metadata cache between queries).
+  io::RequestCounts cold_counts;
   int64_t rows = 0;
   std::string first_value;
   Spread latency;

@@ -377,13 +377,38 @@ std::string DesignTableName(const Worksheet& sheet, const Design& design) {
   return sheet.table + "_" + Slug(design.name);
 }
 
-std::string QuestionSql(const Question& q, const std::string& table) {
-  std::string out = q.sql;
-  const std::string key = "{table}";
-  for (size_t pos = out.find(key); pos != std::string::npos; pos = out.find(key, pos)) {
-    out.replace(pos, key.size(), table);
-    pos += table.size();
+Result<std::string> QuestionSql(const Question& q, const std::string& table, int64_t source_rows) {
+  std::string out;
+  std::string_view sql = q.sql;
+  while (!sql.empty()) {
+    const size_t open = sql.find('{');
+    if (open == std::string_view::npos) break;
+    out += sql.substr(0, open);
+    sql.remove_prefix(open);
+    if (sql.starts_with("{table}")) {
+      out += table;
+      sql.remove_prefix(7);
+      continue;
+    }
+    if (sql.starts_with("{row:")) {
+      const size_t close = sql.find('}');
+      const std::string f(sql.substr(5, close == std::string_view::npos ? 0 : close - 5));
+      char* end = nullptr;
+      const double fraction = f.empty() ? -1 : std::strtod(f.c_str(), &end);
+      if (close == std::string_view::npos || end != f.c_str() + f.size() || !(fraction >= 0) ||
+          !(fraction < 1)) {
+        return InvalidInput("question '{}': {{row:F}} needs a fraction 0 <= F < 1, got '{}'",
+                            q.name,
+                            sql.substr(0, close == std::string_view::npos ? 12 : close + 1));
+      }
+      out += std::to_string(static_cast<int64_t>(fraction * static_cast<double>(source_rows)));
+      sql.remove_prefix(close + 1);
+      continue;
+    }
+    out += '{';
+    sql.remove_prefix(1);
   }
+  out += sql;
   return out;
 }
 

@@ -76,7 +76,8 @@ std::string FormatBytes(double bytes);
 
 // The table name of a design: "<ns>.<table>_<slug of design name>".
 std::string DesignTableName(const Worksheet& sheet, const Design& design);
-// The question's SQL with {table} replaced.
-std::string QuestionSql(const Question& q, const std::string& table);
+// The question's SQL with {table} replaced by the design's table, and each {row:F} (0 <= F < 1)
+// by floor(F x source_rows): a key that exists at any --scale, e.g. `WHERE id = {row:0.424242}`.
+Result<std::string> QuestionSql(const Question& q, const std::string& table, int64_t source_rows);
 
 }  // namespace floe::bench

@@ -104,7 +104,7 @@ Result<std::vector<ManifestEntry>> ReadEntries(const FileIO& io, const TableMeta
     return Corrupt("manifest '{}' uses unknown partition spec {}", mf.manifest_path,
                    mf.partition_spec_id);
   FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(m.CurrentSchema()));
-  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(mf.manifest_path));
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.ReadMetadata(mf.manifest_path));
   return ReadManifest(bytes, mf.manifest_path, mf, *ptype);
 }
 

@@ -1,5 +1,7 @@
 #include "floe/iceberg/file_io.h"
 
+#include "floe/iceberg/metadata_cache.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -35,6 +37,42 @@ Result<Buffer> FileIO::Read(std::string_view location) const {
   return store_->Get(key, io::Range::Whole());
 }
 
+Result<Buffer> FileIO::ReadMetadata(std::string_view location) const {
+  MetadataCache& cache = MetadataCache::Default();
+  if (auto hit = cache.Find(location)) return *hit;
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, Read(location));
+  cache.Insert(location, bytes);
+  return bytes;
+}
+
+std::vector<Result<Buffer>> FileIO::ReadMetadataAll(const std::vector<std::string>& locations,
+                                                    int concurrency) const {
+  MetadataCache& cache = MetadataCache::Default();
+  std::vector<Result<Buffer>> out(locations.size(), Buffer());
+  std::vector<io::ReadRequest> requests;
+  std::vector<size_t> fetched;  // index in `out` of each request
+  for (size_t i = 0; i < locations.size(); ++i) {
+    if (auto hit = cache.Find(locations[i])) {
+      out[i] = *hit;
+      continue;
+    }
+    auto key = KeyOf(locations[i]);
+    if (!key) {
+      out[i] = std::unexpected(key.error());
+      continue;
+    }
+    requests.push_back({std::move(*key), io::Range::Whole()});
+    fetched.push_back(i);
+  }
+  if (requests.empty()) return out;
+  auto bodies = store_->ReadAll(std::move(requests), {concurrency});
+  for (size_t j = 0; j < fetched.size(); ++j) {
+    if (bodies[j]) cache.Insert(locations[fetched[j]], *bodies[j]);
+    out[fetched[j]] = std::move(bodies[j]);
+  }
+  return out;
+}
+
 Status FileIO::Write(std::string_view location, ByteView data) const {
   FLOE_ASSIGN_OR_RETURN(std::string key, KeyOf(location));
   FLOE_RETURN_IF_ERROR(store_->Put(key, data));
@@ -49,6 +87,7 @@ Status FileIO::WriteIfAbsent(std::string_view location, ByteView data) const {
 
 Status FileIO::Delete(std::string_view location) const {
   FLOE_ASSIGN_OR_RETURN(std::string key, KeyOf(location));
+  MetadataCache::Default().Erase(location);
   return store_->Delete(key);
 }
 

@@ -84,7 +84,7 @@ Result<const std::vector<ManifestEntry>*> ManifestCache::Entries(const ManifestF
     return Corrupt("manifest '{}' uses partition spec {} that the table lacks", mf.manifest_path,
                    mf.partition_spec_id);
   FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(table_.metadata.CurrentSchema()));
-  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io_.Read(mf.manifest_path));
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io_.ReadMetadata(mf.manifest_path));
   FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries,
                         ReadManifest(bytes, mf.manifest_path, mf, *ptype));
   return &entries_.emplace(mf.manifest_path, std::move(entries)).first->second;

@@ -216,7 +216,7 @@ Result<std::vector<SourcedEntry>> SnapshotEntries(const Table& table, const File
       return Corrupt("manifest '{}' uses partition spec {} that the table lacks", mf.manifest_path,
                      mf.partition_spec_id);
     FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(m.CurrentSchema()));
-    FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(mf.manifest_path));
+    FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.ReadMetadata(mf.manifest_path));
     FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries,
                           ReadManifest(bytes, mf.manifest_path, mf, *ptype));
     for (auto& e : entries) {

@@ -112,12 +112,9 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
   }
 
   // Read the surviving manifests at once.
-  std::vector<io::ReadRequest> requests;
-  for (const ManifestFile* mf : to_read) {
-    FLOE_ASSIGN_OR_RETURN(std::string key, io.KeyOf(mf->manifest_path));
-    requests.push_back({key, io::Range::Whole()});
-  }
-  auto bodies = io.store()->ReadAll(std::move(requests), {options.max_concurrent_manifest_reads});
+  std::vector<std::string> locations;
+  for (const ManifestFile* mf : to_read) locations.push_back(mf->manifest_path);
+  auto bodies = io.ReadMetadataAll(locations, options.max_concurrent_manifest_reads);
 
   std::vector<ManifestEntry> data_entries;
   DeleteIndex deletes;

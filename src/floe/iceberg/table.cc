@@ -22,7 +22,7 @@ int MetadataVersion(std::string_view location) {
 
 Result<std::vector<ManifestFile>> Table::Manifests(const FileIO& io,
                                                    const Snapshot& snapshot) const {
-  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(snapshot.manifest_list));
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.ReadMetadata(snapshot.manifest_list));
   return ReadManifestList(bytes, snapshot.manifest_list);
 }
 
@@ -41,7 +41,7 @@ Result<std::vector<ManifestEntry>> Table::LiveEntries(const FileIO& io,
                      m.partition_spec_id);
     }
     FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(metadata.CurrentSchema()));
-    FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(m.manifest_path));
+    FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.ReadMetadata(m.manifest_path));
     FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries,
                           ReadManifest(bytes, m.manifest_path, m, *ptype));
     for (auto& e : entries) {
@@ -88,7 +88,7 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
 }
 
 Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_location) {
-  auto bytes = io.Read(metadata_location);
+  auto bytes = io.ReadMetadata(metadata_location);
   if (!bytes) {
     Error e = bytes.error();
     e.message = fmt::format("cannot read table metadata '{}': {}", metadata_location, e.message);

@@ -5,15 +5,13 @@
 #pragma once
 
 #include <cstdint>
-#include <list>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include "floe/base/buffer.h"
+#include "floe/base/lru_cache.h"
 #include "floe/parquet/file_reader.h"
 
 namespace floe::parquet {
@@ -29,44 +27,32 @@ class FooterCache {
     Buffer tail;          // the file's bytes from its page index (or footer) to the end
   };
 
-  explicit FooterCache(int64_t capacity_bytes = kDefaultCapacityBytes);
+  explicit FooterCache(int64_t capacity_bytes = kDefaultCapacityBytes) : lru_(capacity_bytes) {}
 
   // The cache every scan in this process shares by default.
   static FooterCache& Default();
 
-  std::optional<Entry> Find(std::string_view path, uint64_t file_length);
+  std::optional<Entry> Find(std::string_view path, uint64_t file_length) {
+    return lru_.Find(Key(std::string(path), file_length));
+  }
   // Keeps `reader` and a private copy of `tail`; entries larger than the capacity are not kept.
   void Insert(std::string_view path, uint64_t file_length, const FileReader& reader,
               int64_t tail_offset, ByteView tail);
-  void Clear();
+  void Clear() { lru_.Clear(); }
 
   // A disabled cache finds nothing and keeps nothing.
-  void set_enabled(bool enabled);
-  bool enabled() const;
-  void set_capacity_bytes(int64_t capacity_bytes);
+  void set_enabled(bool enabled) { lru_.set_enabled(enabled); }
+  bool enabled() const { return lru_.enabled(); }
+  void set_capacity_bytes(int64_t capacity_bytes) { lru_.set_capacity_bytes(capacity_bytes); }
 
-  int64_t bytes() const;
-  int64_t entries() const;
-  int64_t hits() const;
-  int64_t misses() const;
+  int64_t bytes() const { return lru_.bytes(); }
+  int64_t entries() const { return lru_.entries(); }
+  int64_t hits() const { return lru_.hits(); }
+  int64_t misses() const { return lru_.misses(); }
 
  private:
   using Key = std::pair<std::string, uint64_t>;
-  struct Slot {
-    Entry entry;
-    int64_t charge;
-    std::list<Key>::iterator lru;
-  };
-  void EvictLocked();
-
-  mutable std::mutex mu_;
-  bool enabled_ = true;
-  int64_t capacity_;
-  int64_t bytes_ = 0;
-  int64_t hits_ = 0;
-  int64_t misses_ = 0;
-  std::list<Key> lru_;  // most recent first
-  std::map<Key, Slot> slots_;
+  LruCache<Key, Entry> lru_;
 };
 
 }  // namespace floe::parquet

@@ -293,7 +293,12 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   if (!reader) {
     const int64_t tail_estimate = options.tails ? options.tails->Estimate(len, with_index)
                                                 : std::min(len, p.initial_tail_bytes);
-    const FirstRead first = PlanFirstRead(p, len, hints.projected_bytes, tail_estimate);
+    // With a predicate, row-group statistics and the page index may rule most of the projection
+    // out, so column_sizes overstate what the query needs: past the whole-file threshold the
+    // footer comes first (one request more when nothing can be pruned; megabytes fewer when the
+    // file is sorted or clustered by the predicate's column).
+    const FirstRead first =
+        PlanFirstRead(p, len, with_index ? -1 : hints.projected_bytes, tail_estimate);
     int64_t tail_offset = 0;
     if (first.whole_file) {
       FLOE_ASSIGN_OR_RETURN(Buffer all, f.Get(io::Range::Whole()));
@@ -321,8 +326,11 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
     if (index_start >= 0) needed = std::max(needed, len - index_start);
     if (options.tails) options.tails->Observe(needed, with_index);
   }
+  // A file within the whole-file threshold is one request whatever it needs (the footer came from
+  // the cache): its gaps are below the break-even, so the waste guard does not split it.
+  const double waste_ratio = len <= p.whole_file_bytes ? 0 : p.max_waste_ratio;
   FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceCapped(Missing(plan.DataRanges(), have), p.coalesce_gap,
-                                                 p.max_request_bytes, p.max_waste_ratio),
+                                                 p.max_request_bytes, waste_ratio),
                                   options.gate ? options.gate->capacity() : 64, &have));
   if (options.cache && !cached) {
     const int64_t index_start = PageIndexStart(reader->metadata());

@@ -1,0 +1,66 @@
+// MetadataCache: the bytes of Iceberg metadata files (table metadata JSON, manifest lists,
+// manifests), keyed by location. Iceberg never rewrites these files in place: every commit writes
+// new ones under fresh names (a version number and a UUID), so a cached copy cannot go stale; the
+// only change is deletion (expire_snapshots, remove_orphan_files), and FileIO drops a deleted
+// location from the cache. Bounded in bytes (LRU), thread-safe, on by default for the process:
+// a second query of an unchanged table plans without a metadata request, as Spark's caching
+// catalog and Trino's metadata cache do. The pointer to the current metadata lives in the catalog,
+// which is always asked, so a commit from anywhere is seen at once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "floe/base/buffer.h"
+#include "floe/base/lru_cache.h"
+
+namespace floe::iceberg {
+
+class MetadataCache {
+ public:
+  // 32 MiB: the metadata of hundreds of tables of thousands of files each.
+  static constexpr int64_t kDefaultCapacityBytes = int64_t{32} << 20;
+
+  explicit MetadataCache(int64_t capacity_bytes = kDefaultCapacityBytes) : lru_(capacity_bytes) {}
+
+  // The cache every FileIO in this process shares.
+  static MetadataCache& Default();
+
+  std::optional<Buffer> Find(std::string_view location) { return lru_.Find(std::string(location)); }
+  void Insert(std::string_view location, const Buffer& bytes) {
+    lru_.Insert(std::string(location), bytes, static_cast<int64_t>(bytes.size()) + 128);
+  }
+  void Erase(std::string_view location) { lru_.Erase(std::string(location)); }
+  void Clear() { lru_.Clear(); }
+
+  void set_enabled(bool enabled) { lru_.set_enabled(enabled); }
+  bool enabled() const { return lru_.enabled(); }
+  void set_capacity_bytes(int64_t capacity_bytes) { lru_.set_capacity_bytes(capacity_bytes); }
+  int64_t bytes() const { return lru_.bytes(); }
+  int64_t entries() const { return lru_.entries(); }
+  int64_t hits() const { return lru_.hits(); }
+  int64_t misses() const { return lru_.misses(); }
+
+ private:
+  LruCache<std::string, Buffer> lru_;
+};
+
+// Turns the process's MetadataCache off (and empties it) for its lifetime: for measuring or
+// testing every metadata request of a cold read.
+class ScopedMetadataCacheOff {
+ public:
+  ScopedMetadataCacheOff() : was_(MetadataCache::Default().enabled()) {
+    MetadataCache::Default().set_enabled(false);
+    MetadataCache::Default().Clear();
+  }
+  ~ScopedMetadataCacheOff() { MetadataCache::Default().set_enabled(was_); }
+  ScopedMetadataCacheOff(const ScopedMetadataCacheOff&) = delete;
+  ScopedMetadataCacheOff& operator=(const ScopedMetadataCacheOff&) = delete;
+
+ private:
+  bool was_;
+};
+
+}  // namespace floe::iceberg
