@@ -351,6 +351,32 @@ TEST_F(StrategyReaderTest, FloeReadsASmallFileInOneGetWithACachedFooter) {
   EXPECT_LT(warm.bytes, 4 * 9'600 * 8);
 }
 
+// The cache keeps the index pieces a read fetched beside the footer, even when they came in
+// separate GETs: a warm lookup fetches only its pages; a lookup needing another column's offset
+// index fetches it at most once, and the entry then holds it too.
+TEST_F(StrategyReaderTest, FooterCacheKeepsThePageIndexPiecesReadsFetched) {
+  FooterCache cache(8 << 20);
+  ReadOptions lookup;
+  lookup.columns = {"c0", "c1", "c2"};
+  lookup.predicates = {ColumnPredicate::Equal("c0", int64_t{52'345})};
+  lookup.use_page_index = true;
+  Counted cold = Read("big.parquet", *big_, ReadStrategy::kFloe, lookup, -1, nullptr, &cache);
+  EXPECT_EQ(cold.gets, 5);  // tail, the index ranges it missed, three pages
+  Counted warm = Read("big.parquet", *big_, ReadStrategy::kFloe, lookup, -1, nullptr, &cache);
+  EXPECT_EQ(warm.gets, 3);  // the three pages, far apart
+  EXPECT_EQ(warm.bytes, warm.data_bytes);
+  EXPECT_EQ(warm.rows, 2'000);
+  lookup.columns = {"c0", "c7"};
+  Counted other = Read("big.parquet", *big_, ReadStrategy::kFloe, lookup, -1, nullptr, &cache);
+  // The pages of c0 and c7, and c7's offset index unless an earlier GET happened to span it.
+  EXPECT_GE(other.gets, 2);
+  EXPECT_LE(other.gets, 3);
+  Counted again = Read("big.parquet", *big_, ReadStrategy::kFloe, lookup, -1, nullptr, &cache);
+  EXPECT_EQ(again.gets, 2);
+  EXPECT_EQ(again.bytes, again.data_bytes);
+  EXPECT_EQ(cache.entries(), 1);
+}
+
 TEST_F(StrategyReaderTest, FooterCacheIsBoundedInBytes) {
   FooterCache cache(1);  // smaller than any entry: keeps nothing
   Counted c = Read("small.parquet", *small_, ReadStrategy::kFloe, {}, -1, nullptr, &cache);

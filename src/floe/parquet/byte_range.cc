@@ -50,6 +50,19 @@ Result<Buffer> FetchedBytes::Get(const ByteRange& range, std::string_view what) 
   return std::move(*b);
 }
 
+std::vector<std::pair<int64_t, Buffer>> FetchedBytes::CopiesWithin(const ByteRange& range) const {
+  std::vector<std::pair<int64_t, Buffer>> out;
+  for (const auto& [start, bytes] : parts_) {
+    const int64_t lo = std::max(start, range.offset);
+    const int64_t hi = std::min(start + static_cast<int64_t>(bytes.size()), range.end());
+    if (lo >= hi) continue;
+    out.emplace_back(
+        lo, Buffer::Copy(
+                bytes.Slice(static_cast<size_t>(lo - start), static_cast<size_t>(hi - lo)).view()));
+  }
+  return out;
+}
+
 int64_t FetchedBytes::total_bytes() const {
   int64_t n = 0;
   for (const auto& [offset, bytes] : parts_) n += static_cast<int64_t>(bytes.size());

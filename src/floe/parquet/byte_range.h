@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "floe/base/buffer.h"
@@ -42,6 +43,10 @@ class FetchedBytes {
   bool Covers(const ByteRange& range) const { return Find(range).has_value(); }
   // The bytes of `range` or an error naming `what` and the range.
   Result<Buffer> Get(const ByteRange& range, std::string_view what) const;
+
+  // Private copies of the parts of every buffer that fall inside `range`, by offset (overlaps
+  // are kept as they are): what a cache keeps of a file's index and footer region.
+  std::vector<std::pair<int64_t, Buffer>> CopiesWithin(const ByteRange& range) const;
 
   int64_t total_bytes() const;
   size_t num_buffers() const { return parts_.size(); }

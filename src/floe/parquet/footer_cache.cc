@@ -8,12 +8,11 @@ FooterCache& FooterCache::Default() {
 }
 
 void FooterCache::Insert(std::string_view path, uint64_t file_length, const FileReader& reader,
-                         int64_t tail_offset, ByteView tail) {
-  // The parsed footer costs roughly what its serialised form does; charge both.
-  const int64_t footer_bytes = static_cast<int64_t>(file_length) - tail_offset;
-  const int64_t charge = static_cast<int64_t>(tail.size()) + footer_bytes + 256;
-  lru_.Insert(Key(std::string(path), file_length), Entry{reader, tail_offset, Buffer::Copy(tail)},
-              charge);
+                         std::vector<std::pair<int64_t, Buffer>> tail) {
+  // The parsed footer costs roughly what its serialised form does: charge the bytes twice.
+  int64_t bytes = 0;
+  for (const auto& [offset, b] : tail) bytes += static_cast<int64_t>(b.size());
+  lru_.Insert(Key(std::string(path), file_length), Entry{reader, std::move(tail)}, 2 * bytes + 256);
 }
 
 }  // namespace floe::parquet

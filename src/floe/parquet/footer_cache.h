@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "floe/base/buffer.h"
 #include "floe/base/lru_cache.h"
@@ -22,9 +23,10 @@ class FooterCache {
   static constexpr int64_t kDefaultCapacityBytes = int64_t{64} << 20;
 
   struct Entry {
-    FileReader reader;    // the parsed footer
-    int64_t tail_offset;  // file offset of `tail`
-    Buffer tail;          // the file's bytes from its page index (or footer) to the end
+    FileReader reader;  // the parsed footer
+    // What earlier reads fetched of the file's page index and footer, by file offset: the footer
+    // always, and the column and offset indexes those reads used.
+    std::vector<std::pair<int64_t, Buffer>> tail;
   };
 
   explicit FooterCache(int64_t capacity_bytes = kDefaultCapacityBytes) : lru_(capacity_bytes) {}
@@ -35,9 +37,10 @@ class FooterCache {
   std::optional<Entry> Find(std::string_view path, uint64_t file_length) {
     return lru_.Find(Key(std::string(path), file_length));
   }
-  // Keeps `reader` and a private copy of `tail`; entries larger than the capacity are not kept.
+  // Keeps `reader` and `tail` (private copies, see FetchedBytes::CopiesWithin); entries larger
+  // than the capacity are not kept.
   void Insert(std::string_view path, uint64_t file_length, const FileReader& reader,
-              int64_t tail_offset, ByteView tail);
+              std::vector<std::pair<int64_t, Buffer>> tail);
   void Clear() { lru_.Clear(); }
 
   // A disabled cache finds nothing and keeps nothing.

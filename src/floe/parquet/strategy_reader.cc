@@ -283,10 +283,14 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   std::optional<FileReader> reader;
   bool cached = false;
   int64_t footer_tail = 0;
+  int64_t cached_from = len;  // where the footer (and what a cache keeps) begins
   if (options.cache) {
     if (auto hit = options.cache->Find(f.key(), static_cast<uint64_t>(len))) {
       reader = std::move(hit->reader);
-      have.Add(hit->tail_offset, std::move(hit->tail));
+      for (auto& [offset, bytes] : hit->tail) {
+        cached_from = std::min(cached_from, offset);
+        have.Add(offset, std::move(bytes));
+      }
       cached = true;
     }
   }
@@ -314,11 +318,14 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
     FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, tail_offset, &have));
     reader = std::move(opened.first);
     footer_tail = opened.second;
+    cached_from = len - footer_tail;
   }
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(options, *reader));
   ReadPlan plan;
   int64_t index_start = -1;
+  const int64_t requests_before_index = stats->requests;
   FLOE_RETURN_IF_ERROR(PlanWithIndex(f, *reader, read, &have, &plan, &index_start));
+  const int64_t index_requests = stats->requests - requests_before_index;
   if (!cached) {
     // What this file needed from its end: the footer, and the index ranges this read used (a
     // scan's files share their predicate columns).
@@ -332,22 +339,14 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceCapped(Missing(plan.DataRanges(), have), p.coalesce_gap,
                                                  p.max_request_bytes, waste_ratio),
                                   options.gate ? options.gate->capacity() : 64, &have));
-  if (options.cache && !cached) {
-    const int64_t index_start = PageIndexStart(reader->metadata());
-    const int64_t footer_start = len - footer_tail;
-    std::optional<Buffer> keep;
-    int64_t keep_offset = 0;
-    if (index_start >= 0 && index_start < footer_start) {
-      keep = have.Find({index_start, len - index_start});
-      keep_offset = index_start;
-    }
-    if (!keep) {
-      keep = have.Find({footer_start, footer_tail});
-      keep_offset = footer_start;
-    }
-    if (keep)
-      options.cache->Insert(f.key(), static_cast<uint64_t>(len), *reader, keep_offset,
-                            keep->view());
+  // Cache the footer and the index pieces this read fetched; a warm read that had to fetch index
+  // pieces the entry lacked (another query's columns) refreshes it.
+  if (options.cache && (!cached || index_requests > 0)) {
+    int64_t start = cached_from;
+    if (const int64_t index = PageIndexStart(reader->metadata()); index >= 0)
+      start = std::min(start, index);
+    options.cache->Insert(f.key(), static_cast<uint64_t>(len), *reader,
+                          have.CopiesWithin({start, len - start}));
   }
   auto out = Finish(std::move(*reader), std::move(plan), std::move(have), *stats);
   if (out) out->footer_cached = cached;
