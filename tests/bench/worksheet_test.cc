@@ -24,6 +24,7 @@ designs:
     page_size: 64KiB
     page_row_limit: 4096
     bloom_columns: [customer_id]
+    colocated_columns: [customer_id, amount]
     properties: {write.parquet.compression-codec: snappy}
     maintenance:
       - rewrite: sort
@@ -61,6 +62,7 @@ TEST(Worksheet, ParsesEveryKey) {
   EXPECT_EQ(props["write.parquet.page-size-bytes"], "65536");
   EXPECT_EQ(props["write.parquet.bloom-filter-enabled.column.customer_id"], "true");
   EXPECT_EQ(props["write.parquet.compression-codec"], "snappy");
+  EXPECT_EQ(props["floe.write.parquet.colocated-columns"], "customer_id,amount");
   EXPECT_EQ(w->questions[0].daily, 24);
   EXPECT_EQ(w->questions[1].daily, 0.5);
   EXPECT_EQ(DesignTableName(*w, b), "shop.events_b_day");

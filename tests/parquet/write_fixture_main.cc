@@ -460,6 +460,10 @@ void WritePageIndex(const std::filesystem::path& dir) {
   o.page_row_limit = 500;
   o.row_group_row_limit = 10000;
   WriteFile(dir, "page_index", schema, Batches(n, {}, build), o);
+  // The same rows in small row groups with k and s co-located behind them.
+  o.row_group_row_limit = 1500;
+  o.colocated_columns = {"k", "s"};
+  WriteFile(dir, "colocated", schema, Batches(n, {}, build), o);
 }
 
 void WriteBloom(const std::filesystem::path& dir) {

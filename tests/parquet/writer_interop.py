@@ -469,17 +469,21 @@ def check_delta_ints(workdir):
     check_metrics_against_pyarrow(name, path, want)
 
 
-def check_page_index(workdir):
-    name = "page_index"
-    path = os.path.join(workdir, name + ".parquet")
-    n = 20000
-    want = {
+def page_index_rows(n):
+    return {
         "k": list(range(n)), "d": [-i for i in range(n)], "u": [(i * 7919) % 1000 for i in range(n)],
         "s": [f"key-{i:06d}" for i in range(n)],
         "n": [None if (i // 500) % 3 == 1 else i % 1000 for i in range(n)],
         "nanpage": [math.nan if 500 <= i < 1000 else float(i) for i in range(n)],
         "long": [None if i % 3 == 0 else "p" * 70 + str(i // 500) for i in range(n)],
     }
+
+
+def check_page_index(workdir):
+    name = "page_index"
+    path = os.path.join(workdir, name + ".parquet")
+    n = 20000
+    want = page_index_rows(n)
     t = pq.read_table(path)
     for c in want:
         compare_lists(f"{name}.{c} (pyarrow)", arrow_values(t.column(c)), want[c])
@@ -542,6 +546,43 @@ def check_page_index(workdir):
     if has_fn:
         pages = sql("SELECT path_in_schema, null_count FROM parquet_page_index(?) WHERE path_in_schema = 'n'", path)
         check(sum(nc for _, nc in pages) == sum(v is None for v in want["n"]), f"{name}.n: DuckDB page null counts")
+
+
+def check_colocated(workdir):
+    """k and s co-located behind 14 row groups: peers read the same rows, and the layout is as said."""
+    name = "colocated"
+    path = os.path.join(workdir, name + ".parquet")
+    n = 20000
+    want = page_index_rows(n)
+    t = pq.read_table(path)
+    for c in want:
+        compare_lists(f"{name}.{c} (pyarrow)", arrow_values(t.column(c)), want[c])
+    got = duck_columns(path, [f'"{c}"' for c in want])
+    for c, vals in zip(want, got):
+        compare_lists(f"{name}.{c} (duckdb)", vals, want[c])
+    # Filtered reads use the row-group statistics and page indexes of the moved chunks.
+    hit = pq.read_table(path, filters=[("k", "==", 12345)]).to_pylist()
+    check([r["s"] for r in hit] == ["key-012345"], f"{name}: pyarrow k = 12345 gives {hit[:2]}")
+    rows = sql(f"SELECT s, d FROM read_parquet('{path}') WHERE k = 12345")
+    check(rows == [("key-012345", -12345)], f"{name}: DuckDB k = 12345 gives {rows}")
+    md = pq.ParquetFile(path).metadata
+    check(md.num_row_groups == 14, f"{name}: {md.num_row_groups} row groups")
+    cols = list(want)
+    starts = {}
+    for r in range(md.num_row_groups):
+        for j, c in enumerate(cols):
+            cc = md.row_group(r).column(j)
+            start = cc.dictionary_page_offset if cc.has_dictionary_page else cc.data_page_offset
+            starts[(r, c)] = (start, start + cc.total_compressed_size)
+            check(cc.has_offset_index, f"{name}.{c} rg {r}: offset index")
+    moved = [starts[(r, c)] for r in range(md.num_row_groups) for c in ("k", "s")]
+    kept = [starts[(r, c)] for r in range(md.num_row_groups) for c in cols if c not in ("k", "s")]
+    check(min(b for b, _ in moved) >= max(e for _, e in kept), f"{name}: k and s lie behind the row groups")
+    # ... in one run ordered k_0, s_0, k_1, s_1, ..., and each row group's other chunks in one run.
+    check(all(moved[i][1] == moved[i + 1][0] for i in range(len(moved) - 1)), f"{name}: co-located run is contiguous")
+    for r in range(md.num_row_groups):
+        own = sorted(starts[(r, c)] for c in cols if c not in ("k", "s"))
+        check(all(own[i][1] == own[i + 1][0] for i in range(len(own) - 1)), f"{name} rg {r}: other chunks contiguous")
 
 
 def probe(fixture, path, column, rg, typ, values):
@@ -843,6 +884,7 @@ def main():
         ("dict_fallback", lambda: check_dict_fallback(args.workdir)),
         ("delta_ints", lambda: check_delta_ints(args.workdir)),
         ("page_index", lambda: check_page_index(args.workdir)),
+        ("colocated", lambda: check_colocated(args.workdir)),
         ("bloom", lambda: check_bloom(args.workdir, args.fixture)),
         ("peer_bloom", lambda: check_peer_bloom_filters(args.workdir, args.fixture)),
         ("row_groups", lambda: check_many_row_groups(args.workdir)),

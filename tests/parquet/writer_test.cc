@@ -7,9 +7,11 @@
 #include <regex>
 
 #include "floe/columnar/column_builder.h"
+#include "floe/parquet/file_reader.h"
 #include "floe/parquet/footer.h"
 #include "floe/parquet/page_header.h"
 #include "floe/parquet/page_index.h"
+#include "read_fixture_util.h"
 
 namespace floe::parquet {
 namespace {
@@ -460,6 +462,90 @@ TEST(WriterTest, BloomFiltersLandBehindTheDataWithTheirOffsets) {
   int passed = 0;
   for (int64_t i = 0; i < 1000; ++i) passed += f->MightContain(BloomFilter::Hash(i * 2 + 1));
   EXPECT_LT(passed, 30);
+}
+
+}  // namespace
+}  // namespace floe::parquet
+
+namespace floe::parquet {
+namespace {
+
+// Co-located columns: their chunks of every row group lie behind all row groups, interleaved by
+// row group, and every reader path still finds each chunk by its offsets.
+TEST(WriterTest, ColocatedColumnsLieBehindTheRowGroupsAndReadBackTheSame) {
+  WriterOptions o;
+  o.row_group_row_limit = 1'000;
+  o.page_row_limit = 250;
+  auto plain = testing::WriteInt64File(4, 9'500, 0, o).value();
+  o.colocated_columns = {"c1", "c2"};
+  auto moved = testing::WriteInt64File(4, 9'500, 0, o).value();
+  EXPECT_EQ(moved.written.split_offsets.size(), 10u);
+
+  auto open = [](const testing::FixtureFile& f) {
+    auto opened = FileReader::Open("f", f.bytes.size(), f.bytes.view());
+    EXPECT_TRUE(opened.has_value() && opened->reader.has_value());
+    return std::move(*opened->reader);
+  };
+  FileReader a = open(plain), b = open(moved);
+  const FileMetaData& md = b.metadata();
+  int64_t kept_end = 0, moved_start = INT64_MAX, expect = -1;
+  for (const RowGroup& rg : md.row_groups) {
+    for (size_t c = 0; c < rg.columns.size(); ++c) {
+      const ColumnMetaData& m = *rg.columns[c].meta_data;
+      if (c == 1 || c == 2) {
+        moved_start = std::min(moved_start, m.chunk_start());
+        if (expect >= 0) {
+          EXPECT_EQ(m.chunk_start(), expect);  // c1_0, c2_0, c1_1, ... in one run
+        }
+        expect = m.chunk_start() + m.total_compressed_size;
+      } else {
+        kept_end = std::max(kept_end, m.chunk_start() + m.total_compressed_size);
+      }
+    }
+    EXPECT_EQ(*rg.file_offset, rg.columns[0].meta_data->chunk_start());
+  }
+  EXPECT_GE(moved_start, kept_end);
+
+  auto read = [](const FileReader& r, const testing::FixtureFile& f, ReadOptions opts) {
+    auto plan = r.Plan(opts);
+    EXPECT_TRUE(plan.has_value());
+    FetchedBytes all;
+    all.Add(0, f.bytes);
+    if (opts.use_page_index) EXPECT_TRUE(r.ApplyPageIndex(all, &*plan).has_value());
+    auto batches = r.ReadAll(std::move(*plan), std::move(all));
+    EXPECT_TRUE(batches.has_value()) << batches.error().ToString();
+    std::vector<int64_t> values;
+    for (const auto& batch : *batches)
+      for (const auto& col : batch.columns)
+        for (int64_t i = 0; i < col->length; ++i) values.push_back(col->Value<int64_t>(i));
+    return values;
+  };
+  EXPECT_EQ(read(a, plain, {}), read(b, moved, {}));
+  ReadOptions lookup;
+  lookup.predicates = {ColumnPredicate::Equal("c0", int64_t{4'321})};
+  lookup.use_page_index = true;
+  EXPECT_EQ(read(a, plain, lookup), read(b, moved, lookup));
+  ReadOptions lookup_by_group;  // row-group statistics only
+  lookup_by_group.predicates = lookup.predicates;
+  EXPECT_EQ(read(b, moved, lookup_by_group).size(), 4'000u);  // one row group of 4 columns
+  // A scan of the co-located columns is one contiguous range; of all columns of one row group,
+  // two (its own chunks, then its pair in the co-located run).
+  ReadOptions pair;
+  pair.columns = {"c1", "c2"};
+  std::vector<ByteRange> ranges;
+  for (const PlannedRange& r : b.Plan(pair)->DataRanges()) ranges.push_back(r.range);
+  EXPECT_EQ(CoalesceRanges(ranges, 0).size(), 1u);
+  ranges.clear();
+  for (const PlannedRange& r : b.Plan(lookup_by_group)->DataRanges()) ranges.push_back(r.range);
+  EXPECT_EQ(CoalesceRanges(ranges, 0).size(), 2u);
+}
+
+TEST(WriterTest, ColocatedColumnMustExist) {
+  WriterOptions o;
+  o.colocated_columns = {"nope"};
+  auto f = testing::WriteInt64File(2, 10, 0, o);
+  ASSERT_FALSE(f.has_value());
+  EXPECT_EQ(f.error().message, "Parquet writer: co-located column 'nope' is not in the schema");
 }
 
 }  // namespace

@@ -63,13 +63,19 @@ designs:
       - rewrite: sort
         sort_by: id
         target_file_size: 2MB
+  # floe's own design. The lookup wants one row's 60 columns side by side (small row groups);
+  # the scans of id, segment and country want those columns in one run (one large row group).
+  # Parquet allows both: small row groups, with the three scanned columns' chunks of every row
+  # group written together behind them (floe.write.parquet.colocated-columns; any Parquet reader
+  # finds chunks by their offsets, so DuckDB, pyarrow and Spark read the file as usual).
   - name: floe
     description: >-
-      sort compaction by id into one file of 64 KB row groups: row-group statistics narrow a
-      lookup to one row group, whose 60 column chunks lie side by side, so a warm lookup is one
-      GET of under 64 KiB (a scan of two columns then touches every row group)
+      sort compaction by id into one file of 64 KB row groups, the chunks of id, segment and
+      country co-located behind them: a lookup reads its row group's 57 other columns in one
+      range and its three co-located chunks in a second; a scan of those three reads one range
     tasks_per_write: 4
     row_group_size: 64KB
+    colocated_columns: [id, segment, country]
     maintenance:
       - rewrite: sort
         sort_by: id

@@ -297,20 +297,41 @@ void Recommend(BenchResult& r, const Prices& prices) {
     uint64_t stored = d < r.builds.size() ? static_cast<uint64_t>(r.builds[d].bytes) : 0;
     r.costs[d] = Monthly(loads, stored, prices);
   }
-  // Best: the least query time per day; ties (within 2%) go to the cheaper design.
+  // A day's query time at every question's fastest and slowest measured run: two designs whose
+  // ranges overlap cannot be told apart by time under the protocol.
+  std::vector<std::pair<double, double>> day_range(nd, {0, 0});
+  for (size_t d = 0; d < nd; ++d) {
+    for (size_t q = 0; q < sheet.questions.size() && q < r.results.size(); ++q) {
+      day_range[d].first += sheet.questions[q].daily * r.results[q][d].latency.min;
+      day_range[d].second += sheet.questions[q].daily * r.results[q][d].latency.max;
+    }
+  }
+  auto indistinct = [&](size_t a, size_t b) {
+    return day_range[a].first <= day_range[b].second && day_range[b].first <= day_range[a].second;
+  };
+  // Best: the least query time per day; a design indistinguishable from it in time (overlapping
+  // ranges, or medians within 2%) wins instead when it is cheaper.
   int best = -1;
   for (size_t d = 0; d < nd; ++d) {
     if (!complete[d]) continue;
-    if (best < 0) {
+    if (best < 0 || r.costs[d].latency_ms_per_day < r.costs[best].latency_ms_per_day)
       best = static_cast<int>(d);
-      continue;
+  }
+  bool by_cost = false;
+  if (best >= 0) {
+    const int fastest = best;
+    for (size_t d = 0; d < nd; ++d) {
+      if (!complete[d] || static_cast<int>(d) == fastest) continue;
+      const auto& a = r.costs[d];
+      const auto& f = r.costs[fastest];
+      const bool tie = indistinct(d, static_cast<size_t>(fastest)) ||
+                       std::abs(a.latency_ms_per_day - f.latency_ms_per_day) <=
+                           0.02 * std::max(a.latency_ms_per_day, f.latency_ms_per_day);
+      if (tie && a.total_usd() < r.costs[best].total_usd()) {
+        best = static_cast<int>(d);
+        by_cost = true;
+      }
     }
-    const auto& a = r.costs[d];
-    const auto& b = r.costs[best];
-    bool tie = std::abs(a.latency_ms_per_day - b.latency_ms_per_day) <=
-               0.02 * std::max(a.latency_ms_per_day, b.latency_ms_per_day);
-    if (tie ? a.total_usd() < b.total_usd() : a.latency_ms_per_day < b.latency_ms_per_day)
-      best = static_cast<int>(d);
   }
   r.best_design = best;
   if (best < 0) {
@@ -323,7 +344,8 @@ void Recommend(BenchResult& r, const Prices& prices) {
         fmt::format("Only one design, '{}', was measured.", sheet.designs[best].name);
     return;
   }
-  // The runner-up, and the question on which the best design gives up the most requests to it.
+  // The runner-up (the fastest other design), and the question on which the best design gives
+  // up the most requests to it.
   int second = -1;
   for (size_t d = 0; d < nd; ++d) {
     if (static_cast<int>(d) == best || !complete[d]) continue;
@@ -355,12 +377,21 @@ void Recommend(BenchResult& r, const Prices& prices) {
       sheet.designs[best].name, B.latency_ms_per_day / 1000, S.latency_ms_per_day / 1000,
       sheet.designs[second].name, B.requests_per_day, S.requests_per_day,
       FormatBytes(B.bytes_per_day), FormatBytes(S.bytes_per_day), B.total_usd(), S.total_usd());
+  if (by_cost || indistinct(static_cast<size_t>(best), static_cast<size_t>(second))) {
+    cost += fmt::format(
+        ". Their query times are indistinguishable under the protocol (a day's questions at "
+        "their fastest and slowest runs: {:.1f}-{:.1f} s vs {:.1f}-{:.1f} s){}",
+        day_range[best].first / 1000, day_range[best].second / 1000, day_range[second].first / 1000,
+        day_range[second].second / 1000,
+        by_cost ? ", so the cheaper design is recommended"
+                : "; measure more rounds to separate them");
+  }
   if (worst_q >= 0) {
     cost += fmt::format("; the price is '{}', where it makes {} requests to {}'s {}.",
                         sheet.questions[worst_q].name, r.results[worst_q][best].counts.total(),
                         sheet.designs[second].name, r.results[worst_q][second].counts.total());
   } else {
-    cost += ", and it makes no more requests than the runner-up on any question.";
+    cost += "; it makes no more requests than the runner-up on any question.";
   }
   r.recommendation = cost;
 }

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "floe/iceberg/data_writer.h"
+
 namespace floe::bench {
 namespace {
 
@@ -164,7 +166,7 @@ struct Reader {
         CheckKeys(n, p,
                   {"name", "description", "partition_by", "sort_by", "writes", "tasks_per_write",
                    "target_file_size", "row_group_size", "page_size", "page_row_limit",
-                   "bloom_columns", "properties", "maintenance"}));
+                   "bloom_columns", "colocated_columns", "properties", "maintenance"}));
     if (!n["name"]) return Bad(origin, p + ".name", n, "missing (every design needs a name)");
     FLOE_ASSIGN_OR_RETURN(d.name, String(n["name"], p + ".name"));
     if (d.name.empty()) return Bad(origin, p + ".name", n["name"], "must not be empty");
@@ -200,6 +202,10 @@ struct Reader {
     }
     if (n["bloom_columns"]) {
       FLOE_ASSIGN_OR_RETURN(d.bloom_columns, Strings(n["bloom_columns"], p + ".bloom_columns"));
+    }
+    if (n["colocated_columns"]) {
+      FLOE_ASSIGN_OR_RETURN(d.colocated_columns,
+                            Strings(n["colocated_columns"], p + ".colocated_columns"));
     }
     if (n["properties"]) {
       const YAML::Node& props = n["properties"];
@@ -308,6 +314,11 @@ std::map<std::string, std::string> Design::TableProperties() const {
   if (page_size) p["write.parquet.page-size-bytes"] = std::to_string(*page_size);
   if (page_row_limit) p["write.parquet.page-row-limit"] = std::to_string(*page_row_limit);
   for (const auto& c : bloom_columns) p["write.parquet.bloom-filter-enabled.column." + c] = "true";
+  if (!colocated_columns.empty()) {
+    std::string list;
+    for (const auto& c : colocated_columns) list += (list.empty() ? "" : ",") + c;
+    p[iceberg::kColocatedColumnsProperty] = list;
+  }
   return p;
 }
 

@@ -38,11 +38,12 @@ struct Design {
   std::string sort_by;       // ORDER, applied within each write task
   int writes = 0;            // 0: the source's
   int tasks_per_write = 1;   // each write split into this many tasks, each writing its own files
-  std::optional<int64_t> target_file_size;  // write.target-file-size-bytes
-  std::optional<int64_t> row_group_size;    // write.parquet.row-group-size-bytes
-  std::optional<int64_t> page_size;         // write.parquet.page-size-bytes
-  std::optional<int64_t> page_row_limit;    // write.parquet.page-row-limit
-  std::vector<std::string> bloom_columns;   // write.parquet.bloom-filter-enabled.column.*
+  std::optional<int64_t> target_file_size;     // write.target-file-size-bytes
+  std::optional<int64_t> row_group_size;       // write.parquet.row-group-size-bytes
+  std::optional<int64_t> page_size;            // write.parquet.page-size-bytes
+  std::optional<int64_t> page_row_limit;       // write.parquet.page-row-limit
+  std::vector<std::string> bloom_columns;      // write.parquet.bloom-filter-enabled.column.*
+  std::vector<std::string> colocated_columns;  // floe.write.parquet.colocated-columns
   std::map<std::string, std::string> properties;
   std::vector<MaintenanceStep> maintenance;
 

@@ -172,6 +172,21 @@ Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& m) {
   }
   o.bloom_filter_max_bytes =
       m.PropertyInt("write.parquet.bloom-filter-max-bytes", o.bloom_filter_max_bytes);
+  // floe's own layout property (other engines ignore it): see WriterOptions::colocated_columns.
+  const std::string colocated_list = m.Property(kColocatedColumnsProperty, "");
+  std::string_view colocated = colocated_list;
+  while (!colocated.empty()) {
+    const size_t comma = colocated.find(',');
+    std::string_view name = colocated.substr(0, comma);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (!name.empty()) {
+      if (m.CurrentSchema().FindByName(name) == nullptr)
+        return InvalidInput("table property {}: no column '{}'", kColocatedColumnsProperty, name);
+      o.colocated_columns.emplace_back(name);
+    }
+    colocated = comma == std::string_view::npos ? "" : colocated.substr(comma + 1);
+  }
   for (const auto& f : m.CurrentSchema().fields()) {
     if (f.type->id == TypeId::kUuid) o.uuid_field_ids.push_back(f.id);
   }

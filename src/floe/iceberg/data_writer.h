@@ -18,6 +18,10 @@
 namespace floe::iceberg {
 
 // The Parquet writer options a table's properties ask for (codec, sizes, bloom filters, ...).
+// The comma-separated columns whose chunks floe writes co-located behind the row groups
+// (parquet::WriterOptions::colocated_columns); floe's own property, ignored by other engines.
+inline constexpr char kColocatedColumnsProperty[] = "floe.write.parquet.colocated-columns";
+
 Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& metadata);
 
 // `batch` with the table schema's columns, names and field ids: columns matched by name (or, with

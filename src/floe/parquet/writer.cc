@@ -66,6 +66,20 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(columnar::SchemaPtr s
     }
   }
 
+  w->colocated_.assign(w->schema_.leaves.size(), false);
+  for (const std::string& name : o.colocated_columns) {
+    bool found = false;
+    for (size_t i = 0; i < w->schema_.leaves.size(); ++i) {
+      const LeafColumn& l = w->schema_.leaves[i];
+      if (l.dotted_path() == name || l.path.front() == name) {
+        w->colocated_[i] = true;
+        found = true;
+      }
+    }
+    if (!found)
+      return InvalidInput("Parquet writer: co-located column '{}' is not in the schema", name);
+  }
+
   for (const LeafColumn& leaf : w->schema_.leaves) {
     ColumnWriterOptions c;
     c.page_size_bytes = o.page_size_bytes;
@@ -140,7 +154,9 @@ int64_t ParquetWriter::BufferedBytes() const {
   return total;
 }
 
-int64_t ParquetWriter::estimated_file_size() const { return sink_->position() + BufferedBytes(); }
+int64_t ParquetWriter::estimated_file_size() const {
+  return sink_->position() + colocated_sink_.position() + BufferedBytes();
+}
 
 Status ParquetWriter::Write(const columnar::RecordBatch& batch) {
   if (closed_) return InvalidInput("Parquet writer: Write after Close");
@@ -197,13 +213,13 @@ Status ParquetWriter::FlushRowGroup() {
   std::vector<std::optional<OffsetIndex>> offset_indexes;
   int64_t compressed = 0;
   for (size_t i = 0; i < writers_.size(); ++i) {
-    auto result = writers_[i]->Flush(sink_);
+    auto result = writers_[i]->Flush(colocated_[i] ? &colocated_sink_ : sink_);
     if (!result) {
       failed_ = true;
       return std::unexpected(result.error());
     }
     const ColumnMetaData& md = *result->chunk.meta_data;
-    if (i == 0) rg.file_offset = md.chunk_start();
+    if (!colocated_[i] && !rg.file_offset) rg.file_offset = md.chunk_start();
     rg.total_byte_size += md.total_uncompressed_size;
     compressed += md.total_compressed_size;
     column_sizes_[i] += md.total_compressed_size;
@@ -224,11 +240,40 @@ Status ParquetWriter::FlushRowGroup() {
   return {};
 }
 
+Status ParquetWriter::PlaceColocatedChunks() {
+  if (colocated_sink_.position() == 0) return {};
+  const int64_t base = sink_->position();
+  FLOE_RETURN_IF_ERROR(sink_->Write(colocated_sink_.bytes()));
+  auto shift = [base](std::optional<int64_t>& offset) {
+    if (offset) *offset += base;
+  };
+  for (size_t r = 0; r < metadata_.row_groups.size(); ++r) {
+    RowGroup& rg = metadata_.row_groups[r];
+    for (size_t c = 0; c < rg.columns.size(); ++c) {
+      if (!colocated_[c]) continue;
+      ColumnChunk& chunk = rg.columns[c];
+      ColumnMetaData& md = *chunk.meta_data;
+      md.data_page_offset += base;
+      shift(md.dictionary_page_offset);
+      shift(md.index_page_offset);
+      chunk.file_offset += base;
+      if (offset_indexes_[r][c]) {
+        for (PageLocation& p : offset_indexes_[r][c]->page_locations) p.offset += base;
+      }
+    }
+    // A row group of only co-located columns starts where its first chunk now is.
+    if (!rg.file_offset) rg.file_offset = rg.columns.front().meta_data->chunk_start();
+  }
+  colocated_sink_ = MemorySink();
+  return {};
+}
+
 Result<WrittenFile> ParquetWriter::Close() {
   if (closed_) return InvalidInput("Parquet writer: Close called twice");
   if (failed_) return InvalidInput("Parquet writer: Close after a failed write");
   FLOE_RETURN_IF_ERROR(FlushRowGroup());
   closed_ = true;
+  FLOE_RETURN_IF_ERROR(PlaceColocatedChunks());
 
   // Bloom filters, then column indexes, then offset indexes, each in row group order: behind
   // all data, in front of the footer, where a reader fetches them with the footer's tail.

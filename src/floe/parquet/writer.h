@@ -52,6 +52,13 @@ struct WriterOptions {
   DataPageVersion data_page_version = DataPageVersion::kV1;
   std::vector<BloomFilterColumn> bloom_filter_columns;  // bloom filters are off by default
   int64_t bloom_filter_max_bytes = int64_t{1} << 20;    // write.parquet.bloom-filter-max-bytes
+  // Leaves (dotted paths, or a top-level name for all its leaves) whose column chunks are written
+  // together behind the row groups, interleaved by row group ([a_0, b_0, a_1, b_1, ...]), instead
+  // of inside each row group. A scan of only these columns then reads one contiguous range over
+  // many small row groups, while a lookup of one row group reads its other columns as one range
+  // and these as a second. Chunk offsets say where every chunk is, so any Parquet reader reads
+  // the file; only the physical order differs. Empty: the usual row-group-major layout.
+  std::vector<std::string> colocated_columns;
   // fixed_size_binary(16) fields with these ids are annotated UUID.
   std::vector<int32_t> uuid_field_ids;
   std::vector<KeyValue> key_value_metadata;
@@ -113,6 +120,8 @@ class ParquetWriter {
   ParquetWriter() = default;
   Status CheckBatch(const columnar::RecordBatch& batch) const;
   int64_t BufferedBytes() const;
+  // Close: writes the co-located chunks at the current position and makes their offsets absolute.
+  Status PlaceColocatedChunks();
 
   columnar::SchemaPtr columnar_schema_;
   OutputSink* sink_ = nullptr;
@@ -134,6 +143,10 @@ class ParquetWriter {
   std::vector<std::vector<std::optional<OffsetIndex>>> offset_indexes_;
   std::vector<StatisticsBuilder> file_statistics_;  // per leaf
   std::vector<int64_t> column_sizes_;
+  // colocated_columns: which leaves, and their chunks so far (offsets relative to the buffer
+  // until Close writes it behind the row groups and shifts them).
+  std::vector<bool> colocated_;
+  MemorySink colocated_sink_;
 };
 
 }  // namespace floe::parquet
