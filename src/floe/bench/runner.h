@@ -1,6 +1,7 @@
 // Runner: builds every design of a worksheet into a warehouse and measures every question on every
-// design -- the four numbers from one counted run (exact: a CountingStore around the warehouse
-// store), latency under the protocol (designs interleaved per question). Questions are asked
+// design -- files, requests and bytes exact (a CountingStore around the warehouse store), from a
+// cold first run (footer and metadata caches emptied) and from the measured runs, and latency
+// under the protocol (designs interleaved per question). Questions are asked
 // through a caller-supplied QuestionFn (the SQL engine in the CLI, fakes in tests), so this module
 // does not depend on `sql`. Not thread-safe; one RunBench at a time per warehouse directory.
 #pragma once

@@ -1,0 +1,139 @@
+// The chapter's questions (REFERENCE.md) on the chapter's layouts, built by the built-in
+// worksheets and asked through the SQL engine: files opened and requests are exact for a layout,
+// so they are asserted exactly -- warm (footer and metadata caches filled by a first run, as the
+// protocol's warm-up leaves them) and cold (both caches empty). Rows are scaled down (events x0.25,
+// dimension x0.5) so the suite stays quick, keeping every file past the 2 MiB whole-file threshold
+// where the chapter's does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <ostream>
+
+#include "floe/bench/builtin.h"
+#include "floe/bench/runner.h"
+#include "floe/sql/engine.h"
+#include "support/temp_dir.h"
+
+namespace floe {
+namespace {
+
+struct Figures {
+  int64_t files = 0;
+  uint64_t warm = 0;  // requests of a warm run
+  uint64_t cold = 0;  // requests of a cold run
+  uint64_t warm_bytes = 0;
+  bool operator==(const Figures& o) const {
+    return files == o.files && warm == o.warm && cold == o.cold;
+  }
+};
+
+void PrintTo(const Figures& f, std::ostream* os) {
+  *os << "{files " << f.files << ", warm " << f.warm << ", cold " << f.cold << "}";
+}
+Figures F(int64_t files, uint64_t warm, uint64_t cold) { return {files, warm, cold, 0}; }
+
+class ChapterTest : public ::testing::Test {
+ protected:
+  // Runs the built-in worksheet `name` with only `designs`, no simulated latency, one round.
+  static bench::BenchResult Run(const std::string& name, const std::vector<std::string>& designs,
+                                double scale, const std::string& dir) {
+    const bench::BuiltinWorksheet* builtin = nullptr;
+    for (const auto& b : bench::BuiltinWorksheets())
+      if (b.name == name) builtin = &b;
+    EXPECT_NE(builtin, nullptr);
+    auto sheet = bench::ParseWorksheet(builtin->yaml, name).value();
+    std::vector<bench::Design> kept;
+    for (const auto& d : sheet.designs)
+      if (std::find(designs.begin(), designs.end(), d.name) != designs.end()) kept.push_back(d);
+    EXPECT_EQ(kept.size(), designs.size());
+    sheet.designs = kept;
+    bench::BenchOptions o;
+    o.warehouse = dir;
+    o.protocol.rounds = 1;
+    o.protocol.warmup = 1;
+    o.scale = scale;
+    o.progress = false;
+    auto questions = [](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
+      return bench::QuestionFn([w](const std::string& sql) -> Result<bench::QuestionOutcome> {
+        sql::Engine engine(w);
+        FLOE_ASSIGN_OR_RETURN(sql::QueryResult r, engine.Execute(sql));
+        bench::QuestionOutcome out;
+        out.data_files_opened = r.stats.data_files_opened;
+        for (const auto& b : r.batches) out.rows += b.num_rows;
+        return out;
+      });
+    };
+    auto result = bench::RunBench(sheet, o, questions);
+    EXPECT_TRUE(result.has_value()) << result.error().ToString();
+    return result.value_or(bench::BenchResult{});
+  }
+
+  static Figures At(const bench::BenchResult& r, const std::string& design,
+                    const std::string& question) {
+    for (size_t q = 0; q < r.sheet.questions.size(); ++q) {
+      if (r.sheet.questions[q].name != question) continue;
+      for (size_t d = 0; d < r.sheet.designs.size(); ++d) {
+        if (r.sheet.designs[d].name != design) continue;
+        const bench::Measurement& m = r.results[q][d];
+        EXPECT_EQ(m.error, "") << design << " / " << question;
+        EXPECT_EQ(m.counts.head, 0u) << design << " / " << question;
+        return {m.data_files_opened, m.counts.total(), m.cold_counts.total(), m.counts.bytes_read};
+      }
+    }
+    ADD_FAILURE() << "no result for " << design << " / " << question;
+    return {};
+  }
+};
+
+// Events x0.25: 500,000 rows in 4 time-ordered appends (4 manifests). A: one file per append,
+// ~0.6 MB each. B: day-partitioned, 12 files (the appends cut days 2, 4 and 6 in two).
+TEST_F(ChapterTest, Events) {
+  testing::TempDir dir;
+  auto r = Run("events", {"A", "B"}, 0.25, dir.str());
+  // Jan 5 lies in appends 2 and 3: bounds (A) or the partition (B) keep two files, each one GET
+  // (under the 2 MiB whole-file threshold; warm, from the cached footer). Cold adds the metadata
+  // JSON, the manifest list and the manifests: A reads all 4, B only the 2 whose partition
+  // summaries hold Jan 5.
+  EXPECT_EQ(At(r, "A", "one day's revenue"), F(2, 2, 2 + 1 + 1 + 4));
+  EXPECT_EQ(At(r, "B", "one day's revenue"), F(2, 2, 2 + 1 + 1 + 2));
+  // Every file holds customer 123: one GET per file -- no more requests than files (the target);
+  // the chapter's B takes 36 requests for its 12 files.
+  EXPECT_EQ(At(r, "A", "one customer's events"), F(4, 4, 4 + 1 + 1 + 4));
+  EXPECT_EQ(At(r, "B", "one customer's events"), F(12, 12, 12 + 1 + 1 + 4));
+}
+
+// The dimension x0.5: 500,000 rows x 60 columns in 8 appends of 4 tasks (32 files of ~0.1 MB,
+// 8 manifests), every file spanning the whole id range.
+TEST_F(ChapterTest, Dimension) {
+  testing::TempDir dir;
+  auto r = Run("dimension", {"unsorted", "sorted per write", "sort-rewritten, 1 file", "floe"}, 0.5,
+               dir.str());
+  // Unsorted, and sorted within each write (which does not cluster across writes): every question
+  // opens all 32 files, one GET each; cold adds JSON, list and 8 manifests.
+  for (const char* d : {"unsorted", "sorted per write"}) {
+    for (const char* q : {"point lookup by id", "two-column filter", "three-column projection"})
+      EXPECT_EQ(At(r, d, q), F(32, 32, 32 + 1 + 1 + 8)) << d << " / " << q;
+  }
+  // One sorted file of ~2.9 MB, one row group, 20,000-row pages. The lookup: the page index keeps
+  // one page per column; 51 of the 60 columns also need their dictionary page, far from it --
+  // 111 ranges, none worth joining. Cold adds JSON, list, the rewrite's one manifest and the
+  // 64 KiB tail (footer and page index). The scans: the projected chunks lie close together at
+  // the file's start, one GET.
+  EXPECT_EQ(At(r, "sort-rewritten, 1 file", "point lookup by id"), F(1, 60 + 51, 60 + 51 + 4));
+  EXPECT_EQ(At(r, "sort-rewritten, 1 file", "two-column filter"), F(1, 1, 1 + 4));
+  EXPECT_EQ(At(r, "sort-rewritten, 1 file", "three-column projection"), F(1, 1, 1 + 4));
+  // floe's design: 64 KB row groups, id/segment/country co-located behind them. The lookup reads
+  // its row group's 57 other chunks in one GET and its three co-located chunks in another, under
+  // 64 KiB in all (the target: <= 2 requests, <= 64 KiB). Cold: JSON, list, manifest, the 64 KiB
+  // tail, the rest of the footer (60 row groups x 60 chunks), the page-index ranges, the data.
+  Figures lookup = At(r, "floe", "point lookup by id");
+  EXPECT_EQ(lookup, F(1, 2, 3 + 2 + 1 + 2));
+  EXPECT_LE(lookup.warm_bytes, 64u << 10);
+  // The two scans read the co-located run in one GET (the target: <= 3 requests); the filter
+  // also reads the column indexes of segment and country when cold.
+  EXPECT_EQ(At(r, "floe", "two-column filter"), F(1, 1, 3 + 2 + 1 + 1));
+  EXPECT_EQ(At(r, "floe", "three-column projection"), F(1, 1, 3 + 2 + 1));
+}
+
+}  // namespace
+}  // namespace floe
