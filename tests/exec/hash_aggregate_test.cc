@@ -87,6 +87,57 @@ TEST(HashAggregate, SumOfStringIsATypeMismatch) {
   EXPECT_NE(t.error().message.find("type mismatch"), std::string::npos);
 }
 
+// Decimal(10, 2) amounts: 0.10 x 10 and 0.20 x 10 in doubles would give 2.9999999999999996;
+// the exact sum is decimal(38, 2) 3.00, DISTINCT sums 0.30, AVG is computed from the exact sum.
+TEST(HashAggregate, DecimalSumsAreExact) {
+  const columnar::DataType dec = columnar::Decimal128(10, 2);
+  ValueColumnBuilder v(dec);
+  for (int i = 0; i < 20; ++i) {
+    Value x;
+    x.v = static_cast<__int128>(i < 10 ? 10 : 20);  // 0.10, then 0.20
+    ASSERT_TRUE(v.Append(x));
+  }
+  v.AppendNull();
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"v", dec}}});
+  b.columns = {v.Finish()};
+  b.num_rows = 21;
+  auto agg = [&](AggFn fn, bool distinct) {
+    Aggregate a;
+    a.fn = fn;
+    a.arg = ColumnRef(0, dec, "v");
+    a.distinct = distinct;
+    a.type = AggregateType(fn, dec).value();
+    return a;
+  };
+  EXPECT_EQ(AggregateType(AggFn::kSum, dec)->ToString(), "decimal(38, 2)");
+  HashAggregate h({}, {agg(AggFn::kSum, false), agg(AggFn::kSum, true), agg(AggFn::kAvg, false)});
+  ASSERT_TRUE(h.Consume(b));
+  auto out = h.Finish().value();
+  EXPECT_EQ(Row(out, 0), "3.00,0.30,0.15");
+
+  // Past 38 digits: an error, not a wrapped or rounded number.
+  ValueColumnBuilder big(columnar::Decimal128(38, 0));
+  Value huge;
+  huge.v = static_cast<__int128>(6'000'000'000'000'000'000ULL) * 10'000'000'000'000'000'000ULL;
+  // 6 x 10^37, twice: 1.2 x 10^38, past 38 digits (and within __int128).
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(big.Append(huge));
+  columnar::RecordBatch hb;
+  hb.schema =
+      std::make_shared<columnar::Schema>(columnar::Schema{{{"v", columnar::Decimal128(38, 0)}}});
+  hb.columns = {big.Finish()};
+  hb.num_rows = 2;
+  Aggregate s;
+  s.fn = AggFn::kSum;
+  s.arg = ColumnRef(0, columnar::Decimal128(38, 0), "v");
+  s.type = AggregateType(AggFn::kSum, s.arg->type).value();
+  HashAggregate o({}, {s});
+  ASSERT_TRUE(o.Consume(hb));
+  auto r = o.Finish();
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message, "decimal overflow in sum: the result has more than 38 digits");
+}
+
 TEST(Sort, TopNKeepsTheBestRowsAcrossBatchesWithNullsLast) {
   Sort sort({{ColumnRef(1, columnar::Int64(), "v"), /*descending=*/true, false}}, 3, 1);
   for (int64_t from = 0; from < 200000; from += 50000)

@@ -1,5 +1,8 @@
 #include "floe/exec/hash_aggregate.h"
 
+#include <cmath>
+#include <cstring>
+
 namespace floe::exec {
 
 std::string_view AggFnName(AggFn fn) {
@@ -15,6 +18,8 @@ Result<DataType> AggregateType(AggFn fn, const DataType& arg) {
     case AggFn::kSum:
       if (arg.id == TypeId::kInt64 || arg.id == TypeId::kNull) return columnar::Int64();
       if (arg.id == TypeId::kFloat64) return columnar::Float64();
+      // Exact, as DuckDB: decimal(38, s); a sum past 38 digits is an overflow error.
+      if (arg.id == TypeId::kDecimal128) return columnar::Decimal128(38, arg.scale);
       break;
     case AggFn::kAvg:
       if (IsNumericType(arg) || arg.id == TypeId::kNull) return columnar::Float64();
@@ -59,6 +64,10 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
       if (v.v.index() == 2) {
         s.isum += v.i();
         s.dsum += static_cast<double>(v.i());
+      } else if (v.v.index() == 5) {
+        // Unscaled decimals: |value| < 10^38, so 2^127 / 10^38 (about 1.7 million) of them fit
+        // before the accumulator could wrap; Finish rejects a sum past 38 digits.
+        s.isum += v.dec();
       } else {
         s.dsum += v.d();
       }
@@ -142,6 +151,10 @@ Status HashAggregate::Merge(HashAggregate&& other) {
 
 namespace {
 
+// 10^38: decimal(38, s) holds unscaled values of at most 38 digits.
+constexpr __int128 kDecimalLimit = static_cast<__int128>(10'000'000'000'000'000'000ULL) *
+                                   static_cast<__int128>(10'000'000'000'000'000'000ULL);
+
 // Decodes a COUNT(DISTINCT)/SUM(DISTINCT) set key back to a value (see AppendKeyBytes).
 Value DecodeKey(const std::string& k) {
   switch (k[0]) {
@@ -154,6 +167,13 @@ Value DecodeKey(const std::string& k) {
       double x;
       std::memcpy(&x, k.data() + 1, 8);
       return Value::Double(x);
+    }
+    case 5: {
+      Value v;
+      __int128 x;
+      std::memcpy(&x, k.data() + 1, 16);
+      v.v = x;
+      return v;
     }
     default:
       return Value{};
@@ -187,6 +207,8 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
           if (v.v.index() == 2) {
             s.isum += v.i();
             s.dsum += static_cast<double>(v.i());
+          } else if (v.v.index() == 5) {
+            s.isum += v.dec();
           } else if (v.v.index() == 3) {
             s.dsum += v.d();
           }
@@ -205,15 +227,26 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
               return InvalidInput("integer overflow in sum");
             }
             v = Value::Int(static_cast<int64_t>(s.isum));
+          } else if (agg.type.id == TypeId::kDecimal128) {
+            if (s.isum >= kDecimalLimit || s.isum <= -kDecimalLimit) {
+              return InvalidInput("decimal overflow in sum: the result has more than 38 digits");
+            }
+            v.v = s.isum;
           } else {
             v = Value::Double(s.dsum);
           }
           break;
         case AggFn::kAvg:
           if (s.count == 0) break;
-          v = Value::Double(agg.arg->type.id == TypeId::kInt64
-                                ? static_cast<double>(s.isum) / static_cast<double>(s.count)
-                                : s.dsum / static_cast<double>(s.count));
+          if (agg.arg->type.id == TypeId::kDecimal128) {
+            // From the exact sum: one rounding, not one per row.
+            v = Value::Double(static_cast<double>(s.isum) / std::pow(10.0, agg.arg->type.scale) /
+                              static_cast<double>(s.count));
+          } else {
+            v = Value::Double(agg.arg->type.id == TypeId::kInt64
+                                  ? static_cast<double>(s.isum) / static_cast<double>(s.count)
+                                  : s.dsum / static_cast<double>(s.count));
+          }
           break;
         case AggFn::kMin:
         case AggFn::kMax:

@@ -390,12 +390,6 @@ Result<ExprPtr> Binder::BindAggregate(const json& b, int loc) {
              : name == "avg" ? exec::AggFn::kAvg
              : name == "min" ? exec::AggFn::kMin
                              : exec::AggFn::kMax;
-    if ((agg.fn == exec::AggFn::kSum || agg.fn == exec::AggFn::kAvg) &&
-        agg.arg->type.id == columnar::TypeId::kDecimal128) {
-      auto c = exec::MakeCast(agg.arg, columnar::Float64());
-      if (!c) return std::unexpected(Locate(c.error(), loc));
-      agg.arg = *c;
-    }
   }
   auto t = exec::AggregateType(agg.fn, agg.arg ? agg.arg->type : columnar::Int64());
   if (!t) return std::unexpected(Locate(t.error(), loc));
