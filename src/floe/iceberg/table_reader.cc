@@ -44,15 +44,131 @@ Result<bool> RowMatches(const ExprPtr& e, const columnar::RecordBatch& b, int64_
   return Unsupported("filtering on nested column '{}'", e->column);
 }
 
+// A comparison of an integer-valued column (int, date: int32; long, time, timestamps: int64) or a
+// string column with its literals, a column at a time: the same answers as EvalPredicate on each
+// row (NULL matches only IS NULL), without a Literal per row. False when `e` is not such a
+// predicate; the caller then evaluates it row by row.
+template <typename T>
+void CompareFixed(const Expr& e, const columnar::Column& col, T lit, std::vector<uint8_t>* out) {
+  const T* v = col.Values<T>();
+  const int64_t n = col.length;
+  uint8_t* m = out->data();
+  switch (e.op) {
+    case Op::kEq:
+      for (int64_t i = 0; i < n; ++i) m[i] = v[i] == lit;
+      break;
+    case Op::kNotEq:
+      for (int64_t i = 0; i < n; ++i) m[i] = v[i] != lit;
+      break;
+    case Op::kLt:
+      for (int64_t i = 0; i < n; ++i) m[i] = v[i] < lit;
+      break;
+    case Op::kLtEq:
+      for (int64_t i = 0; i < n; ++i) m[i] = v[i] <= lit;
+      break;
+    case Op::kGt:
+      for (int64_t i = 0; i < n; ++i) m[i] = v[i] > lit;
+      break;
+    default:  // kGtEq
+      for (int64_t i = 0; i < n; ++i) m[i] = v[i] >= lit;
+      break;
+  }
+}
+
+bool MatchColumn(const Expr& e, const columnar::Column& col, std::vector<uint8_t>* out) {
+  const int64_t n = col.length;
+  out->assign(static_cast<size_t>(n), 0);
+  if (e.op == Op::kIsNull || e.op == Op::kNotNull) {
+    for (int64_t i = 0; i < n; ++i) (*out)[i] = col.IsNull(i) == (e.op == Op::kIsNull);
+    return true;
+  }
+  const bool comparison = e.op >= Op::kEq && e.op <= Op::kGtEq && e.literals.size() == 1;
+  if (!comparison || e.literals[0].is_null() || col.type.IsNested()) return false;
+  const auto& lit = e.literals[0].storage();
+  switch (e.type->id) {
+    case TypeId::kInt:
+    case TypeId::kDate:
+      if (!std::holds_alternative<int32_t>(lit) || col.values.size() < n * sizeof(int32_t))
+        return false;
+      CompareFixed<int32_t>(e, col, std::get<int32_t>(lit), out);
+      break;
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      if (!std::holds_alternative<int64_t>(lit) || col.values.size() < n * sizeof(int64_t))
+        return false;
+      CompareFixed<int64_t>(e, col, std::get<int64_t>(lit), out);
+      break;
+    case TypeId::kString: {
+      if ((e.op != Op::kEq && e.op != Op::kNotEq) || !std::holds_alternative<std::string>(lit))
+        return false;
+      const std::string& want = std::get<std::string>(lit);
+      for (int64_t i = 0; i < n; ++i) (*out)[i] = (col.BytesAt(i) == want) == (e.op == Op::kEq);
+      break;
+    }
+    default:
+      return false;
+  }
+  if (col.null_count > 0) {
+    for (int64_t i = 0; i < n; ++i) (*out)[i] &= col.IsValid(i) ? 1 : 0;
+  }
+  return true;
+}
+
+// One byte per row: whether the row matches `e` (same semantics as RowMatches).
+Status Matches(const ExprPtr& e, const columnar::RecordBatch& b, const Schema& schema,
+               std::vector<uint8_t>* out) {
+  const size_t n = static_cast<size_t>(b.num_rows);
+  switch (e->op) {
+    case Op::kTrue:
+    case Op::kFalse:
+      out->assign(n, e->op == Op::kTrue);
+      return {};
+    case Op::kAnd:
+    case Op::kOr: {
+      FLOE_RETURN_IF_ERROR(Matches(e->children[0], b, schema, out));
+      std::vector<uint8_t> rhs;
+      FLOE_RETURN_IF_ERROR(Matches(e->children[1], b, schema, &rhs));
+      if (e->op == Op::kAnd) {
+        for (size_t i = 0; i < n; ++i) (*out)[i] &= rhs[i];
+      } else {
+        for (size_t i = 0; i < n; ++i) (*out)[i] |= rhs[i];
+      }
+      return {};
+    }
+    case Op::kNot:
+      FLOE_RETURN_IF_ERROR(Matches(e->children[0], b, schema, out));
+      for (size_t i = 0; i < n; ++i) (*out)[i] = !(*out)[i];
+      return {};
+    default:
+      break;
+  }
+  for (int c = 0; c < b.num_columns(); ++c) {
+    if (b.schema->fields[c].field_id == e->field_id && MatchColumn(*e, *b.columns[c], out)) {
+      return {};
+    }
+  }
+  out->assign(n, 0);
+  for (int64_t r = 0; r < b.num_rows; ++r) {
+    FLOE_ASSIGN_OR_RETURN(bool m, RowMatches(e, b, r, schema));
+    (*out)[static_cast<size_t>(r)] = m;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<columnar::RecordBatch> FilterRows(const columnar::RecordBatch& batch, const ExprPtr& filter,
                                          const Schema& schema) {
   if (!filter || filter->op == Op::kTrue) return batch;
+  std::vector<uint8_t> match;
+  FLOE_RETURN_IF_ERROR(Matches(filter, batch, schema, &match));
   std::vector<int64_t> keep;
   for (int64_t r = 0; r < batch.num_rows; ++r) {
-    FLOE_ASSIGN_OR_RETURN(bool m, RowMatches(filter, batch, r, schema));
-    if (m) keep.push_back(r);
+    if (match[static_cast<size_t>(r)]) keep.push_back(r);
   }
   if (static_cast<int64_t>(keep.size()) == batch.num_rows) return batch;
   return columnar::Take(batch, keep);
