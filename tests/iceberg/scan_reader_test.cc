@@ -197,10 +197,18 @@ TEST_F(ScanReaderTest, ResidualFiltersRowsAndPrunesRowGroupsAndPages) {
   Outcome o = Scan(ReadStrategy::kFloe, Projection({2}));
   EXPECT_EQ(o.rows, 100);
   EXPECT_EQ(o.columns, 1);
-  // Page pruning: floe with the page index decodes only the matching page's rows; 3 of the 4
-  // pages of both chunks read (c1, and c0 for the residual) are skipped.
-  EXPECT_EQ(o.stats.rows_read, 500);
+  // Page pruning: floe with the page index reads only the matching page of each chunk (c1, and
+  // c0 for the residual): 3 of 4 pages skipped in both. Late materialization then decodes c0's
+  // 500 rows, and c1 only for the 100 whose c0 matches: the scan produces 100 rows.
+  EXPECT_EQ(o.stats.rows_read, 100);
   EXPECT_EQ(o.stats.pages_skipped, 6);
+  // Without the page index nothing is skipped, and c1 is still decoded only where c0 matches.
+  ScanReadOptions no_index;
+  no_index.use_page_index = false;
+  o = Scan(ReadStrategy::kFloe, Projection({2}), no_index);
+  EXPECT_EQ(o.rows, 100);
+  EXPECT_EQ(o.stats.pages_skipped, 0);
+  EXPECT_EQ(o.stats.rows_read, 100);
 }
 
 TEST_F(ScanReaderTest, PreserveOrderDeliversInTaskOrderAndLimitStopsEarly) {

@@ -202,6 +202,85 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
   return s;
 }
 
+// Late materialization. When the residual filter reads fewer columns than the scan projects,
+// decode those first, find the rows that match, and return the plan narrowed to them: the other
+// columns are then decoded only there, their pages without a match passed over undecoded (a point
+// lookup on an unsorted file decodes one column, not sixty). nullopt when it cannot pay: nothing
+// to leave out, a limit, or more than half the rows matching. The residual is applied to the
+// narrowed rows again, so the answer is the same either way.
+Result<std::optional<parquet::ReadPlan>> NarrowToMatches(const parquet::FileReader& reader,
+                                                         const parquet::ReadPlan& plan,
+                                                         const parquet::FetchedBytes& bytes,
+                                                         const ExprPtr& residual,
+                                                         const Schema& read_schema, bool has_ids) {
+  if (!residual || residual->op == Op::kTrue || plan.limit >= 0) return std::nullopt;
+  std::set<int32_t> ids;
+  std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
+    if (e->is_predicate()) ids.insert(e->field_id);
+    for (const ExprPtr& c : e->children) walk(c);
+  };
+  walk(residual);
+  if (ids.empty()) return std::nullopt;
+  parquet::ReadPlan first = plan;
+  first.fields.clear();
+  auto schema = std::make_shared<columnar::Schema>();
+  std::set<int> leaves;
+  std::vector<NestedField> fields;
+  for (const parquet::FieldNode& f : plan.fields) {
+    if (!ids.count(f.field.field_id)) continue;
+    first.fields.push_back(f);
+    schema->fields.push_back(f.field);
+    leaves.insert(f.leaves.begin(), f.leaves.end());
+    if (const NestedField* nf = read_schema.FindById(f.field.field_id)) fields.push_back(*nf);
+  }
+  if (first.fields.size() != ids.size() || fields.size() != ids.size() ||
+      first.fields.size() == plan.fields.size()) {
+    return std::nullopt;  // a residual column the file lacks, or nothing left for later
+  }
+  first.schema = schema;
+  first.columns.assign(leaves.begin(), leaves.end());
+  for (parquet::RowGroupPlan& rg : first.row_groups) {
+    std::erase_if(rg.columns,
+                  [&](const parquet::ColumnChunkPlan& c) { return !leaves.count(c.column); });
+  }
+  const Schema filter_schema(read_schema.schema_id(), std::move(fields));
+  FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches, reader.Decode(std::move(first), bytes));
+  std::vector<uint8_t> match;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
+    if (!b) break;
+    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                          ConformToSchema(*b, filter_schema, has_ids));
+    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> m, MatchRows(conformed, residual, filter_schema));
+    match.insert(match.end(), m.begin(), m.end());
+  }
+  int64_t planned = 0, matched = 0;
+  for (const parquet::RowGroupPlan& rg : plan.row_groups)
+    for (const parquet::RowRange& r : rg.rows) planned += r.end - r.begin;
+  for (uint8_t m : match) matched += m;
+  if (static_cast<int64_t>(match.size()) != planned || 2 * matched > planned) return std::nullopt;
+
+  parquet::ReadPlan narrowed = plan;
+  narrowed.row_groups.clear();
+  size_t at = 0;
+  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
+    parquet::RowGroupPlan out = rg;
+    out.rows.clear();
+    for (const parquet::RowRange& r : rg.rows) {
+      for (int64_t row = r.begin; row < r.end; ++row, ++at) {
+        if (!match[at]) continue;
+        if (!out.rows.empty() && out.rows.back().end == row) {
+          ++out.rows.back().end;
+        } else {
+          out.rows.push_back({row, row + 1});
+        }
+      }
+    }
+    if (!out.rows.empty()) narrowed.row_groups.push_back(std::move(out));
+  }
+  return narrowed;
+}
+
 int64_t ProjectedBytes(const DataFile& file, const std::vector<int32_t>& leaf_ids) {
   if (file.column_sizes.empty()) return -1;
   int64_t total = 0;
@@ -367,6 +446,12 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     bool has_ids = false;
     for (const columnar::Field& f : fetched->reader.arrow_schema().fields) {
       has_ids |= f.field_id >= 0;
+    }
+    if (options.apply_residual && task.residual) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<parquet::ReadPlan> narrowed,
+                            NarrowToMatches(fetched->reader, fetched->plan, fetched->bytes,
+                                            task.residual, shape.read_schema, has_ids));
+      if (narrowed) fetched->plan = std::move(*narrowed);
     }
     FLOE_ASSIGN_OR_RETURN(
         parquet::BatchReader batches,

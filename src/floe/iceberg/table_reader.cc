@@ -161,11 +161,21 @@ Status Matches(const ExprPtr& e, const columnar::RecordBatch& b, const Schema& s
 
 }  // namespace
 
+Result<std::vector<uint8_t>> MatchRows(const columnar::RecordBatch& batch, const ExprPtr& filter,
+                                       const Schema& schema) {
+  std::vector<uint8_t> match;
+  if (!filter) {
+    match.assign(static_cast<size_t>(batch.num_rows), 1);
+    return match;
+  }
+  FLOE_RETURN_IF_ERROR(Matches(filter, batch, schema, &match));
+  return match;
+}
+
 Result<columnar::RecordBatch> FilterRows(const columnar::RecordBatch& batch, const ExprPtr& filter,
                                          const Schema& schema) {
   if (!filter || filter->op == Op::kTrue) return batch;
-  std::vector<uint8_t> match;
-  FLOE_RETURN_IF_ERROR(Matches(filter, batch, schema, &match));
+  FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match, MatchRows(batch, filter, schema));
   std::vector<int64_t> keep;
   for (int64_t r = 0; r < batch.num_rows; ++r) {
     if (match[static_cast<size_t>(r)]) keep.push_back(r);

@@ -24,6 +24,10 @@ Result<std::vector<columnar::RecordBatch>> ReadTask(const FileScanTask& task, co
                                                     const FileIO& io,
                                                     TaskReadStats* stats = nullptr);
 
+// One byte per row of `batch` (conformed to `schema`): whether it satisfies `filter` (bound to
+// `schema`; SQL semantics, unknown is false).
+Result<std::vector<uint8_t>> MatchRows(const columnar::RecordBatch& batch, const ExprPtr& filter,
+                                       const Schema& schema);
 // The rows of `batch` (conformed to `schema`) that satisfy `filter` (bound to `schema`).
 Result<columnar::RecordBatch> FilterRows(const columnar::RecordBatch& batch, const ExprPtr& filter,
                                          const Schema& schema);
