@@ -41,6 +41,7 @@ def main():
                         "score": pa.array([i * 0.5 for i in range(100)], pa.float32()),
                         "dropme": ["x"] * 100})
         t.append(old)
+        first_snapshot = cat.load_table("evo.t").current_snapshot().snapshot_id
         with t.update_schema() as u:
             u.add_column("extra", StringType())
             u.rename_column("name", "label")
@@ -63,6 +64,15 @@ def main():
               "floe reads old files by field id: renamed, widened, added (null) and dropped columns")
         where = json.loads(floe(w, "table", "scan", "evo.t", "--format", "json", "--where", "label = 'n42'"))
         check([r[0] for r in where["rows"]] == [42], "a filter on a renamed column finds the old file's row")
+        # Time travel reads the snapshot with its own schema, as Spark does: the old names and the
+        # dropped column, the old types.
+        then = json.loads(floe(w, "query", "--format", "json", "-e",
+                               f"SELECT * FROM evo.t FOR VERSION AS OF {first_snapshot} WHERE name = 'n7'"))
+        check(then["columns"] == ["id", "name", "score", "dropme"] and then["rows"] == [[7, "n7", 3.5, "x"]],
+              f"time travel uses the snapshot's schema (got {then})")
+        now = json.loads(floe(w, "query", "--format", "json", "-e",
+                              "SELECT count(*), count(extra) FROM evo.t WHERE label >= 'n'"))
+        check(now["rows"] == [[150, 50]], f"the current schema without time travel (got {now['rows']})")
 
         more = os.path.join(w, "more.parquet")
         pq.write_table(pa.table({"id": pa.array([150], pa.int64()), "label": ["n150"], "score": [75.0],

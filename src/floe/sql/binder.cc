@@ -180,6 +180,20 @@ Status Binder::BindFrom(const json& from) {
       return Fail(tt.offset, ErrorKind::kNotFound,
                   fmt::format("table {} has no snapshot {}", id.ToString(), *tt.snapshot_id));
     }
+    // As Spark does, an older snapshot is read with the schema it was written under: the columns
+    // of that time, by their names then (the files are still read by field id).
+    const iceberg::TableMetadata& m = plan_.table.metadata;
+    const iceberg::Snapshot* snap = nullptr;
+    if (tt.snapshot_id) {
+      snap = m.SnapshotById(*tt.snapshot_id);
+    } else if (tt.timestamp_ms) {
+      auto as_of = m.SnapshotAsOf(*tt.timestamp_ms);
+      if (!as_of) return std::unexpected(Locate(as_of.error(), tt.offset));
+      snap = *as_of;
+    }
+    if (snap != nullptr && snap->schema_id && m.SchemaById(*snap->schema_id) != nullptr) {
+      plan_.table.metadata.current_schema_id = *snap->schema_id;
+    }
   }
   if (!metadata.empty()) {
     plan_.source = LogicalPlan::Source::kMetadataTable;
