@@ -4,10 +4,19 @@
 
 namespace floe {
 
-Buffer::Buffer(std::vector<uint8_t> bytes)
-    : owner_(std::make_shared<const std::vector<uint8_t>>(std::move(bytes))),
-      data_(owner_->data()),
-      size_(owner_->size()) {}
+Buffer::Buffer(std::vector<uint8_t> bytes) {
+  auto owner = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  data_ = owner->data();
+  size_ = owner->size();
+  owner_ = std::move(owner);
+}
+
+Buffer::Buffer(ByteVector bytes) {
+  auto owner = std::make_shared<const ByteVector>(std::move(bytes));
+  data_ = owner->data();
+  size_ = owner->size();
+  owner_ = std::move(owner);
+}
 
 Buffer Buffer::FromString(std::string_view s) { return Copy(AsBytes(s)); }
 

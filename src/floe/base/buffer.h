@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace floe {
@@ -22,10 +23,34 @@ inline std::string_view AsStringView(ByteView b) {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
 
+// An allocator whose resize() leaves new elements uninitialised (default-initialised): for output
+// buffers that are written right after they grow, where std::vector's zero-fill would be a second
+// pass over the memory for nothing.
+template <typename T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+// Bytes that grow without being zeroed first.
+using ByteVector = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+
 class Buffer {
  public:
   Buffer() = default;
   explicit Buffer(std::vector<uint8_t> bytes);
+  explicit Buffer(ByteVector bytes);
   static Buffer FromString(std::string_view s);
   static Buffer Copy(ByteView bytes);
 
@@ -45,7 +70,7 @@ class Buffer {
   }
 
  private:
-  std::shared_ptr<const std::vector<uint8_t>> owner_;
+  std::shared_ptr<const void> owner_;  // what keeps data_ alive
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };

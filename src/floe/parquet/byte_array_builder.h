@@ -36,7 +36,7 @@ class ByteArrayBuilder {
 
   // Continues an Arrow binary array (offsets from 0, one more than the values; data) instead
   // of starting empty; Release hands it back.
-  void Adopt(std::vector<int32_t> offsets, std::vector<uint8_t> data) {
+  void Adopt(std::vector<int32_t> offsets, ByteVector data) {
     offsets_ = std::move(offsets);
     data_ = std::move(data);
     if (offsets_.empty()) offsets_.push_back(0);
@@ -65,7 +65,7 @@ class ByteArrayBuilder {
   }
 
   // Hands the offsets and data over without a copy; the builder is left empty.
-  void Release(std::vector<int32_t>* offsets, std::vector<uint8_t>* data) {
+  void Release(std::vector<int32_t>* offsets, ByteVector* data) {
     *offsets = std::move(offsets_);
     *data = std::move(data_);
     Clear();
@@ -86,7 +86,7 @@ class ByteArrayBuilder {
   }
 
   std::vector<int32_t> offsets_;
-  std::vector<uint8_t> data_;
+  ByteVector data_;
 };
 
 }  // namespace floe::parquet

@@ -41,13 +41,13 @@ void Grow(V* v, size_t extra) {
 }
 
 template <typename T>
-void PutValue(std::vector<uint8_t>* out, T v) {
+void PutValue(ByteVector* out, T v) {
   size_t at = out->size();
   out->resize(at + sizeof(T));
   std::memcpy(out->data() + at, &v, sizeof(T));
 }
 
-void PutInt128(std::vector<uint8_t>* out, __int128 v) { PutValue(out, v); }
+void PutInt128(ByteVector* out, __int128 v) { PutValue(out, v); }
 
 // A big-endian two's complement integer of any length as 128 bits.
 Result<__int128> BigEndianToInt128(const uint8_t* p, size_t n) {

@@ -20,7 +20,7 @@ namespace floe::parquet {
 struct DenseValues {
   int width = 0;  // bytes per value; 0 for binary
   int64_t count = 0;
-  std::vector<uint8_t> data;
+  ByteVector data;                  // grows without zero-filling: every byte is written after
   std::vector<int32_t> offsets{0};  // binary only
 
   // Appends values [begin, begin + n) of `src` (same layout).
