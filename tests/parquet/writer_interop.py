@@ -479,17 +479,22 @@ def page_index_rows(n):
     }
 
 
-def check_page_index(workdir):
-    name = "page_index"
+def read_page_index_fixture(workdir, name):
+    """The rows of a page-index fixture, checked as pyarrow and DuckDB read them; (path, rows)."""
     path = os.path.join(workdir, name + ".parquet")
-    n = 20000
-    want = page_index_rows(n)
+    want = page_index_rows(20000)
     t = pq.read_table(path)
     for c in want:
         compare_lists(f"{name}.{c} (pyarrow)", arrow_values(t.column(c)), want[c])
     got = duck_columns(path, [f'"{c}"' for c in want])
     for c, vals in zip(want, got):
         compare_lists(f"{name}.{c} (duckdb)", vals, want[c])
+    return path, want
+
+
+def check_page_index(workdir):
+    name = "page_index"
+    path, want = read_page_index_fixture(workdir, name)
     md = pq.ParquetFile(path).metadata
     cols = list(want)
     for r in range(md.num_row_groups):
@@ -551,15 +556,7 @@ def check_page_index(workdir):
 def check_colocated(workdir):
     """k and s co-located behind 14 row groups: peers read the same rows, and the layout is as said."""
     name = "colocated"
-    path = os.path.join(workdir, name + ".parquet")
-    n = 20000
-    want = page_index_rows(n)
-    t = pq.read_table(path)
-    for c in want:
-        compare_lists(f"{name}.{c} (pyarrow)", arrow_values(t.column(c)), want[c])
-    got = duck_columns(path, [f'"{c}"' for c in want])
-    for c, vals in zip(want, got):
-        compare_lists(f"{name}.{c} (duckdb)", vals, want[c])
+    path, want = read_page_index_fixture(workdir, name)
     # Filtered reads use the row-group statistics and page indexes of the moved chunks.
     hit = pq.read_table(path, filters=[("k", "==", 12345)]).to_pylist()
     check([r["s"] for r in hit] == ["key-012345"], f"{name}: pyarrow k = 12345 gives {hit[:2]}")

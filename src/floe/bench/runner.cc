@@ -297,8 +297,10 @@ void Recommend(BenchResult& r, const Prices& prices) {
     uint64_t stored = d < r.builds.size() ? static_cast<uint64_t>(r.builds[d].bytes) : 0;
     r.costs[d] = Monthly(loads, stored, prices);
   }
-  // A day's query time at every question's fastest and slowest measured run: two designs whose
-  // ranges overlap cannot be told apart by time under the protocol.
+  // A day's query time at every question's fastest and slowest measured run. Two designs cannot
+  // be told apart by time under the protocol when each one's median day lies within the other's
+  // range (an overlap of the ranges' edges alone is not enough: summed over questions they are
+  // wide).
   std::vector<std::pair<double, double>> day_range(nd, {0, 0});
   for (size_t d = 0; d < nd; ++d) {
     for (size_t q = 0; q < sheet.questions.size() && q < r.results.size(); ++q) {
@@ -307,7 +309,11 @@ void Recommend(BenchResult& r, const Prices& prices) {
     }
   }
   auto indistinct = [&](size_t a, size_t b) {
-    return day_range[a].first <= day_range[b].second && day_range[b].first <= day_range[a].second;
+    auto within = [&](size_t x, size_t range) {
+      return r.costs[x].latency_ms_per_day >= day_range[range].first &&
+             r.costs[x].latency_ms_per_day <= day_range[range].second;
+    };
+    return within(a, b) && within(b, a);
   };
   // Best: the least query time per day; a design indistinguishable from it in time (overlapping
   // ranges, or medians within 2%) wins instead when it is cheaper.
