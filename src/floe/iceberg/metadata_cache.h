@@ -18,33 +18,26 @@
 
 namespace floe::iceberg {
 
-class MetadataCache {
+// Keyed by location. Clear, set_enabled, set_capacity_bytes and the counters (bytes, entries,
+// hits, misses) come from LruCache.
+class MetadataCache : public LruCache<std::string, Buffer> {
  public:
   // 32 MiB: the metadata of hundreds of tables of thousands of files each.
   static constexpr int64_t kDefaultCapacityBytes = int64_t{32} << 20;
 
-  explicit MetadataCache(int64_t capacity_bytes = kDefaultCapacityBytes) : lru_(capacity_bytes) {}
+  explicit MetadataCache(int64_t capacity_bytes = kDefaultCapacityBytes)
+      : LruCache(capacity_bytes) {}
 
   // The cache every FileIO in this process shares.
   static MetadataCache& Default();
 
-  std::optional<Buffer> Find(std::string_view location) { return lru_.Find(std::string(location)); }
-  void Insert(std::string_view location, const Buffer& bytes) {
-    lru_.Insert(std::string(location), bytes, static_cast<int64_t>(bytes.size()) + 128);
+  std::optional<Buffer> Find(std::string_view location) {
+    return LruCache::Find(std::string(location));
   }
-  void Erase(std::string_view location) { lru_.Erase(std::string(location)); }
-  void Clear() { lru_.Clear(); }
-
-  void set_enabled(bool enabled) { lru_.set_enabled(enabled); }
-  bool enabled() const { return lru_.enabled(); }
-  void set_capacity_bytes(int64_t capacity_bytes) { lru_.set_capacity_bytes(capacity_bytes); }
-  int64_t bytes() const { return lru_.bytes(); }
-  int64_t entries() const { return lru_.entries(); }
-  int64_t hits() const { return lru_.hits(); }
-  int64_t misses() const { return lru_.misses(); }
-
- private:
-  LruCache<std::string, Buffer> lru_;
+  void Insert(std::string_view location, const Buffer& bytes) {
+    LruCache::Insert(std::string(location), bytes, static_cast<int64_t>(bytes.size()) + 128);
+  }
+  void Erase(std::string_view location) { LruCache::Erase(std::string(location)); }
 };
 
 // Turns the process's MetadataCache off (and empties it) for its lifetime: for measuring or
