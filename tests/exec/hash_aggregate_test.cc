@@ -4,6 +4,13 @@
 
 #include "floe/exec/sort.h"
 
+#include <map>
+#include <optional>
+#include <set>
+
+#include "floe/base/calendar.h"
+#include "floe/columnar/take.h"
+
 namespace floe::exec {
 namespace {
 
@@ -136,6 +143,99 @@ TEST(HashAggregate, DecimalSumsAreExact) {
   auto r = o.Finish();
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().message, "decimal overflow in sum: the result has more than 38 digits");
+}
+
+// Keys of three kinds (a date, a string with NULLs, an integer) in one, two and three columns,
+// split over two partial aggregates: every group's COUNT(*), MIN/MAX of a date and of a string,
+// and MIN/MAX(DISTINCT), against a std::map built row by row in the test.
+TEST(HashAggregate, KeysOfEveryKindAndPartialsAgreeWithARowByRowReference) {
+  const int64_t n = 5000;
+  ValueColumnBuilder day(columnar::Date32()), name(columnar::String()), num(columnar::Int64());
+  struct Row3 {
+    int64_t day;
+    std::optional<std::string> name;
+    int64_t num;
+  };
+  std::vector<Row3> rows;
+  for (int64_t i = 0; i < n; ++i) {
+    // The second half's days and numbers lie above the first's, so a merge must pick sides.
+    Row3 r{19000 + (i * 7) % 11 + (i < n / 2 ? 0 : 20), std::nullopt,
+           (i * 13) % 5 - (i < n / 2 ? 2 : 0)};
+    if (i % 9 != 0) r.name = std::string(1 + i % 3, static_cast<char>('p' + (i * 5) % 4));
+    rows.push_back(r);
+    ASSERT_TRUE(day.Append(Value::Int(r.day)));
+    if (r.name) {
+      ASSERT_TRUE(name.Append(Value::Str(*r.name)));
+    } else {
+      name.AppendNull();
+    }
+    ASSERT_TRUE(num.Append(Value::Int(r.num)));
+  }
+  columnar::RecordBatch all;
+  all.schema = std::make_shared<columnar::Schema>(columnar::Schema{
+      {{"day", columnar::Date32()}, {"name", columnar::String()}, {"num", columnar::Int64()}}});
+  all.columns = {day.Finish(), name.Finish(), num.Finish()};
+  all.num_rows = n;
+  auto keyref = [](int c) {
+    static const columnar::DataType types[] = {columnar::Date32(), columnar::String(),
+                                               columnar::Int64()};
+    return ColumnRef(c, types[c], std::string("c") + std::to_string(c));
+  };
+  auto agg = [&](AggFn fn, int col, bool distinct) {
+    Aggregate a;
+    a.fn = fn;
+    if (col >= 0) a.arg = keyref(col);
+    a.distinct = distinct;
+    a.type = AggregateType(fn, col >= 0 ? a.arg->type : columnar::Int64()).value();
+    return a;
+  };
+  std::vector<Aggregate> aggs = {agg(AggFn::kCountStar, -1, false), agg(AggFn::kMin, 0, false),
+                                 agg(AggFn::kMax, 1, false), agg(AggFn::kMin, 2, true),
+                                 agg(AggFn::kMax, 0, true)};
+  for (const std::vector<int>& key_cols : std::vector<std::vector<int>>{{1}, {0, 1}, {2, 1, 0}}) {
+    std::vector<ExprPtr> keys;
+    for (int c : key_cols) keys.push_back(keyref(c));
+    // Two partials over halves of the rows, merged.
+    HashAggregate a(keys, aggs), b(keys, aggs);
+    std::vector<int64_t> first, second;
+    for (int64_t i = 0; i < n; ++i) (i < n / 2 ? second : first).push_back(i);
+    ASSERT_TRUE(a.Consume(columnar::Take(all, first).value()));
+    ASSERT_TRUE(b.Consume(columnar::Take(all, second).value()));
+    ASSERT_TRUE(a.Merge(std::move(b)));
+    auto out = a.Finish().value();
+
+    // The reference: key text -> count, min day, max name, min num, max day.
+    struct Ref {
+      int64_t count = 0, min_day = INT64_MAX, min_num = INT64_MAX, max_day = INT64_MIN;
+      std::optional<std::string> max_name;
+    };
+    std::map<std::string, Ref> ref;
+    for (const Row3& r : rows) {
+      std::string k;
+      for (int c : key_cols) {
+        k += c == 0   ? FormatDate(static_cast<int32_t>(r.day))
+             : c == 1 ? (r.name ? *r.name : "NULL")
+                      : std::to_string(r.num);
+        k += ",";
+      }
+      Ref& x = ref[k];
+      ++x.count;
+      x.min_day = std::min(x.min_day, r.day);
+      x.max_day = std::max(x.max_day, r.day);
+      x.min_num = std::min(x.min_num, r.num);
+      if (r.name && (!x.max_name || *r.name > *x.max_name)) x.max_name = r.name;
+    }
+    ASSERT_EQ(out.num_rows, static_cast<int64_t>(ref.size()));
+    std::set<std::string> got;
+    for (int64_t r = 0; r < out.num_rows; ++r) got.insert(Row(out, r));
+    for (const auto& [k, x] : ref) {
+      std::string want = k + std::to_string(x.count) + "," +
+                         FormatDate(static_cast<int32_t>(x.min_day)) + "," +
+                         (x.max_name ? *x.max_name : "NULL") + "," + std::to_string(x.min_num) +
+                         "," + FormatDate(static_cast<int32_t>(x.max_day));
+      EXPECT_TRUE(got.count(want)) << want;
+    }
+  }
 }
 
 TEST(Sort, TopNKeepsTheBestRowsAcrossBatchesWithNullsLast) {

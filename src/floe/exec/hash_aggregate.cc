@@ -3,6 +3,10 @@
 #include <cmath>
 #include <cstring>
 
+// Inlined: hashing a short key is a few instructions, not a call.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace floe::exec {
 
 std::string_view AggFnName(AggFn fn) {
@@ -32,18 +36,243 @@ Result<DataType> AggregateType(AggFn fn, const DataType& arg) {
   return InvalidInput("type mismatch: {} of {} is not defined", AggFnName(fn), arg.ToString());
 }
 
-HashAggregate::HashAggregate(std::vector<ExprPtr> keys, std::vector<Aggregate> aggregates)
-    : keys_(std::move(keys)), aggregates_(std::move(aggregates)) {
-  if (keys_.empty()) GroupOf("", {});
+namespace {
+
+uint64_t MixInt(int64_t x) {
+  uint64_t h = static_cast<uint64_t>(x) * 0x9E3779B97F4A7C15ULL;
+  return h ^ (h >> 29);
 }
 
-int32_t HashAggregate::GroupOf(const std::string& key, const std::vector<Value>& values) {
-  auto [it, inserted] = index_.try_emplace(key, static_cast<int32_t>(key_values_.size()));
-  if (inserted) {
-    key_values_.push_back(values);
-    states_.emplace_back(aggregates_.size());
+// a == b for two byte strings of length n, without a library call for short keys.
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8) {
+    uint64_t x, y, u, w;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    std::memcpy(&u, a + n - 8, 8);
+    std::memcpy(&w, b + n - 8, 8);
+    if (x != y || u != w) return false;
+    return n <= 16 || std::memcmp(a + 8, b + 8, n - 16) == 0;
   }
-  return it->second;
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+bool IntegerValued(TypeId t) {
+  return t == TypeId::kInt64 || t == TypeId::kTimestamp || t == TypeId::kTime64 ||
+         t == TypeId::kDate32;
+}
+
+}  // namespace
+
+KeyDict::KeyDict(const DataType& type) {
+  switch (type.id) {
+    case TypeId::kInt64:
+    case TypeId::kTimestamp:
+    case TypeId::kTime64:
+      kind_ = Kind::kInt64;
+      break;
+    case TypeId::kDate32:
+      kind_ = Kind::kInt32;
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary:
+      kind_ = Kind::kBytes;
+      break;
+    default:
+      kind_ = Kind::kGeneric;
+      break;
+  }
+  values_.emplace_back();  // code 0: NULL
+  ints_.push_back(0);
+  bytes_.emplace_back();
+  slots_.assign(64, 0);
+}
+
+void KeyDict::Grow() {
+  std::vector<uint32_t> old = std::move(slots_);
+  slots_.assign(old.size() * 2, 0);
+  const size_t mask = slots_.size() - 1;
+  for (uint32_t code : old) {
+    if (code == 0) continue;
+    uint64_t h = kind_ == Kind::kInt64 || kind_ == Kind::kInt32
+                     ? MixInt(ints_[code])
+                     : XXH3_64bits(bytes_[code].data(), bytes_[code].size());
+    size_t i = h & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = code;
+  }
+}
+
+uint32_t KeyDict::InternInt(int64_t x) {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = MixInt(x) & mask;; i = (i + 1) & mask) {
+    uint32_t code = slots_[i];
+    if (code == 0) {
+      code = static_cast<uint32_t>(values_.size());
+      slots_[i] = code;
+      ints_.push_back(x);
+      values_.push_back(Value::Int(x));
+      if (values_.size() * 2 > slots_.size()) Grow();
+      return code;
+    }
+    if (ints_[code] == x) return code;
+  }
+}
+
+uint32_t KeyDict::InternBytes(std::string_view b, const Value* v) {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = XXH3_64bits(b.data(), b.size()) & mask;; i = (i + 1) & mask) {
+    uint32_t code = slots_[i];
+    if (code == 0) {
+      code = static_cast<uint32_t>(values_.size());
+      slots_[i] = code;
+      bytes_.emplace_back(b);
+      values_.push_back(v ? *v : Value::Str(std::string(b)));
+      if (values_.size() * 2 > slots_.size()) Grow();
+      return code;
+    }
+    const std::string& have = bytes_[code];
+    if (have.size() == b.size() && SameBytes(have.data(), b.data(), b.size())) return code;
+  }
+}
+
+uint32_t KeyDict::InternValue(const Value& v) {
+  if (v.is_null()) return 0;
+  switch (kind_) {
+    case Kind::kInt64:
+    case Kind::kInt32:
+      return InternInt(v.i());
+    case Kind::kBytes:
+      return InternBytes(v.s(), &v);
+    case Kind::kGeneric: {
+      std::string k;
+      AppendKeyBytes(v, &k);
+      return InternBytes(k, &v);
+    }
+  }
+  return 0;
+}
+
+Status KeyDict::Intern(const columnar::Column& c, std::vector<uint32_t>* codes) {
+  const int64_t n = c.length;
+  codes->resize(static_cast<size_t>(n));
+  uint32_t* out = codes->data();
+  const bool nulls = c.null_count > 0;
+  switch (kind_) {
+    case Kind::kInt64: {
+      const int64_t* v = c.Values<int64_t>();
+      for (int64_t r = 0; r < n; ++r) out[r] = nulls && c.IsNull(r) ? 0 : InternInt(v[r]);
+      return {};
+    }
+    case Kind::kInt32: {
+      const int32_t* v = c.Values<int32_t>();
+      for (int64_t r = 0; r < n; ++r) out[r] = nulls && c.IsNull(r) ? 0 : InternInt(v[r]);
+      return {};
+    }
+    case Kind::kBytes:
+      for (int64_t r = 0; r < n; ++r) {
+        out[r] = nulls && c.IsNull(r) ? 0 : InternBytes(c.BytesAt(r), nullptr);
+      }
+      return {};
+    case Kind::kGeneric:
+      for (int64_t r = 0; r < n; ++r) {
+        FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(c, r));
+        out[r] = InternValue(v);
+      }
+      return {};
+  }
+  return {};
+}
+
+HashAggregate::HashAggregate(std::vector<ExprPtr> keys, std::vector<Aggregate> aggregates)
+    : keys_(std::move(keys)), aggregates_(std::move(aggregates)) {
+  for (const auto& k : keys_) dicts_.emplace_back(k->type);
+  if (keys_.size() > 1) table_.assign(64, 0);
+  if (keys_.empty()) {
+    groups_ = 1;
+    states_.resize(aggregates_.size());
+  }
+}
+
+void HashAggregate::GrowTable() {
+  std::vector<int32_t> old = std::move(table_);
+  table_.assign(old.size() * 2, 0);
+  const size_t k = keys_.size(), mask = table_.size() - 1;
+  for (int32_t slot : old) {
+    if (slot == 0) continue;
+    const uint32_t* c = codes_.data() + static_cast<size_t>(slot - 1) * k;
+    size_t i = (k == 2 ? MixInt(static_cast<int64_t>(packed_[static_cast<size_t>(slot - 1)]))
+                       : XXH3_64bits(c, k * sizeof(uint32_t))) &
+               mask;
+    while (table_[i] != 0) i = (i + 1) & mask;
+    table_[i] = slot;
+  }
+}
+
+int32_t HashAggregate::GroupOfCodes(const uint32_t* codes) {
+  const size_t k = keys_.size();
+  if (k == 1) {
+    uint32_t c = codes[0];
+    if (c >= by_code_.size()) by_code_.resize(std::max<size_t>(c + 1, by_code_.size() * 2), -1);
+    if (by_code_[c] < 0) {
+      by_code_[c] = static_cast<int32_t>(groups_++);
+      codes_.push_back(c);
+      states_.resize(states_.size() + aggregates_.size());
+    }
+    return by_code_[c];
+  }
+  if (k == 2) {
+    // Two codes pack into one integer: hashed and compared as one.
+    const uint64_t key = (static_cast<uint64_t>(codes[0]) << 32) | codes[1];
+    const size_t mask = table_.size() - 1;
+    for (size_t i = MixInt(static_cast<int64_t>(key)) & mask;; i = (i + 1) & mask) {
+      int32_t slot = table_[i];
+      if (slot == 0) {
+        int32_t g = static_cast<int32_t>(groups_++);
+        table_[i] = g + 1;
+        codes_.insert(codes_.end(), codes, codes + 2);
+        packed_.push_back(key);
+        states_.resize(states_.size() + aggregates_.size());
+        if (static_cast<size_t>(groups_) * 2 > table_.size()) GrowTable();
+        return g;
+      }
+      if (packed_[static_cast<size_t>(slot - 1)] == key) return slot - 1;
+    }
+  }
+  const size_t mask = table_.size() - 1;
+  for (size_t i = XXH3_64bits(codes, k * sizeof(uint32_t)) & mask;; i = (i + 1) & mask) {
+    int32_t slot = table_[i];
+    if (slot == 0) {
+      int32_t g = static_cast<int32_t>(groups_++);
+      table_[i] = g + 1;
+      codes_.insert(codes_.end(), codes, codes + k);
+      states_.resize(states_.size() + aggregates_.size());
+      if (static_cast<size_t>(groups_) * 2 > table_.size()) GrowTable();
+      return g;
+    }
+    if (std::memcmp(codes_.data() + static_cast<size_t>(slot - 1) * k, codes,
+                    k * sizeof(uint32_t)) == 0) {
+      return slot - 1;
+    }
+  }
+}
+
+void HashAggregate::GroupsOf(const std::vector<std::vector<uint32_t>>& codes, int64_t rows,
+                             std::vector<int32_t>* groups) {
+  groups->resize(static_cast<size_t>(rows));
+  const size_t k = keys_.size();
+  if (k == 0) {
+    std::fill(groups->begin(), groups->end(), 0);
+    return;
+  }
+  std::vector<uint32_t> tuple(k);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (size_t i = 0; i < k; ++i) tuple[i] = codes[i][static_cast<size_t>(r)];
+    (*groups)[static_cast<size_t>(r)] = GroupOfCodes(tuple.data());
+  }
 }
 
 Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
@@ -84,59 +313,135 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
   return {};
 }
 
-Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
-  std::vector<ColumnPtr> key_cols, arg_cols;
-  for (const auto& k : keys_) {
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*k, batch));
-    key_cols.push_back(std::move(c));
+Status HashAggregate::UpdateColumn(size_t a, const columnar::Column* arg,
+                                   const std::vector<int32_t>& groups, int64_t rows) {
+  const Aggregate& agg = aggregates_[a];
+  const size_t stride = aggregates_.size();
+  State* st = states_.data() + a;
+  const int32_t* g = groups.data();
+  if (agg.fn == AggFn::kCountStar) {
+    for (int64_t r = 0; r < rows; ++r) ++st[g[r] * stride].count;
+    return {};
   }
-  for (const auto& a : aggregates_) {
-    if (a.arg) {
-      FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*a.arg, batch));
-      arg_cols.push_back(std::move(c));
-    } else {
-      arg_cols.push_back(nullptr);
+  const TypeId t = arg->type.id;
+  const bool nulls = arg->null_count > 0;
+  auto valid = [&](int64_t r) { return !nulls || arg->IsValid(r); };
+  if (!agg.distinct) {
+    if (agg.fn == AggFn::kCount) {
+      for (int64_t r = 0; r < rows; ++r) st[g[r] * stride].count += valid(r);
+      return {};
     }
-  }
-  std::string key;
-  std::vector<Value> values(keys_.size());
-  for (int64_t r = 0; r < batch.num_rows; ++r) {
-    key.clear();
-    for (size_t k = 0; k < key_cols.size(); ++k) {
-      FLOE_ASSIGN_OR_RETURN(values[k], ValueAt(*key_cols[k], r));
-      AppendKeyBytes(values[k], &key);
-    }
-    int32_t g = keys_.empty() ? 0 : GroupOf(key, values);
-    auto& states = states_[g];
-    for (size_t a = 0; a < aggregates_.size(); ++a) {
-      Value v;
-      if (arg_cols[a]) {
-        FLOE_ASSIGN_OR_RETURN(v, ValueAt(*arg_cols[a], r));
+    const bool sum = agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg;
+    if (sum && t == TypeId::kInt64) {
+      const int64_t* v = arg->Values<int64_t>();
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!valid(r)) continue;
+        State& s = st[g[r] * stride];
+        ++s.count;
+        s.isum += v[r];
+        s.dsum += static_cast<double>(v[r]);
       }
-      FLOE_RETURN_IF_ERROR(Update(states[a], aggregates_[a], v));
+      return {};
     }
+    if (sum && t == TypeId::kFloat64) {
+      const double* v = arg->Values<double>();
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!valid(r)) continue;
+        State& s = st[g[r] * stride];
+        ++s.count;
+        s.dsum += v[r];
+      }
+      return {};
+    }
+    if (sum && t == TypeId::kDecimal128) {
+      // Unscaled decimals: |value| < 10^38, so 2^127 / 10^38 (about 1.7 million) of them fit
+      // before the accumulator could wrap; Finish rejects a sum past 38 digits.
+      const uint8_t* v = arg->values.data();
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!valid(r)) continue;
+        __int128 x;
+        std::memcpy(&x, v + r * 16, 16);
+        State& s = st[g[r] * stride];
+        ++s.count;
+        s.isum += x;
+      }
+      return {};
+    }
+    if ((agg.fn == AggFn::kMin || agg.fn == AggFn::kMax) && IntegerValued(t)) {
+      const bool is_min = agg.fn == AggFn::kMin;
+      auto loop = [&]<typename T>(const T* v) {
+        for (int64_t r = 0; r < rows; ++r) {
+          if (!valid(r)) continue;
+          State& s = st[g[r] * stride];
+          int64_t x = v[r];
+          if (s.count == 0 || (is_min ? x < s.ibest : x > s.ibest)) s.ibest = x;
+          ++s.count;
+        }
+      };
+      if (t == TypeId::kDate32) {
+        loop(arg->Values<int32_t>());
+      } else {
+        loop(arg->Values<int64_t>());
+      }
+      return {};
+    }
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    if (!valid(r)) continue;
+    FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*arg, r));
+    FLOE_RETURN_IF_ERROR(Update(st[g[r] * stride], agg, v));
+  }
+  return {};
+}
+
+Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
+  std::vector<std::vector<uint32_t>> codes(keys_.size());
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*keys_[k], batch));
+    FLOE_RETURN_IF_ERROR(dicts_[k].Intern(*c, &codes[k]));
+  }
+  std::vector<int32_t> groups;
+  GroupsOf(codes, batch.num_rows, &groups);
+  for (size_t a = 0; a < aggregates_.size(); ++a) {
+    ColumnPtr arg;
+    if (aggregates_[a].arg) {
+      FLOE_ASSIGN_OR_RETURN(arg, Evaluate(*aggregates_[a].arg, batch));
+    }
+    FLOE_RETURN_IF_ERROR(UpdateColumn(a, arg.get(), groups, batch.num_rows));
   }
   return {};
 }
 
 Status HashAggregate::Merge(HashAggregate&& other) {
-  for (size_t og = 0; og < other.key_values_.size(); ++og) {
-    std::string key;
-    for (const auto& v : other.key_values_[og]) AppendKeyBytes(v, &key);
-    int32_t g = keys_.empty() ? 0 : GroupOf(key, other.key_values_[og]);
+  const size_t k = keys_.size();
+  std::vector<uint32_t> tuple(k);
+  for (int64_t og = 0; og < other.groups_; ++og) {
+    for (size_t i = 0; i < k; ++i) {
+      tuple[i] = dicts_[i].InternValue(
+          other.dicts_[i].value(other.codes_[static_cast<size_t>(og) * k + i]));
+    }
+    int32_t g = k == 0 ? 0 : GroupOfCodes(tuple.data());
     for (size_t a = 0; a < aggregates_.size(); ++a) {
-      State& s = states_[g][a];
-      State& o = other.states_[og][a];
+      State& s = state(g, a);
+      State& o = other.state(static_cast<int32_t>(og), a);
       const Aggregate& agg = aggregates_[a];
       if (agg.distinct) {
         // Re-count from the union of the sets; sums of distinct values are recomputed at Finish.
-        for (auto& k : o.distinct) s.distinct.insert(k);
+        for (auto& key : o.distinct) s.distinct.insert(key);
         s.count = static_cast<int64_t>(s.distinct.size());
-        continue;
       }
-      s.count += o.count;
-      s.isum += o.isum;
-      s.dsum += o.dsum;
+      const bool int_best = !agg.distinct && (agg.fn == AggFn::kMin || agg.fn == AggFn::kMax) &&
+                            IntegerValued(agg.arg->type.id);
+      if (int_best && o.count > 0) {
+        if (s.count == 0 || (agg.fn == AggFn::kMin ? o.ibest < s.ibest : o.ibest > s.ibest)) {
+          s.ibest = o.ibest;
+        }
+      }
+      if (!agg.distinct) {
+        s.count += o.count;
+        s.isum += o.isum;
+        s.dsum += o.dsum;
+      }
       if (!o.best.is_null()) {
         int c = s.best.is_null() ? 0 : CompareValues(o.best, s.best);
         if (s.best.is_null() || (agg.fn == AggFn::kMin && c < 0) ||
@@ -185,11 +490,12 @@ Value DecodeKey(const std::string& k) {
 Result<columnar::RecordBatch> HashAggregate::Finish() {
   auto schema = std::make_shared<columnar::Schema>();
   columnar::RecordBatch out;
-  int64_t n = static_cast<int64_t>(key_values_.size());
-  for (size_t k = 0; k < keys_.size(); ++k) {
+  const int64_t n = groups_;
+  const size_t nkeys = keys_.size();
+  for (size_t k = 0; k < nkeys; ++k) {
     ValueColumnBuilder b(keys_[k]->type);
     for (int64_t g = 0; g < n; ++g) {
-      FLOE_RETURN_IF_ERROR(b.Append(key_values_[g][k]));
+      FLOE_RETURN_IF_ERROR(b.Append(dicts_[k].value(codes_[static_cast<size_t>(g) * nkeys + k])));
     }
     out.columns.push_back(b.Finish());
     schema->fields.push_back({fmt::format("k{}", k), keys_[k]->type});
@@ -198,7 +504,7 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
     const Aggregate& agg = aggregates_[a];
     ValueColumnBuilder b(agg.type);
     for (int64_t g = 0; g < n; ++g) {
-      State& s = states_[g][a];
+      State& s = state(static_cast<int32_t>(g), a);
       if (agg.distinct && (agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg)) {
         s.isum = 0;
         s.dsum = 0;
@@ -250,7 +556,11 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
           break;
         case AggFn::kMin:
         case AggFn::kMax:
-          v = s.best;
+          if (!agg.distinct && IntegerValued(agg.arg->type.id)) {
+            if (s.count > 0) v = Value::Int(s.ibest);
+          } else {
+            v = s.best;
+          }
           break;
       }
       FLOE_RETURN_IF_ERROR(b.Append(v));

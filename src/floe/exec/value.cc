@@ -62,6 +62,63 @@ Result<ColumnPtr> NormalizeColumn(const ColumnPtr& column) {
   DataType to = NormalizedType(column->type);
   if (to == column->type) return column;
   if (column->type.IsNested()) return column;
+  // Widening a fixed-width column is one loop over its values; the validity bitmap is shared.
+  auto widen = [&]<typename From, typename To>(auto convert) -> ColumnPtr {
+    const int64_t n = column->length;
+    if (column->values.size() < static_cast<size_t>(n) * sizeof(From)) return nullptr;
+    ByteVector out(static_cast<size_t>(n) * sizeof(To));
+    To* o = reinterpret_cast<To*>(out.data());
+    const uint8_t* in = column->values.data();
+    for (int64_t i = 0; i < n; ++i) {
+      From x;
+      std::memcpy(&x, in + i * sizeof(From), sizeof(From));
+      o[i] = convert(x);
+    }
+    auto c = std::make_shared<columnar::Column>();
+    c->type = to;
+    c->length = n;
+    c->null_count = column->null_count;
+    c->validity = column->validity;
+    c->values = Buffer(std::move(out));
+    return c;
+  };
+  auto same = [](auto x) { return x; };
+  ColumnPtr fast;
+  switch (column->type.id) {
+    case TypeId::kInt8:
+      fast = widen.template operator()<int8_t, int64_t>(same);
+      break;
+    case TypeId::kInt16:
+      fast = widen.template operator()<int16_t, int64_t>(same);
+      break;
+    case TypeId::kInt32:
+      fast = widen.template operator()<int32_t, int64_t>(same);
+      break;
+    case TypeId::kUInt8:
+      fast = widen.template operator()<uint8_t, int64_t>(same);
+      break;
+    case TypeId::kUInt16:
+      fast = widen.template operator()<uint16_t, int64_t>(same);
+      break;
+    case TypeId::kUInt32:
+      fast = widen.template operator()<uint32_t, int64_t>(same);
+      break;
+    case TypeId::kFloat32:
+      fast = widen.template operator()<float, double>(same);
+      break;
+    case TypeId::kTimestamp:
+    case TypeId::kTime64:
+      if (column->type.unit == columnar::TimeUnit::kMilli) {
+        fast = widen.template operator()<int64_t, int64_t>([](int64_t x) { return x * 1000; });
+      } else if (column->type.unit == columnar::TimeUnit::kNano) {
+        fast = widen.template operator()<int64_t, int64_t>(
+            [](int64_t x) { return FloorDiv(x, 1000); });
+      }
+      break;
+    default:
+      break;
+  }
+  if (fast) return fast;
   ValueColumnBuilder b(to);
   for (int64_t r = 0; r < column->length; ++r) {
     FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*column, r));

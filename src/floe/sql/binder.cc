@@ -853,8 +853,12 @@ Result<LogicalPlan> Binder::Bind() {
   }
 
   if (plan_.source == LogicalPlan::Source::kTable && plan_.where) {
-    plan_.pushed_filter =
-        PushableFilter(*plan_.where, plan_.table.metadata.CurrentSchema(), plan_.scan_field_ids);
+    PushedFilter pushed =
+        PushableFilter(plan_.where, plan_.table.metadata.CurrentSchema(), plan_.scan_field_ids);
+    plan_.pushed_filter = pushed.filter;
+    plan_.residual_where = pushed.residual;
+  } else {
+    plan_.residual_where = plan_.where;
   }
   return std::move(plan_);
 }
@@ -863,6 +867,10 @@ Result<LogicalPlan> Binder::Bind() {
 struct Pushed {
   iceberg::ExprPtr expr;  // null: nothing pushable
   bool exact = false;     // expr holds exactly when the original does
+  // The scan's row filter (EvalPredicate: NULL is false) keeps exactly the rows SQL's WHERE keeps:
+  // exact, no NOT (SQL's NOT of unknown stays unknown; the row filter's NOT of false is true) and
+  // no floating-point column (NaN ordering) or nanosecond timestamp (the literal is in micros).
+  bool strict = false;
 };
 
 std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col) {
@@ -906,14 +914,18 @@ class Pusher {
     switch (e.fn) {
       case Fn::kAnd: {
         Pushed a = Convert(*e.args[0]), b = Convert(*e.args[1]);
-        if (a.expr && b.expr) return {iceberg::And(a.expr, b.expr), a.exact && b.exact};
+        if (a.expr && b.expr) {
+          return {iceberg::And(a.expr, b.expr), a.exact && b.exact, a.strict && b.strict};
+        }
         if (a.expr) return {a.expr, false};
         if (b.expr) return {b.expr, false};
         return {};
       }
       case Fn::kOr: {
         Pushed a = Convert(*e.args[0]), b = Convert(*e.args[1]);
-        if (a.expr && b.expr) return {iceberg::Or(a.expr, b.expr), a.exact && b.exact};
+        if (a.expr && b.expr) {
+          return {iceberg::Or(a.expr, b.expr), a.exact && b.exact, a.strict && b.strict};
+        }
         return {};
       }
       case Fn::kNot: {
@@ -927,7 +939,7 @@ class Pusher {
         if (!f) return {};
         return {iceberg::Predicate(
                     e.fn == Fn::kIsNull ? iceberg::Op::kIsNull : iceberg::Op::kNotNull, f->name),
-                true};
+                true, Strict(*f)};
       }
       case Fn::kEq:
       case Fn::kNotEq:
@@ -956,7 +968,7 @@ class Pusher {
                          : fn == Fn::kLtEq  ? iceberg::Op::kLtEq
                          : fn == Fn::kGt    ? iceberg::Op::kGt
                                             : iceberg::Op::kGtEq;
-        return {iceberg::Predicate(op, f->name, {*l}), true};
+        return {iceberg::Predicate(op, f->name, {*l}), true, Strict(*f)};
       }
       case Fn::kIn: {
         const iceberg::NestedField* f = Column(*e.args[0]);
@@ -968,7 +980,7 @@ class Pusher {
           if (!l) return {};
           set.push_back(*l);
         }
-        return {iceberg::Predicate(iceberg::Op::kIn, f->name, std::move(set)), true};
+        return {iceberg::Predicate(iceberg::Op::kIn, f->name, std::move(set)), true, Strict(*f)};
       }
       case Fn::kStartsWith:
       case Fn::kLike: {
@@ -979,19 +991,19 @@ class Pusher {
         if (e.fn == Fn::kStartsWith) {
           return {iceberg::Predicate(iceberg::Op::kStartsWith, f->name,
                                      {iceberg::Literal::String(pattern)}),
-                  true};
+                  true, true};
         }
         size_t wild = pattern.find_first_of("%_\\");
         if (wild == std::string::npos) {
           return {
               iceberg::Predicate(iceberg::Op::kEq, f->name, {iceberg::Literal::String(pattern)}),
-              true};
+              true, true};
         }
         if (wild == 0) return {};
         bool exact = pattern[wild] == '%' && wild + 1 == pattern.size();
         return {iceberg::Predicate(iceberg::Op::kStartsWith, f->name,
                                    {iceberg::Literal::String(pattern.substr(0, wild))}),
-                exact};
+                exact, exact};
       }
       default:
         return {};
@@ -999,6 +1011,18 @@ class Pusher {
   }
 
  private:
+  static bool Strict(const iceberg::NestedField& f) {
+    switch (f.type->id) {
+      case iceberg::TypeId::kFloat:
+      case iceberg::TypeId::kDouble:
+      case iceberg::TypeId::kTimestampNs:
+      case iceberg::TypeId::kTimestampTzNs:
+        return false;
+      default:
+        return true;
+    }
+  }
+
   const iceberg::NestedField* Column(const exec::Expr& e) {
     if (e.kind != exec::Expr::Kind::kColumn || e.column < 0 ||
         e.column >= static_cast<int>(ids_.size())) {
@@ -1024,19 +1048,28 @@ void Conjuncts(const exec::ExprPtr& e, std::vector<exec::ExprPtr>* out) {
 
 }  // namespace
 
-iceberg::ExprPtr PushableFilter(const exec::Expr& predicate, const iceberg::Schema& schema,
-                                const std::vector<int32_t>& field_ids) {
+PushedFilter PushableFilter(const exec::ExprPtr& predicate, const iceberg::Schema& schema,
+                            const std::vector<int32_t>& field_ids) {
   std::vector<exec::ExprPtr> parts;
-  auto self = std::shared_ptr<const exec::Expr>(&predicate, [](const exec::Expr*) {});
-  Conjuncts(self, &parts);
+  Conjuncts(predicate, &parts);
   Pusher pusher(schema, field_ids);
-  iceberg::ExprPtr out;
+  PushedFilter out;
+  std::vector<exec::ExprPtr> left;
   for (const auto& p : parts) {
     Pushed c = pusher.Convert(*p);
-    if (!c.expr) continue;
     // Keep only what binds to the schema (a literal that cannot become the column's type).
-    if (!iceberg::Bind(c.expr, schema)) continue;
-    out = out ? iceberg::And(out, c.expr) : c.expr;
+    if (c.expr && !iceberg::Bind(c.expr, schema)) c = {};
+    if (c.expr) out.filter = out.filter ? iceberg::And(out.filter, c.expr) : c.expr;
+    if (!c.expr || !c.strict) left.push_back(p);
+  }
+  for (const auto& p : left) {
+    if (!out.residual) {
+      out.residual = p;
+    } else {
+      auto both = exec::MakeCall(Fn::kAnd, {out.residual, p});
+      if (!both) return {out.filter, predicate};
+      out.residual = *both;
+    }
   }
   return out;
 }

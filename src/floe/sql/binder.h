@@ -23,9 +23,16 @@ struct TableResolver {
 
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver);
 
-// The part of a bound predicate (over scan columns `field_ids` of `schema`) that Iceberg pruning
-// can evaluate: a filter every matching row satisfies (it may let more rows through).
-iceberg::ExprPtr PushableFilter(const exec::Expr& predicate, const iceberg::Schema& schema,
-                                const std::vector<int32_t>& field_ids);
+// A bound predicate (over scan columns `field_ids` of `schema`) split for the scan.
+struct PushedFilter {
+  // What Iceberg pruning and the scan's row filter evaluate: every matching row satisfies it (it
+  // may let more rows through). Null: nothing pushable.
+  iceberg::ExprPtr filter;
+  // The conjuncts the scan's row filter does not decide exactly as SQL would, still to be applied
+  // to the scanned rows. Null: the scan's rows are exactly the predicate's.
+  exec::ExprPtr residual;
+};
+PushedFilter PushableFilter(const exec::ExprPtr& predicate, const iceberg::Schema& schema,
+                            const std::vector<int32_t>& field_ids);
 
 }  // namespace floe::sql

@@ -57,8 +57,8 @@ Status ProjectInto(const LogicalPlan& plan, const RecordBatch& in, WorkerState* 
 }
 
 Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w) {
-  if (plan.where) {
-    FLOE_ASSIGN_OR_RETURN(batch, exec::Filter(batch, *plan.where));
+  if (plan.residual_where) {
+    FLOE_ASSIGN_OR_RETURN(batch, exec::Filter(batch, *plan.residual_where));
   }
   if (batch.num_rows == 0) return {};
   if (w->aggregate) return w->aggregate->Consume(batch);

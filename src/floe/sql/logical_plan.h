@@ -31,6 +31,9 @@ struct LogicalPlan {
   iceberg::ExprPtr pushed_filter;       // kTable: conjuncts pruning can use (unbound)
 
   exec::ExprPtr where;  // over the source batch; null: none
+  // The part of `where` still to apply to the source batch: conjuncts the scan's row filter
+  // decides exactly (PushableFilter) are left out. Null: none.
+  exec::ExprPtr residual_where;
 
   bool aggregate = false;
   std::vector<exec::ExprPtr> group_keys;    // over the source batch
