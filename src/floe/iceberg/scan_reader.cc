@@ -331,6 +331,9 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
   return o;
 }
 
+// Threads decoding may use at once: the machine's cores.
+size_t DecodeThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 Error NameFile(Error e, const FileScanTask& task) {
   if (e.message.find(task.file.file_path) == std::string::npos) {
     e.message = "reading '" + task.file.file_path + "': " + e.message;
@@ -453,28 +456,55 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
                                             task.residual, shape.read_schema, has_ids));
       if (narrowed) fetched->plan = std::move(*narrowed);
     }
-    FLOE_ASSIGN_OR_RETURN(
-        parquet::BatchReader batches,
-        fetched->reader.Decode(std::move(fetched->plan), std::move(fetched->bytes)));
-    while (!failed.load()) {
-      FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
-      if (!b) break;
-      const int64_t rows = b->num_rows;
-      FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
-                            ConformToSchema(*b, shape.read_schema, has_ids));
-      if (options.apply_residual && task.residual) {
-        FLOE_ASSIGN_OR_RETURN(conformed, FilterRows(conformed, task.residual, shape.read_schema));
+    // Decodes `plan`'s row groups in order, filtering and delivering each batch.
+    auto decode = [&](parquet::ReadPlan plan, parquet::FetchedBytes bytes) -> Status {
+      FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches,
+                            fetched->reader.Decode(std::move(plan), std::move(bytes)));
+      while (!failed.load()) {
+        FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
+        if (!b) break;
+        const int64_t rows = b->num_rows;
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                              ConformToSchema(*b, shape.read_schema, has_ids));
+        if (options.apply_residual && task.residual) {
+          FLOE_ASSIGN_OR_RETURN(conformed, FilterRows(conformed, task.residual, shape.read_schema));
+        }
+        if (shape.needs_projection) {
+          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
+        }
+        std::lock_guard lock(mu);
+        stats->rows_read += rows;
+        if (options.preserve_order && (index != next_to_deliver || !held_batches.empty())) {
+          if (conformed.num_rows > 0) held_batches.push_back(std::move(conformed));
+          continue;
+        }
+        FLOE_RETURN_IF_ERROR(deliver(std::move(conformed)));
       }
-      if (shape.needs_projection) {
-        FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
+      return {};
+    };
+    // With fewer files than cores, one file's row groups are decoded on several threads (every
+    // core busy on a one-file table); batches then arrive in no particular order, so not when
+    // order or a limit matters.
+    const size_t parts = options.preserve_order || options.limit >= 0
+                             ? 1
+                             : std::min(fetched->plan.row_groups.size(),
+                                        std::max<size_t>(1, DecodeThreads() / tasks.size()));
+    if (parts <= 1) {
+      FLOE_RETURN_IF_ERROR(decode(std::move(fetched->plan), std::move(fetched->bytes)));
+    } else {
+      std::vector<parquet::ReadPlan> slices(parts, fetched->plan);
+      for (auto& slice : slices) slice.row_groups.clear();
+      for (size_t i = 0; i < fetched->plan.row_groups.size(); ++i) {
+        slices[i % parts].row_groups.push_back(fetched->plan.row_groups[i]);
       }
-      std::lock_guard lock(mu);
-      stats->rows_read += rows;
-      if (options.preserve_order && (index != next_to_deliver || !held_batches.empty())) {
-        if (conformed.num_rows > 0) held_batches.push_back(std::move(conformed));
-        continue;
+      std::vector<Status> done(parts);
+      std::vector<std::thread> threads;
+      for (size_t p = 1; p < parts; ++p) {
+        threads.emplace_back([&, p] { done[p] = decode(std::move(slices[p]), fetched->bytes); });
       }
-      FLOE_RETURN_IF_ERROR(deliver(std::move(conformed)));
+      done[0] = decode(std::move(slices[0]), fetched->bytes);
+      for (std::thread& t : threads) t.join();
+      for (Status& st : done) FLOE_RETURN_IF_ERROR(std::move(st));
     }
     if (options.preserve_order) {
       std::lock_guard lock(mu);
