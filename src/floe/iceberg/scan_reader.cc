@@ -58,7 +58,8 @@ class ByteBudget {
 };
 
 // A literal in the Parquet reader's value domain; nullopt for types whose file representation
-// may differ from Iceberg's (timestamps in other units, decimals) -- those prune nothing.
+// may differ from Iceberg's (decimals) -- those prune nothing. Timestamps are in Iceberg's unit
+// (micros; nanos for the _ns types): ResolveForFile keeps them only for files in that unit.
 std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId column_type) {
   if (v.is_null()) return std::nullopt;
   switch (column_type) {
@@ -69,6 +70,10 @@ std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId
     case TypeId::kFloat:
     case TypeId::kDouble:
     case TypeId::kString:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
       break;
     default:
       return std::nullopt;
@@ -207,12 +212,14 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
 // columns are then decoded only there, their pages without a match passed over undecoded (a point
 // lookup on an unsorted file decodes one column, not sixty). nullopt when it cannot pay: nothing
 // to leave out, a limit, or more than half the rows matching. The residual is applied to the
-// narrowed rows again, so the answer is the same either way.
+// narrowed plan's rows all match: they need no filtering again, and the columns only the filter
+// read (not in `keep_ids`, the projection) are left out of it.
 Result<std::optional<parquet::ReadPlan>> NarrowToMatches(const parquet::FileReader& reader,
                                                          const parquet::ReadPlan& plan,
                                                          const parquet::FetchedBytes& bytes,
                                                          const ExprPtr& residual,
-                                                         const Schema& read_schema, bool has_ids) {
+                                                         const Schema& read_schema, bool has_ids,
+                                                         const std::set<int32_t>& keep_ids) {
   if (!residual || residual->op == Op::kTrue || plan.limit >= 0) return std::nullopt;
   std::set<int32_t> ids;
   std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
@@ -262,10 +269,24 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(const parquet::FileRead
 
   parquet::ReadPlan narrowed = plan;
   narrowed.row_groups.clear();
+  std::set<int> kept_leaves;
+  auto out_schema = std::make_shared<columnar::Schema>();
+  narrowed.fields.clear();
+  for (const parquet::FieldNode& f : plan.fields) {
+    if (!keep_ids.count(f.field.field_id)) continue;
+    narrowed.fields.push_back(f);
+    out_schema->fields.push_back(f.field);
+    kept_leaves.insert(f.leaves.begin(), f.leaves.end());
+  }
+  if (narrowed.fields.size() != keep_ids.size()) return std::nullopt;  // a projected column missing
+  narrowed.schema = out_schema;
+  narrowed.columns.assign(kept_leaves.begin(), kept_leaves.end());
   size_t at = 0;
   for (const parquet::RowGroupPlan& rg : plan.row_groups) {
     parquet::RowGroupPlan out = rg;
     out.rows.clear();
+    std::erase_if(out.columns,
+                  [&](const parquet::ColumnChunkPlan& c) { return !kept_leaves.count(c.column); });
     for (const parquet::RowRange& r : rg.rows) {
       for (int64_t row = r.begin; row < r.end; ++row, ++at) {
         if (!match[at]) continue;
@@ -310,13 +331,35 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
       o.columns.push_back(f.name);
     }
   }
+  // A timestamp literal is in Iceberg's unit: it compares with the file's values only when the
+  // file stores that unit (Iceberg's writers do; a file registered from elsewhere may not).
+  auto same_unit = [&](const parquet::ColumnPredicate& p, const parquet::FieldNode* node) {
+    const NestedField* f = p.field_id ? shape.read_schema.FindById(*p.field_id) : nullptr;
+    if (f == nullptr || !f->type) return false;
+    columnar::TimeUnit want;
+    switch (f->type->id) {
+      case TypeId::kTimestamp:
+      case TypeId::kTimestampTz:
+        want = columnar::TimeUnit::kMicro;
+        break;
+      case TypeId::kTimestampNs:
+      case TypeId::kTimestampTzNs:
+        want = columnar::TimeUnit::kNano;
+        break;
+      default:
+        return true;
+    }
+    return node->field.type.id == columnar::TypeId::kTimestamp && node->field.type.unit == want;
+  };
   for (parquet::ColumnPredicate p : base.predicates) {
     if (has_ids) {
-      if (p.field_id && schema.FindFieldId(*p.field_id) != nullptr) o.predicates.push_back(p);
+      const parquet::FieldNode* node = p.field_id ? schema.FindFieldId(*p.field_id) : nullptr;
+      if (node != nullptr && same_unit(p, node)) o.predicates.push_back(p);
     } else {
       // Only top-level names can be trusted without ids.
       const NestedField* f = p.field_id ? shape.read_schema.FindById(*p.field_id) : nullptr;
-      if (f != nullptr && schema.FindPath(f->name) != nullptr) {
+      const parquet::FieldNode* node = f ? schema.FindPath(f->name) : nullptr;
+      if (node != nullptr && same_unit(p, node)) {
         p.column = f->name;
         p.field_id.reset();
         o.predicates.push_back(std::move(p));
@@ -362,6 +405,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
 
   const bool floe = options.strategy == parquet::ReadStrategy::kFloe;
   const ScanShape shape = ShapeOf(tasks, projected, options.apply_residual);
+  std::set<int32_t> projected_ids;
+  for (const NestedField& f : projected.fields()) projected_ids.insert(f.id);
   parquet::TailEstimator tails(options.planner);
   parquet::RequestGate gate(options.request_budget);
   parquet::FooterCache* cache = nullptr;
@@ -450,11 +495,17 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     for (const columnar::Field& f : fetched->reader.arrow_schema().fields) {
       has_ids |= f.field_id >= 0;
     }
-    if (options.apply_residual && task.residual) {
-      FLOE_ASSIGN_OR_RETURN(std::optional<parquet::ReadPlan> narrowed,
-                            NarrowToMatches(fetched->reader, fetched->plan, fetched->bytes,
-                                            task.residual, shape.read_schema, has_ids));
-      if (narrowed) fetched->plan = std::move(*narrowed);
+    // Narrowed to its matches, the plan reads exactly the projected columns of matching rows.
+    bool narrowed_to_matches = false;
+    if (options.apply_residual && task.residual && !projected_ids.empty()) {
+      FLOE_ASSIGN_OR_RETURN(
+          std::optional<parquet::ReadPlan> narrowed,
+          NarrowToMatches(fetched->reader, fetched->plan, fetched->bytes, task.residual,
+                          shape.read_schema, has_ids, projected_ids));
+      if (narrowed) {
+        fetched->plan = std::move(*narrowed);
+        narrowed_to_matches = true;
+      }
     }
     // Decodes `plan`'s row groups in order, filtering and delivering each batch.
     auto decode = [&](parquet::ReadPlan plan, parquet::FetchedBytes bytes) -> Status {
@@ -464,13 +515,18 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
         FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
         if (!b) break;
         const int64_t rows = b->num_rows;
-        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
-                              ConformToSchema(*b, shape.read_schema, has_ids));
-        if (options.apply_residual && task.residual) {
-          FLOE_ASSIGN_OR_RETURN(conformed, FilterRows(conformed, task.residual, shape.read_schema));
-        }
-        if (shape.needs_projection) {
-          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
+        columnar::RecordBatch conformed;
+        if (narrowed_to_matches) {
+          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(*b, projected, has_ids));
+        } else {
+          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(*b, shape.read_schema, has_ids));
+          if (options.apply_residual && task.residual) {
+            FLOE_ASSIGN_OR_RETURN(conformed,
+                                  FilterRows(conformed, task.residual, shape.read_schema));
+          }
+          if (shape.needs_projection) {
+            FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
+          }
         }
         std::lock_guard lock(mu);
         stats->rows_read += rows;
