@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "floe/catalog/sql_catalog.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/evaluator.h"
@@ -105,6 +107,40 @@ TEST(Scan, OneDayPrunesManifestsBySummaries) {
   EXPECT_EQ(p.tasks.size(), 4u);
   EXPECT_EQ(f.store->Snapshot().get, 2u);  // list + one manifest
   for (const auto& t : p.tasks) EXPECT_EQ(t.file.partition[0], Literal::Date(19002));
+}
+
+// A range on the partition source is decided by the day partition when the partition lies wholly
+// inside it: ts >= 2022-01-10 00:00 holds for every row of day 19002 and later (the residual of
+// those files drops it), ts < 2022-01-10 12:00 for no whole day (kept); ts <= 2022-01-10
+// 23:59:59.999999 and ts > 2022-01-09 23:59:59.999999 cover day 19002 whole as well.
+TEST(Scan, RangesCoveringAWholeDayPartitionLeaveNoResidual) {
+  Fixture f;
+  auto ops = [](const ExprPtr& e) {
+    std::vector<Op> out;
+    std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& x) {
+      if (x->is_predicate()) out.push_back(x->op);
+      for (const auto& c : x->children) walk(c);
+    };
+    walk(e);
+    return out;
+  };
+  ScanPlan half = f.Plan(And(Predicate(Op::kGtEq, "ts", {Ts("2022-01-10T00:00:00Z")}),
+                             Predicate(Op::kLt, "ts", {Ts("2022-01-10T12:00:00Z")})));
+  ASSERT_EQ(half.tasks.size(), 4u);
+  for (const auto& t : half.tasks) EXPECT_EQ(ops(t.residual), std::vector<Op>{Op::kLt});
+
+  ScanPlan day = f.Plan(And(Predicate(Op::kGt, "ts", {Ts("2022-01-09T23:59:59.999999Z")}),
+                            Predicate(Op::kLtEq, "ts", {Ts("2022-01-10T23:59:59.999999Z")})));
+  ASSERT_EQ(day.tasks.size(), 4u);
+  for (const auto& t : day.tasks) EXPECT_EQ(t.residual->op, Op::kTrue);
+
+  // From mid-day 19001: day 19001 keeps the bound, day 19002 does not.
+  ScanPlan from = f.Plan(Predicate(Op::kGtEq, "ts", {Ts("2022-01-09T06:00:00Z")}));
+  ASSERT_EQ(from.tasks.size(), 8u);
+  for (const auto& t : from.tasks) {
+    const bool partial = t.file.partition[0] == Literal::Date(19001);
+    EXPECT_EQ(t.residual->op, partial ? Op::kGtEq : Op::kTrue) << t.file.file_path;
+  }
 }
 
 TEST(Scan, ManifestsOfOnlyDeletedFilesAreNotRead) {

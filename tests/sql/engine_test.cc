@@ -214,13 +214,13 @@ TEST_F(EngineTest, TimestampRangePrunesRowGroupsAndPages) {
   iceberg::Schema schema(0, {{1, "id", true, iceberg::Primitive(iceberg::TypeId::kLong)},
                              {2, "ts", false, iceberg::Primitive(iceberg::TypeId::kTimestamp)}});
   auto id = catalog::TableIdentifier::Parse("db.clicks").value();
-  auto t = iceberg::CreateTable(*w.catalog, *w.io, id,
-                                {schema,
-                                 {},
-                                 {},
-                                 {{"write.parquet.row-group-row-limit", "1000"},
-                                  {"write.parquet.page-row-limit", "100"}},
-                                 ""});
+  auto t = iceberg::CreateTable(
+      *w.catalog, *w.io, id,
+      {schema,
+       {},
+       {},
+       {{"write.parquet.row-group-row-limit", "1000"}, {"write.parquet.page-row-limit", "100"}},
+       ""});
   ASSERT_TRUE(t) << t.error().ToString();
   iceberg::TableDataWriter writer(iceberg::LoadTable(*w.catalog, *w.io, id).value(), *w.io);
   ValueColumnBuilder ids(columnar::Int64()), ts(columnar::Timestamp(columnar::TimeUnit::kMicro));
@@ -230,9 +230,9 @@ TEST_F(EngineTest, TimestampRangePrunesRowGroupsAndPages) {
     ASSERT_TRUE(ts.Append(Value::Int(base + i * 60'000'000)));
   }
   columnar::RecordBatch b;
-  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{
-      {{"id", columnar::Int64(), false, 1},
-       {"ts", columnar::Timestamp(columnar::TimeUnit::kMicro), true, 2}}});
+  b.schema = std::make_shared<columnar::Schema>(
+      columnar::Schema{{{"id", columnar::Int64(), false, 1},
+                        {"ts", columnar::Timestamp(columnar::TimeUnit::kMicro), true, 2}}});
   b.columns = {ids.Finish(), ts.Finish()};
   b.num_rows = 4000;
   ASSERT_TRUE(writer.Write(b));

@@ -8,7 +8,78 @@
 namespace floe::iceberg {
 namespace {
 
-// The filter with predicates on identity-partitioned columns decided by the file's partition.
+// `l` moved by `delta` in its own integer domain; nullopt for other types or on overflow.
+std::optional<Literal> Shifted(const Literal& l, int64_t delta) {
+  if (const auto* i = std::get_if<int32_t>(&l.storage())) {
+    const int64_t v = int64_t{*i} + delta;
+    if (v < INT32_MIN || v > INT32_MAX) return std::nullopt;
+    const auto x = static_cast<int32_t>(v);
+    switch (l.type()) {
+      case TypeId::kInt:
+        return Literal::Int(x);
+      case TypeId::kDate:
+        return Literal::Date(x);
+      default:
+        return std::nullopt;
+    }
+  }
+  if (const auto* i = std::get_if<int64_t>(&l.storage())) {
+    int64_t v;
+    if (__builtin_add_overflow(*i, delta, &v)) return std::nullopt;
+    switch (l.type()) {
+      case TypeId::kLong:
+        return Literal::Long(v);
+      case TypeId::kTimestamp:
+        return Literal::Timestamp(v);
+      case TypeId::kTimestampTz:
+        return Literal::TimestampTz(v);
+      case TypeId::kTimestampNs:
+        return Literal::TimestampNs(v);
+      case TypeId::kTimestampTzNs:
+        return Literal::TimestampTzNs(v);
+      default:
+        return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether every row of a partition whose field `pf` holds `value` satisfies the range predicate
+// `e` on pf's integer-valued source column, through an order-preserving transform t (day, hour,
+// month, year, truncate). t is monotone, so t(x) = value < t(L) implies x < L; likewise
+// value > t(L) implies x > L. x <= L is x < L + 1 and x >= L is x > L - 1 (integers).
+bool HoldsForWholePartition(const Expr& e, const PartitionField& pf, const Literal& value) {
+  if (!pf.transform.PreservesOrder() || value.is_null() || e.literals.size() != 1) return false;
+  std::optional<Literal> bound;
+  bool below = false;  // the rows must lie below the bound (else above)
+  switch (e.op) {
+    case Op::kLt:
+      bound = e.literals[0];
+      below = true;
+      break;
+    case Op::kLtEq:
+      bound = Shifted(e.literals[0], 1);
+      below = true;
+      break;
+    case Op::kGt:
+      bound = e.literals[0];
+      break;
+    case Op::kGtEq:
+      bound = Shifted(e.literals[0], -1);
+      break;
+    default:
+      return false;
+  }
+  if (!bound || !Shifted(*bound, 0)) return false;  // integer-valued sources only
+  auto t = pf.transform.Apply(*bound);
+  if (!t || t->is_null()) return false;
+  const std::partial_ordering c = Compare(value, *t);
+  return below ? c == std::partial_ordering::less : c == std::partial_ordering::greater;
+}
+
+// The filter with the predicates the file's partition decides left out: those on identity-
+// partitioned columns, and ranges that an order-preserving transform's partition value shows
+// every row satisfies (a day partition under ts >= that day's midnight).
 ExprPtr Residual(const ExprPtr& e, const PartitionSpec& spec,
                  const std::vector<Literal>& partition) {
   switch (e->op) {
@@ -27,9 +98,11 @@ ExprPtr Residual(const ExprPtr& e, const PartitionSpec& spec,
   }
   for (size_t i = 0; i < spec.fields().size() && i < partition.size(); ++i) {
     const PartitionField& pf = spec.fields()[i];
-    if (pf.source_id == e->field_id && pf.transform.kind == TransformKind::kIdentity) {
+    if (pf.source_id != e->field_id) continue;
+    if (pf.transform.kind == TransformKind::kIdentity) {
       return EvalPredicate(*e, partition[i]) ? True() : False();
     }
+    if (HoldsForWholePartition(*e, pf, partition[i])) return True();
   }
   return e;
 }
