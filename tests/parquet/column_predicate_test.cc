@@ -169,5 +169,51 @@ TEST(ColumnPredicateTest, NullsAndContradictions) {
   EXPECT_TRUE(CanSkip(ColumnPredicate::In("x", {}), unknown));
 }
 
+// AllMatch proves a predicate for every row a bounds entry describes: no nulls (a known count),
+// and bounds inside the range -- or one value, in the set.
+TEST(ColumnPredicateTest, AllMatchNeedsKnownNoNullsAndBoundsInside) {
+  auto bounds = [](PredicateValue min, PredicateValue max, std::optional<int64_t> nulls) {
+    ValueBounds b;
+    b.min = std::move(min);
+    b.max = std::move(max);
+    b.null_count = nulls;
+    b.num_values = 10;
+    return b;
+  };
+  const ValueBounds b10_20 = bounds(int64_t{10}, int64_t{20}, 0);
+  auto range = [](std::optional<PredicateValue> lo, std::optional<PredicateValue> hi) {
+    return ColumnPredicate::Range("x", std::move(lo), std::move(hi));
+  };
+  EXPECT_TRUE(AllMatch(range(int64_t{10}, int64_t{20}), b10_20));
+  EXPECT_TRUE(AllMatch(range(int64_t{5}, std::nullopt), b10_20));
+  EXPECT_FALSE(AllMatch(range(int64_t{11}, std::nullopt), b10_20));
+  EXPECT_FALSE(AllMatch(range(std::nullopt, int64_t{19}), b10_20));
+  ColumnPredicate open = range(int64_t{10}, std::nullopt);
+  open.min_inclusive = false;  // x > 10: the row holding 10 fails
+  EXPECT_FALSE(AllMatch(open, b10_20));
+  open.min = int64_t{9};
+  EXPECT_TRUE(AllMatch(open, b10_20));
+  // Nulls fail every value predicate; an unknown null count proves nothing.
+  EXPECT_FALSE(AllMatch(range(int64_t{0}, int64_t{99}), bounds(int64_t{10}, int64_t{20}, 1)));
+  EXPECT_FALSE(
+      AllMatch(range(int64_t{0}, int64_t{99}), bounds(int64_t{10}, int64_t{20}, std::nullopt)));
+  EXPECT_TRUE(AllMatch(ColumnPredicate::IsNotNull("x"), b10_20));
+  EXPECT_FALSE(AllMatch(ColumnPredicate::IsNull("x"), b10_20));
+  // IN: only a single-valued entry whose value is in the set.
+  EXPECT_TRUE(AllMatch(ColumnPredicate::In("x", {int64_t{3}, int64_t{7}}),
+                       bounds(int64_t{7}, int64_t{7}, 0)));
+  EXPECT_FALSE(AllMatch(ColumnPredicate::In("x", {int64_t{10}, int64_t{20}}), b10_20));
+  // Strings: a truncated min ("ab" for "abc...") still proves >= "aa".
+  EXPECT_TRUE(AllMatch(range(std::string("aa"), std::nullopt),
+                       bounds(std::string("ab"), std::string("ac"), 0)));
+  EXPECT_FALSE(AllMatch(range(std::string("ab0"), std::nullopt),
+                        bounds(std::string("ab"), std::string("ac"), 0)));
+  // Floating point never (a NaN lies outside every bound); nor a weakened predicate.
+  EXPECT_FALSE(AllMatch(range(0.0, 100.0), bounds(1.0, 2.0, 0)));
+  ColumnPredicate weak = range(int64_t{0}, int64_t{99});
+  weak.weakened = true;
+  EXPECT_FALSE(AllMatch(weak, b10_20));
+}
+
 }  // namespace
 }  // namespace floe::parquet

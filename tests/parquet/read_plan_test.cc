@@ -148,6 +148,48 @@ TEST(ReadPlanTest, PageIndexKeepsOnlyMatchingPages) {
   EXPECT_EQ(JsonRows(*small), rows);
 }
 
+// The rows the page index proves match (RowGroupPlan::certain): a subset of the planned rows,
+// every one of them matching when read back, and not empty for a range spanning whole pages.
+TEST(ReadPlanTest, PageIndexProvesWholePagesMatch) {
+  LoadedFile f = LoadFile(DataFile("alltypes_tiny_pages.parquet"));
+  ReadOptions options;
+  options.columns = {"id"};
+  options.predicates = {ColumnPredicate::Range("id", int64_t{1000}, int64_t{2999})};
+  options.use_page_index = true;
+  auto plan = f.reader->Plan(options);
+  ASSERT_TRUE(plan.has_value()) << plan.error().ToString();
+  ASSERT_TRUE(
+      f.reader->ApplyPageIndex(testing::OnlyRanges(f, plan->IndexRanges()), &*plan).has_value());
+  ASSERT_EQ(plan->row_groups.size(), 1u);
+  const RowGroupPlan& rg = plan->row_groups[0];
+  int64_t certain = 0, planned = 0;
+  for (const RowRange& r : rg.certain) certain += r.end - r.begin;
+  for (const RowRange& r : rg.rows) planned += r.end - r.begin;
+  EXPECT_GT(certain, 1000);
+  EXPECT_LT(certain, planned);
+
+  // Read the certain rows alone: every id lies in [1000, 2999].
+  ReadPlan only = *plan;
+  only.row_groups[0].rows = rg.certain;
+  auto batches = f.reader->ReadAll(only, testing::OnlyRanges(f, only.DataRanges()));
+  ASSERT_TRUE(batches.has_value()) << batches.error().ToString();
+  auto ids = JsonColumn(*batches, 0);
+  ASSERT_EQ(static_cast<int64_t>(ids.size()), certain);
+  for (const auto& id : ids) {
+    EXPECT_GE(std::stoll(id), 1000);
+    EXPECT_LE(std::stoll(id), 2999);
+  }
+  // A predicate on a column without statistics-proof (a double) proves nothing.
+  ReadOptions d = options;
+  d.columns = {"double_col"};
+  d.predicates = {ColumnPredicate::Range("double_col", -1e9, 1e9)};
+  auto dp = f.reader->Plan(d);
+  ASSERT_TRUE(dp.has_value());
+  ASSERT_TRUE(
+      f.reader->ApplyPageIndex(testing::OnlyRanges(f, dp->IndexRanges()), &*dp).has_value());
+  for (const RowGroupPlan& g : dp->row_groups) EXPECT_TRUE(g.certain.empty());
+}
+
 // A limit with the page index: only the pages up to the last row wanted (id's first two pages
 // hold rows [0, 21) and [21, 42)); without predicates no column index is fetched.
 TEST(ReadPlanTest, PageIndexWithALimit) {

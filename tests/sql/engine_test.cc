@@ -249,6 +249,20 @@ TEST_F(EngineTest, TimestampRangePrunesRowGroupsAndPages) {
   EXPECT_EQ(last_.stats.row_groups_read, 1);
   EXPECT_EQ(last_.stats.row_groups_skipped, 3);
   EXPECT_EQ(last_.stats.pages_skipped, 18);
+
+  // Ranges over whole pages, which the page index proves match without the rows being filtered
+  // (pages 1 and 2: rows 100-299), and a whole page plus part of the next (rows 100-249).
+  for (auto [until, last] : {std::pair{"05:00:00", 300}, std::pair{"04:10:00", 250}}) {
+    int64_t sum = 0;
+    for (int64_t i = 100; i < last; ++i) sum += i;
+    EXPECT_EQ(Rows(fmt::format("select sum(id), count(*) from db.clicks where ts >= timestamp "
+                               "'2024-01-01 01:40:00' and ts < timestamp '2024-01-01 {}'",
+                               until)),
+              (Strings{fmt::format("{}|{}", sum, last - 100)}))
+        << until;
+    EXPECT_EQ(last_.stats.row_groups_read, 1);
+    EXPECT_EQ(last_.stats.pages_skipped, 2 * 8);
+  }
 }
 
 TEST_F(EngineTest, SingleThreadedGivesTheSameAnswer) {

@@ -207,6 +207,39 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
   return s;
 }
 
+// Rows of `a` not in `b` (both sorted and disjoint).
+std::vector<parquet::RowRange> Subtract(const std::vector<parquet::RowRange>& a,
+                                        const std::vector<parquet::RowRange>& b) {
+  std::vector<parquet::RowRange> out;
+  size_t j = 0;
+  for (parquet::RowRange r : a) {
+    while (j < b.size() && b[j].end <= r.begin) ++j;
+    for (size_t k = j; k < b.size() && b[k].begin < r.end; ++k) {
+      if (b[k].begin > r.begin) out.push_back({r.begin, b[k].begin});
+      r.begin = std::max(r.begin, b[k].end);
+    }
+    if (r.begin < r.end) out.push_back(r);
+  }
+  return out;
+}
+
+// Whether the plan's predicates are the residual exactly: it is a conjunction of predicates that
+// each became one of them (none dropped for the file), so rows they prove match it.
+bool PredicatesAreTheResidual(const ExprPtr& residual, const parquet::ReadPlan& plan) {
+  size_t conjuncts = 0;
+  std::function<void(const ExprPtr&)> count = [&](const ExprPtr& e) {
+    if (e->op == Op::kAnd) {
+      for (const ExprPtr& c : e->children) count(c);
+    } else {
+      ++conjuncts;
+    }
+  };
+  count(residual);
+  std::vector<parquet::ColumnPredicate> collected;
+  CollectPredicates(residual, &collected);
+  return conjuncts > 0 && collected.size() == conjuncts && plan.predicates.size() == conjuncts;
+}
+
 // Late materialization. When the residual filter reads fewer columns than the scan projects,
 // decode those first, find the rows that match, and return the plan narrowed to them: the other
 // columns are then decoded only there, their pages without a match passed over undecoded (a point
@@ -214,12 +247,10 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
 // to leave out, a limit, or more than half the rows matching. The residual is applied to the
 // narrowed plan's rows all match: they need no filtering again, and the columns only the filter
 // read (not in `keep_ids`, the projection) are left out of it.
-Result<std::optional<parquet::ReadPlan>> NarrowToMatches(const parquet::FileReader& reader,
-                                                         const parquet::ReadPlan& plan,
-                                                         const parquet::FetchedBytes& bytes,
-                                                         const ExprPtr& residual,
-                                                         const Schema& read_schema, bool has_ids,
-                                                         const std::set<int32_t>& keep_ids) {
+Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
+    const parquet::FileReader& reader, const parquet::ReadPlan& plan,
+    const parquet::FetchedBytes& bytes, const ExprPtr& residual, const Schema& read_schema,
+    bool has_ids, const std::set<int32_t>& keep_ids, bool trust_certain) {
   if (!residual || residual->op == Op::kTrue || plan.limit >= 0) return std::nullopt;
   std::set<int32_t> ids;
   std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
@@ -246,10 +277,13 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(const parquet::FileRead
   }
   first.schema = schema;
   first.columns.assign(leaves.begin(), leaves.end());
+  // Rows the statistics or page index prove match are not decoded to be filtered.
   for (parquet::RowGroupPlan& rg : first.row_groups) {
     std::erase_if(rg.columns,
                   [&](const parquet::ColumnChunkPlan& c) { return !leaves.count(c.column); });
+    if (trust_certain) rg.rows = Subtract(rg.rows, rg.certain);
   }
+  std::erase_if(first.row_groups, [](const parquet::RowGroupPlan& rg) { return rg.rows.empty(); });
   const Schema filter_schema(read_schema.schema_id(), std::move(fields));
   FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches, reader.Decode(std::move(first), bytes));
   std::vector<uint8_t> match;
@@ -261,11 +295,53 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(const parquet::FileRead
     FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> m, MatchRows(conformed, residual, filter_schema));
     match.insert(match.end(), m.begin(), m.end());
   }
-  int64_t planned = 0, matched = 0;
-  for (const parquet::RowGroupPlan& rg : plan.row_groups)
-    for (const parquet::RowRange& r : rg.rows) planned += r.end - r.begin;
-  for (uint8_t m : match) matched += m;
-  if (static_cast<int64_t>(match.size()) != planned || 2 * matched > planned) return std::nullopt;
+  // The matching rows of every row group: proven ranges whole, the others from `match`.
+  int64_t planned = 0, matched = 0, ranges = 0;
+  size_t at = 0;
+  std::vector<std::vector<parquet::RowRange>> matching;
+  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
+    std::vector<parquet::RowRange>& out = matching.emplace_back();
+    auto add = [&](int64_t begin, int64_t end) {
+      if (!out.empty() && out.back().end == begin) {
+        out.back().end = end;
+      } else {
+        out.push_back({begin, end});
+        ++ranges;
+      }
+      matched += end - begin;
+    };
+    const std::vector<parquet::RowRange> none;
+    const std::vector<parquet::RowRange>& certain = trust_certain ? rg.certain : none;
+    size_t c = 0;
+    for (const parquet::RowRange& r : rg.rows) {
+      planned += r.end - r.begin;
+      int64_t row = r.begin;
+      while (row < r.end) {
+        while (c < certain.size() && certain[c].end <= row) ++c;
+        if (c < certain.size() && certain[c].begin <= row) {
+          const int64_t end = std::min(r.end, certain[c].end);
+          add(row, end);
+          row = end;
+          continue;
+        }
+        const int64_t end = c < certain.size() ? std::min(r.end, certain[c].begin) : r.end;
+        if (at + static_cast<size_t>(end - row) > match.size()) return std::nullopt;
+        for (; row < end; ++row, ++at) {
+          if (!match[at]) continue;
+          // Runs of matches, found a byte at a time but added as ranges.
+          int64_t stop = row + 1;
+          while (stop < end && match[at + static_cast<size_t>(stop - row)]) ++stop;
+          add(row, stop);
+          at += static_cast<size_t>(stop - row) - 1;
+          row = stop - 1;
+        }
+      }
+    }
+  }
+  if (at != match.size()) return std::nullopt;
+  // Narrowing pays when few rows match, or when the matches come in long runs (a range of a
+  // sorted column); otherwise reading the matches one by one costs more than filtering.
+  if (2 * matched > planned && ranges * 64 > matched) return std::nullopt;
 
   parquet::ReadPlan narrowed = plan;
   narrowed.row_groups.clear();
@@ -281,23 +357,14 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(const parquet::FileRead
   if (narrowed.fields.size() != keep_ids.size()) return std::nullopt;  // a projected column missing
   narrowed.schema = out_schema;
   narrowed.columns.assign(kept_leaves.begin(), kept_leaves.end());
-  size_t at = 0;
-  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
-    parquet::RowGroupPlan out = rg;
-    out.rows.clear();
+  for (size_t g = 0; g < plan.row_groups.size(); ++g) {
+    if (matching[g].empty()) continue;
+    parquet::RowGroupPlan out = plan.row_groups[g];
+    out.rows = std::move(matching[g]);
+    out.certain = out.rows;
     std::erase_if(out.columns,
                   [&](const parquet::ColumnChunkPlan& c) { return !kept_leaves.count(c.column); });
-    for (const parquet::RowRange& r : rg.rows) {
-      for (int64_t row = r.begin; row < r.end; ++row, ++at) {
-        if (!match[at]) continue;
-        if (!out.rows.empty() && out.rows.back().end == row) {
-          ++out.rows.back().end;
-        } else {
-          out.rows.push_back({row, row + 1});
-        }
-      }
-    }
-    if (!out.rows.empty()) narrowed.row_groups.push_back(std::move(out));
+    narrowed.row_groups.push_back(std::move(out));
   }
   return narrowed;
 }
@@ -501,7 +568,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
       FLOE_ASSIGN_OR_RETURN(
           std::optional<parquet::ReadPlan> narrowed,
           NarrowToMatches(fetched->reader, fetched->plan, fetched->bytes, task.residual,
-                          shape.read_schema, has_ids, projected_ids));
+                          shape.read_schema, has_ids, projected_ids,
+                          PredicatesAreTheResidual(task.residual, fetched->plan)));
       if (narrowed) {
         fetched->plan = std::move(*narrowed);
         narrowed_to_matches = true;

@@ -282,6 +282,7 @@ Result<ColumnPredicate> BindPredicate(const ColumnPredicate& p, const ColumnDesc
     out.min.reset();
     out.max.reset();
     out.in.reset();
+    out.weakened = true;
     return out;
   }
   if (p.min) {
@@ -334,6 +335,37 @@ bool CanSkip(const ColumnPredicate& p, const ValueBounds& b) {
     if (!any) return true;
   }
   return false;
+}
+
+bool AllMatch(const ColumnPredicate& p, const ValueBounds& b) {
+  if (p.weakened || p.is_null || b.all_null || !b.null_count || *b.null_count != 0) return false;
+  auto floating = [](const std::optional<PredicateValue>& v) {
+    return v && std::holds_alternative<double>(*v);
+  };
+  if (floating(p.min) || floating(p.max) || floating(b.min) || floating(b.max)) return false;
+  if (p.min) {
+    if (!b.min) return false;
+    auto c = Compare(*b.min, *p.min);
+    if (!c || *c < 0 || (*c == 0 && !p.min_inclusive)) return false;
+  }
+  if (p.max) {
+    if (!b.max) return false;
+    auto c = Compare(*b.max, *p.max);
+    if (!c || *c > 0 || (*c == 0 && !p.max_inclusive)) return false;
+  }
+  if (p.in) {
+    if (!b.min || !b.max) return false;
+    auto same = Compare(*b.min, *b.max);
+    if (!same || *same != 0) return false;
+    bool found = false;
+    for (const PredicateValue& v : *p.in) {
+      if (floating(v)) return false;
+      auto c = Compare(v, *b.min);
+      found |= c && *c == 0;
+    }
+    if (!found) return false;
+  }
+  return true;
 }
 
 ValueBounds ChunkBounds(const ColumnDescriptor& leaf, const FileMetaData& metadata,

@@ -35,6 +35,9 @@ struct ColumnPredicate {
   std::optional<std::vector<PredicateValue>> in;  // value is one of these (= is a set of one)
   bool is_null = false;                           // the value is null
   bool is_not_null = false;                       // the value is not null
+  // Set by BindPredicate when it dropped value constraints the column's type cannot order: the
+  // predicate then prunes less, and proves nothing about which rows match.
+  bool weakened = false;
 
   static ColumnPredicate Equal(std::string column, PredicateValue v);
   static ColumnPredicate In(std::string column, std::vector<PredicateValue> values);
@@ -60,6 +63,12 @@ Result<ColumnPredicate> BindPredicate(const ColumnPredicate& predicate,
 
 // True when no row described by `bounds` can satisfy the (bound) predicate.
 bool CanSkip(const ColumnPredicate& predicate, const ValueBounds& bounds);
+
+// True when every row described by `bounds` satisfies the (bound) predicate: no nulls (a known
+// null count of 0) and bounds inside its range or, for IN, a single value in the set. Truncated
+// string bounds still prove it (a truncated min is below the true one, a max above). Never for
+// floating point (NaN lies outside every bound) nor for a weakened predicate.
+bool AllMatch(const ColumnPredicate& predicate, const ValueBounds& bounds);
 
 // The statistics of a column chunk as bounds, following the column order rules: min_value /
 // max_value under TYPE_DEFINED_ORDER or IEEE_754_TOTAL_ORDER; the deprecated min / max only for

@@ -327,13 +327,18 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
     const RowGroup& rg = md.row_groups[r];
     if (rg.num_rows <= 0) continue;
     bool pruned = false;
+    bool certain = !plan.predicates.empty();
     for (size_t p = 0; p < plan.predicates.size() && !pruned; ++p) {
       const int col = plan.predicate_columns[p];
       const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
-      if (!chunk.meta_data) continue;
+      if (!chunk.meta_data) {
+        certain = false;
+        continue;
+      }
       ValueBounds bounds = ChunkBounds(in.schema->leaves()[col], md, *chunk.meta_data);
       if (bounds.num_values != rg.num_rows) bounds.num_values = -1;  // only trust flat counts
       pruned = CanSkip(plan.predicates[p], bounds);
+      certain = certain && AllMatch(plan.predicates[p], bounds);
     }
     if (pruned) {
       ++plan.counts.row_groups_pruned_by_stats;
@@ -343,6 +348,7 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
     rgp.row_group = static_cast<int>(r);
     rgp.num_rows = rg.num_rows;
     rgp.rows = {{0, rg.num_rows}};
+    if (certain) rgp.certain = rgp.rows;
     for (int col : plan.columns) {
       const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
       const std::string& path = in.schema->leaves()[col].path;
@@ -385,6 +391,7 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
   }
   if (!plan.index_pending) {
     ApplyLimit(&plan);
+    for (RowGroupPlan& rgp : plan.row_groups) rgp.certain = Intersect(rgp.certain, rgp.rows);
     for (const RowGroupPlan& rg : plan.row_groups) plan.counts.rows += CountRows(rg.rows);
   }
   return plan;
@@ -401,12 +408,17 @@ Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* 
           fmt::format("parquet file '{}', row group {}: {}", in.path, rgp.row_group, e.message);
       return std::unexpected(std::move(e));
     };
-    // Rows the predicates' column indexes leave possible.
+    // Rows the predicates' column indexes leave possible, and those they prove match.
     std::vector<RowRange> rows = rgp.rows;
+    std::vector<RowRange> certain = rgp.rows;
+    const std::vector<RowRange> chunk_certain = rgp.certain;
     for (size_t p = 0; p < plan->predicates.size(); ++p) {
       const int col = plan->predicate_columns[p];
       const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
-      if (!chunk.meta_data || !chunk.column_index_offset || !chunk.column_index_length) continue;
+      if (!chunk.meta_data || !chunk.column_index_offset || !chunk.column_index_length) {
+        certain = Intersect(certain, chunk_certain);
+        continue;
+      }
       auto oi = LoadOffsetIndex(bytes, chunk, ChunkRange(in, *chunk.meta_data), rg.num_rows);
       if (!oi) return in_rg(std::move(oi).error());
       if (!*oi) continue;
@@ -414,28 +426,37 @@ Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* 
                                 "a column index");
       if (!ci_bytes) return in_rg(std::move(ci_bytes).error());
       auto ci = ParseColumnIndex(ci_bytes->view());
-      if (!ci || ci->num_pages() != (*oi)->page_locations.size()) continue;
+      if (!ci || ci->num_pages() != (*oi)->page_locations.size()) {
+        certain = Intersect(certain, chunk_certain);
+        continue;
+      }
       const ColumnDescriptor& leaf = in.schema->leaves()[col];
       std::vector<ValueBounds> bounds = PageBounds(leaf, md, *ci);
-      std::vector<RowRange> possible;
+      std::vector<RowRange> possible, all_match;
       for (size_t i = 0; i < bounds.size(); ++i) {
         const int64_t first = (*oi)->page_locations[i].first_row_index;
         const int64_t n = PageRows(**oi, i, rg.num_rows);
         if (leaf.max_def <= 1 && leaf.max_rep == 0) bounds[i].num_values = n;
+        if (leaf.max_def == 0 && !bounds[i].null_count) bounds[i].null_count = 0;  // required
         if (!CanSkip(plan->predicates[p], bounds[i])) AddRange(&possible, first, first + n);
+        if (AllMatch(plan->predicates[p], bounds[i])) AddRange(&all_match, first, first + n);
       }
       rows = Intersect(rows, possible);
+      // The chunk's statistics prove every row (or none): the pages can only add to none.
+      certain = Intersect(certain, chunk_certain.empty() ? all_match : chunk_certain);
     }
     if (rows.empty()) {
       ++plan->counts.row_groups_pruned_by_page_index;
       continue;
     }
     rgp.rows = std::move(rows);
+    rgp.certain = plan->predicates.empty() ? std::vector<RowRange>{} : certain;
     kept.push_back(std::move(rgp));
   }
   plan->row_groups = std::move(kept);
   plan->index_pending = false;
   ApplyLimit(plan);
+  for (RowGroupPlan& rgp : plan->row_groups) rgp.certain = Intersect(rgp.certain, rgp.rows);
 
   // Keep, per projected chunk with a usable offset index, the pages holding selected rows.
   for (RowGroupPlan& rgp : plan->row_groups) {

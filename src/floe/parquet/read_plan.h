@@ -75,7 +75,10 @@ struct ColumnChunkPlan {
 struct RowGroupPlan {
   int row_group = 0;
   int64_t num_rows = 0;
-  std::vector<RowRange> rows;            // the rows to produce: sorted, disjoint, non-empty
+  std::vector<RowRange> rows;  // the rows to produce: sorted, disjoint, non-empty
+  // Of `rows`, those every predicate is known to hold for (AllMatch on the chunk statistics or
+  // the page index): a filter need not look at them.
+  std::vector<RowRange> certain;
   std::vector<ColumnChunkPlan> columns;  // one per projected leaf, in column order
   std::vector<PlannedRange> index;       // column / offset index ranges (the index step)
 };
