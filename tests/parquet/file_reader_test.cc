@@ -20,6 +20,74 @@ using testing::ReadFile;
 using testing::ReadFileBytes;
 
 // alltypes_plain.parquet: 1851 bytes, a 730-byte footer (pyarrow's serialized_size).
+// A matcher on a string leaf: the column comes out as uint8 flags (NULL where the value is), the
+// same answers as comparing the decoded strings. Dictionary pages are matched once per dictionary
+// (alltypes_tiny_pages' string_col: one row group, so one call for the dictionary and none per
+// page); pages without a dictionary (DELTA_LENGTH_BYTE_ARRAY) hand their values over in slices.
+TEST(FileReaderTest, MatchersFlagValuesAsTheDecodedValuesCompare) {
+  struct Case {
+    const char* file;
+    const char* column;
+    std::string want;
+  };
+  for (const Case& c : {Case{"alltypes_tiny_pages.parquet", "string_col", "7"},
+                        Case{"delta_length_byte_array.parquet", "FRUIT", "apple_banana_mango"}}) {
+    LoadedFile f = LoadFile(DataFile(c.file));
+    ReadOptions options;
+    options.columns = {c.column};
+    auto plain = ReadFile(f, options);
+    ASSERT_TRUE(plain.has_value()) << plain.error().ToString();
+
+    auto plan = f.reader->Plan(options);
+    ASSERT_TRUE(plan.has_value());
+    int calls = 0;
+    int64_t values_seen = 0;
+    const std::string want = c.want;
+    plan->matchers[plan->columns[0]] = [&](DenseValues v) -> Result<std::vector<uint8_t>> {
+      ++calls;
+      values_seen += v.count;
+      std::vector<uint8_t> out(static_cast<size_t>(v.count));
+      for (int64_t i = 0; i < v.count; ++i) {
+        std::string_view s(reinterpret_cast<const char*>(v.data.data()) + v.offsets[i],
+                           static_cast<size_t>(v.offsets[i + 1] - v.offsets[i]));
+        out[static_cast<size_t>(i)] = s.starts_with(want) ? 1 : 0;
+      }
+      return out;
+    };
+    auto flagged = f.reader->ReadAll(*plan, testing::OnlyRanges(f, plan->DataRanges()));
+    ASSERT_TRUE(flagged.has_value()) << flagged.error().ToString();
+    int64_t rows = 0, hits = 0;
+    size_t b = 0;
+    int64_t r = 0;
+    for (const auto& batch : *flagged) {
+      const columnar::Column& flags = *batch.columns[0];
+      ASSERT_EQ(flags.type.id, columnar::TypeId::kUInt8) << c.file;
+      for (int64_t i = 0; i < batch.num_rows; ++i, ++rows) {
+        while (r >= (*plain)[b].num_rows) {
+          ++b;
+          r = 0;
+        }
+        const columnar::Column& strings = *(*plain)[b].columns[0];
+        ASSERT_EQ(flags.IsNull(i), strings.IsNull(r)) << c.file << " row " << rows;
+        if (!strings.IsNull(r)) {
+          const bool match = std::string(strings.BytesAt(r)).starts_with(want);
+          EXPECT_EQ(flags.values.data()[i], match ? 1 : 0) << c.file << " row " << rows;
+          hits += match;
+        }
+        ++r;
+      }
+    }
+    EXPECT_EQ(rows, testing::CountRows(*plain)) << c.file;
+    EXPECT_GT(hits, 0) << c.file;
+    if (std::string(c.file) == "alltypes_tiny_pages.parquet") {
+      EXPECT_EQ(calls, 1);         // the one dictionary
+      EXPECT_EQ(values_seen, 10);  // its 10 entries, not 7300 rows
+    } else {
+      EXPECT_EQ(values_seen, rows);  // no dictionary: every value, once
+    }
+  }
+}
+
 TEST(FileReaderTest, OpensFromATailOfAnySize) {
   auto bytes = ReadFileBytes(DataFile("alltypes_plain.parquet"));
   ASSERT_EQ(bytes.size(), 1851u);

@@ -29,15 +29,40 @@ Result<iceberg::Schema> ProjectSchema(const iceberg::Schema& schema,
   return iceberg::Schema(schema.schema_id(), std::move(fields));
 }
 
-// Picks the projected columns out of a batch conformed to the full table schema.
+// A column of `n` NULLs of a flat `type`.
+ColumnPtr NullColumn(const DataType& type, int64_t n) {
+  auto c = std::make_shared<columnar::Column>();
+  c->type = type;
+  c->length = n;
+  c->null_count = n;
+  c->validity = Buffer(std::vector<uint8_t>(static_cast<size_t>(columnar::BitmapBytes(n)), 0));
+  const int width = type.FixedWidth();
+  if (type.id == TypeId::kBool) {
+    c->values = c->validity;
+  } else if (width > 0) {
+    c->values = Buffer(std::vector<uint8_t>(static_cast<size_t>(n * width), 0));
+  } else {
+    c->offsets = Buffer(std::vector<uint8_t>(static_cast<size_t>(n + 1) * 4, 0));
+  }
+  return c;
+}
+
+// Picks the projected columns out of a batch conformed to the full table schema; those not
+// `read` come out as NULLs.
 Result<columnar::RecordBatch> Select(const columnar::RecordBatch& b,
                                      const std::vector<int32_t>& field_ids,
+                                     const std::vector<bool>& read,
                                      const columnar::SchemaPtr& out_schema) {
   columnar::RecordBatch out;
   out.schema = out_schema;
   out.num_rows = b.num_rows;
-  for (int32_t id : field_ids) {
+  for (size_t i = 0; i < field_ids.size(); ++i) {
+    const int32_t id = field_ids[i];
     bool found = false;
+    if (!read[i]) {
+      out.columns.push_back(NullColumn(out_schema->fields[i].type, b.num_rows));
+      continue;
+    }
     for (int c = 0; c < b.num_columns(); ++c) {
       if (b.schema->fields[c].field_id == id) {
         FLOE_ASSIGN_OR_RETURN(ColumnPtr col, NormalizeColumn(b.columns[c]));
@@ -82,12 +107,27 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   stats->data_files_skipped_bounds += plan.stats.files_skipped_bounds;
 
   const iceberg::Schema& schema = table.metadata.CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(iceberg::Schema projected, ProjectSchema(schema, options.field_ids));
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema wanted, ProjectSchema(schema, options.field_ids));
   auto out_schema = std::make_shared<columnar::Schema>();
-  for (const auto& f : projected.fields()) {
+  for (const auto& f : wanted.fields()) {
     FLOE_ASSIGN_OR_RETURN(columnar::DataType t, iceberg::ToColumnarType(*f.type));
     out_schema->fields.push_back({f.name, NormalizedType(t), !f.required, f.id});
   }
+  // What the reader produces: the wanted columns but the unused ones (flat ones only: a NULL
+  // nested column is not worth the special case).
+  std::vector<int32_t> read_ids;
+  std::vector<bool> is_read(options.field_ids.size(), true);
+  for (size_t i = 0; i < options.field_ids.size(); ++i) {
+    const int32_t id = options.field_ids[i];
+    const bool unused = std::find(options.unused_ids.begin(), options.unused_ids.end(), id) !=
+                        options.unused_ids.end();
+    if (unused && !out_schema->fields[i].type.IsNested()) {
+      is_read[i] = false;
+    } else {
+      read_ids.push_back(id);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema projected, ProjectSchema(schema, read_ids));
 
   // The reader decodes on its own threads and hands batches over one at a time; `workers`
   // consumers take them from a short queue so filtering and aggregation use every core.
@@ -128,7 +168,8 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
       plan.tasks, projected, io, ro,
       [&](columnar::RecordBatch b) -> Status {
         if (failed.load()) return Internal("scan consumer failed");
-        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sel, Select(b, options.field_ids, out_schema));
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sel,
+                              Select(b, options.field_ids, is_read, out_schema));
         std::unique_lock lock(mu);
         cv.wait(lock, [&] { return queue.size() < kQueueDepth || failed.load(); });
         stats->rows += sel.num_rows;

@@ -22,7 +22,10 @@ namespace floe::exec {
 
 struct TableScanOptions {
   std::vector<int32_t> field_ids;  // table-schema field ids to produce, in this order
-  iceberg::ExprPtr filter;         // unbound (by column name) or bound; null: no pruning
+  // Of field_ids, columns the consumer never reads: produced as NULLs, read only when the filter
+  // needs them (and then only as far as it does).
+  std::vector<int32_t> unused_ids;
+  iceberg::ExprPtr filter;  // unbound (by column name) or bound; null: no pruning
   std::optional<int64_t> snapshot_id;
   std::optional<int64_t> as_of_timestamp_ms;
   parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;

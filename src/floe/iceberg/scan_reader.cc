@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -13,6 +14,7 @@
 
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/table_reader.h"
+#include "floe/parquet/record_assembler.h"
 #include "floe/parquet/strategy_reader.h"
 
 namespace floe::iceberg {
@@ -207,6 +209,87 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
   return s;
 }
 
+// Threads decoding may use at once: the machine's cores.
+size_t DecodeThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// `plan` cut into at most `parts` plans to decode on their own threads, in plan order: blocks of
+// whole row groups when there are enough of them, else each row group's rows cut into `parts` runs
+// (each thread then reads the same dictionary page, and passes over the pages before its rows).
+// Pieces stay above kMinRows rows; one plan back means no split.
+std::vector<parquet::ReadPlan> SplitForThreads(const parquet::ReadPlan& plan, size_t parts) {
+  constexpr int64_t kMinRows = 32 * 1024;
+  int64_t total = 0;
+  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
+    for (const parquet::RowRange& r : rg.rows) total += r.end - r.begin;
+  }
+  parts = std::min<size_t>(parts, static_cast<size_t>(std::max<int64_t>(1, total / kMinRows)));
+  if (parts <= 1) return {};
+  std::vector<parquet::ReadPlan> out(parts, plan);
+  for (parquet::ReadPlan& p : out) p.row_groups.clear();
+  if (plan.row_groups.size() >= parts) {
+    // Contiguous blocks, so the slices taken in turn keep the plan's order.
+    const size_t n = plan.row_groups.size();
+    for (size_t i = 0; i < n; ++i) out[i * parts / n].row_groups.push_back(plan.row_groups[i]);
+    return out;
+  }
+  // Fewer row groups than parts: equal shares of the rows, in order, cutting row groups.
+  const int64_t share = (total + static_cast<int64_t>(parts) - 1) / static_cast<int64_t>(parts);
+  size_t part = 0;
+  int64_t taken = 0;  // rows given to `part` so far
+  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
+    parquet::RowGroupPlan piece = rg;
+    piece.rows.clear();
+    piece.certain.clear();  // decoding does not look at it
+    for (parquet::RowRange r : rg.rows) {
+      while (r.begin < r.end) {
+        const int64_t n = std::min(r.end - r.begin, share - taken);
+        piece.rows.push_back({r.begin, r.begin + n});
+        r.begin += n;
+        taken += n;
+        if (taken == share && part + 1 < parts) {
+          out[part].row_groups.push_back(piece);
+          piece.rows.clear();
+          ++part;
+          taken = 0;
+        }
+      }
+    }
+    if (!piece.rows.empty()) out[part].row_groups.push_back(std::move(piece));
+  }
+  std::erase_if(out, [](const parquet::ReadPlan& p) { return p.row_groups.empty(); });
+  return out;
+}
+
+// The residual's conjuncts grouped by the one column each names, when every conjunct names one
+// column and a NULL there fails it (no IS NULL, no NOT): then a row matches when each column's
+// group holds for it, and each column can be filtered on its own. nullopt otherwise.
+std::optional<std::map<int32_t, ExprPtr>> PerColumnFilters(const ExprPtr& residual) {
+  std::vector<ExprPtr> conjuncts;
+  std::function<void(const ExprPtr&)> split = [&](const ExprPtr& e) {
+    if (e->op == Op::kAnd) {
+      for (const ExprPtr& c : e->children) split(c);
+    } else {
+      conjuncts.push_back(e);
+    }
+  };
+  split(residual);
+  std::map<int32_t, ExprPtr> out;
+  for (const ExprPtr& c : conjuncts) {
+    std::set<int32_t> ids;
+    bool null_rejecting = true;
+    std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
+      if (e->op == Op::kNot || e->op == Op::kIsNull || e->op == Op::kTrue) null_rejecting = false;
+      if (e->is_predicate()) ids.insert(e->field_id);
+      for (const ExprPtr& x : e->children) walk(x);
+    };
+    walk(c);
+    if (ids.size() != 1 || !null_rejecting) return std::nullopt;
+    ExprPtr& slot = out[*ids.begin()];
+    slot = slot ? And(slot, c) : c;
+  }
+  return out;
+}
+
 // Rows of `a` not in `b` (both sorted and disjoint).
 std::vector<parquet::RowRange> Subtract(const std::vector<parquet::RowRange>& a,
                                         const std::vector<parquet::RowRange>& b) {
@@ -250,7 +333,7 @@ bool PredicatesAreTheResidual(const ExprPtr& residual, const parquet::ReadPlan& 
 Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
     const parquet::FileReader& reader, const parquet::ReadPlan& plan,
     const parquet::FetchedBytes& bytes, const ExprPtr& residual, const Schema& read_schema,
-    bool has_ids, const std::set<int32_t>& keep_ids, bool trust_certain) {
+    bool has_ids, const std::set<int32_t>& keep_ids, bool trust_certain, size_t threads) {
   if (!residual || residual->op == Op::kTrue || plan.limit >= 0) return std::nullopt;
   std::set<int32_t> ids;
   std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
@@ -272,8 +355,35 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
     if (const NestedField* nf = read_schema.FindById(f.field.field_id)) fields.push_back(*nf);
   }
   if (first.fields.size() != ids.size() || fields.size() != ids.size() ||
-      first.fields.size() == plan.fields.size()) {
+      (first.fields.size() == plan.fields.size() && !keep_ids.empty())) {
     return std::nullopt;  // a residual column the file lacks, or nothing left for later
+  }
+  // When every conjunct of the residual names one column and rejects NULL, each column is
+  // filtered on its own, and a string column by a matcher: its dictionary is matched once and
+  // its values are never gathered.
+  const std::optional<std::map<int32_t, ExprPtr>> per_column = PerColumnFilters(residual);
+  std::vector<Schema> one_field;  // per first.fields entry: its Iceberg field alone
+  if (per_column) {
+    for (const parquet::FieldNode& f : first.fields) {
+      const NestedField* nf = read_schema.FindById(f.field.field_id);
+      one_field.emplace_back(read_schema.schema_id(), std::vector<NestedField>{*nf});
+      auto it = per_column->find(f.field.field_id);
+      if (f.kind != parquet::FieldNode::Kind::kLeaf || it == per_column->end()) continue;
+      const parquet::ColumnDescriptor& leaf = reader.schema().leaves()[f.leaf];
+      if (leaf.conversion != parquet::ReadConversion::kBinary || leaf.max_rep > 0) continue;
+      auto field_schema = std::make_shared<columnar::Schema>();
+      field_schema->fields.push_back(f.field);
+      first.matchers[f.leaf] = [leaf, field_schema, one = one_field.back(), expr = it->second,
+                                has_ids](parquet::DenseValues v) -> Result<std::vector<uint8_t>> {
+        FLOE_ASSIGN_OR_RETURN(columnar::ColumnPtr c, parquet::ValuesAsColumn(leaf, std::move(v)));
+        columnar::RecordBatch b;
+        b.schema = field_schema;
+        b.num_rows = c->length;
+        b.columns = {std::move(c)};
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(b, one, has_ids));
+        return MatchRows(conformed, expr, one);
+      };
+    }
   }
   first.schema = schema;
   first.columns.assign(leaves.begin(), leaves.end());
@@ -285,16 +395,75 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
   }
   std::erase_if(first.row_groups, [](const parquet::RowGroupPlan& rg) { return rg.rows.empty(); });
   const Schema filter_schema(read_schema.schema_id(), std::move(fields));
-  FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches, reader.Decode(std::move(first), bytes));
-  std::vector<uint8_t> match;
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
-    if (!b) break;
-    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
-                          ConformToSchema(*b, filter_schema, has_ids));
-    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> m, MatchRows(conformed, residual, filter_schema));
-    match.insert(match.end(), m.begin(), m.end());
+  std::set<int> first_matchers;
+  for (const auto& [leaf, m] : first.matchers) first_matchers.insert(leaf);
+  const std::vector<parquet::FieldNode> filter_fields = first.fields;
+  // Decodes one slice of `first` into its rows' match bytes, appended to *match.
+  auto match_slice = [&](const parquet::ReadPlan& slice, std::vector<uint8_t>* match) -> Status {
+    FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches, reader.Decode(slice, bytes));
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
+      if (!b) break;
+      if (!per_column) {
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                              ConformToSchema(*b, filter_schema, has_ids));
+        FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> m,
+                              MatchRows(conformed, residual, filter_schema));
+        match->insert(match->end(), m.begin(), m.end());
+        continue;
+      }
+      // Column by column: a matched column's flags (NULL never matches), else its own filter.
+      const size_t at = match->size();
+      const size_t n = static_cast<size_t>(b->num_rows);
+      match->resize(at + n, 1);
+      uint8_t* m = match->data() + at;
+      for (size_t i = 0; i < filter_fields.size(); ++i) {
+        const columnar::Column& col = *b->columns[i];
+        if (filter_fields[i].kind == parquet::FieldNode::Kind::kLeaf &&
+            first_matchers.count(filter_fields[i].leaf)) {
+          const uint8_t* flags = col.values.data();
+          if (col.null_count == 0) {
+            for (size_t r = 0; r < n; ++r) m[r] &= flags[r];
+          } else {
+            for (size_t r = 0; r < n; ++r) {
+              m[r] &= flags[r] & (col.IsValid(static_cast<int64_t>(r)) ? 1 : 0);
+            }
+          }
+          continue;
+        }
+        columnar::RecordBatch one;
+        auto one_schema = std::make_shared<columnar::Schema>();
+        one_schema->fields.push_back(filter_fields[i].field);
+        one.schema = std::move(one_schema);
+        one.columns = {b->columns[i]};
+        one.num_rows = b->num_rows;
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                              ConformToSchema(one, one_field[i], has_ids));
+        FLOE_ASSIGN_OR_RETURN(
+            std::vector<uint8_t> mine,
+            MatchRows(conformed, per_column->at(filter_fields[i].field.field_id), one_field[i]));
+        for (size_t r = 0; r < n; ++r) m[r] &= mine[r];
+      }
+    }
+    return {};
+  };
+  // Slices in plan order on their own threads; their match bytes concatenate in that order.
+  std::vector<parquet::ReadPlan> slices = SplitForThreads(first, threads);
+  if (slices.empty()) slices.push_back(std::move(first));
+  std::vector<std::vector<uint8_t>> parts(slices.size());
+  std::vector<Status> done(slices.size());
+  {
+    std::vector<std::thread> workers;
+    for (size_t p = 1; p < slices.size(); ++p) {
+      workers.emplace_back([&, p] { done[p] = match_slice(slices[p], &parts[p]); });
+    }
+    done[0] = match_slice(slices[0], &parts[0]);
+    for (std::thread& t : workers) t.join();
   }
+  for (Status& st : done) FLOE_RETURN_IF_ERROR(std::move(st));
+  std::vector<uint8_t> match = std::move(parts[0]);
+  for (size_t p = 1; p < parts.size(); ++p)
+    match.insert(match.end(), parts[p].begin(), parts[p].end());
   // The matching rows of every row group: proven ranges whole, the others from `match`.
   int64_t planned = 0, matched = 0, ranges = 0;
   size_t at = 0;
@@ -326,22 +495,31 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
         }
         const int64_t end = c < certain.size() ? std::min(r.end, certain[c].begin) : r.end;
         if (at + static_cast<size_t>(end - row) > match.size()) return std::nullopt;
-        for (; row < end; ++row, ++at) {
-          if (!match[at]) continue;
-          // Runs of matches, found a byte at a time but added as ranges.
-          int64_t stop = row + 1;
-          while (stop < end && match[at + static_cast<size_t>(stop - row)]) ++stop;
-          add(row, stop);
-          at += static_cast<size_t>(stop - row) - 1;
-          row = stop - 1;
+        // Runs of matches, found with memchr (most rows of a selective filter fail it).
+        while (row < end) {
+          const uint8_t* from = match.data() + at;
+          const auto* hit =
+              static_cast<const uint8_t*>(std::memchr(from, 1, static_cast<size_t>(end - row)));
+          if (hit == nullptr) {
+            at += static_cast<size_t>(end - row);
+            row = end;
+            break;
+          }
+          const int64_t skip = hit - from;
+          int64_t run = 1;
+          while (row + skip + run < end && hit[run]) ++run;
+          add(row + skip, row + skip + run);
+          at += static_cast<size_t>(skip + run);
+          row += skip + run;
         }
       }
     }
   }
   if (at != match.size()) return std::nullopt;
   // Narrowing pays when few rows match, or when the matches come in long runs (a range of a
-  // sorted column); otherwise reading the matches one by one costs more than filtering.
-  if (2 * matched > planned && ranges * 64 > matched) return std::nullopt;
+  // sorted column), or when nothing but the filter's columns is read (a count); otherwise
+  // reading the matches one by one costs more than filtering.
+  if (2 * matched > planned && ranges * 64 > matched && !keep_ids.empty()) return std::nullopt;
 
   parquet::ReadPlan narrowed = plan;
   narrowed.row_groups.clear();
@@ -440,9 +618,6 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
   }
   return o;
 }
-
-// Threads decoding may use at once: the machine's cores.
-size_t DecodeThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 Error NameFile(Error e, const FileScanTask& task) {
   if (e.message.find(task.file.file_path) == std::string::npos) {
@@ -564,12 +739,13 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     }
     // Narrowed to its matches, the plan reads exactly the projected columns of matching rows.
     bool narrowed_to_matches = false;
-    if (options.apply_residual && task.residual && !projected_ids.empty()) {
+    if (options.apply_residual && task.residual) {
       FLOE_ASSIGN_OR_RETURN(
           std::optional<parquet::ReadPlan> narrowed,
           NarrowToMatches(fetched->reader, fetched->plan, fetched->bytes, task.residual,
                           shape.read_schema, has_ids, projected_ids,
-                          PredicatesAreTheResidual(task.residual, fetched->plan)));
+                          PredicatesAreTheResidual(task.residual, fetched->plan),
+                          std::max<size_t>(1, DecodeThreads() / tasks.size())));
       if (narrowed) {
         fetched->plan = std::move(*narrowed);
         narrowed_to_matches = true;
@@ -609,24 +785,20 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     // With fewer files than cores, one file's row groups are decoded on several threads (every
     // core busy on a one-file table); batches then arrive in no particular order, so not when
     // order or a limit matters.
-    const size_t parts = options.preserve_order || options.limit >= 0
-                             ? 1
-                             : std::min(fetched->plan.row_groups.size(),
-                                        std::max<size_t>(1, DecodeThreads() / tasks.size()));
+    const std::vector<parquet::ReadPlan> slices =
+        options.preserve_order || options.limit >= 0
+            ? std::vector<parquet::ReadPlan>{}
+            : SplitForThreads(fetched->plan, std::max<size_t>(1, DecodeThreads() / tasks.size()));
+    const size_t parts = slices.size();
     if (parts <= 1) {
       FLOE_RETURN_IF_ERROR(decode(std::move(fetched->plan), std::move(fetched->bytes)));
     } else {
-      std::vector<parquet::ReadPlan> slices(parts, fetched->plan);
-      for (auto& slice : slices) slice.row_groups.clear();
-      for (size_t i = 0; i < fetched->plan.row_groups.size(); ++i) {
-        slices[i % parts].row_groups.push_back(fetched->plan.row_groups[i]);
-      }
       std::vector<Status> done(parts);
       std::vector<std::thread> threads;
       for (size_t p = 1; p < parts; ++p) {
-        threads.emplace_back([&, p] { done[p] = decode(std::move(slices[p]), fetched->bytes); });
+        threads.emplace_back([&, p] { done[p] = decode(slices[p], fetched->bytes); });
       }
-      done[0] = decode(std::move(slices[0]), fetched->bytes);
+      done[0] = decode(slices[0], fetched->bytes);
       for (std::thread& t : threads) t.join();
       for (Status& st : done) FLOE_RETURN_IF_ERROR(std::move(st));
     }

@@ -348,6 +348,8 @@ struct ColumnChunkReader::State {
   bool dict_loaded = false;
   bool has_dict = false;
   DenseValues dict;
+  std::vector<uint8_t> dict_match;  // options.matcher: the answer for each dictionary entry
+  bool dict_matched = false;
 
   std::vector<int16_t> def;
   std::vector<int16_t> rep;
@@ -439,6 +441,7 @@ struct ColumnChunkReader::State {
       FLOE_RETURN_IF_ERROR(DecodeValues(plain.get(), dh.num_values, leaf, &dict));
     }
     has_dict = true;
+    dict_matched = false;
     return {};
   }
 
@@ -755,12 +758,45 @@ struct ColumnChunkReader::State {
     if (n == 0 || leaf.conversion == ReadConversion::kNull) return {};
     if (decoder == nullptr) return Internal("values requested of a page without a decoder");
     if (out == nullptr) return decoder->Skip(n);
+    if (options.matcher != nullptr) return TakeMatches(n, out);
     if (dict_page) {
       indices.resize(static_cast<size_t>(n));
       FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(indices, static_cast<int32_t>(dict.count)));
       return Gather(dict, indices, out, rows_to_come);
     }
     return DecodeValues(decoder.get(), n, leaf, out);
+  }
+
+  // As TakeValues, but appends whether each value matches (options.matcher), one byte each.
+  Status TakeMatches(int64_t n, DenseValues* out) {
+    const size_t at = out->data.size();
+    if (dict_page) {
+      if (!dict_matched) {
+        FLOE_ASSIGN_OR_RETURN(dict_match, (*options.matcher)(dict));
+        if (static_cast<int64_t>(dict_match.size()) != dict.count) {
+          return Internal("matcher gave {} answers for {} dictionary values", dict_match.size(),
+                          dict.count);
+        }
+        dict_matched = true;
+      }
+      indices.resize(static_cast<size_t>(n));
+      FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(indices, static_cast<int32_t>(dict.count)));
+      out->data.resize(at + static_cast<size_t>(n));
+      uint8_t* o = out->data.data() + at;
+      const uint8_t* m = dict_match.data();
+      for (int64_t i = 0; i < n; ++i) o[i] = m[indices[static_cast<size_t>(i)]];
+    } else {
+      DenseValues values;
+      values.width = value_width;
+      FLOE_RETURN_IF_ERROR(DecodeValues(decoder.get(), n, leaf, &values));
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> m, (*options.matcher)(std::move(values)));
+      if (static_cast<int64_t>(m.size()) != n) {
+        return Internal("matcher gave {} answers for {} values", m.size(), n);
+      }
+      out->data.insert(out->data.end(), m.begin(), m.end());
+    }
+    out->count += n;
+    return {};
   }
 
   // Hands levels [start, lpos) of the loaded page and their values to `out` (or drops them).
@@ -862,14 +898,19 @@ Status ColumnChunkReader::SkipTo(int64_t target) {
 
 Result<int64_t> ColumnChunkReader::ReadRows(int64_t n, LeafBatch* out) {
   State& s = *s_;
-  if (out->values.count == 0 && out->values.data.empty()) out->values.width = s.value_width;
+  const bool matching = s.options.matcher != nullptr;
+  if (out->values.count == 0 && out->values.data.empty()) {
+    out->values.width = matching ? 1 : s.value_width;
+  }
   out->def_when_empty = s.leaf.max_def;
   if (s.leaf.max_rep == 0 && n > 0) {
     // A flat leaf yields at most one value and one level per row: size the batch's arrays once
     // rather than letting them grow (and copy) page by page.
     const size_t rows = static_cast<size_t>(n);
     if (s.leaf.max_def > 0) Grow(&out->def, rows);
-    if (s.leaf.conversion == ReadConversion::kBinary) {
+    if (matching) {
+      Grow(&out->values.data, rows);
+    } else if (s.leaf.conversion == ReadConversion::kBinary) {
       Grow(&out->values.offsets, rows);
     } else if (s.leaf.conversion != ReadConversion::kNull) {
       // Capped for wide FIXED_LEN_BYTE_ARRAY values; past it the doubling takes over.

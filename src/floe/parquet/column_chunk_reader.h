@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -61,8 +62,16 @@ struct ChunkSource {
   std::vector<Page> pages;
 };
 
+// Whether each of some non-null values of a leaf (in their Arrow layout) satisfies a filter: one
+// byte per value, 1 or 0.
+using ValueMatcher = std::function<Result<std::vector<uint8_t>>(DenseValues values)>;
+
 struct ChunkReaderOptions {
   bool verify_checksums = false;  // check each page's CRC-32 when the writer stored one
+  // When set, ReadRows hands out for each non-null value whether it matches (width 1) instead of
+  // the value. A dictionary page is matched once, and its pages' indices look the answers up:
+  // the values themselves are never gathered.
+  const ValueMatcher* matcher = nullptr;
 };
 
 class ColumnChunkReader {

@@ -76,9 +76,10 @@ struct BatchReader::State {
   FetchedBytes bytes;
   size_t next_rg = 0;  // index into plan.row_groups of the row group to open next
   const RowGroupPlan* rg = nullptr;
-  std::vector<ColumnChunkReader> readers;  // parallel to rg->columns
-  size_t range = 0;                        // current entry of rg->rows
-  int64_t cursor = 0;                      // next row within it
+  std::vector<ColumnChunkReader> readers;        // parallel to rg->columns
+  size_t range = 0;                              // current entry of rg->rows
+  int64_t cursor = 0;                            // next row within it
+  std::vector<ColumnDescriptor> matched_leaves;  // the schema's, with plan.matchers' as uint8
 
   std::unexpected<Error> InColumn(int column, Error e) const {
     e.message = fmt::format("parquet file '{}': column '{}' of row group {}: {}", file->path,
@@ -92,9 +93,12 @@ struct BatchReader::State {
     range = 0;
     cursor = next.rows.empty() ? 0 : next.rows[0].begin;
     const RowGroup& meta_rg = file->metadata.row_groups[static_cast<size_t>(next.row_group)];
-    ChunkReaderOptions options;
-    options.verify_checksums = plan.verify_checksums;
     for (const ColumnChunkPlan& c : next.columns) {
+      ChunkReaderOptions options;
+      options.verify_checksums = plan.verify_checksums;
+      if (auto m = plan.matchers.find(c.column); m != plan.matchers.end()) {
+        options.matcher = &m->second;
+      }
       const ColumnDescriptor& leaf = file->schema.leaves()[c.column];
       const ColumnMetaData& meta = *meta_rg.columns[static_cast<size_t>(c.column)].meta_data;
       ChunkSource src;
@@ -168,8 +172,18 @@ struct BatchReader::State {
     columnar::RecordBatch batch;
     batch.schema = plan.schema;
     batch.num_rows = rows;
+    if (!plan.matchers.empty() && matched_leaves.empty()) {
+      // Matched leaves come out as uint8 flags, copied through as fixed-width bytes.
+      matched_leaves = file->schema.leaves();
+      for (const auto& [leaf, m] : plan.matchers) {
+        matched_leaves[static_cast<size_t>(leaf)].type = columnar::UInt8();
+        matched_leaves[static_cast<size_t>(leaf)].conversion = ReadConversion::kCopy;
+      }
+    }
+    const std::vector<ColumnDescriptor>& leaves =
+        plan.matchers.empty() ? file->schema.leaves() : matched_leaves;
     for (const FieldNode& field : plan.fields) {
-      auto column = AssembleColumn(field, file->schema.leaves(), by_leaf);
+      auto column = AssembleColumn(field, leaves, by_leaf);
       if (!column) return InColumn(field.leaf, std::move(column).error());
       if ((*column)->length != rows) {
         return InColumn(field.leaf, Error{ErrorKind::kCorrupt,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "floe/base/result.h"
 #include "floe/columnar/data_type.h"
 #include "floe/parquet/byte_range.h"
+#include "floe/parquet/column_chunk_reader.h"
 #include "floe/parquet/column_predicate.h"
 #include "floe/parquet/file_metadata.h"
 #include "floe/parquet/schema.h"
@@ -94,6 +96,9 @@ struct ReadPlan {
   int64_t batch_rows = kDefaultBatchRows;
   bool verify_checksums = false;
   bool index_pending = false;  // IndexRanges() must be fetched and applied first
+  // Leaf -> matcher (ChunkReaderOptions::matcher), for flat leaves only: that field's column then
+  // comes out as uint8, 1 where the row's value matches, 0 where not, null where it is null.
+  std::map<int, ValueMatcher> matchers;
 
   struct Counts {
     int row_groups = 0;  // in the file

@@ -248,4 +248,17 @@ Result<ColumnPtr> AssembleColumn(const FieldNode& node, const std::vector<Column
   return Build(node, leaves, batches);
 }
 
+Result<ColumnPtr> ValuesAsColumn(const ColumnDescriptor& leaf, DenseValues values) {
+  FieldNode node;
+  node.kind = FieldNode::Kind::kLeaf;
+  node.path = leaf.path;
+  node.field.type = leaf.type;
+  LeafBatch b;
+  b.num_levels = values.count;
+  b.num_rows = values.count;
+  b.def_when_empty = 0;  // every value present: the node's def_slot and def_valid are 0
+  b.values = std::move(values);
+  return BuildLeaf(node, leaf, b);
+}
+
 }  // namespace floe::parquet

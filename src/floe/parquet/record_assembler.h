@@ -20,4 +20,7 @@ Result<columnar::ColumnPtr> AssembleColumn(const FieldNode& node,
                                            const std::vector<ColumnDescriptor>& leaves,
                                            std::span<LeafBatch* const> batches);
 
+// The non-null `values` of a flat leaf as a column of its Arrow type, without nulls.
+Result<columnar::ColumnPtr> ValuesAsColumn(const ColumnDescriptor& leaf, DenseValues values);
+
 }  // namespace floe::parquet

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <set>
 
 #include "floe/exec/value.h"
@@ -857,6 +858,24 @@ Result<LogicalPlan> Binder::Bind() {
         PushableFilter(plan_.where, plan_.table.metadata.CurrentSchema(), plan_.scan_field_ids);
     plan_.pushed_filter = pushed.filter;
     plan_.residual_where = pushed.residual;
+    // Columns only the pushed filter reads: the scan filters on them but need not hand them out.
+    std::set<int> used;
+    std::function<void(const exec::ExprPtr&)> walk = [&](const exec::ExprPtr& e) {
+      if (!e) return;
+      if (e->kind == exec::Expr::Kind::kColumn) used.insert(e->column);
+      for (const auto& a : e->args) walk(a);
+    };
+    walk(plan_.residual_where);
+    for (const auto& k : plan_.group_keys) walk(k);
+    for (const auto& a : plan_.aggregates) walk(a.arg);
+    if (!plan_.aggregate) {
+      for (const auto& o : plan_.outputs) walk(o);
+      for (const auto& h : plan_.hidden) walk(h);
+    }
+    for (size_t i = 0; i < plan_.scan_field_ids.size(); ++i) {
+      if (!used.count(static_cast<int>(i)))
+        plan_.scan_unused_ids.push_back(plan_.scan_field_ids[i]);
+    }
   } else {
     plan_.residual_where = plan_.where;
   }

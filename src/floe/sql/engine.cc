@@ -153,6 +153,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
       }
     }
     so.filter = plan.pushed_filter;
+    so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
     so.strategy = options.read_strategy;

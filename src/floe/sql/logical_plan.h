@@ -29,6 +29,9 @@ struct LogicalPlan {
 
   std::vector<int32_t> scan_field_ids;  // kTable: the columns read, in scan-output order
   iceberg::ExprPtr pushed_filter;       // kTable: conjuncts pruning can use (unbound)
+  // kTable: of scan_field_ids, those nothing reads after the scan's filter (filter-only columns
+  // of a WHERE the scan decides whole): the scan hands them out as NULLs.
+  std::vector<int32_t> scan_unused_ids;
 
   exec::ExprPtr where;  // over the source batch; null: none
   // The part of `where` still to apply to the source batch: conjuncts the scan's row filter
