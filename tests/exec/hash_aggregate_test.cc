@@ -4,6 +4,7 @@
 
 #include "floe/exec/sort.h"
 
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -236,6 +237,36 @@ TEST(HashAggregate, KeysOfEveryKindAndPartialsAgreeWithARowByRowReference) {
       EXPECT_TRUE(got.count(want)) << want;
     }
   }
+}
+
+// A key column that carries dictionary codes groups as its values do: two batches over different
+// dictionaries (entries in another order), and a row whose code is out of the dictionary's range
+// falls back to its bytes.
+TEST(HashAggregate, DictionaryCodedKeysGroupAsTheirValues) {
+  auto coded = [](std::vector<std::string> dict, std::vector<int32_t> codes) {
+    ValueColumnBuilder d(columnar::String()), v(columnar::String());
+    for (const auto& e : dict) EXPECT_TRUE(d.Append(Value::Str(e)));
+    for (int32_t c : codes) {
+      EXPECT_TRUE(v.Append(Value::Str(c < static_cast<int32_t>(dict.size()) ? dict[c] : "z")));
+    }
+    auto col = std::make_shared<columnar::Column>(*v.Finish());
+    col->dictionary = d.Finish();
+    std::vector<uint8_t> bytes(codes.size() * 4);
+    std::memcpy(bytes.data(), codes.data(), bytes.size());
+    col->codes = Buffer(std::move(bytes));
+    columnar::RecordBatch b;
+    b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"k", columnar::String()}}});
+    b.columns = {col};
+    b.num_rows = static_cast<int64_t>(codes.size());
+    return b;
+  };
+  HashAggregate agg({ColumnRef(0, columnar::String(), "k")}, {Agg(AggFn::kCountStar)});
+  ASSERT_TRUE(agg.Consume(coded({"x", "y"}, {0, 1, 1, 0, 1})));
+  ASSERT_TRUE(agg.Consume(coded({"y", "x"}, {0, 0, 1, 7})));  // 7: outside, value "z"
+  auto out = agg.Finish().value();
+  std::set<std::string> got;
+  for (int64_t r = 0; r < out.num_rows; ++r) got.insert(Row(out, r));
+  EXPECT_EQ(got, (std::set<std::string>{"x,3", "y,5", "z,1"}));
 }
 
 TEST(Sort, TopNKeepsTheBestRowsAcrossBatchesWithNullsLast) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/columnar/take.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/mem_store.h"
 #include "floe/parquet/read_parquet_file.h"
@@ -86,6 +87,44 @@ TEST(FileReaderTest, MatchersFlagValuesAsTheDecodedValuesCompare) {
       EXPECT_EQ(values_seen, rows);  // no dictionary: every value, once
     }
   }
+}
+
+// A string column gathered from a small dictionary carries it and each row's entry: for every
+// non-null row, dictionary[code] is the row's value -- through a row selection (Take) too. Values
+// decoded without a dictionary carry none.
+TEST(FileReaderTest, StringColumnsCarryTheirDictionaryCodes) {
+  LoadedFile f = LoadFile(DataFile("alltypes_tiny_pages.parquet"));
+  ReadOptions options;
+  options.columns = {"string_col"};
+  auto batches = ReadFile(f, options);
+  ASSERT_TRUE(batches.has_value()) << batches.error().ToString();
+  int64_t checked = 0;
+  for (const auto& b : *batches) {
+    const columnar::Column& c = *b.columns[0];
+    ASSERT_TRUE(c.dictionary) << "batch of " << b.num_rows;
+    ASSERT_EQ(c.codes.size(), static_cast<size_t>(c.length) * 4);
+    const int32_t* codes = reinterpret_cast<const int32_t*>(c.codes.data());
+    for (int64_t r = 0; r < c.length; ++r) {
+      if (c.IsNull(r)) continue;
+      ASSERT_LT(codes[r], c.dictionary->length);
+      ASSERT_EQ(c.dictionary->BytesAt(codes[r]), c.BytesAt(r)) << "row " << r;
+      ++checked;
+    }
+    auto taken = columnar::Take(c, {5, 1, 3});
+    ASSERT_TRUE(taken.has_value());
+    const int32_t* tc = reinterpret_cast<const int32_t*>((*taken)->codes.data());
+    ASSERT_TRUE((*taken)->dictionary);
+    for (int64_t r = 0; r < 3; ++r) {
+      EXPECT_EQ((*taken)->dictionary->BytesAt(tc[r]), (*taken)->BytesAt(r));
+    }
+  }
+  EXPECT_EQ(checked, 7300);
+
+  LoadedFile delta = LoadFile(DataFile("delta_length_byte_array.parquet"));
+  options.columns = {"FRUIT"};
+  auto plain = ReadFile(delta, options);
+  ASSERT_TRUE(plain.has_value());
+  for (const auto& b : *plain) EXPECT_FALSE(b.columns[0]->dictionary);
 }
 
 TEST(FileReaderTest, OpensFromATailOfAnySize) {

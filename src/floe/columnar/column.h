@@ -36,6 +36,12 @@ struct Column {
   Buffer values;    // fixed width: length x width; kBool: bitmap; string/binary: the bytes
   Buffer offsets;   // string/binary/list/map: length + 1 int32 offsets
   std::vector<ColumnPtr> children;
+  // Optional, on string and binary columns decoded from dictionary pages: row i's value is entry
+  // codes[i] (int32, one per row; any code where the row is NULL) of `dictionary`, a column of
+  // the same type without nulls. values/offsets are complete either way; consumers may use this
+  // to work once per distinct value. Whoever changes values drops it.
+  ColumnPtr dictionary;
+  Buffer codes;
 
   bool IsValid(int64_t i) const { return validity.empty() || GetBit(validity.data(), i); }
   bool IsNull(int64_t i) const { return !IsValid(i); }

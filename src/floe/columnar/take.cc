@@ -53,6 +53,14 @@ Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
     std::memcpy(off.data(), offsets.data(), off.size());
     out->offsets = Buffer(std::move(off));
     out->values = Buffer(std::move(data));
+    if (c.dictionary && c.codes.size() >= static_cast<size_t>(c.length) * 4) {
+      std::vector<uint8_t> codes(static_cast<size_t>(n) * 4);
+      for (int64_t r = 0; r < n; ++r) {
+        std::memcpy(codes.data() + r * 4, c.codes.data() + indices[r] * 4, 4);
+      }
+      out->dictionary = c.dictionary;
+      out->codes = Buffer(std::move(codes));
+    }
     return ColumnPtr(out);
   }
   const int w = c.type.FixedWidth();

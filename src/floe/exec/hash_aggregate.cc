@@ -173,6 +173,27 @@ Status KeyDict::Intern(const columnar::Column& c, std::vector<uint32_t>* codes) 
       return {};
     }
     case Kind::kBytes:
+      if (c.dictionary && c.codes.size() >= static_cast<size_t>(n) * 4) {
+        // Each distinct value interned once, per dictionary; the rows look their codes up.
+        if (c.dictionary != last_dictionary_) {
+          last_dictionary_ = c.dictionary;
+          const columnar::Column& d = *c.dictionary;
+          dictionary_codes_.resize(static_cast<size_t>(d.length));
+          for (int64_t k = 0; k < d.length; ++k) {
+            dictionary_codes_[static_cast<size_t>(k)] = InternBytes(d.BytesAt(k), nullptr);
+          }
+        }
+        const int32_t* codes = reinterpret_cast<const int32_t*>(c.codes.data());
+        const size_t size = dictionary_codes_.size();
+        const uint32_t* map = dictionary_codes_.data();
+        for (int64_t r = 0; r < n; ++r) {
+          const auto k = static_cast<size_t>(codes[r]);
+          out[r] = nulls && c.IsNull(r) ? 0
+                   : k < size           ? map[k]
+                                        : InternBytes(c.BytesAt(r), nullptr);
+        }
+        return {};
+      }
       for (int64_t r = 0; r < n; ++r) {
         out[r] = nulls && c.IsNull(r) ? 0 : InternBytes(c.BytesAt(r), nullptr);
       }
@@ -269,6 +290,34 @@ void HashAggregate::GroupsOf(const std::vector<std::vector<uint32_t>>& codes, in
     return;
   }
   std::vector<uint32_t> tuple(k);
+  if (k == 2) {
+    constexpr size_t kDenseLimit = 1 << 16;
+    const size_t n0 = dicts_[0].size(), n1 = dicts_[1].size();
+    if (n0 * n1 <= kDenseLimit) {
+      if (n0 > dense_rows_ || n1 > dense_stride_) {
+        // Room for the dictionaries to double before the next rebuild, within the limit.
+        dense_rows_ = std::max(n0, std::min(2 * n0, kDenseLimit / n1));
+        dense_stride_ = std::max(n1, std::min(2 * n1, kDenseLimit / dense_rows_));
+        dense_.assign(dense_rows_ * dense_stride_, -1);
+        for (int64_t g = 0; g < groups_; ++g) {
+          dense_[codes_[2 * g] * dense_stride_ + codes_[2 * g + 1]] = static_cast<int32_t>(g);
+        }
+      }
+      const uint32_t* a = codes[0].data();
+      const uint32_t* b = codes[1].data();
+      int32_t* out = groups->data();
+      for (int64_t r = 0; r < rows; ++r) {
+        int32_t& slot = dense_[a[r] * dense_stride_ + b[r]];
+        if (slot < 0) {
+          tuple[0] = a[r];
+          tuple[1] = b[r];
+          slot = GroupOfCodes(tuple.data());
+        }
+        out[r] = slot;
+      }
+      return;
+    }
+  }
   for (int64_t r = 0; r < rows; ++r) {
     for (size_t i = 0; i < k; ++i) tuple[i] = codes[i][static_cast<size_t>(r)];
     (*groups)[static_cast<size_t>(r)] = GroupOfCodes(tuple.data());
@@ -428,12 +477,13 @@ Status HashAggregate::UpdateColumn(size_t a, const columnar::Column* arg,
 }
 
 Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
-  std::vector<std::vector<uint32_t>> codes(keys_.size());
+  std::vector<std::vector<uint32_t>>& codes = batch_codes_;
+  codes.resize(keys_.size());
   for (size_t k = 0; k < keys_.size(); ++k) {
     FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*keys_[k], batch));
     FLOE_RETURN_IF_ERROR(dicts_[k].Intern(*c, &codes[k]));
   }
-  std::vector<int32_t> groups;
+  std::vector<int32_t>& groups = batch_groups_;
   GroupsOf(codes, batch.num_rows, &groups);
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     ColumnPtr arg;

@@ -54,6 +54,9 @@ class KeyDict {
   std::vector<int64_t> ints_;       // kInt*: the value of each code
   std::vector<std::string> bytes_;  // kBytes, kGeneric: the hashed bytes of each code
   std::vector<Value> values_;       // every code's value (values_[0] is NULL)
+  // The last column dictionary seen (Column::dictionary) and the code of each of its entries.
+  columnar::ColumnPtr last_dictionary_;
+  std::vector<uint32_t> dictionary_codes_;
 };
 
 class HashAggregate {
@@ -95,6 +98,12 @@ class HashAggregate {
   std::vector<int32_t> by_code_;  // one key: the group of each code, -1 = none yet
   std::vector<int32_t> table_;    // several keys: open addressing, group + 1, 0 = empty
   std::vector<uint64_t> packed_;  // two keys: each group's codes as one integer
+  // Two keys of few distinct values: the group of codes (a, b) at a * dense_stride_ + b, -1 none.
+  std::vector<int32_t> dense_;
+  size_t dense_rows_ = 0, dense_stride_ = 0;
+  // Per-batch scratch, kept to spare the allocations.
+  std::vector<std::vector<uint32_t>> batch_codes_;
+  std::vector<int32_t> batch_groups_;
   int64_t groups_ = 0;
   std::vector<State> states_;  // per group, per aggregate
 };

@@ -106,7 +106,20 @@ bool MatchColumn(const Expr& e, const columnar::Column& col, std::vector<uint8_t
       if ((e.op != Op::kEq && e.op != Op::kNotEq) || !std::holds_alternative<std::string>(lit))
         return false;
       const std::string& want = std::get<std::string>(lit);
-      for (int64_t i = 0; i < n; ++i) (*out)[i] = (col.BytesAt(i) == want) == (e.op == Op::kEq);
+      const bool eq = e.op == Op::kEq;
+      if (col.dictionary && col.codes.size() >= static_cast<size_t>(n) * 4) {
+        // Compared once per dictionary entry; the rows look their entry's answer up.
+        const columnar::Column& d = *col.dictionary;
+        std::vector<uint8_t> answer(static_cast<size_t>(d.length));
+        for (int64_t k = 0; k < d.length; ++k) answer[k] = (d.BytesAt(k) == want) == eq;
+        const int32_t* codes = reinterpret_cast<const int32_t*>(col.codes.data());
+        for (int64_t i = 0; i < n; ++i) {
+          const auto k = static_cast<size_t>(codes[i]);
+          (*out)[i] = k < answer.size() ? answer[k] : (col.BytesAt(i) == want) == eq;
+        }
+        break;
+      }
+      for (int64_t i = 0; i < n; ++i) (*out)[i] = (col.BytesAt(i) == want) == eq;
       break;
     }
     default:

@@ -12,6 +12,7 @@
 #include "floe/parquet/bit_util_internal.h"
 #include "floe/parquet/decoder.h"
 #include "floe/parquet/page_header.h"
+#include "floe/parquet/record_assembler.h"
 #include "floe/parquet/rle_bit_packed_hybrid.h"
 
 namespace floe::parquet {
@@ -218,10 +219,15 @@ void GatherFixed(const uint8_t* dict, std::span<const int32_t> indices, uint8_t*
   }
 }
 
+// Bytes of slack behind a padded dictionary's data and a gather's output: a value of up to this
+// many bytes is copied as a whole block of them, one fixed-size move instead of a library call.
+constexpr size_t kGatherSlack = 16;
+
 // Appends dict[indices[i]] for each (already range-checked) index. `values_to_come`: about how
-// many more values the caller will append to `out` after these (a sizing hint).
+// many more values the caller will append to `out` after these (a sizing hint). `padded`:
+// binary dictionaries only, dict.data followed by kGatherSlack bytes.
 Status Gather(const DenseValues& dict, std::span<const int32_t> indices, DenseValues* out,
-              int64_t values_to_come) {
+              int64_t values_to_come, const uint8_t* padded) {
   if (dict.width > 0) {
     const size_t w = static_cast<size_t>(dict.width);
     const size_t at = out->data.size();
@@ -275,18 +281,23 @@ Status Gather(const DenseValues& dict, std::span<const int32_t> indices, DenseVa
       out->data.reserve(std::max(at + bytes + more, out->data.capacity() * 2));
     }
     Grow(&out->offsets, indices.size());
-    out->data.resize(static_cast<size_t>(total));
+    out->data.resize(static_cast<size_t>(total) + kGatherSlack);
     out->offsets.resize(oat + indices.size());
     uint8_t* dst = out->data.data();
     int32_t* o = out->offsets.data() + oat;
-    const uint8_t* src = dict.data.data();
+    const uint8_t* src = padded != nullptr ? padded : dict.data.data();
     int32_t end = static_cast<int32_t>(at);
     for (int32_t i : indices) {
       const int32_t len = doff[i + 1] - doff[i];
-      std::memcpy(dst + end, src + doff[i], static_cast<size_t>(len));
+      if (padded != nullptr && len <= static_cast<int32_t>(kGatherSlack)) {
+        std::memcpy(dst + end, src + doff[i], kGatherSlack);  // the slack absorbs the excess
+      } else {
+        std::memcpy(dst + end, src + doff[i], static_cast<size_t>(len));
+      }
       end += len;
       *o++ = end;
     }
+    out->data.resize(static_cast<size_t>(total));
   }
   out->count += static_cast<int64_t>(indices.size());
   return {};
@@ -311,6 +322,8 @@ Status DenseValues::AppendRange(const DenseValues& src, int64_t begin, int64_t n
       return Unsupported("byte array values exceed 2 GiB in one batch (int32 offsets)");
     }
     const int64_t shift = static_cast<int64_t>(data.size()) - from;
+    codes_complete = false;
+    codes.clear();
     data.insert(data.end(), src.data.data() + from, src.data.data() + to);
     offsets.reserve(offsets.size() + static_cast<size_t>(n));
     for (int64_t i = begin + 1; i <= begin + n; ++i) {
@@ -325,6 +338,9 @@ void DenseValues::Clear() {
   count = 0;
   data.clear();
   offsets.assign(1, 0);
+  codes.clear();
+  code_dictionary.reset();
+  codes_complete = true;
 }
 
 struct ColumnChunkReader::State {
@@ -348,8 +364,12 @@ struct ColumnChunkReader::State {
   bool dict_loaded = false;
   bool has_dict = false;
   DenseValues dict;
-  std::vector<uint8_t> dict_match;  // options.matcher: the answer for each dictionary entry
+  std::vector<uint8_t> dict_padded;  // binary dictionaries: dict.data and kGatherSlack zeros
+  std::vector<uint8_t> dict_match;   // options.matcher: the answer for each dictionary entry
   bool dict_matched = false;
+  // A small binary dictionary as a column, for the codes of the values gathered from it.
+  std::shared_ptr<const columnar::Column> dict_column;
+  bool dict_column_built = false;
 
   std::vector<int16_t> def;
   std::vector<int16_t> rep;
@@ -442,6 +462,12 @@ struct ColumnChunkReader::State {
     }
     has_dict = true;
     dict_matched = false;
+    if (dict.width == 0) {
+      dict_padded.assign(dict.data.begin(), dict.data.end());
+      dict_padded.resize(dict.data.size() + kGatherSlack, 0);
+    }
+    dict_column.reset();
+    dict_column_built = false;
     return {};
   }
 
@@ -762,9 +788,37 @@ struct ColumnChunkReader::State {
     if (dict_page) {
       indices.resize(static_cast<size_t>(n));
       FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(indices, static_cast<int32_t>(dict.count)));
-      return Gather(dict, indices, out, rows_to_come);
+      FLOE_RETURN_IF_ERROR(
+          Gather(dict, indices, out, rows_to_come, dict.width == 0 ? dict_padded.data() : nullptr));
+      return KeepCodes(out);
     }
+    out->codes_complete = false;
+    out->codes.clear();
     return DecodeValues(decoder.get(), n, leaf, out);
+  }
+
+  // After a gather from the dictionary: records the values' entries (`indices`) when the leaf is
+  // binary and the dictionary small, so the column can carry them (Column::dictionary).
+  Status KeepCodes(DenseValues* out) {
+    constexpr int64_t kMaxEntries = 1 << 16;
+    if (!out->codes_complete || leaf.conversion != ReadConversion::kBinary ||
+        dict.count > kMaxEntries) {
+      out->codes_complete = false;
+      out->codes.clear();
+      return {};
+    }
+    if (!dict_column_built) {
+      FLOE_ASSIGN_OR_RETURN(dict_column, ValuesAsColumn(leaf, dict));
+      dict_column_built = true;
+    }
+    if (out->code_dictionary && out->code_dictionary != dict_column) {
+      out->codes_complete = false;  // values from two dictionaries (never within a chunk)
+      out->codes.clear();
+      return {};
+    }
+    out->code_dictionary = dict_column;
+    out->codes.insert(out->codes.end(), indices.begin(), indices.end());
+    return {};
   }
 
   // As TakeValues, but appends whether each value matches (options.matcher), one byte each.

@@ -10,6 +10,7 @@
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
+#include "floe/columnar/column.h"
 #include "floe/parquet/compression.h"
 #include "floe/parquet/file_metadata.h"
 #include "floe/parquet/schema.h"
@@ -23,6 +24,11 @@ struct DenseValues {
   int64_t count = 0;
   ByteVector data;                  // grows without zero-filling: every byte is written after
   std::vector<int32_t> offsets{0};  // binary only
+  // Binary values gathered from one small dictionary: each value's entry in it (the reader's
+  // dictionary as a column). Cleared, and `codes_complete` false, once a value came otherwise.
+  std::vector<int32_t> codes;
+  std::shared_ptr<const columnar::Column> code_dictionary;
+  bool codes_complete = true;
 
   // Appends values [begin, begin + n) of `src` (same layout).
   Status AppendRange(const DenseValues& src, int64_t begin, int64_t n);

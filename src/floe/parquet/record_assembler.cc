@@ -181,6 +181,21 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
   }
   c->offsets = Buffer(std::move(offsets));
   c->values = Buffer(std::move(v.data));
+  if (v.code_dictionary && v.codes_complete && static_cast<int64_t>(v.codes.size()) == v.count) {
+    // One code per row: the value's entry, 0 where the row is NULL.
+    ByteVector codes(static_cast<size_t>(s.count) * 4);
+    if (s.null_count == 0) {
+      std::memcpy(codes.data(), v.codes.data(), codes.size());
+    } else {
+      int64_t next = 0;
+      const int32_t zero = 0;
+      for (int64_t k = 0; k < s.count; ++k) {
+        std::memcpy(codes.data() + k * 4, IsValid(s, k) ? &v.codes[next++] : &zero, 4);
+      }
+    }
+    c->dictionary = v.code_dictionary;
+    c->codes = Buffer(std::move(codes));
+  }
   return c;
 }
 
