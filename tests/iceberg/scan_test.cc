@@ -6,6 +6,7 @@
 
 #include "floe/catalog/sql_catalog.h"
 #include "floe/iceberg/commit.h"
+#include "floe/iceberg/decoded_metadata.h"
 #include "floe/iceberg/evaluator.h"
 #include "floe/iceberg/metadata_cache.h"
 #include "floe/iceberg/projection.h"
@@ -193,6 +194,40 @@ TEST(Scan, MetadataCacheServesUnchangedMetadataFiles) {
   auto gone = f.io->ReadMetadata(list);
   ASSERT_FALSE(gone.has_value());
   EXPECT_EQ(gone.error().kind, ErrorKind::kNotFound);
+}
+
+// The decoded metadata beside the cached bytes: the same buffer gives back the very object decoded
+// from it; another buffer of the same file (a refetch) is decoded afresh; nothing is kept while
+// MetadataCache is off.
+TEST(Scan, DecodedMetadataIsReusedOnlyForTheBufferItCameFrom) {
+  Fixture f;
+  Table t = LoadTable(*f.cat, *f.io, f.id).value();
+  const std::string list = t.metadata.CurrentSnapshot()->manifest_list;
+  auto bytes = f.io->Read(list);
+  ASSERT_TRUE(bytes.has_value());
+  ClearDecodedMetadata();
+  {
+    // The fixture keeps the cache off: decoded twice, two objects.
+    auto a = DecodeManifestList(*bytes, list).value();
+    auto b = DecodeManifestList(*bytes, list).value();
+    EXPECT_NE(a.get(), b.get());
+  }
+  MetadataCache::Default().set_enabled(true);
+  auto a = DecodeManifestList(*bytes, list).value();
+  auto b = DecodeManifestList(*bytes, list).value();
+  EXPECT_EQ(a.get(), b.get());
+  ASSERT_EQ(a->size(), 3u);
+  auto again = f.io->Read(list);  // the same bytes in another buffer
+  ASSERT_TRUE(again.has_value());
+  auto c = DecodeManifestList(*again, list).value();
+  EXPECT_NE(c.get(), a.get());
+  EXPECT_EQ(c->size(), 3u);
+  auto meta = f.io->Read(t.metadata_location).value();
+  auto m1 = DecodeTableMetadata(meta, t.metadata_location).value();
+  EXPECT_EQ(DecodeTableMetadata(meta, t.metadata_location).value().get(), m1.get());
+  EXPECT_EQ(m1->CurrentSnapshot()->manifest_list, list);
+  MetadataCache::Default().set_enabled(false);
+  ClearDecodedMetadata();
 }
 
 TEST(Scan, BoundsPruneFilesWithinAManifest) {

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "floe/iceberg/decoded_metadata.h"
 #include "floe/iceberg/evaluator.h"
 #include "floe/iceberg/projection.h"
 
@@ -199,13 +200,12 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
       return std::unexpected(e);
     }
     FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf.partition_spec_id));
-    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries,
-                          ReadManifest(*bodies[i], mf.manifest_path, mf, *proj.second));
-    for (auto& e : entries) {
+    FLOE_ASSIGN_OR_RETURN(auto decoded, DecodeManifest(*bodies[i], mf, *proj.second));
+    for (const ManifestEntry& e : *decoded) {
       if (e.status == EntryStatus::kDeleted) continue;
       if (e.file.content != FileContent::kData) {
         ++plan.stats.delete_files;
-        deletes.entries.push_back(std::move(e));
+        deletes.entries.push_back(e);
         continue;
       }
       ++plan.stats.data_files_total;
@@ -217,7 +217,7 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
         ++plan.stats.files_skipped_bounds;
         continue;
       }
-      data_entries.push_back(std::move(e));
+      data_entries.push_back(e);  // a copy: the decoded entries stay cached
     }
   }
   for (auto& e : data_entries) {

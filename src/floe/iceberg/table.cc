@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "floe/iceberg/decoded_metadata.h"
+
 namespace floe::iceberg {
 
 std::string NewMetadataLocation(const std::string& table_location, int version) {
@@ -23,7 +25,8 @@ int MetadataVersion(std::string_view location) {
 Result<std::vector<ManifestFile>> Table::Manifests(const FileIO& io,
                                                    const Snapshot& snapshot) const {
   FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.ReadMetadata(snapshot.manifest_list));
-  return ReadManifestList(bytes, snapshot.manifest_list);
+  FLOE_ASSIGN_OR_RETURN(auto decoded, DecodeManifestList(bytes, snapshot.manifest_list));
+  return *decoded;
 }
 
 Result<std::vector<ManifestEntry>> Table::LiveEntries(const FileIO& io,
@@ -94,9 +97,8 @@ Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_loca
     e.message = fmt::format("cannot read table metadata '{}': {}", metadata_location, e.message);
     return std::unexpected(e);
   }
-  FLOE_ASSIGN_OR_RETURN(TableMetadata m,
-                        TableMetadata::Parse(bytes->string_view(), metadata_location));
-  return Table{catalog::TableIdentifier{}, metadata_location, std::move(m)};
+  FLOE_ASSIGN_OR_RETURN(auto m, DecodeTableMetadata(*bytes, metadata_location));
+  return Table{catalog::TableIdentifier{}, metadata_location, *m};
 }
 
 Result<Table> LoadTable(catalog::Catalog& catalog, const FileIO& io,

@@ -1,0 +1,89 @@
+#include "floe/iceberg/decoded_metadata.h"
+
+#include <fmt/format.h>
+
+#include "floe/base/lru_cache.h"
+#include "floe/iceberg/metadata_cache.h"
+
+namespace floe::iceberg {
+namespace {
+
+// Decoded values by key, each valid for the buffer it came from.
+template <typename T>
+class DecodedCache {
+ public:
+  // Decoded objects take several times their files' bytes: 128 MiB against MetadataCache's 32.
+  static constexpr int64_t kCapacityBytes = int64_t{128} << 20;
+
+  static DecodedCache& Default() {
+    static DecodedCache* cache = new DecodedCache();  // never destroyed: used until exit
+    return *cache;
+  }
+
+  std::shared_ptr<const T> Find(const std::string& key, const Buffer& bytes) {
+    auto hit = lru_.Find(key);
+    if (!hit || hit->bytes.data() != bytes.data() || hit->bytes.size() != bytes.size()) {
+      return nullptr;
+    }
+    return hit->value;
+  }
+
+  void Insert(const std::string& key, const Buffer& bytes, std::shared_ptr<const T> value) {
+    if (!MetadataCache::Default().enabled()) return;
+    lru_.Insert(key, Entry{bytes, std::move(value)}, static_cast<int64_t>(bytes.size()) * 8 + 256);
+  }
+
+  void Clear() { lru_.Clear(); }
+
+ private:
+  struct Entry {
+    Buffer bytes;  // held, so its address cannot be reused by another buffer
+    std::shared_ptr<const T> value;
+  };
+  LruCache<std::string, Entry> lru_{kCapacityBytes};
+};
+
+// Looks `key` up for `bytes`, else decodes and keeps the result.
+template <typename T, typename DecodeFn>
+Result<std::shared_ptr<const T>> Cached(const std::string& key, const Buffer& bytes,
+                                        DecodeFn decode) {
+  DecodedCache<T>& cache = DecodedCache<T>::Default();
+  if (auto hit = cache.Find(key, bytes)) return hit;
+  FLOE_ASSIGN_OR_RETURN(T value, decode());
+  auto shared = std::make_shared<const T>(std::move(value));
+  cache.Insert(key, bytes, shared);
+  return shared;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodeManifest(
+    const Buffer& bytes, const ManifestFile& list_entry, const Type& partition_type) {
+  // What the entries inherit from the list entry, and the partition type, are part of the key.
+  const std::string key =
+      fmt::format("{}|{}|{}|{}", list_entry.manifest_path, list_entry.sequence_number,
+                  list_entry.added_snapshot_id, partition_type.ToString());
+  return Cached<std::vector<ManifestEntry>>(key, bytes, [&] {
+    return ReadManifest(bytes, list_entry.manifest_path, list_entry, partition_type);
+  });
+}
+
+Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodeManifestList(
+    const Buffer& bytes, const std::string& location) {
+  return Cached<std::vector<ManifestFile>>(location, bytes,
+                                           [&] { return ReadManifestList(bytes, location); });
+}
+
+Result<std::shared_ptr<const TableMetadata>> DecodeTableMetadata(const Buffer& bytes,
+                                                                 const std::string& location) {
+  return Cached<TableMetadata>(
+      location, bytes, [&] { return TableMetadata::Parse(bytes.string_view(), location); });
+}
+
+void ClearDecodedMetadata() {
+  DecodedCache<std::vector<ManifestEntry>>::Default().Clear();
+  DecodedCache<std::vector<ManifestFile>>::Default().Clear();
+  DecodedCache<TableMetadata>::Default().Clear();
+}
+
+}  // namespace floe::iceberg
