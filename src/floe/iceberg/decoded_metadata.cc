@@ -76,8 +76,8 @@ Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodeManifestList(
 
 Result<std::shared_ptr<const TableMetadata>> DecodeTableMetadata(const Buffer& bytes,
                                                                  const std::string& location) {
-  return Cached<TableMetadata>(
-      location, bytes, [&] { return TableMetadata::Parse(bytes.string_view(), location); });
+  return Cached<TableMetadata>(location, bytes,
+                               [&] { return TableMetadata::Parse(bytes.string_view(), location); });
 }
 
 void ClearDecodedMetadata() {

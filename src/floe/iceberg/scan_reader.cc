@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <variant>
 
+#include "floe/base/thread_pool.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/table_reader.h"
 #include "floe/parquet/record_assembler.h"
@@ -207,6 +209,13 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
   }
   s.read_schema = Schema(projected.schema_id(), std::move(fields));
   return s;
+}
+
+// The threads scans read files on, shared by every scan of the process: as many as the default
+// request budget keeps in flight.
+ThreadPool& ScanPool() {
+  static ThreadPool* pool = new ThreadPool(64);  // never destroyed: used until exit
+  return *pool;
 }
 
 // Threads decoding may use at once: the machine's cores.
@@ -837,10 +846,13 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
   if (workers == 1) {
     worker();
   } else {
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<size_t>(workers));
-    for (int w = 0; w < workers; ++w) threads.emplace_back(worker);
-    for (std::thread& t : threads) t.join();
+    // On the scan pool's threads, not new ones: a query of many small files would otherwise
+    // spend a thread's creation and teardown on each. Workers wait only on IO and the sink, never
+    // on each other, so a pool smaller than `workers` only queues them.
+    std::vector<std::future<void>> done;
+    done.reserve(static_cast<size_t>(workers));
+    for (int w = 0; w < workers; ++w) done.push_back(ScanPool().Submit(worker));
+    for (std::future<void>& d : done) d.wait();
   }
   stats->peak_buffered_bytes = std::max(stats->peak_buffered_bytes, budget.peak());
   if (first_error) return std::unexpected(std::move(*first_error));
