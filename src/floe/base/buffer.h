@@ -53,6 +53,17 @@ class Buffer {
   explicit Buffer(ByteVector bytes);
   static Buffer FromString(std::string_view s);
   static Buffer Copy(ByteView bytes);
+  // Takes over a vector of trivially copyable values, without copying: the buffer is their bytes.
+  template <typename T, typename A>
+  static Buffer Adopt(std::vector<T, A> values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    auto owner = std::make_shared<const std::vector<T, A>>(std::move(values));
+    Buffer b;
+    b.data_ = reinterpret_cast<const uint8_t*>(owner->data());
+    b.size_ = owner->size() * sizeof(T);
+    b.owner_ = std::move(owner);
+    return b;
+  }
 
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }

@@ -786,26 +786,35 @@ struct ColumnChunkReader::State {
     if (out == nullptr) return decoder->Skip(n);
     if (options.matcher != nullptr) return TakeMatches(n, out);
     if (dict_page) {
+      const uint8_t* padded = dict.width == 0 ? dict_padded.data() : nullptr;
+      FLOE_ASSIGN_OR_RETURN(bool keep, KeepCodes(out));
+      if (keep) {
+        // The indices are decoded straight into the codes the column will carry.
+        const size_t at = out->codes.size();
+        out->codes.resize(at + static_cast<size_t>(n));
+        std::span<int32_t> idx(out->codes.data() + at, static_cast<size_t>(n));
+        FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(idx, static_cast<int32_t>(dict.count)));
+        return Gather(dict, idx, out, rows_to_come, padded);
+      }
       indices.resize(static_cast<size_t>(n));
       FLOE_RETURN_IF_ERROR(decoder->DecodeIndices(indices, static_cast<int32_t>(dict.count)));
-      FLOE_RETURN_IF_ERROR(
-          Gather(dict, indices, out, rows_to_come, dict.width == 0 ? dict_padded.data() : nullptr));
-      return KeepCodes(out);
+      return Gather(dict, indices, out, rows_to_come, padded);
     }
     out->codes_complete = false;
     out->codes.clear();
     return DecodeValues(decoder.get(), n, leaf, out);
   }
 
-  // After a gather from the dictionary: records the values' entries (`indices`) when the leaf is
-  // binary and the dictionary small, so the column can carry them (Column::dictionary).
-  Status KeepCodes(DenseValues* out) {
+  // Before a gather from the dictionary: whether `out` keeps the values' entries (codes), so the
+  // column can carry them (Column::dictionary) -- binary leaves of a small dictionary, while every
+  // value of the batch came from it.
+  Result<bool> KeepCodes(DenseValues* out) {
     constexpr int64_t kMaxEntries = 1 << 16;
     if (!out->codes_complete || leaf.conversion != ReadConversion::kBinary ||
         dict.count > kMaxEntries) {
       out->codes_complete = false;
       out->codes.clear();
-      return {};
+      return false;
     }
     if (!dict_column_built) {
       FLOE_ASSIGN_OR_RETURN(dict_column, ValuesAsColumn(leaf, dict));
@@ -814,11 +823,10 @@ struct ColumnChunkReader::State {
     if (out->code_dictionary && out->code_dictionary != dict_column) {
       out->codes_complete = false;  // values from two dictionaries (never within a chunk)
       out->codes.clear();
-      return {};
+      return false;
     }
     out->code_dictionary = dict_column;
-    out->codes.insert(out->codes.end(), indices.begin(), indices.end());
-    return {};
+    return true;
   }
 
   // As TakeValues, but appends whether each value matches (options.matcher), one byte each.
@@ -966,6 +974,7 @@ Result<int64_t> ColumnChunkReader::ReadRows(int64_t n, LeafBatch* out) {
       Grow(&out->values.data, rows);
     } else if (s.leaf.conversion == ReadConversion::kBinary) {
       Grow(&out->values.offsets, rows);
+      if (out->values.codes_complete) Grow(&out->values.codes, rows);
     } else if (s.leaf.conversion != ReadConversion::kNull) {
       // Capped for wide FIXED_LEN_BYTE_ARRAY values; past it the doubling takes over.
       Grow(&out->values.data,

@@ -26,7 +26,7 @@ struct DenseValues {
   std::vector<int32_t> offsets{0};  // binary only
   // Binary values gathered from one small dictionary: each value's entry in it (the reader's
   // dictionary as a column). Cleared, and `codes_complete` false, once a value came otherwise.
-  std::vector<int32_t> codes;
+  std::vector<int32_t, DefaultInitAllocator<int32_t>> codes;
   std::shared_ptr<const columnar::Column> code_dictionary;
   bool codes_complete = true;
 

@@ -183,10 +183,13 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
   c->values = Buffer(std::move(v.data));
   if (v.code_dictionary && v.codes_complete && static_cast<int64_t>(v.codes.size()) == v.count) {
     // One code per row: the value's entry, 0 where the row is NULL.
-    ByteVector codes(static_cast<size_t>(s.count) * 4);
     if (s.null_count == 0) {
-      std::memcpy(codes.data(), v.codes.data(), codes.size());
-    } else {
+      c->dictionary = v.code_dictionary;
+      c->codes = Buffer::Adopt(std::move(v.codes));
+      return c;
+    }
+    ByteVector codes(static_cast<size_t>(s.count) * 4);
+    {
       int64_t next = 0;
       const int32_t zero = 0;
       for (int64_t k = 0; k < s.count; ++k) {
