@@ -144,7 +144,8 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
     if (s.null_count == 0) {
       c->values = Buffer(std::move(v.data));
     } else {
-      std::vector<uint8_t> out(static_cast<size_t>(s.count) * w, 0);
+      // SpreadFixed writes every slot; the other widths leave null slots to the zero fill.
+      ByteVector out(static_cast<size_t>(s.count) * w);
       switch (w) {
         case 4:
           SpreadFixed<uint32_t>(s, v.data.data(), out.data());
@@ -153,6 +154,7 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
           SpreadFixed<uint64_t>(s, v.data.data(), out.data());
           break;
         default: {
+          std::memset(out.data(), 0, out.size());
           int64_t next = 0;
           for (int64_t k = 0; k < s.count; ++k) {
             if (IsValid(s, k)) {
@@ -167,7 +169,7 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
     return c;
   }
   // Binary: offsets repeat over nulls.
-  std::vector<uint8_t> offsets(static_cast<size_t>(s.count + 1) * 4);
+  ByteVector offsets(static_cast<size_t>(s.count + 1) * 4);  // every one written below
   auto* o = reinterpret_cast<int32_t*>(offsets.data());
   if (s.null_count == 0) {
     std::memcpy(o, v.offsets.data(), offsets.size());
@@ -229,7 +231,7 @@ Result<ColumnPtr> Build(const FieldNode& node, const std::vector<ColumnDescripto
   }
   // List or map: the child's slots between two of this node's make one value.
   const FieldNode& child = node.children.at(0);
-  std::vector<uint8_t> offsets(static_cast<size_t>(s.count + 1) * 4);
+  ByteVector offsets(static_cast<size_t>(s.count + 1) * 4);  // every one written below
   auto* o = reinterpret_cast<int32_t*>(offsets.data());
   int64_t children = 0;
   int64_t k = 0;  // next slot of this node
