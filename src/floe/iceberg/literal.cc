@@ -8,6 +8,25 @@
 
 namespace floe::iceberg {
 
+std::optional<Literal> Literal::OfInteger(TypeId type, int64_t v) {
+  const bool fits32 = v >= INT32_MIN && v <= INT32_MAX;
+  switch (type) {
+    case TypeId::kInt:
+    case TypeId::kDate:
+      if (!fits32) return std::nullopt;
+      return Literal(type, static_cast<int32_t>(v));
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      return Literal(type, v);
+    default:
+      return std::nullopt;
+  }
+}
+
 namespace {
 
 std::string FormatTime(int64_t v, int64_t per_second) {
@@ -216,20 +235,7 @@ Result<Literal> DeserializeBound(const Type& t, std::string_view b) {
       } else {
         FLOE_ASSIGN_OR_RETURN(v, ReadLittleEndian<int64_t>(b, t));
       }
-      switch (t.id) {
-        case TypeId::kLong:
-          return Literal::Long(v);
-        case TypeId::kTime:
-          return Literal::Time(v);
-        case TypeId::kTimestamp:
-          return Literal::Timestamp(v);
-        case TypeId::kTimestampTz:
-          return Literal::TimestampTz(v);
-        case TypeId::kTimestampNs:
-          return Literal::TimestampNs(v);
-        default:
-          return Literal::TimestampTzNs(v);
-      }
+      return *Literal::OfInteger(t.id, v);
     }
     case TypeId::kFloat: {
       FLOE_ASSIGN_OR_RETURN(float v, ReadLittleEndian<float>(b, t));

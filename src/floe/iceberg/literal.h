@@ -49,6 +49,9 @@ class Literal {
   static Literal TimestampNs(int64_t nanos) { return Literal(TypeId::kTimestampNs, nanos); }
   static Literal TimestampTzNs(int64_t nanos) { return Literal(TypeId::kTimestampTzNs, nanos); }
   static Literal String(std::string v) { return Literal(TypeId::kString, std::move(v)); }
+  // `v` as a value of an integer-valued type: int and date (nullopt outside int32), long, time
+  // and the timestamps; nullopt for any other type.
+  static std::optional<Literal> OfInteger(TypeId type, int64_t v);
   static Literal Binary(std::string v) {
     return Literal(TypeId::kBinary, BinaryValue{std::move(v)});
   }

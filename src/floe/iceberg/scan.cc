@@ -11,38 +11,16 @@ namespace {
 
 // `l` moved by `delta` in its own integer domain; nullopt for other types or on overflow.
 std::optional<Literal> Shifted(const Literal& l, int64_t delta) {
+  int64_t v;
   if (const auto* i = std::get_if<int32_t>(&l.storage())) {
-    const int64_t v = int64_t{*i} + delta;
-    if (v < INT32_MIN || v > INT32_MAX) return std::nullopt;
-    const auto x = static_cast<int32_t>(v);
-    switch (l.type()) {
-      case TypeId::kInt:
-        return Literal::Int(x);
-      case TypeId::kDate:
-        return Literal::Date(x);
-      default:
-        return std::nullopt;
-    }
+    v = *i;
+  } else if (const auto* j = std::get_if<int64_t>(&l.storage())) {
+    v = *j;
+  } else {
+    return std::nullopt;
   }
-  if (const auto* i = std::get_if<int64_t>(&l.storage())) {
-    int64_t v;
-    if (__builtin_add_overflow(*i, delta, &v)) return std::nullopt;
-    switch (l.type()) {
-      case TypeId::kLong:
-        return Literal::Long(v);
-      case TypeId::kTimestamp:
-        return Literal::Timestamp(v);
-      case TypeId::kTimestampTz:
-        return Literal::TimestampTz(v);
-      case TypeId::kTimestampNs:
-        return Literal::TimestampNs(v);
-      case TypeId::kTimestampTzNs:
-        return Literal::TimestampTzNs(v);
-      default:
-        return std::nullopt;
-    }
-  }
-  return std::nullopt;
+  if (__builtin_add_overflow(v, delta, &v)) return std::nullopt;
+  return Literal::OfInteger(l.type(), v);
 }
 
 // Whether every row of a partition whose field `pf` holds `value` satisfies the range predicate
