@@ -332,7 +332,7 @@ Result<Buffer> LocalStore::Get(std::string_view key, Range range) {
   auto span = range.Resolve(key, static_cast<uint64_t>(st.st_size));
   if (!span) return std::unexpected(InStore(span.error()));
   auto [begin, end] = *span;
-  std::vector<uint8_t> bytes(end - begin);
+  ByteVector bytes(end - begin);  // not zero-filled: pread writes every byte or this fails
   size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n =

@@ -273,12 +273,14 @@ Status Gather(const DenseValues& dict, std::span<const int32_t> indices, DenseVa
     // Capped: a hint must not reserve gigabytes for a batch of large values; past it the
     // doubling takes over.
     constexpr size_t kMaxHintBytes = size_t{64} << 20;
+    // The mean rounded up, and room for the slack: a reallocation copies the batch so far
+    // element by element (a custom allocator defeats the library's memmove).
     const size_t more =
-        indices.empty()
-            ? 0
-            : std::min(kMaxHintBytes, bytes / indices.size() * static_cast<size_t>(values_to_come));
-    if (at + bytes > out->data.capacity()) {
-      out->data.reserve(std::max(at + bytes + more, out->data.capacity() * 2));
+        indices.empty() ? 0
+                        : std::min(kMaxHintBytes, (bytes + indices.size() - 1) / indices.size() *
+                                                      static_cast<size_t>(values_to_come));
+    if (at + bytes + kGatherSlack > out->data.capacity()) {
+      out->data.reserve(std::max(at + bytes + more + kGatherSlack, out->data.capacity() * 2));
     }
     Grow(&out->offsets, indices.size());
     out->data.resize(static_cast<size_t>(total) + kGatherSlack);

@@ -169,19 +169,26 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
     return c;
   }
   // Binary: offsets repeat over nulls.
-  ByteVector offsets(static_cast<size_t>(s.count + 1) * 4);  // every one written below
-  auto* o = reinterpret_cast<int32_t*>(offsets.data());
+  if (static_cast<int64_t>(v.offsets.size()) != v.count + 1) {
+    return Internal("column '{}': {} offsets for {} values", leaf.path, v.offsets.size(), v.count);
+  }
   if (s.null_count == 0) {
-    std::memcpy(o, v.offsets.data(), offsets.size());
+    c->offsets = Buffer::Adopt(std::move(v.offsets));  // one per value already: no copy
   } else {
+    ByteVector offsets(static_cast<size_t>(s.count + 1) * 4);  // every one written below
+    auto* o = reinterpret_cast<int32_t*>(offsets.data());
+    // Branch-free: nulls fall at random, and a mispredicted branch per null cost more than the
+    // copy.
+    const uint8_t* valid = s.valid.data();
+    const int32_t* from = v.offsets.data();
     int64_t next = 0;
     o[0] = 0;
     for (int64_t k = 0; k < s.count; ++k) {
-      if (IsValid(s, k)) ++next;
-      o[k + 1] = v.offsets[next];
+      next += valid[k];
+      o[k + 1] = from[next];
     }
+    c->offsets = Buffer(std::move(offsets));
   }
-  c->offsets = Buffer(std::move(offsets));
   c->values = Buffer(std::move(v.data));
   if (v.code_dictionary && v.codes_complete && static_cast<int64_t>(v.codes.size()) == v.count) {
     // One code per row: the value's entry, 0 where the row is NULL.
@@ -191,13 +198,7 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
       return c;
     }
     ByteVector codes(static_cast<size_t>(s.count) * 4);
-    {
-      int64_t next = 0;
-      const int32_t zero = 0;
-      for (int64_t k = 0; k < s.count; ++k) {
-        std::memcpy(codes.data() + k * 4, IsValid(s, k) ? &v.codes[next++] : &zero, 4);
-      }
-    }
+    SpreadFixed<uint32_t>(s, reinterpret_cast<const uint8_t*>(v.codes.data()), codes.data());
     c->dictionary = v.code_dictionary;
     c->codes = Buffer(std::move(codes));
   }
