@@ -205,7 +205,7 @@ Table Dimension(int64_t rows) {
 }
 
 // The full-scan arm: every column of `path` decoded, fastest of `repeat` after `warmup` runs.
-int ReadMain(const std::string& path, int repeat, int warmup) {
+int ReadMain(const std::string& path, int repeat, int warmup, int64_t batch_bytes) {
   const auto slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   const std::string key = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -228,7 +228,9 @@ int ReadMain(const std::string& path, int repeat, int warmup) {
       FLOE_ASSIGN_OR_RETURN(auto opened,
                             parquet::FileReader::Open(key, bytes.size(), bytes.view()));
       if (!opened.reader) return Corrupt("'{}' is not a whole Parquet file", key);
-      FLOE_ASSIGN_OR_RETURN(parquet::ReadPlan plan, opened.reader->Plan());
+      parquet::ReadOptions options;
+      options.batch_bytes = batch_bytes;
+      FLOE_ASSIGN_OR_RETURN(parquet::ReadPlan plan, opened.reader->Plan(options));
       parquet::FetchedBytes all;
       all.Add(0, bytes);
       FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches,
@@ -276,9 +278,12 @@ int main(int argc, char** argv) {
   app.add_option("--row-group-rows", row_group_rows, "rows per row group");
   app.add_option("--repeat", repeat, "write this many times, report the fastest (for profiling)");
   app.add_option("--warmup", warmup, "--read: unmeasured decodes first (default 0)");
+  int64_t batch_bytes = parquet::kDefaultBatchBytes;
+  app.add_option("--batch-bytes", batch_bytes,
+                 "--read: decoded bytes per batch, 0 = rows only (default: the reader's)");
   app.add_option("--read", read, "decode every column of this file instead of writing");
   CLI11_PARSE(app, argc, argv);
-  if (!read.empty()) return ReadMain(read, repeat, warmup);
+  if (!read.empty()) return ReadMain(read, repeat, warmup, batch_bytes);
   if (rows < 0) rows = table == "events" ? 10'000'000 : 1'000'000;
 
   const auto g0 = std::chrono::steady_clock::now();

@@ -60,6 +60,26 @@ TEST(ReadPlanTest, ProjectedChunksOnly) {
   EXPECT_EQ(JsonRows(*batches)[0], "[\"30\", 4]");
 }
 
+// A batch holds about batch_bytes of decoded values: each optional leaf counts 2 bytes of levels,
+// an int32 4, an int64 8, a string 4 + 4 + 16 (offset, code, value).
+TEST(ReadPlanTest, WideRowsGetFewerRowsPerBatch) {
+  LoadedFile f = LoadFile(DataFile("alltypes_plain.parquet"));
+  auto rows_per_batch = [&](int64_t batch_bytes, int64_t batch_rows) -> int64_t {
+    ReadOptions options;
+    options.columns = {"id", "bigint_col", "string_col"};  // (2 + 4) + (2 + 8) + (2 + 24) = 42
+    options.batch_bytes = batch_bytes;
+    options.batch_rows = batch_rows;
+    auto plan = f.reader->Plan(options);
+    EXPECT_TRUE(plan.has_value()) << plan.error().ToString();
+    return plan ? plan->batch_rows : -1;
+  };
+  EXPECT_EQ(rows_per_batch(42 * 3000, kDefaultBatchRows), 2048);  // rounded down to 1024s
+  EXPECT_EQ(rows_per_batch(42 * 100, kDefaultBatchRows), kMinBatchRows);
+  EXPECT_EQ(rows_per_batch(0, kDefaultBatchRows), kDefaultBatchRows);
+  EXPECT_EQ(rows_per_batch(kDefaultBatchBytes, kDefaultBatchRows), kDefaultBatchRows);
+  EXPECT_EQ(rows_per_batch(42 * 3000, 1000), 1000);  // never more than asked for
+}
+
 TEST(ReadPlanTest, OldParquetMrChunksArePadded) {
   LoadedFile f = LoadFile(DataFile("nation.dict-malformed.parquet"));
   ReadOptions options;

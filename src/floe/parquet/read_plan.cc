@@ -303,6 +303,27 @@ std::vector<PlannedRange> ReadPlan::DataRanges() const {
   return out;
 }
 
+int64_t EstimatedRowBytes(const ParquetSchema& schema, std::span<const int> leaves) {
+  int64_t bytes = 0;
+  for (int i : leaves) {
+    const ColumnDescriptor& leaf = schema.leaves()[static_cast<size_t>(i)];
+    if (leaf.max_def > 0) bytes += 2;
+    if (leaf.max_rep > 0) bytes += 2;
+    switch (leaf.conversion) {
+      case ReadConversion::kBinary:
+        bytes += 4 + 4 + 16;  // offset, dictionary code, value
+        break;
+      case ReadConversion::kBool:
+      case ReadConversion::kNull:
+        bytes += 1;
+        break;
+      default:
+        bytes += std::max(1, leaf.type.FixedWidth());
+    }
+  }
+  return bytes;
+}
+
 Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
   if (in.metadata == nullptr || in.schema == nullptr) return Internal("plan without metadata");
   if (options.batch_rows <= 0) {
@@ -314,6 +335,11 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
   plan.batch_rows = options.batch_rows;
   plan.verify_checksums = options.verify_checksums;
   FLOE_RETURN_IF_ERROR(Project(in, options, &plan));
+  if (options.batch_bytes > 0) {
+    const int64_t row_bytes = std::max<int64_t>(1, EstimatedRowBytes(*in.schema, plan.columns));
+    const int64_t rows = options.batch_bytes / row_bytes / kMinBatchRows * kMinBatchRows;
+    plan.batch_rows = std::min(plan.batch_rows, std::max(kMinBatchRows, rows));
+  }
   FLOE_RETURN_IF_ERROR(BindPredicates(in, options, &plan));
   plan.counts.row_groups = static_cast<int>(md.row_groups.size());
 
