@@ -2,6 +2,7 @@
 // domains, and the write patterns (events in time order, customers spanning the id range).
 #include "floe/bench/generators.h"
 
+#include <map>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -106,6 +107,33 @@ TEST(Generators, EventsSpanNineDaysInTimeOrderFrom500Customers) {
   EXPECT_EQ(first, int64_t{1'704'067'200} * 1'000'000);  // 2024-01-01T00:00:00Z
   EXPECT_LT(last - first, int64_t{9} * 86'400 * 1'000'000);
   EXPECT_GT(last - first, int64_t{8} * 86'400 * 1'000'000);
+}
+
+// Customers shop in sessions: a customer's events of a day fall in a few 15-minute windows, and a
+// session is mostly about one product -- what makes the customer-sorted layout compress.
+TEST(Generators, EventsComeInShoppingSessions) {
+  auto b = Gen(Workload::kEvents, 200'000);  // ~22k rows a day, ~44 per customer
+  constexpr int64_t kWindow = int64_t{15} * 60 * 1'000'000;
+  std::map<std::pair<int32_t, int64_t>, std::map<int32_t, int>> sessions;  // -> product counts
+  int64_t rows = 0;
+  for (const auto& batch : b) {
+    for (int64_t i = 0; i < batch.num_rows; ++i) {
+      const int64_t window = batch.columns[0]->Value<int64_t>(i) / kWindow;
+      ++sessions[{batch.columns[1]->Value<int32_t>(i), window}]
+                [batch.columns[6]->Value<int32_t>(i)];
+      ++rows;
+    }
+  }
+  // 16 sessions a window over 9 days = 13,824 windows x 16 at most (some coincide).
+  EXPECT_LE(sessions.size(), 9u * 96 * 16);
+  EXPECT_GT(rows / static_cast<int64_t>(sessions.size()), 10);
+  int64_t top = 0;  // rows about their session's most frequent product
+  for (const auto& [key, products] : sessions) {
+    int most = 0;
+    for (const auto& [p, n] : products) most = std::max(most, n);
+    top += most;
+  }
+  EXPECT_GT(static_cast<double>(top) / rows, 0.8);
 }
 
 TEST(Generators, EachCustomerWriteCoversTheWholeIdRange) {

@@ -46,6 +46,10 @@ struct Category {
 constexpr int kEventCustomers = 500;
 constexpr int kEventDays = 9;
 constexpr int kProducts = 2000;
+// Shopping sessions: a window of this many seconds holds this many customers' sessions (about
+// three per customer per day).
+constexpr int64_t kSessionSeconds = 15 * 60;
+constexpr uint64_t kSessionsPerWindow = 16;
 const std::array<const char*, 20> kCountries = {"US", "DE", "GB", "FR", "ES", "IT", "NL",
                                                 "SE", "PL", "BR", "CA", "MX", "JP", "IN",
                                                 "AU", "KR", "CH", "AT", "BE", "IE"};
@@ -85,17 +89,30 @@ std::vector<c::RecordBatch> Events(const GenOptions& o) {
     for (int64_t i = begin; i < end; ++i) {
       Rng r(Mix(o.seed, 1, i));
       // Time order at one-minute resolution: the arrival order of an append-only log.
-      ts.Append((kEpoch2024 + i * span_s / n / 60 * 60) * kMicrosPerSecond);
-      int cust = static_cast<int>(r.Below(kEventCustomers));
+      const int64_t t = i * span_s / n;
+      ts.Append((kEpoch2024 + t / 60 * 60) * kMicrosPerSecond);
+      // Customers shop in sessions: in each window a few of them are active, and each row is one
+      // of those sessions' events. The log interleaves the sessions; sorting by customer (a
+      // stable sort keeps time order within a customer) brings each session back together.
+      const uint64_t session_id = static_cast<uint64_t>(t / kSessionSeconds) * kSessionsPerWindow +
+                                  r.Below(kSessionsPerWindow);
+      const uint64_t session = Mix(o.seed, 4, session_id);
+      int cust = static_cast<int>(session % kEventCustomers);
       customer.Append(cust);
       uint64_t ch = Mix(o.seed, 2, cust);
       (void)country.Append(kCountries[ch % kCountries.size()]);
       (void)segment.Append(kSegments[(ch >> 8) % kSegments.size()]);
       (void)channel.Append(kChannels[(ch >> 16) % kChannels.size()]);
-      // A customer buys mostly from a small basket of favourite products.
-      int prod = r.Unit() < 0.8
-                     ? static_cast<int>(Mix(o.seed, 3, cust * 8 + r.Below(8)) % kProducts)
-                     : static_cast<int>(r.Below(kProducts));
+      // A session is about one product, mostly from the customer's basket of favourites; a few
+      // of its events are about another favourite or any product.
+      const uint64_t pick = Mix(o.seed, 5, session_id);
+      const int session_product =
+          pick % 10 < 8 ? static_cast<int>(Mix(o.seed, 3, cust * 8 + (pick >> 8) % 8) % kProducts)
+                        : static_cast<int>((pick >> 16) % kProducts);
+      const double p = r.Unit();
+      int prod = p < 0.82   ? session_product
+                 : p < 0.97 ? static_cast<int>(Mix(o.seed, 3, cust * 8 + r.Below(8)) % kProducts)
+                            : static_cast<int>(r.Below(kProducts));
       double u = r.Unit();
       size_t et = u < 0.85 ? 0 : u < 0.93 ? 1 : u < 0.97 ? 2 : 3;
       (void)type.Append(kEventTypes[et]);
