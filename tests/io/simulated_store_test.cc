@@ -97,6 +97,25 @@ TEST(SimulationModel, AggregateCapBindsOnlyWhenTheLinkIsTheBottleneck) {
   EXPECT_NEAR(ModelBatchMs(uncapped, 64, 10000000, 64), 25 + 10000000 / 90000.0, 1e-9);
 }
 
+// The link carries one transfer at a time, in whatever free time it has from the transfer's first
+// byte on: a request with a late first byte holds up none that came after it.
+TEST(SimulationModel, ALateFirstByteHoldsUpNoOtherRequest) {
+  SimulationOptions o = NoJitter();
+  o.mbps = 0;  // only the 1250 MB/s link limits: 9 MB take 7.2 ms of it, 50 MB 40 ms
+  SimulationModel model(o);
+  EXPECT_NEAR(model.Schedule(0, 9'000'000, 60).finish_ms, 60 + 7.2, 1e-9);
+  // First byte at 20: the link is free until 60.
+  EXPECT_NEAR(model.Schedule(0, 9'000'000, 20).finish_ms, 20 + 7.2, 1e-9);
+  // First byte at 25: 32.8 ms of link from 27.2 to 60, then the rest (7.2 ms) after 67.2.
+  EXPECT_NEAR(model.Schedule(0, 50'000'000, 25).finish_ms, 67.2 + 7.2, 1e-9);
+  // First byte at 10: the link is free from 10 to 20.
+  EXPECT_NEAR(model.Schedule(0, 1'250'000, 10).finish_ms, 10 + 1, 1e-9);
+  // Busy from 20 to 74.4 without a gap now.
+  EXPECT_NEAR(model.Schedule(0, 1'250'000, 21).finish_ms, 74.4 + 1, 1e-9);
+  // Before 20 only 11..20 is left.
+  EXPECT_NEAR(model.Schedule(0, 1'250'000, 12).finish_ms, 12 + 1, 1e-9);
+}
+
 TEST(SimulationModel, AnIdleStoreStartsARequestWhenItIsSubmitted) {
   SimulationOptions o = NoJitter();
   o.concurrency = 1;

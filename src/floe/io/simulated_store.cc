@@ -130,7 +130,6 @@ SimulationModel::SimulationModel(const SimulationOptions& options)
     : options_(options), rng_(options.seed) {
   int slots = std::max(1, options.concurrency);
   for (int i = 0; i < slots; ++i) slots_.push(-std::numeric_limits<double>::infinity());
-  link_free_ms_ = -std::numeric_limits<double>::infinity();
 }
 
 double SimulationModel::DrawFirstByteMs() {
@@ -163,11 +162,51 @@ SimulationModel::Slot SimulationModel::Schedule(double submit_ms, uint64_t bytes
   // mbps is 10^6 bytes per second = 10^3 bytes per millisecond.
   s.finish_ms = first_byte_at + (options_.mbps > 0 ? b / (options_.mbps * 1e3) : 0);
   if (options_.total_mbps > 0 && bytes > 0) {
-    link_free_ms_ = std::max(link_free_ms_, first_byte_at) + b / (options_.total_mbps * 1e3);
-    s.finish_ms = std::max(s.finish_ms, link_free_ms_);
+    s.finish_ms =
+        std::max(s.finish_ms, ReserveLink(first_byte_at, b / (options_.total_mbps * 1e3)));
   }
+  latest_submit_ms_ = std::max(latest_submit_ms_, submit_ms);
   slots_.push(s.finish_ms);
   return s;
+}
+
+double SimulationModel::ReserveLink(double from_ms, double ms) {
+  // Forget what no later request can use: every first byte comes at or after its submit.
+  while (!link_busy_.empty() && link_busy_.begin()->second < latest_submit_ms_) {
+    link_busy_.erase(link_busy_.begin());
+  }
+  double t = from_ms;
+  auto next = link_busy_.upper_bound(t);  // the first busy interval starting after t
+  if (next != link_busy_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->second > t) t = prev->second;  // t is inside a busy interval: wait for its end
+  }
+  double left = ms;
+  while (true) {
+    // [t, gap_end) is free.
+    const double gap_end =
+        next == link_busy_.end() ? std::numeric_limits<double>::infinity() : next->first;
+    const double use = std::min(left, gap_end - t);
+    double start = t, end = t + use;
+    left -= use;
+    // Mark [start, end) busy, merged with the interval ending at `start` and the next one when
+    // it begins at `end`.
+    if (next != link_busy_.begin()) {
+      auto prev = std::prev(next);
+      if (prev->second == start) {
+        start = prev->first;
+        link_busy_.erase(prev);
+      }
+    }
+    if (next != link_busy_.end() && next->first == end) {
+      end = next->second;
+      next = link_busy_.erase(next);
+    }
+    link_busy_[start] = end;
+    if (left <= 0) return t + use;
+    t = end;  // the gap is used up: continue after the busy interval that closed it
+    next = link_busy_.upper_bound(t);
+  }
 }
 
 double ModelBatchMs(const SimulationOptions& options, uint64_t n, uint64_t bytes,

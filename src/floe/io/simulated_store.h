@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <map>
 #include <memory>
 #include <queue>
 #include <random>
@@ -42,9 +44,12 @@ std::string SimulationHelp();
 // Times are milliseconds on any monotonic axis. Not thread-safe: SimulatedStore guards it.
 //   start   = max(submit, earliest free concurrency slot)
 //   finish  = start + first_byte + bytes / per-request bandwidth, and not before the shared link
-//             can have carried the bytes: link_free = max(link_free, start + first_byte) +
-//             bytes / total bandwidth; finish = max(finish, link_free)
-// The slot is busy until `finish`.
+//             can have carried the bytes: the link carries one transfer at a time at the total
+//             bandwidth, so a transfer takes bytes / total bandwidth of link time in the earliest
+//             gaps the link has from its first byte on; finish = max(finish, end of that time).
+// The slot is busy until `finish`. A request whose first byte is late holds up no other one: a
+// transfer goes into the link's free time wherever it lies, not behind every earlier request.
+// (Link time before the latest submit is forgotten; requests are submitted in time order.)
 class SimulationModel {
  public:
   struct Slot {
@@ -69,7 +74,12 @@ class SimulationModel {
   double spare_normal_ = 0;
   // Free times of the concurrency slots, earliest on top.
   std::priority_queue<double, std::vector<double>, std::greater<double>> slots_;
-  double link_free_ms_ = 0;
+  // Reserves `ms` of link time in the gaps from `from_ms` on; returns when the last of it ends.
+  double ReserveLink(double from_ms, double ms);
+
+  // The link's busy intervals, start -> end: disjoint, touching ones merged.
+  std::map<double, double> link_busy_;
+  double latest_submit_ms_ = -std::numeric_limits<double>::infinity();
 };
 
 // The model's time for a batch of `n` reads of `bytes` each, submitted together to an idle store
