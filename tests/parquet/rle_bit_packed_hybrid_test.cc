@@ -105,6 +105,51 @@ TEST(RleBitPackedHybridTest, RoundTripsEveryBitWidth) {
   }
 }
 
+// A frequent value in RLE runs between single bit-packed groups, as writers lay out skewed
+// dictionary indices: each short group is decoded from 8-byte windows that reach into the runs
+// after it (the bits past the group are masked off), and the last ones near the end of the data
+// byte by byte. Hand-built so that the layout does not depend on the encoder.
+TEST(RleBitPackedHybridTest, ShortBitPackedGroupsBetweenRleRuns) {
+  for (int width : {1, 3, 5, 7, 12}) {
+    const uint32_t mask = (1u << width) - 1;
+    std::vector<uint8_t> bytes;
+    std::vector<int32_t> expected;
+    for (int r = 0; r < 40; ++r) {
+      bytes.push_back(static_cast<uint8_t>(((10 + r) << 1) | 0));  // RLE run of 10 + r
+      const uint32_t v = static_cast<uint32_t>(r * 7 + 1) & mask;
+      for (int b = 0; b < (width + 7) / 8; ++b) bytes.push_back(static_cast<uint8_t>(v >> (8 * b)));
+      expected.insert(expected.end(), 10 + r, static_cast<int32_t>(v));
+      bytes.push_back((1 << 1) | 1);  // one bit-packed group of 8 values
+      uint64_t bits = 0;
+      int nbits = 0;
+      for (int k = 0; k < 8; ++k) {
+        const uint32_t x = static_cast<uint32_t>(r * 31 + k * 5 + 2) & mask;
+        expected.push_back(static_cast<int32_t>(x));
+        bits |= uint64_t{x} << nbits;
+        nbits += width;
+        while (nbits >= 8) {
+          bytes.push_back(static_cast<uint8_t>(bits));
+          bits >>= 8;
+          nbits -= 8;
+        }
+      }
+      ASSERT_EQ(nbits, 0);  // 8 values of any width fill whole bytes
+    }
+    RleBitPackedHybridDecoder d;
+    ASSERT_TRUE(d.Reset(bytes, width).has_value());
+    std::vector<int32_t> out(expected.size());
+    // In uneven pieces, so that decoding resumes inside runs and groups.
+    size_t at = 0;
+    for (size_t piece = 1; at < out.size(); piece = piece * 3 % 17 + 1) {
+      const size_t n = std::min(piece, out.size() - at);
+      ASSERT_TRUE(d.Decode(std::span(out).subspan(at, n)).has_value()) << width;
+      at += n;
+    }
+    EXPECT_EQ(out, expected) << "bit width " << width;
+    EXPECT_EQ(d.bytes_read(), bytes.size());
+  }
+}
+
 TEST(RleBitPackedHybridTest, LongRunsOfEveryShape) {
   std::vector<uint32_t> values;
   for (int len : {1, 7, 8, 9, 15, 16, 17, 100, 3}) {

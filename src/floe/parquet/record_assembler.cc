@@ -147,6 +147,12 @@ Result<ColumnPtr> BuildLeaf(const FieldNode& node, const ColumnDescriptor& leaf,
       // SpreadFixed writes every slot; the other widths leave null slots to the zero fill.
       ByteVector out(static_cast<size_t>(s.count) * w);
       switch (w) {
+        case 1:  // booleans' bytes before packing, and matched flags (ValueMatcher)
+          SpreadFixed<uint8_t>(s, v.data.data(), out.data());
+          break;
+        case 2:
+          SpreadFixed<uint16_t>(s, v.data.data(), out.data());
+          break;
         case 4:
           SpreadFixed<uint32_t>(s, v.data.data(), out.data());
           break;

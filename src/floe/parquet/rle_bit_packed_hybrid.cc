@@ -152,11 +152,15 @@ Status RleBitPackedHybridDecoder::Decode(std::span<T> out) {
     if (bit_width_ > 0 && bit_width_ <= 32) {
       // Fast path: a value of <= 32 bits starting at any bit of a byte lies within the 8 bytes
       // from that byte, so one unaligned load, shift and mask decode it, written straight to
-      // `out`. Only the values whose 8-byte window passes the run's end take the slow path.
+      // `out`. The window may reach past the run into the rest of the data (later runs), which
+      // the mask drops; only values whose window passes the end of the data take the slow path.
+      // (Writers emit many short bit-packed runs between RLE runs of a frequent value: bounded
+      // by the run, each of their values took the slow path.)
       const uint64_t w = static_cast<uint64_t>(bit_width_);
-      const uint64_t safe_bits = packed_bytes_ >= 8 ? (uint64_t{packed_bytes_} - 8) * 8 : 0;
-      // Values whose first bit is below safe_bits + 1 (and so whose byte + 8 <= packed_bytes_).
-      const uint64_t safe_values = packed_bytes_ >= 8 ? safe_bits / w + 1 : 0;
+      const uint64_t readable = static_cast<uint64_t>(data_.data() + data_.size() - packed_);
+      const uint64_t safe_bits = readable >= 8 ? (readable - 8) * 8 : 0;
+      // Values whose first bit is below safe_bits + 1 (and so whose byte + 8 <= readable).
+      const uint64_t safe_values = readable >= 8 ? safe_bits / w + 1 : 0;
       int64_t fast = 0;
       if (packed_index_ < safe_values) {
         fast = static_cast<int64_t>(
