@@ -348,4 +348,19 @@ ExprPtr Simplify(const ExprPtr& e) {
   return Or(a, b);
 }
 
+std::vector<ExprPtr> Conjuncts(const ExprPtr& e) {
+  std::vector<ExprPtr> out;
+  std::vector<const ExprPtr*> todo = {&e};  // a stack, right child first: output left to right
+  while (!todo.empty()) {
+    const ExprPtr& x = *todo.back();
+    todo.pop_back();
+    if (x->op == Op::kAnd) {
+      for (auto c = x->children.rbegin(); c != x->children.rend(); ++c) todo.push_back(&*c);
+    } else {
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
 }  // namespace floe::iceberg

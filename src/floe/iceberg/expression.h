@@ -69,5 +69,7 @@ Result<Literal> CastLiteral(const Literal& value, const Type& type);
 ExprPtr RewriteNot(const ExprPtr& expr);
 // AND/OR with TRUE/FALSE children folded away.
 ExprPtr Simplify(const ExprPtr& expr);
+// The terms of a conjunction, nested ANDs flattened, left to right: {expr} when it is no AND.
+std::vector<ExprPtr> Conjuncts(const ExprPtr& expr);
 
 }  // namespace floe::iceberg

@@ -273,17 +273,8 @@ std::vector<parquet::ReadPlan> SplitForThreads(const parquet::ReadPlan& plan, si
 // column and a NULL there fails it (no IS NULL, no NOT): then a row matches when each column's
 // group holds for it, and each column can be filtered on its own. nullopt otherwise.
 std::optional<std::map<int32_t, ExprPtr>> PerColumnFilters(const ExprPtr& residual) {
-  std::vector<ExprPtr> conjuncts;
-  std::function<void(const ExprPtr&)> split = [&](const ExprPtr& e) {
-    if (e->op == Op::kAnd) {
-      for (const ExprPtr& c : e->children) split(c);
-    } else {
-      conjuncts.push_back(e);
-    }
-  };
-  split(residual);
   std::map<int32_t, ExprPtr> out;
-  for (const ExprPtr& c : conjuncts) {
+  for (const ExprPtr& c : Conjuncts(residual)) {
     std::set<int32_t> ids;
     bool null_rejecting = true;
     std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
@@ -318,15 +309,7 @@ std::vector<parquet::RowRange> Subtract(const std::vector<parquet::RowRange>& a,
 // Whether the plan's predicates are the residual exactly: it is a conjunction of predicates that
 // each became one of them (none dropped for the file), so rows they prove match it.
 bool PredicatesAreTheResidual(const ExprPtr& residual, const parquet::ReadPlan& plan) {
-  size_t conjuncts = 0;
-  std::function<void(const ExprPtr&)> count = [&](const ExprPtr& e) {
-    if (e->op == Op::kAnd) {
-      for (const ExprPtr& c : e->children) count(c);
-    } else {
-      ++conjuncts;
-    }
-  };
-  count(residual);
+  const size_t conjuncts = Conjuncts(residual).size();
   std::vector<parquet::ColumnPredicate> collected;
   CollectPredicates(residual, &collected);
   return conjuncts > 0 && collected.size() == conjuncts && plan.predicates.size() == conjuncts;
