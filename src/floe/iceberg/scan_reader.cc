@@ -315,14 +315,11 @@ bool PredicatesAreTheResidual(const ExprPtr& residual, const parquet::ReadPlan& 
   return conjuncts > 0 && collected.size() == conjuncts && plan.predicates.size() == conjuncts;
 }
 
-// Late materialization. When the residual filter reads fewer columns than the scan projects,
-// decode those first, find the rows that match, and return the plan narrowed to them: the other
-// columns are then decoded only there, their pages without a match passed over undecoded (a point
-// lookup on an unsorted file decodes one column, not sixty). nullopt when it cannot pay: nothing
-// to leave out, a limit, or more than half the rows matching. The residual is applied to the
-// narrowed plan's rows all match: they need no filtering again, and the columns only the filter
-// read (not in `keep_ids`, the projection) are left out of it.
-Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
+// Late materialization, step 1: decodes only the residual's columns of `plan`'s rows and returns
+// one byte per row (in plan order, rows proven to match left out when `trust_certain`): 1 where
+// the residual holds. nullopt when it cannot pay: no filter, a limit, a residual column the file
+// lacks, or no column left to read later.
+Result<std::optional<std::vector<uint8_t>>> MatchFilterColumns(
     const parquet::FileReader& reader, const parquet::ReadPlan& plan,
     const parquet::FetchedBytes& bytes, const ExprPtr& residual, const Schema& read_schema,
     bool has_ids, const std::set<int32_t>& keep_ids, bool trust_certain, size_t threads) {
@@ -456,26 +453,40 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
   std::vector<uint8_t> match = std::move(parts[0]);
   for (size_t p = 1; p < parts.size(); ++p)
     match.insert(match.end(), parts[p].begin(), parts[p].end());
-  // The matching rows of every row group: proven ranges whole, the others from `match`.
-  int64_t planned = 0, matched = 0, ranges = 0;
+  return match;
+}
+
+// The rows of each of `plan`'s row groups that match, as ranges.
+struct MatchingRows {
+  std::vector<std::vector<parquet::RowRange>> per_group;
+  int64_t planned = 0;  // rows the plan reads
+  int64_t matched = 0;
+  int64_t ranges = 0;
+};
+
+// Step 2: the matching rows of every row group -- proven ranges whole (when `trust_certain`),
+// the others from `match` (MatchFilterColumns). nullopt when `match` does not cover them exactly.
+std::optional<MatchingRows> FindMatchingRows(const parquet::ReadPlan& plan,
+                                             const std::vector<uint8_t>& match,
+                                             bool trust_certain) {
+  MatchingRows m;
   size_t at = 0;
-  std::vector<std::vector<parquet::RowRange>> matching;
   for (const parquet::RowGroupPlan& rg : plan.row_groups) {
-    std::vector<parquet::RowRange>& out = matching.emplace_back();
+    std::vector<parquet::RowRange>& out = m.per_group.emplace_back();
     auto add = [&](int64_t begin, int64_t end) {
       if (!out.empty() && out.back().end == begin) {
         out.back().end = end;
       } else {
         out.push_back({begin, end});
-        ++ranges;
+        ++m.ranges;
       }
-      matched += end - begin;
+      m.matched += end - begin;
     };
     const std::vector<parquet::RowRange> none;
     const std::vector<parquet::RowRange>& certain = trust_certain ? rg.certain : none;
     size_t c = 0;
     for (const parquet::RowRange& r : rg.rows) {
-      planned += r.end - r.begin;
+      m.planned += r.end - r.begin;
       int64_t row = r.begin;
       while (row < r.end) {
         while (c < certain.size() && certain[c].end <= row) ++c;
@@ -508,11 +519,14 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
     }
   }
   if (at != match.size()) return std::nullopt;
-  // Narrowing pays when few rows match, or when the matches come in long runs (a range of a
-  // sorted column), or when nothing but the filter's columns is read (a count); otherwise
-  // reading the matches one by one costs more than filtering.
-  if (2 * matched > planned && ranges * 64 > matched && !keep_ids.empty()) return std::nullopt;
+  return m;
+}
 
+// Step 3: `plan` reading only the fields of `keep_ids` and only the rows of `matching`, all of
+// them certain to match. nullopt when the file lacks a kept field.
+std::optional<parquet::ReadPlan> NarrowedPlan(
+    const parquet::ReadPlan& plan, const std::set<int32_t>& keep_ids,
+    std::vector<std::vector<parquet::RowRange>> matching) {
   parquet::ReadPlan narrowed = plan;
   narrowed.row_groups.clear();
   std::set<int> kept_leaves;
@@ -537,6 +551,32 @@ Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
     narrowed.row_groups.push_back(std::move(out));
   }
   return narrowed;
+}
+
+// Late materialization. When the residual filter reads fewer columns than the scan projects,
+// decode those first, find the rows that match, and return the plan narrowed to them: the other
+// columns are then decoded only there, their pages without a match passed over undecoded (a point
+// lookup on an unsorted file decodes one column, not sixty). nullopt when it cannot pay: nothing
+// to leave out, a limit, or more than half the rows matching in short runs. The residual is
+// applied to the narrowed plan's rows all match: they need no filtering again, and the columns
+// only the filter read (not in `keep_ids`, the projection) are left out of it.
+Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
+    const parquet::FileReader& reader, const parquet::ReadPlan& plan,
+    const parquet::FetchedBytes& bytes, const ExprPtr& residual, const Schema& read_schema,
+    bool has_ids, const std::set<int32_t>& keep_ids, bool trust_certain, size_t threads) {
+  FLOE_ASSIGN_OR_RETURN(std::optional<std::vector<uint8_t>> match,
+                        MatchFilterColumns(reader, plan, bytes, residual, read_schema, has_ids,
+                                           keep_ids, trust_certain, threads));
+  if (!match) return std::nullopt;
+  std::optional<MatchingRows> m = FindMatchingRows(plan, *match, trust_certain);
+  if (!m) return std::nullopt;
+  // Narrowing pays when few rows match, or when the matches come in long runs (a range of a
+  // sorted column), or when nothing but the filter's columns is read (a count); otherwise
+  // reading the matches one by one costs more than filtering.
+  if (2 * m->matched > m->planned && m->ranges * 64 > m->matched && !keep_ids.empty()) {
+    return std::nullopt;
+  }
+  return NarrowedPlan(plan, keep_ids, std::move(m->per_group));
 }
 
 int64_t ProjectedBytes(const DataFile& file, const std::vector<int32_t>& leaf_ids) {
