@@ -348,8 +348,8 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterColumns(
     return std::nullopt;  // a residual column the file lacks, or nothing left for later
   }
   // When every conjunct of the residual names one column and rejects NULL, each column is
-  // filtered on its own, and a string column by a matcher: its dictionary is matched once and
-  // its values are never gathered.
+  // filtered on its own, and a flat column by a matcher: a dictionary is matched once per entry
+  // and the rows' values are never gathered from it (plain pages hand their values over).
   const std::optional<std::map<int32_t, ExprPtr>> per_column = PerColumnFilters(residual);
   std::vector<Schema> one_field;  // per first.fields entry: its Iceberg field alone
   if (per_column) {
@@ -359,7 +359,7 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterColumns(
       auto it = per_column->find(f.field.field_id);
       if (f.kind != parquet::FieldNode::Kind::kLeaf || it == per_column->end()) continue;
       const parquet::ColumnDescriptor& leaf = reader.schema().leaves()[f.leaf];
-      if (leaf.conversion != parquet::ReadConversion::kBinary || leaf.max_rep > 0) continue;
+      if (leaf.max_rep > 0 || leaf.conversion == parquet::ReadConversion::kNull) continue;
       auto field_schema = std::make_shared<columnar::Schema>();
       field_schema->fields.push_back(f.field);
       first.matchers[f.leaf] = [leaf, field_schema, one = one_field.back(), expr = it->second,
