@@ -49,6 +49,7 @@ struct Flags {
   std::string s3_bucket = "floe-bench";
   int request_budget = 64;
   int baseline_tasks = 4;
+  int64_t whole_file_bytes = -1;  // floe's planner: files at most this long read whole; -1 default
 };
 
 // The table: 5 long columns shaped to the thread's ~7.5 bytes a row under zstd (594 KB for 80,000
@@ -176,6 +177,7 @@ Result<Arm*> RunOnce(Arm* arm, const Target& t, const std::vector<iceberg::FileS
   o.request_budget = f.request_budget;
   o.baseline_tasks = f.baseline_tasks;
   o.use_footer_cache = false;
+  if (f.whole_file_bytes >= 0) o.planner.whole_file_bytes = f.whole_file_bytes;
   iceberg::ScanReadStats stats;
   std::atomic<int64_t> rows{0};
   t.counting->Reset();
@@ -249,6 +251,9 @@ int Main(int argc, char** argv) {
   app.add_option("--simulate-s3", f.simulate, "SimulatedStore options (default: its defaults)");
   app.add_option("--request-budget", f.request_budget, "floe: requests in flight per scan");
   app.add_option("--baseline-tasks", f.baseline_tasks, "baselines: files read at once");
+  app.add_option("--whole-file-bytes", f.whole_file_bytes,
+                 "floe: files at most this long are read in one GET (default: the planner's, "
+                 "2 MiB); for sweeping the threshold");
   app.add_option("--s3-endpoint", f.s3_endpoint, "S3-compatible endpoint to add as a target");
   app.add_option("--s3-env", f.s3_env, "Env file from scripts/s3_server.sh ($FLOE_S3_ENV)");
   CLI11_PARSE(app, argc, argv);
@@ -314,8 +319,11 @@ int Main(int argc, char** argv) {
 
   fmt::print(
       "floe_bench_read_path: {} rows; request budget {} (floe), {} tasks (baselines); "
-      "{} measured rounds after one warm-up per arm; footer cache off\n",
-      f.rows, f.request_budget, f.baseline_tasks, f.rounds);
+      "{} measured rounds after one warm-up per arm; footer cache off; floe reads files of at "
+      "most {} bytes whole\n",
+      f.rows, f.request_budget, f.baseline_tasks, f.rounds,
+      f.whole_file_bytes >= 0 ? f.whole_file_bytes
+                              : parquet::ReadPlannerOptions{}.whole_file_bytes);
   for (int n : f.files) {
     auto files = Layout(*local_store, f.rows, n);
     if (!files) {
