@@ -41,6 +41,24 @@ printf 'select 1 as a;\nselect 2 as b;\n' >"$work/q.sql"
 check "-f runs every statement" $?
 [[ "$(echo 'select 40 + 2 as x;' | f query --format csv)" == $'x\n42' ]]
 check "statements from stdin" $?
+# A pipe's statements run as each one ends: the first answer arrives while the pipe is still open
+# (a program can drive one process); a last statement without ';' runs at the end of the input.
+coproc Q { f query --format csv; }
+echo 'select 7 as a;' >&"${Q[1]}"
+read -t 60 -r h <&"${Q[0]}" && read -t 60 -r v <&"${Q[0]}"
+[[ "$h,$v" == "a,7" ]]
+check "a piped statement answers before the pipe closes" $?
+echo 'select 8 as b' >&"${Q[1]}"
+exec {Q[1]}>&-
+read -t 60 -r h <&"${Q[0]}" && read -t 60 -r v <&"${Q[0]}"
+[[ "$h,$v" == "b,8" ]]
+check "the last piped statement runs at the end of the input" $?
+wait "$Q_PID"
+check "the piped run exits 0" $?
+printf 'select 1 as a;\nselect nope from db.t;\nselect 3 as c;\n' | f query --format csv >"$work/out" 2>"$work/err"
+rc=$?
+[[ $rc -ne 0 && "$(cat "$work/out")" == $'a\n1' && $(wc -l <"$work/err") -eq 1 ]]
+check "a piped statement's error stops the run, non-zero (rc=$rc)" $?
 f query --stats -e "select name from db.t where id = 2" | grep -q '"data_files_opened"'
 check "table format prints the stats line" $?
 

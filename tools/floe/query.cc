@@ -2,13 +2,11 @@
 // SQL over the warehouse's tables with the four numbers (CLI.md). Requests and bytes come from a
 // CountingStore around the warehouse store, so metadata reads count too. With neither -e nor -f,
 // an interactive shell (libedit: history, multi-line statements ending at ';'), or the statements
-// read from stdin when it is not a terminal.
+// read from stdin when it is not a terminal. Statements from a file or a pipe run as each one ends.
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 
 #include <editline/readline.h>
 #include <fmt/format.h>
@@ -168,14 +166,6 @@ struct Session {
   }
 };
 
-Result<std::string> ReadAll(std::FILE* f) {
-  std::string text;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  return text;
-}
-
 // True when `text` holds a complete statement: a ';' outside quotes and comments at its end.
 bool StatementComplete(const std::string& text) {
   char quote = 0;
@@ -233,21 +223,57 @@ int Shell(Session& s) {
   return 0;
 }
 
+// Runs the statements of `f` (a file or a pipe) as each one ends, so a program can drive one
+// long-lived process over a pipe, statement by statement; a statement still open at the end of
+// the input runs then. With `dot_commands`, a .quit or .exit line ends the input, as in the shell.
+// The first error stops the run.
+int RunStream(Session& s, std::FILE* f, bool dot_commands) {
+  std::string pending;
+  int ran = 0;
+  auto run = [&](const std::string& text) -> Status {
+    for (const auto& st : sql::SplitSql(text)) {
+      FLOE_RETURN_IF_ERROR(s.Run(st));
+      ++ran;
+    }
+    return {};
+  };
+  char* line = nullptr;
+  size_t cap = 0;
+  ssize_t n;
+  Status status;
+  while (status && (n = getline(&line, &cap, f)) >= 0) {
+    std::string_view l(line, static_cast<size_t>(n));
+    if (dot_commands && pending.find_first_not_of(" \t\r\n") == std::string::npos) {
+      size_t first = l.find_first_not_of(" \t\r");
+      if (first != std::string_view::npos &&
+          (l.substr(first, 5) == ".quit" || l.substr(first, 5) == ".exit")) {
+        break;
+      }
+    }
+    pending += l;
+    if (!StatementComplete(pending)) continue;
+    status = run(pending);
+    pending.clear();
+  }
+  std::free(line);
+  if (status) status = run(pending);
+  if (!status) return ReportError(status.error());
+  if (ran == 0) return ReportError(Error{ErrorKind::kInvalidInput, "no SQL statement given"});
+  return 0;
+}
+
 int Query(const GlobalOptions& g, const QueryArgs& a) {
   if (!a.sql.empty() && !a.file.empty()) {
     return ReportError(Error{ErrorKind::kInvalidInput, "give -e SQL or -f FILE, not both"});
   }
   auto strategy = parquet::ParseReadStrategy(a.read_strategy);
   if (!strategy) return ReportError(strategy.error());
-  std::string script = a.sql;
+  std::FILE* file = nullptr;
   if (!a.file.empty()) {
-    std::FILE* f = a.file == "-" ? stdin : std::fopen(a.file.c_str(), "rb");
-    if (f == nullptr) {
+    file = a.file == "-" ? stdin : std::fopen(a.file.c_str(), "rb");
+    if (file == nullptr) {
       return ReportError(Error{ErrorKind::kNotFound, fmt::format("cannot read '{}'", a.file)});
     }
-    auto text = ReadAll(f);
-    if (f != stdin) std::fclose(f);
-    script = *text;
   }
   Session s;
   s.args = &a;
@@ -263,30 +289,22 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
     return s.counter;
   };
   auto w = iceberg::OpenWarehouse(o);
-  if (!w) return ReportError(w.error());
+  if (!w) {
+    if (file != nullptr && file != stdin) std::fclose(file);
+    return ReportError(w.error());
+  }
   s.engine = std::make_unique<sql::Engine>(std::move(*w));
 
-  bool interactive = a.sql.empty() && a.file.empty();
-  if (interactive && isatty(STDIN_FILENO)) return Shell(s);
-  if (interactive) {
-    // Piped statements; a .quit / .exit line ends them, as in the shell.
-    auto text = ReadAll(stdin);
-    script.clear();
-    size_t pos = 0;
-    while (pos < text->size()) {
-      size_t end = text->find('\n', pos);
-      if (end == std::string::npos) end = text->size();
-      std::string line = text->substr(pos, end - pos);
-      pos = end + 1;
-      size_t first = line.find_first_not_of(" \t\r");
-      if (first != std::string::npos &&
-          (line.compare(first, 5, ".quit") == 0 || line.compare(first, 5, ".exit") == 0)) {
-        break;
-      }
-      script += line + "\n";
-    }
+  if (file != nullptr) {
+    int rc = RunStream(s, file, false);
+    if (file != stdin) std::fclose(file);
+    return rc;
   }
-  auto statements = sql::SplitSql(script);
+  if (a.sql.empty()) {
+    if (isatty(STDIN_FILENO)) return Shell(s);
+    return RunStream(s, stdin, true);  // piped statements
+  }
+  auto statements = sql::SplitSql(a.sql);
   if (statements.empty()) {
     return ReportError(Error{ErrorKind::kInvalidInput, "no SQL statement given"});
   }
