@@ -3,11 +3,11 @@
 
 1. `floe demo --rounds 1 --warmup 0` builds the chapter's tables (events A and B; the dimension
    unsorted, sort-rewritten into one file, and floe's design) in a fresh local warehouse.
-2. Local files, floe vs DuckDB: each round runs every question in one `floe query` process and in
-   one DuckDB connection over `read_parquet([...the table's data files...])`, each question twice
-   in a row; the second run is timed (both warm: floe's footer and metadata caches, DuckDB's
-   object cache), inside the engine (floe's reported wall_ms; DuckDB's execute + fetchall), so
-   process start-up is excluded. Both use all cores (DuckDB's default threads; floe's default).
+2. Local files, floe vs DuckDB: one long-lived `floe query` process, fed statements over a pipe,
+   and one long-lived DuckDB connection over `read_parquet([...the table's data files...])`. Each
+   round runs every question in both, each question twice in a row; the second run is timed (both
+   warm: floe's footer and metadata caches, DuckDB's object cache), inside the engine (floe's
+   reported wall_ms; DuckDB's execute + fetchall), so process start-up is excluded. Both use all cores (DuckDB's default threads; floe's default).
    Protocol: --warmup rounds, then --rounds rounds, the engines' order alternating; median and
    min-max per question; ratio DuckDB median / floe median (> 1: floe faster). Answers are checked
    equal.
@@ -59,6 +59,30 @@ def floe_json(floe, args, sql_lines):
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
+class FloeSession:
+    """One long-lived `floe query` process fed statements over a pipe, as DuckDB's connection is
+    one long-lived connection: each statement's JSON line is read back as it finishes."""
+
+    def __init__(self, floe, args):
+        self.proc = subprocess.Popen([floe, "query", "--format", "json", "--stats"] + args,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, sql_lines):
+        out = []
+        for sql in sql_lines:
+            self.proc.stdin.write(sql + ";\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+            if not line.startswith("{"):
+                sys.exit(f"run.py: floe query failed on: {sql}")
+            out.append(json.loads(line))
+        return out
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
 def fmt(xs):
     return f"{statistics.median(xs):7.1f} ms ({min(xs):.1f}-{max(xs):.1f})"
 
@@ -107,6 +131,7 @@ def main():
             q = sql.replace("{lookup}", str(lookup))
             cases.append((f"{name} / {design}", q.replace("{table}", table), q.replace("{table}", scan)))
 
+    session = FloeSession(args.floe, wh)
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
     floe_ms = {c[0]: [] for c in cases}
@@ -114,7 +139,7 @@ def main():
     stats = {}
     for r in range(args.warmup + args.rounds):
         def run_floe():
-            got = floe_json(args.floe, wh, [s for c in cases for s in (c[1], c[1])])
+            got = session.run([s for c in cases for s in (c[1], c[1])])
             for i, c in enumerate(cases):
                 warm = got[2 * i + 1]
                 if r >= args.warmup:
@@ -138,6 +163,7 @@ def main():
         for fn in ((run_floe, run_duck) if r % 2 == 0 else (run_duck, run_floe)):
             fn()
 
+    session.close()
     print(f"\nlocal files, warm, {args.rounds} rounds after {args.warmup} warm-up "
           f"(floe {subprocess.run([args.floe, '--version'], capture_output=True, text=True).stdout.strip()}, "
           f"duckdb {duckdb.__version__}):")
