@@ -89,6 +89,19 @@ TEST(HashAggregate, NoKeysGivesOneRowEvenWithoutInput) {
   EXPECT_EQ(Row(out, 0), "0,NULL");
 }
 
+// Without keys every row is in the one group, also when a batch is shorter than one before it.
+TEST(HashAggregate, NoKeysOverBatchesOfFallingSize) {
+  HashAggregate agg({}, {Agg(AggFn::kCountStar), Agg(AggFn::kCount), Agg(AggFn::kSum),
+                         Agg(AggFn::kMin), Agg(AggFn::kMax)});
+  ASSERT_TRUE(agg.Consume(Batch(0, 20)));
+  ASSERT_TRUE(agg.Consume(Batch(20, 7)));
+  ASSERT_TRUE(agg.Consume(Batch(27, 3)));
+  auto out = agg.Finish().value();
+  ASSERT_EQ(out.num_rows, 1);
+  // Rows 0..29, NULL at 4, 9, .., 29: 30 rows, 24 values summing to 435 - (4+9+...+29) = 336.
+  EXPECT_EQ(Row(out, 0), "30,24,336,0,28");
+}
+
 TEST(HashAggregate, SumOfStringIsATypeMismatch) {
   auto t = AggregateType(AggFn::kSum, columnar::String());
   ASSERT_FALSE(t);

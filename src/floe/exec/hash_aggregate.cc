@@ -283,12 +283,13 @@ int32_t HashAggregate::GroupOfCodes(const uint32_t* codes) {
 
 void HashAggregate::GroupsOf(const std::vector<std::vector<uint32_t>>& codes, int64_t rows,
                              std::vector<int32_t>* groups) {
-  groups->resize(static_cast<size_t>(rows));
   const size_t k = keys_.size();
   if (k == 0) {
-    std::fill(groups->begin(), groups->end(), 0);
+    // One group: the vector only ever holds zeros, so it only grows (longer than `rows` is fine).
+    if (groups->size() < static_cast<size_t>(rows)) groups->resize(static_cast<size_t>(rows), 0);
     return;
   }
+  groups->resize(static_cast<size_t>(rows));
   std::vector<uint32_t> tuple(k);
   if (k == 2) {
     constexpr size_t kDenseLimit = 1 << 16;
@@ -369,6 +370,10 @@ Status HashAggregate::UpdateColumn(size_t a, const columnar::Column* arg,
   State* st = states_.data() + a;
   const int32_t* g = groups.data();
   if (agg.fn == AggFn::kCountStar) {
+    if (keys_.empty()) {
+      st[0].count += rows;
+      return {};
+    }
     for (int64_t r = 0; r < rows; ++r) ++st[g[r] * stride].count;
     return {};
   }
