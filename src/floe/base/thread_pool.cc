@@ -41,8 +41,13 @@ void ThreadPool::Run() {
   }
 }
 
+size_t Cores() {
+  static const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return cores;
+}
+
 ThreadPool& ThreadPool::Default() {
-  static ThreadPool pool(std::max(2u, std::thread::hardware_concurrency()));
+  static ThreadPool pool(std::max<size_t>(2, Cores()));
   return pool;
 }
 

@@ -15,6 +15,10 @@
 
 namespace floe {
 
+// The machine's hardware threads (at least 1), read once: glibc reads /sys on every
+// std::thread::hardware_concurrency() call, tens of microseconds each.
+size_t Cores();
+
 class ThreadPool {
  public:
   explicit ThreadPool(size_t threads);

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "floe/base/thread_pool.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/scan.h"
@@ -79,8 +80,7 @@ Result<columnar::RecordBatch> Select(const columnar::RecordBatch& b,
 }  // namespace
 
 int ScanWorkers(const TableScanOptions& options) {
-  int n = options.threads > 0 ? options.threads
-                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int n = options.threads > 0 ? options.threads : static_cast<int>(Cores());
   return std::max(1, n);
 }
 

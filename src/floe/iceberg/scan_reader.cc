@@ -219,7 +219,7 @@ ThreadPool& ScanPool() {
 }
 
 // Threads decoding may use at once: the machine's cores.
-size_t DecodeThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+size_t DecodeThreads() { return Cores(); }
 
 // `plan` cut into at most `parts` plans to decode on their own threads, in plan order: blocks of
 // whole row groups when there are enough of them, else each row group's rows cut into `parts` runs
