@@ -211,6 +211,44 @@ TEST_F(ScanReaderTest, ResidualFiltersRowsAndPrunesRowGroupsAndPages) {
   EXPECT_EQ(o.stats.rows_read, 100);
 }
 
+// A late-materialized read delivers its matching rows in batches of at most kNarrowedBatchRows;
+// the same file read whole comes in one batch per row group.
+TEST_F(ScanReaderTest, NarrowedReadsComeInCacheSizedBatches) {
+  constexpr int64_t kRows = 40'000;
+  parquet::WriterOptions wo;
+  wo.row_group_row_limit = kRows;
+  FixtureFile f = WriteInt64File(4, kRows, 0, wo).value();
+  ASSERT_TRUE(store_->Put("data/big.parquet", f.bytes.view()).has_value());
+  FileScanTask t;
+  t.file.file_path = "mem://w/data/big.parquet";
+  t.file.record_count = kRows;
+  t.file.file_size_in_bytes = f.size();
+  auto batches = [&](ExprPtr residual) {
+    t.residual = std::move(residual);
+    ScanReadOptions o;
+    o.use_footer_cache = false;
+    std::vector<int64_t> sizes;
+    auto st = ReadScan(
+        {t}, Projection({2}), *io_, o,
+        [&](columnar::RecordBatch b) -> Status {
+          sizes.push_back(b.num_rows);
+          return {};
+        },
+        nullptr);
+    EXPECT_TRUE(st.has_value()) << st.error().ToString();
+    std::sort(sizes.begin(), sizes.end());
+    return sizes;
+  };
+  // c0 in [1,000, 39,000): one run of 38,000 rows; c1 is decoded only there.
+  ExprPtr filter = Bind(And(Predicate(Op::kGtEq, "c0", {Literal::Long(1'000)}),
+                            Predicate(Op::kLt, "c0", {Literal::Long(39'000)})),
+                        TableSchema())
+                       .value();
+  EXPECT_EQ(batches(filter), (std::vector<int64_t>{38'000 - 2 * kNarrowedBatchRows,
+                                                   kNarrowedBatchRows, kNarrowedBatchRows}));
+  EXPECT_EQ(batches(True()), (std::vector<int64_t>{kRows}));
+}
+
 TEST_F(ScanReaderTest, PreserveOrderDeliversInTaskOrderAndLimitStopsEarly) {
   // Reverse the tasks so the natural order is descending; reading them concurrently must not
   // change that.

@@ -523,11 +523,13 @@ std::optional<MatchingRows> FindMatchingRows(const parquet::ReadPlan& plan,
 }
 
 // Step 3: `plan` reading only the fields of `keep_ids` and only the rows of `matching`, all of
-// them certain to match. nullopt when the file lacks a kept field.
+// them certain to match, in batches of at most kNarrowedBatchRows. nullopt when the file lacks a
+// kept field.
 std::optional<parquet::ReadPlan> NarrowedPlan(
     const parquet::ReadPlan& plan, const std::set<int32_t>& keep_ids,
     std::vector<std::vector<parquet::RowRange>> matching) {
   parquet::ReadPlan narrowed = plan;
+  narrowed.batch_rows = std::min(plan.batch_rows, kNarrowedBatchRows);
   narrowed.row_groups.clear();
   std::set<int> kept_leaves;
   auto out_schema = std::make_shared<columnar::Schema>();

@@ -19,6 +19,13 @@
 
 namespace floe::iceberg {
 
+// Most rows in a batch of a late-materialized read (a plan narrowed to the rows its filter
+// matched). Every row of such a batch goes on into the query's aggregates, so it is kept small
+// enough to stay in a core's L2 cache (128 KiB for an 8-byte column), where the decode batches of
+// a plain scan may be 4 MiB (parquet::kDefaultBatchBytes): the working set of a query is then a
+// few batches, not the whole answer.
+inline constexpr int64_t kNarrowedBatchRows = 16 * 1024;
+
 struct ScanReadOptions {
   parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
   int request_budget = 64;  // floe: requests in flight across the scan
