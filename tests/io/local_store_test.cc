@@ -300,6 +300,57 @@ TEST(LocalStore, PutIsAtomicForConcurrentReaders) {
   EXPECT_EQ(torn.load(), 0) << "of " << reads.load() << " reads";
 }
 
+// Whether this process has `path` memory-mapped (its line in /proc/self/maps).
+bool Mapped(const std::string& path) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    if (line.ends_with(" " + path)) return true;
+  }
+  return false;
+}
+
+// Reads of kMapBytes or more are mapped, not copied: the bytes are right at any offset, the
+// mapping lives as long as a buffer (or a slice of one) does, and a Put or Delete of the name
+// afterwards does not change what the buffer holds. Smaller reads are copied.
+TEST(LocalStore, LargeReadsAreMappedAndKeepTheirVersion) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  std::string data(3 << 20, '\0');
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7 + i / 4096);
+  ASSERT_TRUE(store->Put("d/big", AsBytes(data)));
+  const std::string path = fs::canonical(dir.path() / "d" / "big").string();
+
+  auto small = store->Get("d/big", Range::Bounded(5, LocalStore::kMapBytes - 1));
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->string_view(), std::string_view(data).substr(5, LocalStore::kMapBytes - 1));
+  EXPECT_FALSE(Mapped(path));
+
+  Buffer slice;
+  {
+    auto got = store->Get("d/big", Range::Bounded(4097, 2 << 20));
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->string_view(), std::string_view(data).substr(4097, 2 << 20));
+    EXPECT_TRUE(Mapped(path));
+    slice = got->Slice(100, 10);
+  }
+  EXPECT_TRUE(Mapped(path));  // the slice holds the mapping
+  ASSERT_TRUE(store->Put("d/big", AsBytes(std::string(3 << 20, 'x'))));
+  EXPECT_EQ(slice.string_view(), std::string_view(data).substr(4197, 10));
+  slice = Buffer();
+  {
+    auto whole = store->Get("d/big");
+    ASSERT_TRUE(whole);
+    EXPECT_TRUE(Mapped(path));
+  }
+  EXPECT_FALSE(Mapped(path));  // unmapped with its last buffer
+
+  auto suffix = store->Get("d/big", Range::Suffix((3 << 20) / 2));
+  ASSERT_TRUE(suffix);
+  ASSERT_TRUE(store->Delete("d/big"));
+  EXPECT_EQ(suffix->string_view(), std::string((3 << 20) / 2, 'x'));
+}
+
 TEST(LocalStore, FsyncOptionStillRoundTrips) {
   TempDir dir;
   auto store = OpenOrDie(dir.str(), LocalStoreOptions{.fsync = true});

@@ -65,6 +65,16 @@ class Buffer {
     return b;
   }
 
+  // `size` bytes at `data`, kept alive by `owner` (a mapping that unmaps itself, say) until the
+  // last buffer sharing them goes.
+  static Buffer Wrap(const uint8_t* data, size_t size, std::shared_ptr<const void> owner) {
+    Buffer b;
+    b.data_ = data;
+    b.size_ = size;
+    b.owner_ = std::move(owner);
+    return b;
+  }
+
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }

@@ -21,6 +21,10 @@ struct LocalStoreOptions {
 
 class LocalStore final : public ObjectStore {
  public:
+  // Reads of at least this many bytes are memory-mapped rather than copied (see Get); 1 MiB
+  // measured faster than 128 KiB on 200 KB whole-file reads of the query bench.
+  static constexpr uint64_t kMapBytes = 1 << 20;
+
   // Opens (creating if missing) the directory `root`; a relative root is made absolute.
   static Result<std::shared_ptr<LocalStore>> Open(std::string_view root,
                                                   LocalStoreOptions options = {});
