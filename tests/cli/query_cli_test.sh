@@ -43,18 +43,22 @@ check "-f runs every statement" $?
 check "statements from stdin" $?
 # A pipe's statements run as each one ends: the first answer arrives while the pipe is still open
 # (a program can drive one process); a last statement without ';' runs at the end of the input.
-coproc Q { f query --format csv; }
-echo 'select 7 as a;' >&"${Q[1]}"
-read -t 60 -r h <&"${Q[0]}" && read -t 60 -r v <&"${Q[0]}"
+mkfifo "$work/pipe_in" "$work/pipe_out"
+f query --format csv <"$work/pipe_in" >"$work/pipe_out" &
+qpid=$!
+exec {qin}>"$work/pipe_in" {qout}<"$work/pipe_out"
+echo 'select 7 as a;' >&"$qin"
+read -t 60 -r h <&"$qout" && read -t 60 -r v <&"$qout"
 [[ "$h,$v" == "a,7" ]]
 check "a piped statement answers before the pipe closes" $?
-echo 'select 8 as b' >&"${Q[1]}"
-exec {Q[1]}>&-
-read -t 60 -r h <&"${Q[0]}" && read -t 60 -r v <&"${Q[0]}"
+echo 'select 8 as b' >&"$qin"
+exec {qin}>&-
+read -t 60 -r h <&"$qout" && read -t 60 -r v <&"$qout"
 [[ "$h,$v" == "b,8" ]]
 check "the last piped statement runs at the end of the input" $?
-wait "$Q_PID"
+wait "$qpid"
 check "the piped run exits 0" $?
+exec {qout}<&-
 printf 'select 1 as a;\nselect nope from db.t;\nselect 3 as c;\n' | f query --format csv >"$work/out" 2>"$work/err"
 rc=$?
 [[ $rc -ne 0 && "$(cat "$work/out")" == $'a\n1' && $(wc -l <"$work/err") -eq 1 ]]
