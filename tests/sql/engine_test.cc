@@ -292,6 +292,71 @@ TEST_F(EngineTest, WhereOnlyColumnsAreFilteredAndTheAnswersStayExact) {
   EXPECT_EQ(Rows("select count(*) from db.events where customer is null"), (Strings{"4"}));
 }
 
+// Timestamps are microseconds over int64's whole range: a literal past 2262 (the end of int64
+// nanoseconds) compares as the instant it names, and one past 294247 is an error, not a wrap.
+TEST_F(EngineTest, TimestampLiteralsSpanTheMicrosecondRange) {
+  iceberg::Warehouse& w = engine_->warehouse();
+  iceberg::Schema schema(0, {{1, "id", true, iceberg::Primitive(iceberg::TypeId::kLong)},
+                             {2, "ts", false, iceberg::Primitive(iceberg::TypeId::kTimestampTz)}});
+  auto id = catalog::TableIdentifier::Parse("db.far").value();
+  ASSERT_TRUE(iceberg::CreateTable(*w.catalog, *w.io, id, {schema, {}, {}, {}, ""}));
+  iceberg::TableDataWriter writer(iceberg::LoadTable(*w.catalog, *w.io, id).value(), *w.io);
+  ValueColumnBuilder ids(columnar::Int64()),
+      ts(columnar::Timestamp(columnar::TimeUnit::kMicro, "UTC"));
+  const int64_t y2024 = 1704240000LL * 1'000'000;    // 2024-01-03
+  const int64_t y9999 = 253402214400LL * 1'000'000;  // 9999-12-31
+  for (auto [i, v] : {std::pair{int64_t{1}, y2024}, std::pair{int64_t{2}, y9999}}) {
+    ASSERT_TRUE(ids.Append(Value::Int(i)));
+    ASSERT_TRUE(ts.Append(Value::Int(v)));
+  }
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(
+      columnar::Schema{{{"id", columnar::Int64(), false, 1},
+                        {"ts", columnar::Timestamp(columnar::TimeUnit::kMicro, "UTC"), true, 2}}});
+  b.columns = {ids.Finish(), ts.Finish()};
+  b.num_rows = 2;
+  ASSERT_TRUE(writer.Write(b));
+  ASSERT_TRUE(iceberg::AppendFiles(*w.catalog, *w.io, id, writer.Finish().value()));
+
+  EXPECT_EQ(Rows("select id from db.far where ts < '9999-12-31'"), (Strings{"1"}));
+  EXPECT_EQ(Rows("select id from db.far where ts <= '9999-12-31'"), (Strings{"1", "2"}));
+  EXPECT_EQ(Rows("select count(*) from db.far where ts < '2262-04-11 23:47:17'"), (Strings{"1"}));
+  EXPECT_EQ(Rows("select count(*) from db.far where ts > '2262-04-11 23:47:16'"), (Strings{"1"}));
+  EXPECT_EQ(Rows("select id from db.far where ts = cast('9999-12-31' as timestamp)"),
+            (Strings{"2"}));
+  EXPECT_EQ(Rows("select id from db.far where ts > '99999-01-01'"), (Strings{}));
+  EXPECT_EQ(ErrorOf("select id from db.far where ts > '294248-01-01'"),
+            "invalid input: at line 1, column 32: timestamp literal '294248-01-01' is out of "
+            "range (timestamps are microseconds: years -290308 to 294247)");
+}
+
+TEST_F(EngineTest, CastsCheckTheTargetRange) {
+  EXPECT_EQ(Rows("select cast(2147483647 as int), cast(-32768 as smallint), cast(-128 as "
+                 "tinyint), cast(12.35 as decimal(4,1)), cast(-12.35 as decimal(4,1))"),
+            (Strings{"2147483647|-32768|-128|\"12.4\"|\"-12.4\""}));
+  EXPECT_EQ(ErrorOf("select cast(2147483648 as int)"),
+            "invalid input: at line 1, column 8: value 2147483648 is out of range for INTEGER");
+  EXPECT_EQ(ErrorOf("select cast(123.456 as decimal(3,1))"),
+            "invalid input: at line 1, column 8: value 123.456 is out of range for DECIMAL(3,1)");
+  EXPECT_EQ(ErrorOf("select cast(12345 as decimal(4,0))"),
+            "invalid input: at line 1, column 8: value 12345 is out of range for DECIMAL(4,0)");
+  EXPECT_EQ(ErrorOf("select cast(1e30 as bigint)"),
+            "invalid input: at line 1, column 8: value 1e+30 is out of range for BIGINT");
+  // At run time too: ids reach 99, which TINYINT holds, but not 99 * 2.
+  EXPECT_EQ(Rows("select max(cast(id as tinyint)) from db.events"), (Strings{"99"}));
+  EXPECT_EQ(ErrorOf("select max(cast(id * 2 as tinyint)) from db.events where id = 65"),
+            "invalid input: value 130 is out of range for TINYINT");
+}
+
+TEST_F(EngineTest, LimitAndOffsetNearInt64MaxDoNotWrap) {
+  EXPECT_EQ(Rows("select id from db.events where id < 3 limit 9223372036854775807 offset 1").size(),
+            2u);
+  EXPECT_EQ(Rows("select id from db.events order by id limit 9223372036854775807 offset 98"),
+            (Strings{"98", "99"}));
+  EXPECT_EQ(Rows("select id from db.events order by id desc limit 4611686018427387904").size(),
+            100u);
+}
+
 TEST_F(EngineTest, SingleThreadedGivesTheSameAnswer) {
   auto two = Rows("select customer, sum(id) from db.events group by customer order by 1");
   options_.threads = 1;

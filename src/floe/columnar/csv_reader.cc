@@ -1,6 +1,7 @@
 #include "floe/columnar/csv_reader.h"
 
 #include "floe/base/calendar.h"
+#include "floe/base/uuid.h"
 
 #include <charconv>
 #include <cmath>
@@ -91,8 +92,10 @@ struct Sink {
     }
   }
 
-  // False when `s` is not a value of the type.
-  bool Add(std::string_view s) {
+  // An error saying why `s` is not a value of the type (the caller names the file, line and
+  // column).
+  Status Add(std::string_view s) {
+    auto not_a = [&]() { return InvalidInput("'{}' is not a {} value", s, type.ToString()); };
     switch (type.id) {
       case TypeId::kBool:
         if (s == "true" || s == "1" || s == "TRUE" || s == "True") {
@@ -100,75 +103,83 @@ struct Sink {
         } else if (s == "false" || s == "0" || s == "FALSE" || s == "False") {
           bools.Append(false);
         } else {
-          return false;
+          return not_a();
         }
-        return true;
+        return {};
       case TypeId::kInt32: {
         int32_t v;
-        if (!ParseNumber(s, &v)) return false;
+        if (!ParseNumber(s, &v)) return not_a();
         Push(v);
-        return true;
+        return {};
       }
       case TypeId::kInt64: {
         int64_t v;
-        if (!ParseNumber(s, &v)) return false;
+        if (!ParseNumber(s, &v)) return not_a();
         Push(v);
-        return true;
+        return {};
       }
       case TypeId::kFloat32:
       case TypeId::kFloat64: {
         double v;
-        std::string t(s);
-        if (t == "NaN" || t == "nan") {
+        if (s == "NaN" || s == "nan") {
           v = std::nan("");
-        } else if (t == "inf" || t == "Infinity") {
+        } else if (s == "inf" || s == "Infinity") {
           v = INFINITY;
-        } else if (t == "-inf" || t == "-Infinity") {
+        } else if (s == "-inf" || s == "-Infinity") {
           v = -INFINITY;
         } else if (!ParseNumber(s, &v)) {
-          return false;
+          return not_a();
         }
         if (type.id == TypeId::kFloat32) {
           Push(static_cast<float>(v));
         } else {
           Push(v);
         }
-        return true;
+        return {};
       }
       case TypeId::kDecimal128: {
         auto v = ParseDecimalText(s, type.scale);
-        if (!v) return false;
+        if (!v) return not_a();
+        if (!DecimalFits(*v, type.precision)) {
+          return InvalidInput("'{}' has more digits than {} holds", s, type.ToString());
+        }
         Push(*v);
-        return true;
+        return {};
       }
       case TypeId::kDate32: {
         auto d = ParseIsoDate(s);
-        if (!d) return false;
+        if (!d) return not_a();
         Push(*d);
-        return true;
+        return {};
       }
       case TypeId::kTime64: {
         auto n = ParseIsoTimeNanos(s);
-        if (!n) return false;
+        if (!n) return not_a();
         Push(type.unit == TimeUnit::kNano ? *n : *n / 1000);
-        return true;
+        return {};
       }
       case TypeId::kTimestamp: {
-        auto parsed = ParseIsoTimestampNanos(s);
-        if (!parsed) return false;
-        int64_t n = *parsed;
-        int64_t div = type.unit == TimeUnit::kNano    ? 1
-                      : type.unit == TimeUnit::kMicro ? 1000
-                                                      : 1000000;
-        Push(n >= 0 ? n / div : -((-n + div - 1) / div));
-        return true;
+        const int64_t per_second = type.unit == TimeUnit::kNano    ? 1000000000
+                                   : type.unit == TimeUnit::kMicro ? 1000000
+                                                                   : 1000;
+        FLOE_ASSIGN_OR_RETURN(int64_t v, ParseIsoTimestamp(s, per_second, type.ToString()));
+        Push(v);
+        return {};
       }
+      case TypeId::kFixedSizeBinary:
+        if (type.byte_width == 16 && s.size() == 36) {  // a uuid in its text form
+          auto u = ParseUuid(s);
+          if (!u) return not_a();
+          return strings.Append(*u);
+        }
+        if (!strings.Append(s)) return not_a();
+        return {};
       case TypeId::kString:
       case TypeId::kBinary:
-      case TypeId::kFixedSizeBinary:
-        return strings.Append(s).has_value();
+        if (!strings.Append(s)) return not_a();
+        return {};
       default:
-        return false;
+        return not_a();
     }
   }
 
@@ -203,6 +214,12 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
     auto idx = schema.IndexOf(header[i]);
     if (!idx)
       return InvalidInput("{}: header column '{}' is not in the table schema", name, header[i]);
+    for (size_t j = 0; j < i; ++j) {
+      if (target[j] == *idx) {
+        return InvalidInput("{}: header column '{}' appears twice (columns {} and {})", name,
+                            header[i], j + 1, i + 1);
+      }
+    }
     target[i] = *idx;
   }
   std::vector<Sink> sinks;
@@ -226,9 +243,9 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
           return InvalidInput("{}: line {}: column '{}' is required but empty", name, this_line,
                               f.name);
         sinks[target[i]].Null();
-      } else if (!sinks[target[i]].Add(rec[i])) {
-        return InvalidInput("{}: line {}: '{}' is not a {} value for column '{}'", name, this_line,
-                            rec[i], f.type.ToString(), f.name);
+      } else if (auto added = sinks[target[i]].Add(rec[i]); !added) {
+        return InvalidInput("{}: line {}: {} for column '{}'", name, this_line,
+                            added.error().message, f.name);
       }
     }
     for (size_t c = 0; c < schema.fields.size(); ++c) {

@@ -82,6 +82,14 @@ bool IsStringLiteral(const ExprPtr& e) {
   return e->kind == Expr::Kind::kLiteral && e->type.id == TypeId::kString;
 }
 
+// The type a cast node converts to: its own, or the narrower integer named in `text`.
+DataType CastTarget(const Expr& e) {
+  if (e.text == "int8") return columnar::Int8();
+  if (e.text == "int16") return columnar::Int16();
+  if (e.text == "int32") return columnar::Int32();
+  return e.type;
+}
+
 ExprPtr MakeNode(Fn fn, DataType type, std::vector<ExprPtr> args, std::string text = {}) {
   auto e = std::make_shared<Expr>();
   e->kind = Expr::Kind::kCall;
@@ -154,8 +162,12 @@ Result<DataType> CommonType(const DataType& a, const DataType& b) {
   return InvalidInput("type mismatch: {} and {} have no common type", TypeWord(a), TypeWord(b));
 }
 
-Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& to) {
-  if (arg->type == to) return arg;
+Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& declared) {
+  // A cast to a narrower integer computes an int64 checked against the declared type's range;
+  // the node keeps that type's name in `text`.
+  const DataType to = IsNarrowInteger(declared) ? columnar::Int64() : declared;
+  const std::string range = IsNarrowInteger(declared) ? declared.ToString() : "";
+  if (arg->type == to && range.empty()) return arg;
   const DataType& from = arg->type;
   bool ok =
       IsNull(from) || to.id == TypeId::kString ||
@@ -165,9 +177,9 @@ Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& to) {
       (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp) ||
       (from.id == TypeId::kTimestamp && (to.id == TypeId::kDate32 || to.id == TypeId::kTimestamp));
   if (!ok) return InvalidInput("type mismatch: cannot cast {} to {}", TypeWord(from), TypeWord(to));
-  auto node = MakeNode(Fn::kCast, to, {arg});
+  auto node = MakeNode(Fn::kCast, to, {arg}, range);
   if (arg->kind == Expr::Kind::kLiteral) {
-    FLOE_ASSIGN_OR_RETURN(Value v, CastValue(arg->value, from, to));
+    FLOE_ASSIGN_OR_RETURN(Value v, CastValue(arg->value, from, declared));
     return Constant(std::move(v), to);
   }
   return node;
@@ -671,7 +683,7 @@ Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
       }
       return a.back();
     case Fn::kCast:
-      return CastValue(a[0], e.args[0]->type, e.type);
+      return CastValue(a[0], e.args[0]->type, CastTarget(e));
     case Fn::kDateTrunc:
       if (a[0].is_null()) return Value{};
       return Value::Int(DateTrunc(e.text, a[0].i(), e.args[0]->type.id == TypeId::kDate32));

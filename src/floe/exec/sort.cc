@@ -7,22 +7,32 @@
 
 namespace floe::exec {
 
+int64_t RowsToKeep(int64_t limit, int64_t offset) {
+  if (limit < 0) return -1;
+  int64_t sum;
+  if (__builtin_add_overflow(limit, offset, &sum)) return INT64_MAX;
+  return sum;
+}
+
 Sort::Sort(std::vector<SortKey> keys, int64_t limit, int64_t offset)
-    : keys_(std::move(keys)), limit_(limit), offset_(offset) {}
+    : keys_(std::move(keys)), limit_(limit), offset_(offset), keep_(RowsToKeep(limit, offset)) {}
 
 Status Sort::Consume(const columnar::RecordBatch& batch) {
   if (batch.num_rows == 0) return {};
   pending_.push_back(batch);
   pending_rows_ += batch.num_rows;
-  if (limit_ >= 0) {
-    int64_t keep = limit_ + offset_;
-    if (pending_rows_ > std::max<int64_t>(4 * keep, 64 * 1024)) return Compact(keep);
+  // Compact when the rows held reach four times what the top-N keeps (at least 64 Ki): each
+  // compaction then sorts at most 4x the rows it keeps, so the work stays linear in the input.
+  if (keep_ >= 0 && keep_ <= INT64_MAX / 4 &&
+      pending_rows_ > std::max<int64_t>(4 * keep_, 64 * 1024)) {
+    return Compact(keep_);
   }
   return {};
 }
 
 Status Sort::Compact(int64_t keep) {
   if (pending_.empty()) return {};
+  ++compactions_;
   FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch all, columnar::Concatenate(pending_));
   int64_t n = all.num_rows;
   std::vector<std::vector<Value>> cols(keys_.size());
@@ -73,7 +83,7 @@ Result<columnar::RecordBatch> Sort::Finish(const columnar::SchemaPtr& schema) {
     }
     return empty;
   }
-  FLOE_RETURN_IF_ERROR(Compact(limit_ >= 0 ? limit_ + offset_ : -1));
+  FLOE_RETURN_IF_ERROR(Compact(keep_));
   columnar::RecordBatch all = pending_.front();
   if (offset_ > 0) {
     std::vector<int64_t> idx;

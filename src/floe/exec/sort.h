@@ -18,6 +18,11 @@ struct SortKey {
   bool nulls_first = false;
 };
 
+// How many rows a LIMIT after an OFFSET needs from its input: `limit + offset`, saturating at
+// INT64_MAX (LIMIT 9223372036854775807 OFFSET 1 must not wrap to nothing); -1 when there is no
+// limit.
+int64_t RowsToKeep(int64_t limit, int64_t offset);
+
 class Sort {
  public:
   // `limit` < 0: all rows.
@@ -26,6 +31,9 @@ class Sort {
   Status Consume(const columnar::RecordBatch& batch);
   // The sorted rows after `offset`, at most `limit` of them; `schema` when there were none.
   Result<columnar::RecordBatch> Finish(const columnar::SchemaPtr& schema);
+  // How many times the held rows were sorted down to the top-N (work is linear in the input while
+  // each compaction sorts at most four times what it keeps).
+  int64_t compactions() const { return compactions_; }
 
  private:
   Status Compact(int64_t keep);
@@ -33,8 +41,10 @@ class Sort {
   std::vector<SortKey> keys_;
   int64_t limit_;
   int64_t offset_;
+  int64_t keep_;  // RowsToKeep(limit_, offset_)
   std::vector<columnar::RecordBatch> pending_;
   int64_t pending_rows_ = 0;
+  int64_t compactions_ = 0;
 };
 
 }  // namespace floe::exec

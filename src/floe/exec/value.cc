@@ -280,72 +280,12 @@ std::string ValueToText(const Value& v, const DataType& type) {
   }
 }
 
-std::optional<int32_t> ParseDate(std::string_view s) {
-  int y = 0, m = 0, d = 0;
-  if (s.size() < 8) return std::nullopt;
-  auto num = [&](size_t& i, int& out, size_t max_digits) {
-    size_t start = i;
-    while (i < s.size() && i - start < max_digits && s[i] >= '0' && s[i] <= '9') {
-      out = out * 10 + (s[i] - '0');
-      ++i;
-    }
-    return i > start;
-  };
-  size_t i = 0;
-  if (!num(i, y, 6) || i >= s.size() || s[i++] != '-') return std::nullopt;
-  if (!num(i, m, 2) || i >= s.size() || s[i++] != '-') return std::nullopt;
-  if (!num(i, d, 2) || i != s.size()) return std::nullopt;
-  static constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1 || d > kDays[m - 1]) return std::nullopt;
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  if (m == 2 && d == 29 && !leap) return std::nullopt;
-  return DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
-}
+std::optional<int32_t> ParseDate(std::string_view s) { return ParseIsoDate(s, /*lenient=*/true); }
 
 std::optional<int64_t> ParseTimestampMicros(std::string_view s) {
-  size_t sep = s.find_first_of("T ");
-  std::string_view date = sep == std::string_view::npos ? s : s.substr(0, sep);
-  auto days = ParseDate(date);
-  if (!days) return std::nullopt;
-  int64_t micros = static_cast<int64_t>(*days) * 86400000000LL;
-  if (sep == std::string_view::npos) return micros;
-  std::string_view t = s.substr(sep + 1);
-  // Time zone suffix: Z or +00[:00] only (floe's timestamps are UTC).
-  if (!t.empty() && (t.back() == 'Z' || t.back() == 'z')) t.remove_suffix(1);
-  size_t plus = t.find_first_of("+");
-  if (plus != std::string_view::npos) {
-    std::string_view tz = t.substr(plus);
-    if (tz != "+00" && tz != "+00:00" && tz != "+0000") return std::nullopt;
-    t = t.substr(0, plus);
-  }
-  int h = 0, mi = 0, sec = 0;
-  int64_t frac = 0;
-  if (t.size() < 5 || t[2] != ':') return std::nullopt;
-  auto two = [&](size_t at, int& out) {
-    if (at + 2 > t.size() || !isdigit(t[at]) || !isdigit(t[at + 1])) return false;
-    out = (t[at] - '0') * 10 + (t[at + 1] - '0');
-    return true;
-  };
-  if (!two(0, h) || !two(3, mi)) return std::nullopt;
-  size_t i = 5;
-  if (i < t.size()) {
-    if (t[i] != ':' || !two(i + 1, sec)) return std::nullopt;
-    i += 3;
-    if (i < t.size()) {
-      if (t[i] != '.') return std::nullopt;
-      ++i;
-      int digits = 0;
-      while (i < t.size() && isdigit(t[i])) {
-        if (digits < 6) frac = frac * 10 + (t[i] - '0');
-        ++digits;
-        ++i;
-      }
-      if (digits == 0 || i != t.size()) return std::nullopt;
-      for (int k = digits; k < 6; ++k) frac *= 10;
-    }
-  }
-  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
-  return micros + ((h * 60LL + mi) * 60 + sec) * 1000000LL + frac;
+  auto t = ParseIsoDateTime(s, /*lenient=*/true);
+  if (!t) return std::nullopt;
+  return EpochUnits(*t, 1000000);
 }
 
 namespace {
@@ -375,26 +315,68 @@ __int128 Pow10(int n) {
   return p;
 }
 
+// `x / 10^n` rounded half away from zero, as SQL engines round a decimal to fewer digits.
+__int128 DivRound(__int128 x, int n) {
+  __int128 p = Pow10(n);
+  __int128 q = x / p, r = x % p;
+  if (2 * (r < 0 ? -r : r) >= p) q += x < 0 ? -1 : 1;
+  return q;
+}
+
+std::string SqlTypeName(const DataType& t) {
+  switch (t.id) {
+    case TypeId::kInt8:
+      return "TINYINT";
+    case TypeId::kInt16:
+      return "SMALLINT";
+    case TypeId::kInt32:
+      return "INTEGER";
+    case TypeId::kInt64:
+      return "BIGINT";
+    case TypeId::kDecimal128:
+      return fmt::format("DECIMAL({},{})", t.precision, t.scale);
+    default:
+      return TypeWord(t);
+  }
+}
+
+std::unexpected<Error> OutOfRange(const Value& v, const DataType& from, const DataType& to) {
+  return InvalidInput("value {} is out of range for {}", ValueToText(v, from), SqlTypeName(to));
+}
+
 }  // namespace
+
+bool IsNarrowInteger(const DataType& t) {
+  return t.id == TypeId::kInt8 || t.id == TypeId::kInt16 || t.id == TypeId::kInt32;
+}
 
 Result<Value> CastValue(const Value& v, const DataType& from, const DataType& to) {
   if (v.is_null()) return Value{};
   if (from == to) return v;
+  if (IsNarrowInteger(to)) {
+    // The executor holds every integer as int64; a narrower SQL type is a range the value must
+    // fit.
+    FLOE_ASSIGN_OR_RETURN(Value wide, CastValue(v, from, columnar::Int64()));
+    const int bits = to.id == TypeId::kInt8 ? 8 : to.id == TypeId::kInt16 ? 16 : 32;
+    const int64_t hi = (int64_t{1} << (bits - 1)) - 1;
+    if (wide.i() < -hi - 1 || wide.i() > hi) return OutOfRange(v, from, to);
+    return wide;
+  }
   switch (to.id) {
     case TypeId::kString:
       return Value::Str(ValueToText(v, from));
     case TypeId::kInt64: {
       if (from.id == TypeId::kFloat64) {
         double d = std::nearbyint(v.d());
-        if (!(d >= -9.2e18 && d <= 9.2e18)) {
-          return InvalidInput("value {} is out of range for an integer", v.d());
+        // [-2^63, 2^63): the upper end is not representable, so compare against it exclusively.
+        if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) {
+          return OutOfRange(v, from, to);
         }
         return Value::Int(static_cast<int64_t>(d));
       }
       if (from.id == TypeId::kDecimal128) {
-        __int128 p = Pow10(from.scale);
-        __int128 q = v.dec() / p, r = v.dec() % p;
-        if (2 * (r < 0 ? -r : r) >= p) q += v.dec() < 0 ? -1 : 1;
+        __int128 q = DivRound(v.dec(), from.scale);
+        if (q < INT64_MIN || q > INT64_MAX) return OutOfRange(v, from, to);
         return Value::Int(static_cast<int64_t>(q));
       }
       if (from.id == TypeId::kBool) return Value::Int(v.b() ? 1 : 0);
@@ -430,14 +412,31 @@ Result<Value> CastValue(const Value& v, const DataType& from, const DataType& to
       break;
     }
     case TypeId::kDecimal128: {
-      __int128 p = Pow10(to.scale);
-      if (from.id == TypeId::kInt64) return Value{static_cast<__int128>(v.i()) * p};
+      // Every result must fit the target's precision: 10^(precision - scale) bounds the integer
+      // part, checked before scaling so nothing overflows.
+      const __int128 limit = Pow10(to.precision);
+      auto fits = [&](__int128 unscaled) -> Result<Value> {
+        if (unscaled <= -limit || unscaled >= limit) return OutOfRange(v, from, to);
+        return Value{unscaled};
+      };
+      if (from.id == TypeId::kInt64) {
+        const __int128 whole = Pow10(to.precision - to.scale);
+        if (v.i() <= -whole || v.i() >= whole) return OutOfRange(v, from, to);
+        return Value{static_cast<__int128>(v.i()) * Pow10(to.scale)};
+      }
       if (from.id == TypeId::kFloat64) {
-        return Value{static_cast<__int128>(std::llround(v.d() * static_cast<double>(p)))};
+        double scaled = std::round(v.d() * std::pow(10.0, to.scale));
+        if (!(std::fabs(scaled) < std::pow(10.0, to.precision))) return OutOfRange(v, from, to);
+        return fits(static_cast<__int128>(scaled));
       }
       if (from.id == TypeId::kDecimal128) {
-        if (to.scale >= from.scale) return Value{v.dec() * Pow10(to.scale - from.scale)};
-        return Value{v.dec() / Pow10(from.scale - to.scale)};
+        if (to.scale >= from.scale) {
+          const __int128 whole = Pow10(to.precision - to.scale);
+          const __int128 integer_part = v.dec() / Pow10(from.scale);
+          if (integer_part >= whole || integer_part <= -whole) return OutOfRange(v, from, to);
+          return fits(v.dec() * Pow10(to.scale - from.scale));
+        }
+        return fits(DivRound(v.dec(), from.scale - to.scale));
       }
       if (from.id == TypeId::kString) {
         FLOE_ASSIGN_OR_RETURN(Value d, CastValue(v, from, columnar::Float64()));
@@ -460,8 +459,11 @@ Result<Value> CastValue(const Value& v, const DataType& from, const DataType& to
       if (from.id == TypeId::kString) {
         auto d = ParseDate(v.s());
         if (!d) {
-          auto ts = ParseTimestampMicros(v.s());
-          if (!ts) return InvalidInput("malformed date literal '{}'", v.s());
+          auto t = ParseIsoDateTime(v.s(), /*lenient=*/true);
+          if (!t) return InvalidInput("malformed date literal '{}'", v.s());
+          // The UTC day of the instant (an offset may move it across midnight).
+          auto ts = EpochUnits(*t, 1000000);
+          if (!ts) return InvalidInput("date literal '{}' is out of range", v.s());
           return Value::Int(FloorDiv(*ts, 86400000000LL));
         }
         return Value::Int(*d);
@@ -471,11 +473,25 @@ Result<Value> CastValue(const Value& v, const DataType& from, const DataType& to
     }
     case TypeId::kTimestamp: {
       if (from.id == TypeId::kString) {
-        auto ts = ParseTimestampMicros(v.s());
-        if (!ts) return InvalidInput("malformed timestamp literal '{}'", v.s());
+        auto t = ParseIsoDateTime(v.s(), /*lenient=*/true);
+        if (!t) return InvalidInput("malformed timestamp literal '{}'", v.s());
+        auto ts = EpochUnits(*t, 1000000);
+        if (!ts) {
+          return InvalidInput(
+              "timestamp literal '{}' is out of range (timestamps are microseconds: years "
+              "-290308 to 294247)",
+              v.s());
+        }
         return Value::Int(*ts);
       }
-      if (from.id == TypeId::kDate32) return Value::Int(v.i() * 86400000000LL);
+      if (from.id == TypeId::kDate32) {
+        // Dates reach 5.8 million years, timestamps 292 thousand.
+        __int128 us = static_cast<__int128>(v.i()) * 86400000000LL;
+        if (us < INT64_MIN || us > INT64_MAX) {
+          return InvalidInput("date {} is out of range for a timestamp", ValueToText(v, from));
+        }
+        return Value::Int(static_cast<int64_t>(us));
+      }
       if (from.id == TypeId::kTimestamp) return v;
       break;
     }

@@ -61,10 +61,16 @@ void AppendKeyBytes(const Value& v, std::string* out);
 std::string ValueToText(const Value& v, const DataType& type);
 
 // Converts a value between types; a string that does not parse as the target type is an
-// invalid-input error naming it ("malformed date literal '2024-13-01'").
+// invalid-input error naming it ("malformed date literal '2024-13-01'"), and a value outside the
+// target's range is one too ("value 2147483648 is out of range for INTEGER"). `to` may be a
+// narrower integer type (int8/16/32): the result is an int64 value checked against its range.
 Result<Value> CastValue(const Value& v, const DataType& from, const DataType& to);
+// int8, int16 and int32: SQL types the executor holds as int64 with a range.
+bool IsNarrowInteger(const DataType& t);
 
-// Parses ISO dates "2024-01-03" and timestamps "2024-01-03[ T]10:00:00[.ffffff][Z|+00:00]".
+// SQL's date and timestamp literals: ISO 8601 ("2024-01-03", "2024-01-03[ T]10:00[:00[.ffffff]]
+// [Z|+hh:mm]", one-digit months and days allowed), through base/calendar.h; a timestamp is
+// microseconds since the epoch in UTC (nullopt outside int64's range).
 std::optional<int32_t> ParseDate(std::string_view s);
 std::optional<int64_t> ParseTimestampMicros(std::string_view s);
 

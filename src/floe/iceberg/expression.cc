@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "floe/base/uuid.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -39,22 +41,6 @@ std::string_view OpName(Op op) {
     default:
       return "?";
   }
-}
-
-std::optional<std::string> ParseUuid(std::string_view s) {
-  std::string hex;
-  for (char c : s) {
-    if (c != '-') hex.push_back(c);
-  }
-  if (hex.size() != 32 || s.size() != 36) return std::nullopt;
-  std::string out;
-  for (size_t i = 0; i < 32; i += 2) {
-    int v;
-    auto [p, ec] = std::from_chars(hex.data() + i, hex.data() + i + 2, v, 16);
-    if (ec != std::errc() || p != hex.data() + i + 2) return std::nullopt;
-    out.push_back(static_cast<char>(v));
-  }
-  return out;
 }
 
 Result<ExprPtr> BindImpl(const ExprPtr& e, const Schema& schema) {
@@ -252,26 +238,46 @@ Result<Literal> CastLiteral(const Literal& v, const Type& t) {
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs: {
-      std::optional<int64_t> nanos;
-      if (v.type() == TypeId::kDate) {
-        nanos = static_cast<int64_t>(v.AsInt()) * 86400LL * 1000000000LL;
-      } else if (v.type() == TypeId::kTimestamp || v.type() == TypeId::kTimestampTz) {
-        nanos = v.AsLong() * 1000;
-      } else if (v.type() == TypeId::kTimestampNs || v.type() == TypeId::kTimestampTzNs) {
-        nanos = v.AsLong();
-      } else if (auto str = as_string()) {
-        nanos = ParseIsoTimestampNanos(*str);
+      // Everything through the parts of a date-time, so that a value outside the target unit's
+      // range is an error, never a wrapped instant.
+      const bool to_nanos = t.id == TypeId::kTimestampNs || t.id == TypeId::kTimestampTzNs;
+      const int64_t per_second = to_nanos ? 1000000000 : 1000000;
+      std::optional<int64_t> units;
+      if (auto str = as_string()) {
+        FLOE_ASSIGN_OR_RETURN(units, ParseIsoTimestamp(*str, per_second, t.ToString()));
+      } else {
+        IsoDateTime parts;
+        int64_t from_per_second = 0, value = 0;
+        if (v.type() == TypeId::kDate) {
+          parts.days = v.AsInt();
+        } else if (v.type() == TypeId::kTimestamp || v.type() == TypeId::kTimestampTz) {
+          from_per_second = 1000000;
+          value = v.AsLong();
+        } else if (v.type() == TypeId::kTimestampNs || v.type() == TypeId::kTimestampTzNs) {
+          from_per_second = 1000000000;
+          value = v.AsLong();
+        } else {
+          return bad();
+        }
+        if (from_per_second != 0) {
+          const int64_t per_day = from_per_second * 86400;
+          parts.days = FloorDiv(value, per_day);
+          parts.nanos_of_day = (value - parts.days * per_day) * (1000000000 / from_per_second);
+        }
+        units = EpochUnits(parts, per_second);
+        if (!units) {
+          return InvalidInput("{} is outside the range of {}", v.ToString(), t.ToString());
+        }
       }
-      if (!nanos) return bad();
       switch (t.id) {
         case TypeId::kTimestamp:
-          return Literal::Timestamp(FloorDiv(*nanos, 1000));
+          return Literal::Timestamp(*units);
         case TypeId::kTimestampTz:
-          return Literal::TimestampTz(FloorDiv(*nanos, 1000));
+          return Literal::TimestampTz(*units);
         case TypeId::kTimestampNs:
-          return Literal::TimestampNs(*nanos);
+          return Literal::TimestampNs(*units);
         default:
-          return Literal::TimestampTzNs(*nanos);
+          return Literal::TimestampTzNs(*units);
       }
     }
     case TypeId::kString:

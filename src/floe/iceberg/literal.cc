@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "floe/base/uuid.h"
+
 namespace floe::iceberg {
 
 std::optional<Literal> Literal::OfInteger(TypeId type, int64_t v) {
@@ -134,9 +136,7 @@ std::string Literal::ToString() const {
     case TypeId::kUuid: {
       const std::string& b = AsBytes();
       if (b.size() != 16) return Hex(b);
-      std::string h = Hex(b).substr(2);
-      return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) +
-             "-" + h.substr(20);
+      return FormatUuid(b);
     }
     case TypeId::kFixed:
     case TypeId::kBinary:

@@ -314,10 +314,11 @@ Result<ExprPtr> Binder::BindConst(const json& b, int loc) {
 Result<columnar::DataType> Binder::BindTypeName(const json& tn, int loc) {
   std::string name = Lower(LastName(tn["names"]));
   if (tn.contains("arrayBounds")) return Unsupported(loc, "array types");
-  if (name == "int2" || name == "int4" || name == "int8" || name == "integer" || name == "int" ||
-      name == "bigint" || name == "smallint" || name == "tinyint" || name == "long") {
-    return columnar::Int64();
-  }
+  // Integers compute as int64; the narrower types are ranges a CAST checks.
+  if (name == "int8" || name == "bigint" || name == "long") return columnar::Int64();
+  if (name == "int4" || name == "integer" || name == "int") return columnar::Int32();
+  if (name == "int2" || name == "smallint") return columnar::Int16();
+  if (name == "tinyint") return columnar::Int8();
   if (name == "float4" || name == "float8" || name == "real" || name == "double" ||
       name == "float") {
     return columnar::Float64();

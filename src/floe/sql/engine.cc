@@ -63,7 +63,10 @@ Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w)
   if (batch.num_rows == 0) return {};
   if (w->aggregate) return w->aggregate->Consume(batch);
   // Without ORDER BY a LIMIT is met as soon as enough rows arrived.
-  if (plan.order.empty() && plan.limit >= 0 && w->row_count >= plan.limit + plan.offset) return {};
+  if (plan.order.empty() && plan.limit >= 0 &&
+      w->row_count >= exec::RowsToKeep(plan.limit, plan.offset)) {
+    return {};
+  }
   return ProjectInto(plan, batch, w);
 }
 
@@ -74,7 +77,8 @@ WorkerState NewWorker(const LogicalPlan& plan) {
   } else if (!plan.order.empty()) {
     // Each worker keeps its best offset + limit rows; the offset applies once, at the end.
     if (plan.limit >= 0) {
-      w.sort = std::make_unique<exec::Sort>(plan.order, plan.limit + plan.offset, 0);
+      w.sort =
+          std::make_unique<exec::Sort>(plan.order, exec::RowsToKeep(plan.limit, plan.offset), 0);
     }
   }
   return w;
@@ -241,8 +245,8 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
       FLOE_ASSIGN_OR_RETURN(final_batch, columnar::Concatenate(nonempty));
     }
     int64_t from = std::min(plan.offset, final_batch.num_rows);
-    int64_t to =
-        plan.limit >= 0 ? std::min(final_batch.num_rows, from + plan.limit) : final_batch.num_rows;
+    int64_t to = plan.limit >= 0 ? from + std::min(final_batch.num_rows - from, plan.limit)
+                                 : final_batch.num_rows;
     if (from > 0 || to < final_batch.num_rows) {
       std::vector<int64_t> idx;
       for (int64_t r = from; r < to; ++r) idx.push_back(r);
