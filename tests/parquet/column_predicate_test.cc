@@ -137,6 +137,43 @@ TEST(ColumnPredicateTest, NaNBounds) {
   EXPECT_FALSE(Skips(half, ColumnPredicate::Equal("", int64_t{2})));
 }
 
+// SQL's order puts NaN above every number, and statistics leave NaN out: a lower bound alone
+// (x > 5) is pruned by max only where a NaN count of 0 shows there is no NaN; an upper bound
+// never matches NaN, so it prunes whatever the count. -0.0 and 0.0 are equal.
+TEST(ColumnPredicateTest, NaNSortsAboveTheBoundsAndZerosAreEqual) {
+  const double nan = std::nan("");
+  Statistics counted = MinMax(Bytes(-1.0), Bytes(1.0));
+  counted.nan_count = 0;
+  auto no_nan = Make(PhysicalType::kDouble, std::nullopt, std::nullopt, counted, kTyped);
+  auto unknown = Make(PhysicalType::kDouble, std::nullopt, std::nullopt,
+                      MinMax(Bytes(-1.0), Bytes(1.0)), kTyped);
+  Statistics some = counted;
+  some.nan_count = 3;
+  auto with_nan = Make(PhysicalType::kDouble, std::nullopt, std::nullopt, some, kTyped);
+  auto above = ColumnPredicate::Range("", 5.0, std::nullopt);
+  EXPECT_TRUE(Skips(no_nan, above));
+  EXPECT_FALSE(Skips(unknown, above));
+  EXPECT_FALSE(Skips(with_nan, above));
+  above.no_nan = true;  // the caller knows (Iceberg's nan_value_counts of the file)
+  EXPECT_TRUE(Skips(unknown, above));
+  auto below = ColumnPredicate::Range("", std::nullopt, -5.0);
+  EXPECT_TRUE(Skips(with_nan, below));
+  EXPECT_TRUE(Skips(with_nan, ColumnPredicate::Range("", 5.0, 10.0)));
+  EXPECT_TRUE(Skips(with_nan, ColumnPredicate::Equal("", 5.0)));
+  EXPECT_FALSE(Skips(with_nan, ColumnPredicate::Equal("", nan)));
+  EXPECT_FALSE(Skips(with_nan, ColumnPredicate::In("", {5.0, nan})));
+
+  // A chunk of only -0.0 has min = max = -0.0: x = 0 and x >= 0 match it, x > 0 does not.
+  Statistics zeros = MinMax(Bytes(-0.0), Bytes(-0.0));
+  zeros.nan_count = 0;
+  auto neg_zero = Make(PhysicalType::kDouble, std::nullopt, std::nullopt, zeros, kTyped);
+  EXPECT_FALSE(Skips(neg_zero, ColumnPredicate::Equal("", 0.0)));
+  EXPECT_FALSE(Skips(neg_zero, ColumnPredicate::Range("", 0.0, std::nullopt)));
+  auto above_zero = ColumnPredicate::Range("", 0.0, std::nullopt);
+  above_zero.min_inclusive = false;
+  EXPECT_TRUE(Skips(neg_zero, above_zero));
+}
+
 // Decimals on FIXED_LEN_BYTE_ARRAY compare as big-endian two's complement: -2 < 1.
 TEST(ColumnPredicateTest, DecimalBounds) {
   auto c = Make(PhysicalType::kFixedLenByteArray, LogicalType::Decimal(10, 2), std::nullopt,

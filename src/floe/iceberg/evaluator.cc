@@ -8,15 +8,51 @@ namespace {
 
 using std::partial_ordering;
 
-bool Less(const Literal& a, const Literal& b) { return Compare(a, b) == partial_ordering::less; }
-bool Greater(const Literal& a, const Literal& b) {
-  return Compare(a, b) == partial_ordering::greater;
+bool IsFloating(const Literal& v) {
+  return !v.is_null() && (v.type() == TypeId::kFloat || v.type() == TypeId::kDouble);
+}
+double AsDouble(const Literal& v) {
+  return v.type() == TypeId::kFloat ? std::get<float>(v.storage()) : std::get<double>(v.storage());
 }
 
-bool IsNaN(const Literal& v) {
-  if (v.type() == TypeId::kFloat && !v.is_null()) return std::isnan(std::get<float>(v.storage()));
-  if (v.type() == TypeId::kDouble && !v.is_null()) return std::isnan(std::get<double>(v.storage()));
-  return false;
+bool IsNaN(const Literal& v) { return IsFloating(v) && std::isnan(AsDouble(v)); }
+
+// Comparison under the SQL semantics floe evaluates with (DuckDB's, which Spark shares): -0.0
+// equals 0.0, and NaN equals NaN and sorts above every number. Iceberg orders bounds by a total
+// order in which -0.0 < 0.0; everywhere else the two agree.
+partial_ordering SqlCompare(const Literal& a, const Literal& b) {
+  if (IsFloating(a) && IsFloating(b) && a.type() == b.type()) {
+    const double x = AsDouble(a), y = AsDouble(b);
+    const bool xn = std::isnan(x), yn = std::isnan(y);
+    if (xn || yn) {
+      if (xn && yn) return partial_ordering::equivalent;
+      return xn ? partial_ordering::greater : partial_ordering::less;
+    }
+    return x <=> y;  // IEEE: -0.0 == 0.0
+  }
+  return Compare(a, b);
+}
+
+bool Less(const Literal& a, const Literal& b) { return SqlCompare(a, b) == partial_ordering::less; }
+bool Greater(const Literal& a, const Literal& b) {
+  return SqlCompare(a, b) == partial_ordering::greater;
+}
+
+// Whether NaN satisfies the predicate: it sorts above every number and equals itself.
+bool NaNSatisfies(const Expr& p) {
+  switch (p.op) {
+    case Op::kGt:
+    case Op::kGtEq:
+      return true;
+    case Op::kNotEq:
+    case Op::kNotIn:
+      return std::none_of(p.literals.begin(), p.literals.end(), IsNaN);
+    case Op::kEq:
+    case Op::kIn:
+      return std::any_of(p.literals.begin(), p.literals.end(), IsNaN);
+    default:
+      return false;
+  }
 }
 
 // Evaluates AND/OR/NOT over leaves decided by `leaf`.
@@ -45,9 +81,14 @@ std::optional<size_t> PartitionIndex(const Type& ptype, int32_t field_id) {
   return std::nullopt;
 }
 
-// Might any value in [lower, upper] satisfy the comparison? Missing bounds: yes.
-bool RangeMightMatch(const Expr& p, const std::optional<Literal>& lower,
-                     const std::optional<Literal>& upper) {
+// Might any value in [lower, upper] -- plus NaN when `may_hold_nan`: bounds never include it --
+// satisfy the comparison? Missing bounds: yes.
+bool RangeMightMatch(const Expr& p, std::optional<Literal> lower, std::optional<Literal> upper,
+                     bool may_hold_nan) {
+  if (may_hold_nan && NaNSatisfies(p)) return true;
+  // NaN is never a bound (spec); a writer that wrote one gave no bound.
+  if (lower && IsNaN(*lower)) lower.reset();
+  if (upper && IsNaN(*upper)) upper.reset();
   switch (p.op) {
     case Op::kLt:
       return !lower || Less(*lower, p.literals[0]);
@@ -60,7 +101,8 @@ bool RangeMightMatch(const Expr& p, const std::optional<Literal>& lower,
     case Op::kEq:
     case Op::kIn:
       return std::any_of(p.literals.begin(), p.literals.end(), [&](const Literal& v) {
-        if (v.is_null() || IsNaN(v)) return true;
+        if (v.is_null()) return true;
+        if (IsNaN(v)) return may_hold_nan;
         return !(lower && Less(v, *lower)) && !(upper && Greater(v, *upper));
       });
     case Op::kStartsWith: {
@@ -78,9 +120,10 @@ bool RangeMightMatch(const Expr& p, const std::optional<Literal>& lower,
     case Op::kNotEq:
     case Op::kNotIn:
       // Only a single-valued range equal to every excluded value is ruled out.
-      if (lower && upper && *lower == *upper) {
-        return std::none_of(p.literals.begin(), p.literals.end(),
-                            [&](const Literal& v) { return v == *lower; });
+      if (lower && upper && SqlCompare(*lower, *upper) == partial_ordering::equivalent) {
+        return std::none_of(p.literals.begin(), p.literals.end(), [&](const Literal& v) {
+          return SqlCompare(v, *lower) == partial_ordering::equivalent;
+        });
       }
       return true;
     case Op::kNotStartsWith: {
@@ -104,28 +147,28 @@ bool EvalPredicate(const Expr& p, const Literal& v) {
   if (v.is_null()) return false;
   switch (p.op) {
     case Op::kEq:
-      return Compare(v, p.literals[0]) == partial_ordering::equivalent;
+      return SqlCompare(v, p.literals[0]) == partial_ordering::equivalent;
     case Op::kNotEq:
-      return Compare(v, p.literals[0]) != partial_ordering::equivalent;
+      return SqlCompare(v, p.literals[0]) != partial_ordering::equivalent;
     case Op::kLt:
       return Less(v, p.literals[0]);
     case Op::kLtEq: {
-      auto c = Compare(v, p.literals[0]);
+      auto c = SqlCompare(v, p.literals[0]);
       return c == partial_ordering::less || c == partial_ordering::equivalent;
     }
     case Op::kGt:
       return Greater(v, p.literals[0]);
     case Op::kGtEq: {
-      auto c = Compare(v, p.literals[0]);
+      auto c = SqlCompare(v, p.literals[0]);
       return c == partial_ordering::greater || c == partial_ordering::equivalent;
     }
     case Op::kIn:
       return std::any_of(p.literals.begin(), p.literals.end(), [&](const Literal& x) {
-        return Compare(v, x) == partial_ordering::equivalent;
+        return SqlCompare(v, x) == partial_ordering::equivalent;
       });
     case Op::kNotIn:
       return std::none_of(p.literals.begin(), p.literals.end(), [&](const Literal& x) {
-        return Compare(v, x) == partial_ordering::equivalent;
+        return SqlCompare(v, x) == partial_ordering::equivalent;
       });
     case Op::kStartsWith:
       return v.type() == TypeId::kString && v.AsString().starts_with(p.literals[0].AsString());
@@ -163,7 +206,9 @@ bool SummariesMightMatch(const ExprPtr& expr, const Type& ptype,
     if (p.op == Op::kIsNull) return s.contains_null;
     if (p.op == Op::kNotNull) return has_values || !s.contains_null;
     if (!has_values && s.contains_null) return false;  // only nulls: no comparison can match
-    return RangeMightMatch(p, lower, upper);
+    // contains_nan is optional: unknown means a float field may hold NaN.
+    const bool floating = t.id == TypeId::kFloat || t.id == TypeId::kDouble;
+    return RangeMightMatch(p, lower, upper, floating && s.contains_nan.value_or(true));
   });
 }
 
@@ -189,10 +234,10 @@ bool MetricsMightMatch(const ExprPtr& bound, const Schema& schema, const DataFil
     if (auto it = f.upper_bounds.find(p.field_id); it != f.upper_bounds.end()) {
       if (auto u = DeserializeBound(*field->type, it->second)) upper = *u;
     }
-    // Bounds of float columns exclude NaN; a column that may hold NaN only prunes by its bounds
-    // for predicates NaN can never satisfy, which is all of these.
-    (void)nans;
-    return RangeMightMatch(p, lower, upper);
+    // Bounds of float columns exclude NaN: without a NaN count of 0 the file may hold NaNs,
+    // which satisfy > and >= (NaN sorts above every number).
+    const bool floating = field->type->id == TypeId::kFloat || field->type->id == TypeId::kDouble;
+    return RangeMightMatch(p, lower, upper, floating && !(nans && *nans == 0));
   });
 }
 

@@ -723,6 +723,12 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     so.read.field_ids = shape.read_ids;
     so.read.use_page_index = options.use_page_index;
     if (options.apply_residual) CollectPredicates(task.residual, &so.read.predicates);
+    for (parquet::ColumnPredicate& p : so.read.predicates) {
+      // The manifest's NaN count lets float predicates prune by bounds that leave NaN out.
+      auto nans = p.field_id ? task.file.nan_value_counts.find(*p.field_id)
+                             : task.file.nan_value_counts.end();
+      p.no_nan = nans != task.file.nan_value_counts.end() && nans->second == 0;
+    }
     so.planner = options.planner;
     so.cache = cache;
     so.tails = floe ? &tails : nullptr;

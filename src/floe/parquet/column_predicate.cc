@@ -1,5 +1,6 @@
 #include "floe/parquet/column_predicate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -99,6 +100,22 @@ std::optional<int> Compare(const PredicateValue& a, const PredicateValue& b) {
 bool Less(const PredicateValue& a, const PredicateValue& b) {
   auto c = Compare(a, b);
   return c && *c < 0;
+}
+
+bool IsDouble(const std::optional<PredicateValue>& v) {
+  return v && std::holds_alternative<double>(*v);
+}
+
+// Whether a NaN value satisfies a floating-point predicate: NaN lies above every upper bound and
+// equals only a NaN in an IN set; a non-floating predicate has no NaN to satisfy it.
+bool NaNSatisfies(const ColumnPredicate& p) {
+  if (p.is_null || p.max) return false;
+  if (p.in) {
+    return std::any_of(p.in->begin(), p.in->end(), [](const PredicateValue& v) {
+      return std::holds_alternative<double>(v) && std::isnan(std::get<double>(v));
+    });
+  }
+  return IsDouble(p.min);
 }
 
 template <typename T>
@@ -309,6 +326,7 @@ bool CanSkip(const ColumnPredicate& p, const ValueBounds& b) {
   if (p.is_null) return b.null_count && *b.null_count == 0 && !b.all_null;
   if (wants_values && all_null) return true;
   if (p.in && p.in->empty()) return true;
+  if (NaNSatisfies(p) && !p.no_nan && !(b.nan_count && *b.nan_count == 0)) return false;
   if (b.min) {
     // Every value is >= b.min.
     if (p.max) {
@@ -375,6 +393,7 @@ ValueBounds ChunkBounds(const ColumnDescriptor& leaf, const FileMetaData& metada
   if (!meta.statistics) return out;
   const Statistics& s = *meta.statistics;
   out.null_count = s.null_count;
+  out.nan_count = s.nan_count;
   const ColumnOrder order = OrderOf(leaf, metadata);
   const bool has_orders = !metadata.column_orders.empty();
   if (has_orders && order == ColumnOrder::kUnrecognized) return out;
@@ -400,6 +419,7 @@ std::vector<ValueBounds> PageBounds(const ColumnDescriptor& leaf, const FileMeta
     ValueBounds& b = out[i];
     b.all_null = index.null_pages[i];
     if (index.null_counts && i < index.null_counts->size()) b.null_count = (*index.null_counts)[i];
+    if (index.nan_counts && i < index.nan_counts->size()) b.nan_count = (*index.nan_counts)[i];
     if (use_values && !b.all_null && i < index.min_values.size() && i < index.max_values.size()) {
       SetBounds(leaf, order, index.min_values[i], index.max_values[i], &b);
     }

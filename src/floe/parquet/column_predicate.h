@@ -38,6 +38,10 @@ struct ColumnPredicate {
   // Set by BindPredicate when it dropped value constraints the column's type cannot order: the
   // predicate then prunes less, and proves nothing about which rows match.
   bool weakened = false;
+  // Floating point follows SQL's order (DuckDB's, Spark's): NaN sorts above every number, so it
+  // satisfies a bare lower bound (`value >= min`) though statistics never bound it. Set when
+  // the caller knows the column holds no NaN here (Iceberg's nan_value_counts of the file).
+  bool no_nan = false;
 
   static ColumnPredicate Equal(std::string column, PredicateValue v);
   static ColumnPredicate In(std::string column, std::vector<PredicateValue> values);
@@ -52,8 +56,9 @@ struct ValueBounds {
   std::optional<PredicateValue> min;  // a lower bound of the non-null values (maybe truncated)
   std::optional<PredicateValue> max;  // an upper bound
   std::optional<int64_t> null_count;
-  int64_t num_values = -1;  // values including nulls; -1 when unknown
-  bool all_null = false;    // known to hold only nulls
+  std::optional<int64_t> nan_count;  // floating point: NaN values, which min and max leave out
+  int64_t num_values = -1;           // values including nulls; -1 when unknown
+  bool all_null = false;             // known to hold only nulls
 };
 
 // Checks that the predicate's literals fit `leaf` and converts them to its domain's alternative.
@@ -61,7 +66,9 @@ struct ValueBounds {
 Result<ColumnPredicate> BindPredicate(const ColumnPredicate& predicate,
                                       const ColumnDescriptor& leaf);
 
-// True when no row described by `bounds` can satisfy the (bound) predicate.
+// True when no row described by `bounds` can satisfy the (bound) predicate. Floating-point
+// bounds compare as SQL does (-0.0 equals 0.0); a predicate NaN satisfies is not pruned by value
+// bounds unless a NaN count of 0 (or `no_nan`) shows no NaN is there.
 bool CanSkip(const ColumnPredicate& predicate, const ValueBounds& bounds);
 
 // True when every row described by `bounds` satisfies the (bound) predicate: no nulls (a known
