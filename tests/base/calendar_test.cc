@@ -124,5 +124,27 @@ TEST(CalendarTest, DecimalsCheckTheirPrecision) {
             static_cast<__int128>(15));
 }
 
+TEST(CalendarTest, TimesAndAgesForFlagsAndCallArguments) {
+  const int64_t now = 1704067200000;  // 2024-01-01T00:00:00Z
+  EXPECT_EQ(ParseTimeOrAge("3d", now, "x"), now - 3 * 86400000LL);
+  EXPECT_EQ(ParseTimeOrAge("250ms", now, "x"), now - 250);
+  EXPECT_EQ(ParseTimeOrAge("0s", now, "x"), now);
+  EXPECT_EQ(ParseTimeOrAge("1700000000000", now, "x"), 1700000000000LL);
+  EXPECT_EQ(ParseTimeOrAge("2023-12-31T23:00:00-01:00", now, "x"), now);
+  EXPECT_EQ(ParseTimeOrAge("2024-01-01", now, "x"), now);
+  for (const char* bad : {"", "3w", "soon", "-3d", "3 d"}) {
+    auto r = ParseTimeOrAge(bad, now, "--older-than");
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().message,
+              fmt::format("--older-than '{}': expected an age (30s, 15m, 12h, 3d), an ISO date or "
+                          "timestamp, or Unix ms",
+                          bad));
+  }
+  EXPECT_EQ(ParseTimeOrAge("99999999999999999999d", now, "a").error().message,
+            "a '99999999999999999999d': an age past int64 milliseconds");
+  EXPECT_EQ(ParseTimeOrAge("9999999999999999d", now, "a").error().message,
+            "a '9999999999999999d': an age past int64 milliseconds");
+}
+
 }  // namespace
 }  // namespace floe

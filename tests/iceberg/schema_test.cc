@@ -55,5 +55,29 @@ TEST(Schema, RejectsBadJson) {
   EXPECT_EQ(dup.error().ToString(), "invalid input: schema has duplicate field ids");
 }
 
+TEST(SchemaTest, ValidateRefusesWhatATableCannotHold) {
+  auto err = [](std::vector<NestedField> fields) {
+    auto s = Schema(0, std::move(fields)).Validate();
+    return s ? "" : s.error().message;
+  };
+  EXPECT_EQ(err({}), "a table needs at least one column");
+  EXPECT_EQ(err({NestedField{1, "", false, Primitive(TypeId::kLong)}}),
+            "the schema has a column with an empty name");
+  EXPECT_EQ(err({NestedField{1, "v", false, Primitive(TypeId::kLong)},
+                 NestedField{2, "v", false, Primitive(TypeId::kLong)}}),
+            "the schema has two columns named 'v'");
+  EXPECT_EQ(err({NestedField{1, "id", false, Primitive(TypeId::kLong)},
+                 NestedField{2, "ID", false, Primitive(TypeId::kLong)}}),
+            "the schema has two columns named 'ID' and 'id'");
+  EXPECT_EQ(err({NestedField{1, "s", false,
+                             StructOf({NestedField{2, "x", false, Primitive(TypeId::kInt)},
+                                       NestedField{3, "x", false, Primitive(TypeId::kInt)}})}}),
+            "column 's' has two columns named 'x'");
+  EXPECT_EQ(err({NestedField{1, "id", false, Primitive(TypeId::kLong)},
+                 NestedField{2, "s", false,
+                             StructOf({NestedField{3, "id", false, Primitive(TypeId::kInt)}})}}),
+            "");
+}
+
 }  // namespace
 }  // namespace floe::iceberg

@@ -182,7 +182,8 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
             "unsupported: CALL system.rollback_to_snapshot: unknown procedure (floe has "
             "rewrite_data_files, rewrite_manifests, expire_snapshots, remove_orphan_files)");
   EXPECT_EQ(ErrorOf("call system.expire_snapshots(table => 'db.events', older_than => 'soon')"),
-            "invalid input: older_than 'soon' is not a timestamp (2024-01-03T00:00:00Z)");
+            "invalid input: older_than 'soon': expected an age (30s, 15m, 12h, 3d), an ISO date "
+            "or timestamp, or Unix ms");
   EXPECT_EQ(ErrorOf("select * from db.events where id in (select 1)"),
             "unsupported: at line 1, column 34: floe does not support subqueries");
 }
@@ -355,6 +356,46 @@ TEST_F(EngineTest, LimitAndOffsetNearInt64MaxDoNotWrap) {
             (Strings{"98", "99"}));
   EXPECT_EQ(Rows("select id from db.events order by id desc limit 4611686018427387904").size(),
             100u);
+}
+
+// CALL arguments are range-checked (they aborted the process through std::stoi), and older_than
+// takes the ages --older-than does. libpg_query's JSON drops zero and negative integers: they are
+// read back from the text.
+TEST_F(EngineTest, CallArgumentsAreCheckedNotThrown) {
+  const std::string call = "call system.expire_snapshots(table => 'db.events', ";
+  EXPECT_EQ(ErrorOf(call + "retain_last => 'x')"),
+            "invalid input: retain_last 'x' is not a whole number");
+  EXPECT_EQ(ErrorOf(call + "retain_last => 2.5)"),
+            "invalid input: retain_last '2.5' is not a whole number");
+  EXPECT_EQ(ErrorOf(call + "retain_last => 4294967297)"),
+            "invalid input: retain_last 4294967297 is out of range (1 to 2147483647)");
+  EXPECT_EQ(ErrorOf(call + "retain_last => -5)"),
+            "invalid input: retain_last -5 is out of range (1 to 2147483647)");
+  EXPECT_EQ(ErrorOf(call + "older_than => '99999999999999999999')"),
+            "invalid input: older_than '99999999999999999999': Unix milliseconds past the year 292 "
+            "million");
+  EXPECT_EQ(ErrorOf(call + "older_than => '99999999999999999999d')"),
+            "invalid input: older_than '99999999999999999999d': an age past int64 milliseconds");
+  EXPECT_EQ(Rows(call + "older_than => '3d', retain_last => 1)"), (Strings{"0|0|0|0|0"}));
+  EXPECT_EQ(Rows("select -5, 0, 3 - 5"), (Strings{"-5|0|-2"}));
+}
+
+// Postgres's grammar truncates identifiers to 63 bytes; floe's names may be longer.
+TEST_F(EngineTest, IdentifiersLongerThan63BytesResolve) {
+  iceberg::Warehouse& w = engine_->warehouse();
+  const std::string name(70, 'c'),
+      col = "a_column_whose_name_runs_well_past_the_sixty_three_bytes_postgres_keeps";
+  iceberg::Schema schema(0, {{1, col, true, iceberg::Primitive(iceberg::TypeId::kLong)}});
+  auto id = catalog::TableIdentifier::Parse("db." + name).value();
+  ASSERT_TRUE(iceberg::CreateTable(*w.catalog, *w.io, id, {schema, {}, {}, {}, ""}));
+  EXPECT_EQ(Rows(fmt::format("select count({}), count(\"{}\") from db.{} where {} > -1", col, col,
+                             name, col)),
+            (Strings{"0|0"}));
+  EXPECT_EQ(last_.schema->fields.size(), 2u);
+  EXPECT_EQ(ErrorOf(fmt::format("select nosuch from db.{}", name)),
+            fmt::format("not found: at line 1, column 8: column 'nosuch' not found in db.{} "
+                        "(columns: {})",
+                        name, col));
 }
 
 TEST_F(EngineTest, SingleThreadedGivesTheSameAnswer) {

@@ -3,6 +3,7 @@
 // removal through the iceberg module, with a progress bar and a one-line summary. TIME is an age
 // (30s, 15m, 12h, 3d), an ISO date or timestamp (UTC), or Unix milliseconds.
 #include <cctype>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -16,44 +17,12 @@
 namespace floe::cli {
 namespace {
 
-Result<int64_t> ParseTime(const std::string& flag, const std::string& text) {
-  auto bad = [&] {
-    return InvalidInput(
-        "{} '{}': expected an age (30s, 15m, 12h, 3d), an ISO date or timestamp, or Unix ms", flag,
-        text);
-  };
-  if (text.empty()) return bad();
-  size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-  if (digits > 0 && digits == text.size()) {
-    try {
-      return static_cast<int64_t>(std::stoll(text));
-    } catch (...) {
-      return bad();
-    }
-  }
-  if (digits > 0 && digits + 1 <= text.size() && digits + 2 >= text.size()) {
-    std::string unit = text.substr(digits);
-    int64_t n = std::stoll(text.substr(0, digits));
-    int64_t ms = unit == "ms"  ? 1
-                 : unit == "s" ? 1000
-                 : unit == "m" ? 60000
-                 : unit == "h" ? 3600000
-                 : unit == "d" ? 86400000
-                               : 0;
-    if (ms == 0) return bad();
-    return UnixMillisNow() - n * ms;
-  }
-  if (auto ns = ParseIsoTimestampNanos(text)) return FloorDiv(*ns, 1000000);
-  return bad();
-}
-
 std::string Mb(int64_t bytes) { return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6); }
 
 struct ExpireArgs {
   std::string table;
-  std::string older_than;
-  int retain_last = 0;
+  std::optional<std::string> older_than;  // set when given, even empty (an error)
+  std::optional<int64_t> retain_last;
   bool dry_run = false;
 };
 
@@ -63,17 +32,18 @@ int Expire(const GlobalOptions& g, const ExpireArgs& a) {
   auto id = catalog::TableIdentifier::Parse(a.table);
   if (!id) return ReportError(id.error());
   iceberg::ExpireSnapshotsOptions o;
-  if (!a.older_than.empty()) {
-    auto t = ParseTime("--older-than", a.older_than);
+  if (a.older_than) {
+    auto t = ParseTimeOrAge(*a.older_than, UnixMillisNow(), "--older-than");
     if (!t) return ReportError(t.error());
     o.older_than_ms = *t;
   }
-  if (a.retain_last != 0) {
-    if (a.retain_last < 1) {
+  if (a.retain_last) {
+    if (*a.retain_last < 1 || *a.retain_last > INT32_MAX) {
       return ReportError(Error{ErrorKind::kInvalidInput,
-                               fmt::format("--retain-last {} must be at least 1", a.retain_last)});
+                               fmt::format("--retain-last {}: expected a whole number from 1 to {}",
+                                           *a.retain_last, INT32_MAX)});
     }
-    o.retain_last = a.retain_last;
+    o.retain_last = static_cast<int>(*a.retain_last);
   }
   Progress progress("expire " + a.table, 0, "files");
   o.on_deleted = [&](int64_t n) { progress.Advance(static_cast<uint64_t>(n)); };
@@ -94,8 +64,8 @@ int RemoveOrphans(const GlobalOptions& g, const ExpireArgs& a) {
   auto id = catalog::TableIdentifier::Parse(a.table);
   if (!id) return ReportError(id.error());
   iceberg::RemoveOrphanFilesOptions o;
-  if (!a.older_than.empty()) {
-    auto t = ParseTime("--older-than", a.older_than);
+  if (a.older_than) {
+    auto t = ParseTimeOrAge(*a.older_than, UnixMillisNow(), "--older-than");
     if (!t) return ReportError(t.error());
     o.older_than_ms = *t;
   }

@@ -1,6 +1,8 @@
 // `floe table rewrite NS.T --strategy binpack|sort [--sort-by ORDER] [--target-file-size SIZE]
 // [--where FILTER] ...` and `floe table rewrite-manifests NS.T`: compaction through the iceberg
 // module's rewrite_data_files / rewrite_manifests, with a progress bar and a one-line summary.
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "floe/base/progress.h"
@@ -16,14 +18,15 @@ struct RewriteArgs {
   std::string table;
   std::string strategy = "binpack";
   std::string sort_by;
-  std::string target;
-  std::string min_size;
-  std::string max_size;
-  std::string max_group;
+  // Set when given, even empty (an error rather than the default).
+  std::optional<std::string> target;
+  std::optional<std::string> min_size;
+  std::optional<std::string> max_size;
+  std::optional<std::string> max_group;
   std::string where;
-  int min_input_files = 5;
+  int64_t min_input_files = 5;
   bool rewrite_all = false;
-  int partial_progress_commits = 0;
+  std::optional<int64_t> partial_progress_commits;
   bool dry_run = false;
 };
 
@@ -45,27 +48,33 @@ Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a) {
   if (!a.sort_by.empty() && o.strategy != iceberg::RewriteStrategy::kSort)
     return InvalidInput("--sort-by needs --strategy sort");
   o.sort_order_text = a.sort_by;
-  if (!a.target.empty()) {
-    FLOE_ASSIGN_OR_RETURN(o.target_file_size_bytes, SizeFlag("--target-file-size", a.target));
+  if (a.target) {
+    FLOE_ASSIGN_OR_RETURN(o.target_file_size_bytes, SizeFlag("--target-file-size", *a.target));
   }
-  if (!a.min_size.empty()) {
-    FLOE_ASSIGN_OR_RETURN(o.min_file_size_bytes, SizeFlag("--min-file-size", a.min_size));
+  if (a.min_size) {
+    FLOE_ASSIGN_OR_RETURN(o.min_file_size_bytes, SizeFlag("--min-file-size", *a.min_size));
   }
-  if (!a.max_size.empty()) {
-    FLOE_ASSIGN_OR_RETURN(o.max_file_size_bytes, SizeFlag("--max-file-size", a.max_size));
+  if (a.max_size) {
+    FLOE_ASSIGN_OR_RETURN(o.max_file_size_bytes, SizeFlag("--max-file-size", *a.max_size));
   }
-  if (!a.max_group.empty()) {
+  if (a.max_group) {
     FLOE_ASSIGN_OR_RETURN(o.max_file_group_size_bytes,
-                          SizeFlag("--max-file-group-size", a.max_group));
+                          SizeFlag("--max-file-group-size", *a.max_group));
   }
   if (!a.where.empty()) {
     FLOE_ASSIGN_OR_RETURN(o.filter, ParseWhere(a.where));
   }
-  o.min_input_files = a.min_input_files;
+  if (a.min_input_files < 1 || a.min_input_files > INT32_MAX)
+    return InvalidInput("--min-input-files {}: expected 1 to {}", a.min_input_files, INT32_MAX);
+  o.min_input_files = static_cast<int>(a.min_input_files);
   o.rewrite_all = a.rewrite_all;
-  if (a.partial_progress_commits > 0) {
+  if (a.partial_progress_commits) {
+    if (*a.partial_progress_commits < 1 || *a.partial_progress_commits > INT32_MAX) {
+      return InvalidInput("--partial-progress {}: expected a number of commits from 1 to {}",
+                          *a.partial_progress_commits, INT32_MAX);
+    }
     o.partial_progress_enabled = true;
-    o.partial_progress_max_commits = a.partial_progress_commits;
+    o.partial_progress_max_commits = static_cast<int>(*a.partial_progress_commits);
   }
   return o;
 }
@@ -109,14 +118,15 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   return 0;
 }
 
-int RewriteManifests(const GlobalOptions& g, const std::string& table, const std::string& target) {
+int RewriteManifests(const GlobalOptions& g, const std::string& table,
+                     const std::optional<std::string>& target) {
   auto w = OpenWarehouseFor(g);
   if (!w) return ReportError(w.error());
   auto id = catalog::TableIdentifier::Parse(table);
   if (!id) return ReportError(id.error());
   iceberg::RewriteManifestsOptions o;
-  if (!target.empty()) {
-    auto v = SizeFlag("--target-manifest-size", target);
+  if (target) {
+    auto v = SizeFlag("--target-manifest-size", *target);
     if (!v) return ReportError(v.error());
     o.target_manifest_size_bytes = *v;
   }
@@ -160,7 +170,7 @@ void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
   });
 
   auto table = std::make_shared<std::string>();
-  auto target = std::make_shared<std::string>();
+  auto target = std::make_shared<std::optional<std::string>>();
   auto* rm = table_cmd.add_subcommand(
       "rewrite-manifests", "Regroup the current snapshot's manifest entries by partition");
   rm->add_option("table", *table, "Table name, NAMESPACE.TABLE")->required();

@@ -192,6 +192,45 @@ std::optional<int64_t> ParseIsoTimestampNanos(std::string_view s) {
   return EpochUnits(*t, 1000000000);
 }
 
+Result<int64_t> ParseTimeOrAge(std::string_view text, int64_t now_ms, std::string_view what) {
+  auto bad = [&] {
+    return InvalidInput(
+        "{} '{}': expected an age (30s, 15m, 12h, 3d), an ISO date or timestamp, or Unix ms", what,
+        text);
+  };
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0) return bad();
+  int64_t n = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + digits, n);
+  if (digits == text.size()) {
+    if (ec != std::errc()) {
+      return InvalidInput("{} '{}': Unix milliseconds past the year 292 million", what, text);
+    }
+    return n;
+  }
+  std::string_view unit = text.substr(digits);
+  const int64_t ms = unit == "ms"  ? 1
+                     : unit == "s" ? 1000
+                     : unit == "m" ? 60000
+                     : unit == "h" ? 3600000
+                     : unit == "d" ? 86400000
+                                   : 0;
+  if (ms != 0) {
+    int64_t age = 0, at = 0;
+    if (ec != std::errc() || __builtin_mul_overflow(n, ms, &age) ||
+        __builtin_sub_overflow(now_ms, age, &at)) {
+      return InvalidInput("{} '{}': an age past int64 milliseconds", what, text);
+    }
+    return at;
+  }
+  auto t = ParseIsoDateTime(text);
+  if (!t) return bad();
+  auto ms_since = EpochUnits(*t, 1000);
+  if (!ms_since) return bad();
+  return *ms_since;
+}
+
 bool DecimalFits(__int128 unscaled, int32_t precision) {
   unsigned __int128 u = unscaled < 0 ? -static_cast<unsigned __int128>(unscaled)
                                      : static_cast<unsigned __int128>(unscaled);

@@ -52,6 +52,11 @@ Result<int64_t> ParseIsoTimestamp(std::string_view s, int64_t units_per_second,
 // Nanoseconds since the epoch; nullopt when malformed or outside the int64 nanosecond range.
 std::optional<int64_t> ParseIsoTimestampNanos(std::string_view s);
 
+// A point in time as CLI flags and CALL arguments take it, in Unix milliseconds: an age before
+// `now_ms` ("250ms", "30s", "15m", "12h", "3d"), an ISO 8601 date or timestamp (UTC unless it
+// gives an offset), or Unix milliseconds. The error names `what` ("--older-than", "older_than").
+Result<int64_t> ParseTimeOrAge(std::string_view text, int64_t now_ms, std::string_view what);
+
 // "-12.345" at `scale` -> the unscaled value, exactly: digits beyond the scale must be zeros.
 std::optional<__int128> ParseDecimalText(std::string_view s, int32_t scale);
 // True when the unscaled value has at most `precision` digits (fits decimal(precision, s)).

@@ -11,6 +11,8 @@
 #include "floe/base/log.h"
 #include "floe/base/random.h"
 
+#include "floe/iceberg/table_properties.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -322,6 +324,7 @@ Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
                              const catalog::TableIdentifier& id, const SnapshotUpdate& update,
                              CommitStats* stats) {
   FLOE_ASSIGN_OR_RETURN(Table base, LoadTable(catalog, io, id));
+  FLOE_RETURN_IF_ERROR(ValidateTableProperties(base.metadata.properties));
   int64_t retries = std::max<int64_t>(0, base.metadata.PropertyInt("commit.retry.num-retries", 4));
   int64_t min_wait = base.metadata.PropertyInt("commit.retry.min-wait-ms", 100);
   int64_t max_wait = base.metadata.PropertyInt("commit.retry.max-wait-ms", 60000);

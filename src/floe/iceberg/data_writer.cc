@@ -1,6 +1,7 @@
 #include "floe/iceberg/data_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 #include <fmt/format.h>
@@ -9,6 +10,8 @@
 #include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/metrics.h"
+
+#include "floe/iceberg/table_properties.h"
 
 namespace floe::iceberg {
 namespace {
@@ -147,6 +150,8 @@ struct RowLess {
 }  // namespace
 
 Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& m) {
+  // Every value read below parses and lies in its range once this holds.
+  FLOE_RETURN_IF_ERROR(ValidateTableProperties(m.properties));
   parquet::WriterOptions o;
   o.row_group_size_bytes =
       m.PropertyInt("write.parquet.row-group-size-bytes", o.row_group_size_bytes);
@@ -166,7 +171,7 @@ Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& m) {
       parquet::BloomFilterColumn b;
       b.path = k.substr(prefix.size());
       auto fpp = m.Property("write.parquet.bloom-filter-fpp.column." + b.path, "");
-      if (!fpp.empty()) b.fpp = std::stod(fpp);
+      if (!fpp.empty()) std::from_chars(fpp.data(), fpp.data() + fpp.size(), b.fpp);
       o.bloom_filter_columns.push_back(b);
     }
   }

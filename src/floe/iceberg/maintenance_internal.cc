@@ -6,6 +6,7 @@
 #include "floe/base/clock.h"
 #include "floe/base/log.h"
 #include "floe/base/random.h"
+#include "floe/iceberg/table_properties.h"
 
 namespace floe::iceberg::internal {
 
@@ -13,6 +14,7 @@ Result<Table> CommitMetadataChange(catalog::Catalog& catalog, const FileIO& io,
                                    const catalog::TableIdentifier& id,
                                    const MetadataChange& change) {
   FLOE_ASSIGN_OR_RETURN(Table base, LoadTable(catalog, io, id));
+  FLOE_RETURN_IF_ERROR(ValidateTableProperties(base.metadata.properties));
   int64_t retries = std::max<int64_t>(0, base.metadata.PropertyInt("commit.retry.num-retries", 4));
   int64_t min_wait =
       std::max<int64_t>(1, base.metadata.PropertyInt("commit.retry.min-wait-ms", 100));

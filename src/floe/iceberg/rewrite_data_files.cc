@@ -238,6 +238,8 @@ Result<RewriteOptions> RewriteOptionsFromMap(const std::map<std::string, std::st
       FLOE_ASSIGN_OR_RETURN(o.max_file_size_bytes, integer(k, v));
     } else if (k == "min-input-files") {
       FLOE_ASSIGN_OR_RETURN(int64_t n, integer(k, v));
+      if (n < 1 || n > INT32_MAX)
+        return InvalidInput("min-input-files {} must be 1 to {}", n, INT32_MAX);
       o.min_input_files = static_cast<int>(n);
     } else if (k == "rewrite-all") {
       FLOE_ASSIGN_OR_RETURN(o.rewrite_all, boolean(k, v));
@@ -247,6 +249,9 @@ Result<RewriteOptions> RewriteOptionsFromMap(const std::map<std::string, std::st
       FLOE_ASSIGN_OR_RETURN(o.partial_progress_enabled, boolean(k, v));
     } else if (k == "partial-progress.max-commits") {
       FLOE_ASSIGN_OR_RETURN(int64_t n, integer(k, v));
+      if (n < 1 || n > INT32_MAX) {
+        return InvalidInput("partial-progress.max-commits {} must be 1 to {}", n, INT32_MAX);
+      }
       o.partial_progress_max_commits = static_cast<int>(n);
     } else if (k == "max-concurrent-file-group-rewrites" || k == "delete-file-threshold" ||
                k == "delete-ratio-threshold" || k == "use-starting-sequence-number" ||

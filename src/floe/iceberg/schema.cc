@@ -296,6 +296,30 @@ json Schema::ToJson() const {
   return j;
 }
 
+Status Schema::Validate() const {
+  if (fields().empty()) return InvalidInput("a table needs at least one column");
+  auto check = [](auto&& self, const Type& t, const std::string& where) -> Status {
+    std::map<std::string, std::string> seen;  // lower-case name -> name
+    for (const auto& f : t.fields) {
+      if (t.id == TypeId::kStruct) {
+        if (f.name.empty()) return InvalidInput("{} has a column with an empty name", where);
+        std::string lower = f.name;
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        auto [it, fresh] = seen.emplace(lower, f.name);
+        if (!fresh) {
+          return InvalidInput("{} has two columns named '{}'{}", where, f.name,
+                              it->second == f.name ? "" : fmt::format(" and '{}'", it->second));
+        }
+      }
+      if (f.type) {
+        FLOE_RETURN_IF_ERROR(self(self, *f.type, fmt::format("column '{}'", f.name)));
+      }
+    }
+    return {};
+  };
+  return check(check, *root_, "the schema");
+}
+
 Result<Schema> Schema::FromJson(const json& j) {
   if (!j.is_object() || j.value("type", "") != "struct") {
     return InvalidInput("schema JSON must be a struct: {}", j.dump().substr(0, 200));

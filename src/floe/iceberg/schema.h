@@ -102,6 +102,11 @@ class Schema {
   // The highest field id anywhere in the schema.
   int32_t HighestFieldId() const;
 
+  // What a new table's schema must hold: at least one column; every name non-empty and, within
+  // its struct, distinct even ignoring case (SQL resolves names case-insensitively, as Spark and
+  // DuckDB do).
+  Status Validate() const;
+
   nlohmann::json ToJson() const;
   static Result<Schema> FromJson(const nlohmann::json& j);
 

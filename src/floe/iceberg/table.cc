@@ -1,5 +1,7 @@
 #include "floe/iceberg/table.h"
 
+#include "floe/iceberg/table_properties.h"
+
 #include <charconv>
 
 #include <fmt/format.h>
@@ -56,7 +58,9 @@ Result<std::vector<ManifestEntry>> Table::LiveEntries(const FileIO& io,
 
 Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
                           const catalog::TableIdentifier& id, CreateTableOptions options) {
+  FLOE_RETURN_IF_ERROR(options.schema.Validate());
   FLOE_RETURN_IF_ERROR(options.spec.Validate(options.schema));
+  FLOE_RETURN_IF_ERROR(ValidateTableProperties(options.properties));
   std::string ns = id.NamespaceString();
   FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog.NamespaceExists(ns));
   if (!ns_exists) {

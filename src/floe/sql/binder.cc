@@ -270,20 +270,8 @@ Result<ExprPtr> Binder::Call(Fn fn, std::vector<ExprPtr> args, int loc, std::str
 Result<ExprPtr> Binder::BindConst(const json& b, int loc) {
   if (b.value("isnull", false)) return exec::Constant({}, columnar::DataType{});
   if (b.contains("ival")) {
-    const json& iv = b["ival"];
-    if (iv.contains("ival"))
-      return exec::Constant(exec::Value::Int(iv["ival"].get<int64_t>()), columnar::Int64());
-    // libpg_query's JSON leaves out zero and negative constants: read them from the text.
-    int64_t v = 0;
-    if (loc >= 0) {
-      std::string_view s = std::string_view(st_.text).substr(loc);
-      size_t n = 0;
-      while (n < s.size() &&
-             (std::isdigit(static_cast<unsigned char>(s[n])) || (n == 0 && s[n] == '-')))
-        ++n;
-      std::from_chars(s.data(), s.data() + n, v);
-    }
-    return exec::Constant(exec::Value::Int(v), columnar::Int64());
+    // ParseStatement fills in the zero and negative constants libpg_query's JSON leaves out.
+    return exec::Constant(exec::Value::Int(b["ival"].value("ival", int64_t{0})), columnar::Int64());
   }
   if (b.contains("fval")) {
     std::string s = b["fval"].value("fval", "0");

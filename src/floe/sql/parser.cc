@@ -2,6 +2,9 @@
 
 #include "floe/sql/procedures.h"
 
+#include <cctype>
+#include <charconv>
+
 #include <pg_query.h>
 
 namespace floe::sql {
@@ -68,13 +71,123 @@ std::vector<std::string> SplitSql(std::string_view s) {
   return kept;
 }
 
+namespace {
+
+// Postgres truncates identifiers to 63 bytes (NAMEDATALEN - 1), so a table or column with a
+// longer name could be created but not named in SQL. Before parsing, each longer identifier is
+// replaced by a short placeholder padded with spaces to the same length (error positions stay
+// true); RestoreTree puts the names back.
+constexpr size_t kMaxIdentifier = 63;
+constexpr std::string_view kPlaceholder = "floe__long_identifier__";
+
+bool IdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
+bool IdentChar(unsigned char c) { return IdentStart(c) || std::isdigit(c) || c == '$'; }
+
+std::vector<std::string> ShortenLongIdentifiers(std::string* text) {
+  std::vector<std::string> originals;
+  std::string& s = *text;
+  auto replace = [&](size_t at, size_t len, std::string name, bool quoted) {
+    std::string ph = fmt::format("{}{}", kPlaceholder, originals.size());
+    originals.push_back(std::move(name));
+    std::string with = quoted ? "\"" + ph + "\"" : ph;
+    with.resize(len, ' ');
+    s.replace(at, len, with);
+  };
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '-' && i + 1 < s.size() && s[i + 1] == '-') {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      size_t e = s.find("*/", i + 2);
+      i = e == std::string::npos ? s.size() : e + 2;
+    } else if (c == '\'') {
+      for (++i; i < s.size(); ++i) {
+        if (s[i] == '\'' && !(i + 1 < s.size() && s[i + 1] == '\'')) break;
+        if (s[i] == '\'') ++i;
+      }
+      ++i;
+    } else if (c == '"') {
+      std::string name;
+      size_t j = i + 1;
+      for (; j < s.size(); ++j) {
+        if (s[j] == '"') {
+          if (j + 1 < s.size() && s[j + 1] == '"') {
+            name.push_back('"');
+            ++j;
+            continue;
+          }
+          break;
+        }
+        name.push_back(s[j]);
+      }
+      if (j < s.size() && name.size() > kMaxIdentifier) replace(i, j + 1 - i, name, true);
+      i = j + 1;
+    } else if (IdentStart(c)) {
+      size_t j = i;
+      while (j < s.size() && IdentChar(static_cast<unsigned char>(s[j]))) ++j;
+      if (j - i > kMaxIdentifier) {
+        std::string name = s.substr(i, j - i);
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        replace(i, j - i, std::move(name), false);
+      }
+      i = j;
+    } else if (std::isdigit(c)) {
+      while (i < s.size() && IdentChar(static_cast<unsigned char>(s[i]))) ++i;
+    } else {
+      ++i;
+    }
+  }
+  return originals;
+}
+
+// Repairs what libpg_query's JSON loses: integer constants of 0 and below come out as
+// "ival": {} (they are read back from the text at their location), and the long identifiers
+// ShortenLongIdentifiers replaced.
+void RestoreTree(nlohmann::json& node, std::string_view text,
+                 const std::vector<std::string>& originals) {
+  if (node.is_object()) {
+    if (auto c = node.find("A_Const"); c != node.end() && c->is_object()) {
+      auto iv = c->find("ival");
+      if (iv != c->end() && iv->is_object() && !iv->contains("ival")) {
+        int64_t v = 0;
+        const int loc = c->value("location", -1);
+        if (loc >= 0 && static_cast<size_t>(loc) < text.size()) {
+          std::string_view t = text.substr(static_cast<size_t>(loc));
+          size_t n = 0;
+          while (n < t.size() &&
+                 (std::isdigit(static_cast<unsigned char>(t[n])) || (n == 0 && t[n] == '-')))
+            ++n;
+          std::from_chars(t.data(), t.data() + n, v);
+        }
+        (*iv)["ival"] = v;
+      }
+    }
+    for (auto& [k, v] : node.items()) RestoreTree(v, text, originals);
+  } else if (node.is_array()) {
+    for (auto& v : node) RestoreTree(v, text, originals);
+  } else if (node.is_string() && !originals.empty()) {
+    const std::string& str = node.get_ref<const std::string&>();
+    if (str.starts_with(kPlaceholder)) {
+      size_t k = 0;
+      auto [p, ec] = std::from_chars(str.data() + kPlaceholder.size(), str.data() + str.size(), k);
+      if (ec == std::errc() && p == str.data() + str.size() && k < originals.size())
+        node = originals[k];
+    }
+  }
+}
+
+}  // namespace
+
 Result<ParsedStatement> ParseStatement(std::string_view sql) {
   const std::string quoted = QuoteReservedCallArguments(sql);
   FLOE_ASSIGN_OR_RETURN(TimeTravelRewrite rw, ExtractTimeTravel(quoted));
   ParsedStatement out;
   out.text = rw.text;
   out.time_travel = std::move(rw.clauses);
-  PgQueryParseResult r = pg_query_parse(out.text.c_str());
+  std::string parsed_text = out.text;
+  const std::vector<std::string> long_names = ShortenLongIdentifiers(&parsed_text);
+  PgQueryParseResult r = pg_query_parse(parsed_text.c_str());
   if (r.error) {
     std::string msg = r.error->message ? r.error->message : "syntax error";
     int pos = r.error->cursorpos > 0 ? r.error->cursorpos - 1 : -1;
@@ -85,6 +198,7 @@ Result<ParsedStatement> ParseStatement(std::string_view sql) {
   nlohmann::json tree = nlohmann::json::parse(r.parse_tree, nullptr, false);
   pg_query_free_parse_result(r);
   if (tree.is_discarded()) return Internal("libpg_query returned unreadable JSON");
+  RestoreTree(tree, out.text, long_names);
   const auto& stmts = tree.value("stmts", nlohmann::json::array());
   if (stmts.empty()) return InvalidInput("empty statement");
   if (stmts.size() > 1) {

@@ -1,6 +1,7 @@
 #include "floe/sql/procedures.h"
 
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <vector>
 
@@ -67,13 +68,18 @@ Result<ArgValue> ReadArg(const json& node, std::string_view what) {
   return v;
 }
 
-// "2024-01-03T00:00:00Z", "2024-01-03 00:00:00" or Unix milliseconds -> Unix ms.
-Result<int64_t> TimestampMs(const std::string& text, std::string_view what) {
-  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos)
-    return std::stoll(text);
-  auto nanos = ParseIsoTimestampNanos(text);
-  if (!nanos) return InvalidInput("{} '{}' is not a timestamp (2024-01-03T00:00:00Z)", what, text);
-  return *nanos / 1000000;
+// A whole number in [min, max]: retain_last => 'x', 2.5 or 4294967297 are errors naming it.
+Result<int64_t> Integer(const std::string& text, std::string_view what, int64_t min, int64_t max) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || p != text.data() + text.size() ||
+      (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+    return InvalidInput("{} '{}' is not a whole number", what, text);
+  }
+  if (ec == std::errc::result_out_of_range || v < min || v > max) {
+    return InvalidInput("{} {} is out of range ({} to {})", what, text, min, max);
+  }
+  return v;
 }
 
 Result<bool> Bool(const std::string& text, std::string_view what) {
@@ -219,9 +225,13 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
   if (name == "expire_snapshots") {
     iceberg::ExpireSnapshotsOptions o;
     if (args.contains("older_than")) {
-      FLOE_ASSIGN_OR_RETURN(o.older_than_ms, TimestampMs(text("older_than"), "older_than"));
+      FLOE_ASSIGN_OR_RETURN(o.older_than_ms,
+                            ParseTimeOrAge(text("older_than"), UnixMillisNow(), "older_than"));
     }
-    if (args.contains("retain_last")) o.retain_last = std::stoi(text("retain_last"));
+    if (args.contains("retain_last")) {
+      FLOE_ASSIGN_OR_RETURN(int64_t n, Integer(text("retain_last"), "retain_last", 1, 2147483647));
+      o.retain_last = static_cast<int>(n);
+    }
     FLOE_ASSIGN_OR_RETURN(iceberg::ExpireSnapshotsResult r,
                           iceberg::ExpireSnapshots(*warehouse.catalog, *warehouse.io, id, o));
     return OneRow(
@@ -235,7 +245,8 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
   // remove_orphan_files
   iceberg::RemoveOrphanFilesOptions o;
   if (args.contains("older_than")) {
-    FLOE_ASSIGN_OR_RETURN(o.older_than_ms, TimestampMs(text("older_than"), "older_than"));
+    FLOE_ASSIGN_OR_RETURN(o.older_than_ms,
+                          ParseTimeOrAge(text("older_than"), UnixMillisNow(), "older_than"));
   }
   if (args.contains("dry_run")) {
     FLOE_ASSIGN_OR_RETURN(o.dry_run, Bool(text("dry_run"), "dry_run"));
