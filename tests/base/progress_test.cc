@@ -25,6 +25,7 @@ TEST(Progress, PlainModeOnANonTerminalPrintsLinesAndAFinalSummary) {
     p.plain_interval = std::chrono::milliseconds(0);
     p.Advance(4);
     p.Advance(6);
+    p.Finish();
   }
   std::string out = ReadAll(f);
   std::fclose(f);
@@ -68,6 +69,25 @@ TEST(Progress, UnknownTotalShowsACount) {
   EXPECT_EQ(p.Render(false).rfind("listing: 7 keys", 0), 0u) << p.Render(false);
   p.Finish();
   std::fclose(f);
+}
+
+// A job that fails ends its report without the final line, so its error is the last word.
+TEST(Progress, AnAbandonedReportPrintsNoFinalLine) {
+  std::FILE* f = std::tmpfile();
+  {
+    Progress p("rewrite", 10, "files", ProgressMode::kPlain, f);
+    p.Advance(3);
+  }
+  {
+    Progress bar("rewrite", 10, "files", ProgressMode::kBar, f);
+    bar.bar_interval = std::chrono::milliseconds(0);
+    bar.Advance(3);  // drawn, then erased
+  }
+  std::string out = ReadAll(f);
+  std::fclose(f);
+  EXPECT_EQ(out.find(" in "), std::string::npos) << out;
+  EXPECT_TRUE(out.ends_with("\r\033[K")) << out;
+  EXPECT_EQ(out.find('\n'), std::string::npos) << out;
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 // `floe gen events|orders|customers|store_sales --rows N --out PATH [--files K] [--seed S]`: writes
 // a generated workload as K Parquet files (the workload's writes: events 4, customers 8) under
 // PATH, a local directory or a store URI. The generators are the bench module's.
+#include <unistd.h>
+
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cli.h"
@@ -20,12 +24,49 @@ struct GenArgs {
   uint64_t seed = 42;
 };
 
+int64_t BufferBytes(const columnar::Column& c) {
+  int64_t n =
+      static_cast<int64_t>(c.validity.size() + c.values.size() + c.offsets.size() + c.codes.size());
+  for (const auto& child : c.children) n += BufferBytes(*child);
+  if (c.dictionary) n += BufferBytes(*c.dictionary);
+  return n;
+}
+
+// The generators build every row in memory before writing: refuse a row count that would not
+// fit (it was OOM-killed at 21 GB), estimated from a sample of the workload's rows.
+Status CheckFitsInMemory(bench::Workload workload, const GenArgs& a) {
+  if (a.rows == 0) return {};
+  bench::GenOptions sample;
+  sample.rows = 8192;
+  sample.seed = a.seed;
+  FLOE_ASSIGN_OR_RETURN(auto batches, bench::Generate(workload, sample));
+  int64_t bytes = 0, rows = 0;
+  for (const auto& b : batches) {
+    rows += b.num_rows;
+    for (const auto& c : b.columns) bytes += BufferBytes(*c);
+  }
+  const double need = static_cast<double>(bytes) / std::max<int64_t>(rows, 1) * 2 *
+                      static_cast<double>(a.rows);  // the rows, then their encoded files
+  const double have = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (need > 0.75 * have) {
+    return InvalidInput(
+        "--rows {}: {} rows are generated in memory and would need about {:.1f} GB; this machine "
+        "has {:.1f} GB",
+        a.rows, a.workload, need / 1e9, have / 1e9);
+  }
+  return {};
+}
+
 int Gen(const GlobalOptions& g, const GenArgs& a) {
   Stopwatch watch;
   auto workload = bench::ParseWorkload(a.workload);
   if (!workload) return ReportError(workload.error());
   if (a.rows < 0) return ReportError(Error{ErrorKind::kInvalidInput, "--rows must be >= 1"});
-  if (a.files < 0) return ReportError(Error{ErrorKind::kInvalidInput, "--files must be >= 1"});
+  if (a.files < 0 || a.files > 100000) {
+    return ReportError(
+        Error{ErrorKind::kInvalidInput, fmt::format("--files {}: expected 1 to 100000", a.files)});
+  }
+  if (auto fits = CheckFitsInMemory(*workload, a); !fits) return ReportError(fits.error());
   auto store = OpenStoreFor(g, a.out, false);
   if (!store) return ReportError(store.error());
   bench::GenOptions o;

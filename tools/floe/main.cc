@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <thread>
 
 #include "cli.h"
@@ -57,6 +58,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "floe: invalid input: %s (see floe --help)\n", e.what());
     return 2;
+  } catch (const std::exception& e) {
+    // The library returns errors as values; an exception here is a bug, still reported on one
+    // line with a non-zero exit rather than an abort.
+    std::fprintf(stderr, "floe: internal: unexpected exception: %s (a bug in floe)\n", e.what());
+    return 1;
+  } catch (...) {
+    std::fprintf(stderr, "floe: internal: unexpected exception (a bug in floe)\n");
+    return 1;
   }
   return 0;
 }

@@ -79,20 +79,18 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
   int64_t bytes_in = 0;
   {
     Progress progress("reading", inputs->size(), "files");
-    for (const auto& in : *inputs) {
+    auto read_one = [&](const InputFile& in) -> Status {
       Status s;
       if (in.csv) {
-        auto bytes = in.store->Get(in.key, io::Range::Whole());
-        if (!bytes) return ReportError(bytes.error());
-        bytes_in += static_cast<int64_t>(bytes->size());
-        auto batch = columnar::ReadCsv(bytes->string_view(), *target_schema, in.display);
-        if (!batch) return ReportError(batch.error());
-        s = writer.Write(*batch);
+        FLOE_ASSIGN_OR_RETURN(Buffer bytes, in.store->Get(in.key, io::Range::Whole()));
+        bytes_in += static_cast<int64_t>(bytes.size());
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch batch,
+                              columnar::ReadCsv(bytes.string_view(), *target_schema, in.display));
+        s = writer.Write(batch);
       } else {
-        auto contents = parquet::ReadParquetFile(*in.store, in.key, 0);
-        if (!contents) return ReportError(contents.error());
-        bytes_in += contents->stats.bytes_fetched;
-        for (const auto& b : contents->batches) {
+        FLOE_ASSIGN_OR_RETURN(auto contents, parquet::ReadParquetFile(*in.store, in.key, 0));
+        bytes_in += contents.stats.bytes_fetched;
+        for (const auto& b : contents.batches) {
           s = writer.Write(b);
           if (!s) break;
         }
@@ -100,10 +98,18 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
       if (!s) {
         Error e = s.error();
         e.message = fmt::format("{}: {}", in.display, e.message);
-        return ReportError(e);
+        return std::unexpected(e);
+      }
+      return {};
+    };
+    for (const auto& in : *inputs) {
+      if (auto s = read_one(in); !s) {
+        progress.Abandon();
+        return ReportError(s.error());
       }
       progress.Advance();
     }
+    progress.Finish();
   }
   auto files = writer.Finish();
   if (!files) return ReportError(files.error());

@@ -48,8 +48,11 @@ int Expire(const GlobalOptions& g, const ExpireArgs& a) {
   Progress progress("expire " + a.table, 0, "files");
   o.on_deleted = [&](int64_t n) { progress.Advance(static_cast<uint64_t>(n)); };
   auto r = iceberg::ExpireSnapshots(*w->catalog, *w->io, *id, o);
+  if (!r) {
+    progress.Abandon();
+    return ReportError(r.error());
+  }
   progress.Finish();
-  if (!r) return ReportError(r.error());
   fmt::print(
       "expired {} snapshots of {}: deleted {} data files ({}), {} manifests, {} manifest lists, "
       "{:.0f} ms\n",
@@ -73,8 +76,11 @@ int RemoveOrphans(const GlobalOptions& g, const ExpireArgs& a) {
   Progress progress("remove-orphans " + a.table, 0, "files");
   o.on_deleted = [&](int64_t n) { progress.Advance(static_cast<uint64_t>(n)); };
   auto r = iceberg::RemoveOrphanFiles(*w->catalog, *w->io, *id, o);
+  if (!r) {
+    progress.Abandon();
+    return ReportError(r.error());
+  }
   progress.Finish();
-  if (!r) return ReportError(r.error());
   for (const auto& f : r->orphan_file_locations)
     fmt::print("{}{}\n", a.dry_run ? "orphan " : "deleted ", f);
   fmt::print(

@@ -105,8 +105,11 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   Progress progress("rewrite " + a.table, static_cast<uint64_t>(files), "files");
   options->on_file_read = [&](int64_t n, int64_t) { progress.Advance(static_cast<uint64_t>(n)); };
   auto r = iceberg::RewriteDataFiles(*w->catalog, *w->io, *id, *options);
+  if (!r) {
+    progress.Abandon();
+    return ReportError(r.error());
+  }
   progress.Finish();
-  if (!r) return ReportError(r.error());
   fmt::print(
       "rewrote {} ({}): files in {} -> out {}, bytes in {} -> out {}, {} records, {} groups, "
       "{} commits{}, {:.0f} ms\n",

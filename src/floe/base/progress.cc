@@ -35,7 +35,19 @@ Progress::Progress(std::string label, uint64_t total, std::string unit, Progress
   last_draw_ = SteadyClock::now();
 }
 
-Progress::~Progress() { Finish(); }
+Progress::~Progress() { Abandon(); }
+
+void Progress::Abandon() {
+  if (mode_ == ProgressMode::kSilent) return;
+  std::lock_guard lock(draw_mu_);
+  if (finished_) return;
+  finished_ = true;
+  // A bar already drawn is erased, so the error that follows stands on a line of its own.
+  if (mode_ == ProgressMode::kBar && last_drawn_) {
+    fmt::print(out_, "\r\033[K");
+    std::fflush(out_);
+  }
+}
 
 void Progress::Advance(uint64_t n) {
   done_.fetch_add(n, std::memory_order_relaxed);
@@ -91,6 +103,7 @@ void Progress::MaybeDraw(bool final) {
     fmt::print(out_, "{}\n", text);
   }
   std::fflush(out_);
+  last_drawn_ = true;
   if (final) finished_ = true;
 }
 

@@ -26,12 +26,16 @@ class Progress {
   // `total` 0 means unknown (no percentage or ETA). `unit` names what is counted ("files", "MB").
   Progress(std::string label, uint64_t total, std::string unit = "",
            ProgressMode mode = ProgressMode::kAuto, std::FILE* out = stderr);
-  ~Progress();  // calls Finish()
+  // Abandons an unfinished report: a job that fails leaves no final line before its error.
+  ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
   void Advance(uint64_t n = 1);
+  // The final line: call once the job has succeeded.
   void Finish();
+  // Ends the report without its final line (erasing a drawn bar); the destructor's default.
+  void Abandon();
 
   ProgressMode mode() const { return mode_; }
   // The text that would be drawn now; exposed for tests.
@@ -53,6 +57,7 @@ class Progress {
   std::mutex draw_mu_;
   SteadyClock::time_point last_draw_{};
   bool finished_ = false;
+  bool last_drawn_ = false;  // something is on the line (bar mode)
 };
 
 }  // namespace floe
