@@ -26,8 +26,8 @@ f() { "$floe" --warehouse "$wh" --quiet "$@"; }
 printf 'id,day,name,score\n1,2024-01-03,ann,1.5\n2,2024-01-03,bob,\n3,2024-01-04,"c, d",7\n' >"$work/a.csv"
 f table create db.t --schema '[{"name":"id","type":"long","required":true},{"name":"day","type":"date"},{"name":"name","type":"string"},{"name":"score","type":"double"}]' --partition-by 'day' --sort-by 'id DESC' >/dev/null
 check "create" $?
-[[ -f "$wh/catalog.db" && -d "$wh/db/t/metadata" ]]
-check "warehouse layout: catalog.db and <ns>/<table>/metadata" $?
+[[ -f "$wh/catalog.db" && -d "$wh/db.db/t/metadata" ]]
+check "warehouse layout: catalog.db and <ns>.db/<table>/metadata" $?
 f table append db.t "$work/a.csv" | grep -q "appended 3 rows to db.t"
 check "append CSV" $?
 f table describe db.t | grep -q "partition spec (id 0):"
@@ -42,8 +42,8 @@ f table scan db.t --format json --stats | grep -q '"data_files_opened":2'
 check "scan --stats" $?
 
 # --like takes the schema of a Parquet file floe wrote.
-data_file="$(find "$wh/db/t/data" -name '*.parquet' | head -1)"
-f table create db.u --like "$data_file" >/dev/null && f table append db.u "$wh/db/t/data" | grep -q "appended 3 rows"
+data_file="$(find "$wh/db.db/t/data" -name '*.parquet' | head -1)"
+f table create db.u --like "$data_file" >/dev/null && f table append db.u "$wh/db.db/t/data" | grep -q "appended 3 rows"
 check "create --like and append a folder of Parquet files" $?
 
 before="$(f table snapshots db.t)"
