@@ -2,7 +2,7 @@
 # `floe table` as CLI.md gives it: create (schema JSON and --like), append CSV and Parquet, describe,
 # snapshots, files, scan, drop; and bad input as one line on stderr with a non-zero exit and no change.
 set -u
-floe="$1"
+floe="$(realpath "$1")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 wh="$work/wh"
@@ -56,8 +56,54 @@ expect_error "bad table name" "bad table name 'nodot'" -- f table describe nodot
 expect_error "bad partition column" "partition column 'zzz' is not in the table schema" -- f table create db.v --schema '[{"name":"a","type":"int"}]' --partition-by 'day(zzz)'
 expect_error "duplicate table" "already exists" -- f table create db.t --schema '[{"name":"a","type":"int"}]'
 expect_error "bad --where" "expected a comparison" -- f table scan db.t --where 'id ~ 3'
-f table drop db.u --purge >/dev/null && [[ ! -d "$wh/db/u" ]]
+[[ -d "$wh/db.db/u" ]] && f table drop db.u --purge >/dev/null && [[ ! -d "$wh/db.db/u" ]]
 check "drop --purge" $?
+
+# Read-only commands create nothing (issue 16, point 17); table create creates the warehouse.
+expect_error "query on a missing warehouse" "not found: warehouse '$work/typo/wh' does not exist" -- "$floe" --warehouse "$work/typo/wh" query -e "select 1"
+expect_error "describe on a missing warehouse" "warehouse '$work/typo/wh' does not exist" -- "$floe" --warehouse "$work/typo/wh" table describe db.t
+[[ ! -e "$work/typo" ]]
+check "a read of a missing warehouse creates no directory" $?
+expect_error "query with a missing catalog" "not found: catalog 'sqlite:$work/missing/cat.db' does not exist" -- "$floe" --warehouse "$wh" --catalog "sqlite:$work/missing/cat.db" query -e "select count(*) from db.t"
+[[ ! -e "$work/missing" ]]
+check "a read with a missing catalog creates none" $?
+mkdir -p "$work/bare"
+expect_error "a directory without a catalog" "warehouse '$work/bare' has no catalog: '$work/bare/catalog.db' does not exist" -- "$floe" --warehouse "$work/bare" table snapshots db.t
+[[ -z "$(ls -A "$work/bare")" ]]
+check "the bare directory stays empty" $?
+"$floe" --warehouse "$work/fresh/wh" --quiet table create db.t --schema '[{"name":"a","type":"int"}]' >/dev/null && [[ -f "$work/fresh/wh/catalog.db" && -d "$work/fresh/wh/db.db/t/metadata" ]]
+check "table create creates the warehouse" $?
+expect_error "bad create args create no warehouse" "needs exactly one of --like" -- "$floe" --warehouse "$work/never" table create db.t
+[[ ! -e "$work/never" ]]
+check "a refused create creates nothing" $?
+
+# An s3:// warehouse's catalog is named, never ./catalog.db (point 7).
+(cd "$work/bare" && "$floe" --warehouse s3://bucket/wh table create db.t --schema '[{"name":"a","type":"int"}]' >"$work/out" 2>"$work/err")
+[[ $? -ne 0 && "$(cat "$work/err")" == "floe: invalid input: warehouse 's3://bucket/wh' needs --catalog sqlite:PATH (or FLOE_CATALOG): an s3:// warehouse keeps its tables' registry in a SQLite file of your choosing, and floe does not guess one" && -z "$(ls -A "$work/bare")" ]]
+check "an s3 warehouse without --catalog is refused and no catalog.db appears" $?
+
+# p.a and p.a.b: locations never nest, so maintenance of one never touches the other (point 6).
+printf 'a\n1\n2\n' >"$work/pa.csv"
+printf 'a\n3\n4\n5\n' >"$work/pab.csv"
+for t in p.a p.a.b; do f table create "$t" --schema '[{"name":"a","type":"int"}]' >/dev/null || check "create $t" 1; done
+f table append p.a "$work/pa.csv" >/dev/null && f table append p.a.b "$work/pab.csv" >/dev/null
+check "append to p.a and p.a.b" $?
+[[ -d "$wh/p.db/a" && -d "$wh/p.a.db/b" ]]
+check "p.a and p.a.b live at <ns>.db/<table>" $?
+f table remove-orphans p.a --older-than 0s >/dev/null && f table drop p.a --purge >/dev/null
+check "remove-orphans and purge p.a" $?
+[[ "$(f query --format csv -e "select count(*), sum(a) from p.a.b" | tail -1)" == "3,12" ]]
+check "p.a.b reads whole after p.a's maintenance and purge" $?
+
+# Temp files of killed writes (point 18): old ones go with remove-orphans, the rest with purge.
+mkdir -p "$wh/p.a.db/b/data"
+touch -d '4 days ago' "$wh/p.a.db/b/data/.floe-tmp-1-dead-0"
+touch "$wh/p.a.db/b/metadata/.floe-tmp-2-dead-1"
+f table remove-orphans p.a.b | grep -q "^deleted file://$wh/p.a.db/b/data/.floe-tmp-1-dead-0$" &&
+  [[ ! -e "$wh/p.a.db/b/data/.floe-tmp-1-dead-0" && -e "$wh/p.a.db/b/metadata/.floe-tmp-2-dead-1" ]]
+check "remove-orphans deletes an old temp file and keeps a fresh one" $?
+f table drop p.a.b --purge >/dev/null && [[ ! -e "$wh/p.a.db" ]]
+check "drop --purge removes the temp files too" $?
 
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]
