@@ -21,18 +21,17 @@ std::string EscapeSegment(std::string_view s) {
   return out;
 }
 
+// The directory a file lies in.
+Location Parent(Location l) {
+  size_t slash = l.path.rfind('/');
+  l.path = slash == std::string::npos ? "" : l.path.substr(0, slash);
+  return l;
+}
+
 // Where a table lives when its metadata cannot be read: above the "metadata/" directory its
-// metadata file sits in (Iceberg's layout), else the directory of that file.
-std::optional<Location> LocationOfMetadataFile(std::string_view metadata_location) {
-  auto loc = Location::Parse(metadata_location);
-  if (!loc) return std::nullopt;
-  auto up = [](Location l) {
-    size_t slash = l.path.rfind('/');
-    l.path = slash == std::string::npos ? "" : l.path.substr(0, slash);
-    return l;
-  };
-  Location dir = up(*loc);
-  if (dir.path == "metadata" || dir.path.ends_with("/metadata")) return up(dir);
+// metadata file sits in (Iceberg's layout), else that directory.
+Location LocationOfMetadataDir(const Location& dir) {
+  if (dir.path == "metadata" || dir.path.ends_with("/metadata")) return Parent(dir);
   return dir;
 }
 
@@ -73,15 +72,16 @@ Result<OtherTables> OtherTables::Load(catalog::Catalog& catalog, const FileIO& i
           }
         }
       }
-      std::optional<Location> by_file = LocationOfMetadataFile(*metadata_location);
-      if (!theirs) theirs = by_file;
-      if (!theirs) continue;
+      auto file = Location::Parse(*metadata_location);
+      if (!file) continue;
+      const Location metadata_dir = Parent(*file);
+      if (!theirs) theirs = LocationOfMetadataDir(metadata_dir);
       for (const char* sub : {"data", "metadata"}) {
         Location l = *theirs;
         l.path = l.path.empty() ? sub : l.path + "/" + sub;
         writes.push_back(std::move(l));
       }
-      if (by_file) writes.push_back(*by_file);
+      writes.push_back(metadata_dir);
       if (*theirs == mine || mine.Contains(*theirs)) {
         out.claims_.push_back({*theirs, other});
         continue;
