@@ -264,7 +264,9 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
   AddRewriteCommands(*cmd, options);
   AddExpireCommands(*cmd, options);
   auto* drop = add("drop", "Drop a table from the catalog", Drop);
-  drop->add_flag("--purge", args->purge, "Also delete every file under the table's location");
+  drop->add_flag("--purge", args->purge,
+                 "Also delete every file under the table's location (temp files of killed writes "
+                 "too), but none under another table's location");
 }
 
 }  // namespace floe::cli
