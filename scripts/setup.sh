@@ -101,7 +101,7 @@ if ((want_spark)); then
     IFS=: read -r _ artifact version <<<"$coordinate"
     if [[ ! -s "$jars/$artifact-$version.jar" ]]; then
       log "fetching $coordinate into $jars"
-      mvn -q -B dependency:copy -Dartifact="$coordinate" -DoutputDirectory="$jars" >&2
+      mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="$coordinate" -DoutputDirectory="$jars" >&2
     fi
   done
 fi

@@ -95,6 +95,13 @@ check "remove-orphans and purge p.a" $?
 [[ "$(f query --format csv -e "select count(*), sum(a) from p.a.b" | tail -1)" == "3,12" ]]
 check "p.a.b reads whole after p.a's maintenance and purge" $?
 
+# a/b.c and a.b.c: two namespaces, two directories; catalog.t does not collide with catalog.db.
+for t in a/b.c a.b.c catalog.t; do f table create "$t" --schema '[{"name":"a","type":"int"}]' >/dev/null && f table append "$t" "$work/pa.csv" >/dev/null || check "create and append $t" 1; done
+[[ -d "$wh/a%2Fb.db/c" && -d "$wh/a.b.db/c" && -d "$wh/%63atalog.db/t" && -f "$wh/catalog.db" ]]
+check "a/b.c, a.b.c and catalog.t have their own directories" $?
+f table drop a/b.c --purge >/dev/null && [[ "$(f query --format csv -e "select count(*) from a.b.c" | tail -1)" == "2" && "$(f query --format csv -e "select count(*) from catalog.t" | tail -1)" == "2" ]]
+check "purging a/b.c leaves a.b.c and catalog.t" $?
+
 # Temp files of killed writes (point 18): old ones go with remove-orphans, the rest with purge.
 mkdir -p "$wh/p.a.db/b/data"
 touch -d '4 days ago' "$wh/p.a.db/b/data/.floe-tmp-1-dead-0"

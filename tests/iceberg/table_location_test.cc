@@ -70,10 +70,10 @@ TEST(TableLocation, DefaultLocationsOfTheIssuesShapesNeverNestOrCollide) {
       Id({"a"}, "b.c"), Id({"a.b"}, "c.db"),  Id({"p"}, ".."),  Id({"p%2F"}, "x"),
       Id({"p/"}, "x"),  Id({"catalog"}, "t"), Id({"p"}, "a/b"), Id({"p", "a"}, "b%2Fc")};
   std::vector<std::string> want = {
-      "file:///w/p.db/a",       "file:///w/p.a.db/b",    "file:///w/a%2Fb.db/c",
-      "file:///w/a.b.db/c",     "file:///w/a.db/b.c",    "file:///w/a.b.db/c.db",
-      "file:///w/p.db/%2E%2E",  "file:///w/p%252F.db/x", "file:///w/p%2F.db/x",
-      "file:///w/catalog.db/t", "file:///w/p.db/a%2Fb",  "file:///w/p.a.db/b%252Fc"};
+      "file:///w/p.db/a",         "file:///w/p.a.db/b",    "file:///w/a%2Fb.db/c",
+      "file:///w/a.b.db/c",       "file:///w/a.db/b.c",    "file:///w/a.b.db/c.db",
+      "file:///w/p.db/%2E%2E",    "file:///w/p%252F.db/x", "file:///w/p%2F.db/x",
+      "file:///w/%63atalog.db/t", "file:///w/p.db/a%2Fb",  "file:///w/p.a.db/b%252Fc"};
   std::vector<Location> at;
   for (size_t i = 0; i < ids.size(); ++i) {
     EXPECT_EQ(DefaultTableLocation(root, ids[i]), want[i]) << ids[i].ToString();

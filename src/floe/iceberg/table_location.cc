@@ -41,8 +41,11 @@ std::string DefaultTableLocation(std::string_view warehouse_root,
                                  const catalog::TableIdentifier& id) {
   std::string root(warehouse_root);
   while (root.size() > 1 && root.back() == '/') root.pop_back();
-  return fmt::format("{}/{}.db/{}", root, EscapeSegment(id.NamespaceString()),
-                     EscapeSegment(id.name));
+  std::string ns = EscapeSegment(id.NamespaceString());
+  // "<warehouse>/catalog.db" is a local warehouse's catalog file (CLI.md), not a directory. '%'
+  // is always escaped, so "%63" (a 'c') names no other namespace.
+  if (ns == "catalog") ns = "%63atalog";
+  return fmt::format("{}/{}.db/{}", root, ns, EscapeSegment(id.name));
 }
 
 Result<OtherTables> OtherTables::Load(catalog::Catalog& catalog, const FileIO& io,

@@ -19,7 +19,8 @@
 namespace floe::iceberg {
 
 // "<warehouse_root>/<ns>.db/<name>", ns being the catalog's namespace string (levels joined by
-// '.'). '%' and '/' are percent-escaped, and so is a name of only dots.
+// '.'). '%' and '/' are percent-escaped, and so is a name of only dots; the namespace "catalog"
+// becomes "%63atalog.db", since a local warehouse's catalog file is "catalog.db".
 std::string DefaultTableLocation(std::string_view warehouse_root,
                                  const catalog::TableIdentifier& id);
 
