@@ -164,6 +164,13 @@ def main():
               "sp.outside's files are outside the warehouse")
         same("SELECT count(*), sum(id) FROM sp.outside", "sp.outside totals")
         same("SELECT count(*) FROM sp.outside WHERE s = 's42'", "sp.outside filtered")
+        stats = json.loads(floe("query", "--format", "json", "--stats", "-e",
+                                "SELECT sum(id) FROM sp.outside"))["stats"]
+        # Every request went to the store of the other directory, and each is counted: the
+        # metadata file, the manifest list, a manifest, and at least one per data file opened.
+        check(stats["data_files_opened"] >= 1 and
+              stats["requests"]["GET"] >= 3 + stats["data_files_opened"] and
+              stats["bytes_fetched"] > 0, f"reads outside the warehouse are counted: {stats}")
 
         # gzip-compressed table metadata.
         sql("CREATE TABLE floe.sp.gz (id bigint, x double) USING iceberg "
