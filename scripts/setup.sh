@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Installs everything floe needs to build and test on Debian 12, idempotently: Debian packages (only
 # the missing ones, so a second run takes a second), the S3-compatible test server (versitygw, built
-# from the Go module proxy and cached), and the Python virtual environment for the interop peers.
-# Usage: scripts/setup.sh [--no-s3-server] [--no-python]
+# from the Go module proxy and cached), the Python virtual environment for the interop peers, and
+# the Spark peer: Java 17 and Maven from Debian when missing, pyspark in the virtual environment,
+# Iceberg's Spark runtime and the SQLite JDBC driver fetched by their Maven coordinates into
+# ~/.cache/floe/jars.
+# Usage: scripts/setup.sh [--no-s3-server] [--no-python] [--no-spark]
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 want_s3=1
 want_python=1
+want_spark=1
 for arg in "$@"; do
   case "$arg" in
     --no-s3-server) want_s3=0 ;;
-    --no-python) want_python=0 ;;
+    --no-python) want_python=0; want_spark=0 ;;
+    --no-spark) want_spark=0 ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -29,6 +34,15 @@ packages=(
   libyaml-cpp-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-venv python3-pip
 )
+
+# The Spark peer runs on Java 17 (Debian's), and its jars come through Maven.
+if ((want_spark)); then
+  java_major="$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1 || true)"
+  if [[ -z "$java_major" || "$java_major" -lt 17 ]]; then
+    packages+=(openjdk-17-jre-headless)
+  fi
+  command -v mvn >/dev/null 2>&1 || packages+=(maven)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -66,4 +80,28 @@ if ((want_python)); then
   else
     log "Python packages: up to date"
   fi
+fi
+
+if ((want_spark)); then
+  venv="$root/.venv"
+  req="$root/scripts/requirements-spark.txt"
+  stamp="$venv/.requirements-spark.sha256"
+  sum="$(sha256sum "$req" | cut -d' ' -f1)"
+  if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$sum" ]]; then
+    log "installing the Spark peer from scripts/requirements-spark.txt"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$req"
+    echo "$sum" > "$stamp"
+  else
+    log "Spark peer: up to date"
+  fi
+  jars="${HOME}/.cache/floe/jars"
+  mkdir -p "$jars"
+  for coordinate in org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.11.0 \
+                    org.xerial:sqlite-jdbc:3.51.1.0; do
+    IFS=: read -r _ artifact version <<<"$coordinate"
+    if [[ ! -s "$jars/$artifact-$version.jar" ]]; then
+      log "fetching $coordinate into $jars"
+      mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="$coordinate" -DoutputDirectory="$jars" >&2
+    fi
+  done
 fi

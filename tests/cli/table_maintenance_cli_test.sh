@@ -14,11 +14,11 @@ expect_error() {  # NAME SUBSTRING -- CMD...
   local name="$1" want="$2"
   shift 3
   local before
-  before="$(ls "$wh/db/t/metadata" | sort)"
+  before="$(ls "$wh/db.db/t/metadata" | sort)"
   "$@" >"$work/out" 2>"$work/err"
   local rc=$?
   if [[ $rc -ne 0 && $(wc -l <"$work/err") -eq 1 ]] && grep -qF -- "$want" "$work/err" &&
-     [[ "$(ls "$wh/db/t/metadata" | sort)" == "$before" ]]; then
+     [[ "$(ls "$wh/db.db/t/metadata" | sort)" == "$before" ]]; then
     check "$name" 0
   else
     echo "FAIL: $name: rc=$rc stderr: $(cat "$work/err")" >&2
@@ -73,21 +73,21 @@ out="$(f table expire db.t --older-than 0s --retain-last 1)"
 check "expire --older-than 0s --retain-last 1: $out" $?
 [[ "$(ids)" == "$want" ]]
 check "rows unchanged after expiry" $?
-[[ "$(find "$wh/db/t/data" -type f | wc -l)" == 1 ]]
+[[ "$(find "$wh/db.db/t/data" -type f | wc -l)" == 1 ]]
 check "expiry left only the live data file" $?
 
-touch "$wh/db/t/data/stray.parquet"
+touch "$wh/db.db/t/data/stray.parquet"
 out="$(f table remove-orphans db.t)"
-[[ -f "$wh/db/t/data/stray.parquet" && "$out" == *"removed 0 orphan files"*"1 unreferenced but too new"* ]]
+[[ -f "$wh/db.db/t/data/stray.parquet" && "$out" == *"removed 0 orphan files"*"1 unreferenced but too new"* ]]
 check "remove-orphans keeps files younger than 3 days: $out" $?
-f table remove-orphans db.t --older-than 0s --dry-run | grep -q "^orphan file://$wh/db/t/data/stray.parquet$"
+f table remove-orphans db.t --older-than 0s --dry-run | grep -q "^orphan file://$wh/db.db/t/data/stray.parquet$"
 check "remove-orphans --dry-run lists the stray file" $?
-[[ -f "$wh/db/t/data/stray.parquet" ]]
+[[ -f "$wh/db.db/t/data/stray.parquet" ]]
 check "dry run deleted nothing" $?
-touch -d '4 days ago' "$wh/db/t/data/stray.parquet"
+touch -d '4 days ago' "$wh/db.db/t/data/stray.parquet"
 f table remove-orphans db.t | grep -q "removed 1 orphan files"
 check "remove-orphans deletes an old stray file" $?
-[[ ! -f "$wh/db/t/data/stray.parquet" && "$(ids)" == "$want" ]]
+[[ ! -f "$wh/db.db/t/data/stray.parquet" && "$(ids)" == "$want" ]]
 check "stray gone, rows intact" $?
 
 expect_error "bad strategy" "--strategy" -- f table rewrite db.t --strategy zorder

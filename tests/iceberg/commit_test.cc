@@ -68,7 +68,7 @@ std::set<std::string> LivePaths(const Warehouse& w) {
 TEST(Commit, CreateLaysOutTheTableAsTheCatalogExpects) {
   Warehouse w;
   Table t = w.Create();
-  EXPECT_EQ(t.metadata.location, "file://" + w.dir.str() + "/db/events");
+  EXPECT_EQ(t.metadata.location, "file://" + w.dir.str() + "/db.db/events");
   EXPECT_EQ(MetadataVersion(t.metadata_location), 0);
   EXPECT_TRUE(t.metadata_location.starts_with(t.metadata.location + "/metadata/00000-"));
   EXPECT_EQ(w.cat->LoadTable(w.id).value(), t.metadata_location);

@@ -45,7 +45,7 @@ struct Warehouse {
 
   // Store keys under a table's location, e.g. Keys(id, "data/").
   std::set<std::string> Keys(const catalog::TableIdentifier& id, const std::string& sub) const {
-    std::string prefix = id.ns[0] + "/" + id.name + "/" + sub;
+    std::string prefix = KeyOf(Load(id).metadata.location) + "/" + sub;
     std::set<std::string> out;
     std::vector<io::ObjectInfo> objects = store->ListAll(prefix).value();
     for (const auto& o : objects) out.insert(o.key);

@@ -52,7 +52,7 @@ def read_rows(cat):
 
 
 def table_objects(wh, sub):
-    base = os.path.join(wh, "db", "dim", sub)
+    base = os.path.join(wh, "db.db", "dim", sub)
     out = set()
     for root, _, files in os.walk(base):
         for f in files:
@@ -134,8 +134,8 @@ def main():
         lists = {local(t.current_snapshot().manifest_list)}
         check(meta_avro == manifests | lists, "expiry leaves only the current manifests and manifest list")
 
-        stray_old = os.path.join(wh, "db", "dim", "data", "stray-old.parquet")
-        stray_new = os.path.join(wh, "db", "dim", "data", "stray-new.parquet")
+        stray_old = os.path.join(wh, "db.db", "dim", "data", "stray-old.parquet")
+        stray_new = os.path.join(wh, "db.db", "dim", "data", "stray-new.parquet")
         for p in (stray_old, stray_new):
             with open(p, "wb") as fh:
                 fh.write(b"junk")

@@ -8,7 +8,10 @@
 #include <vector>
 
 #include "floe/io/fault_store.h"
+#include "floe/io/local_store.h"
 #include "floe/io/mem_store.h"
+#include "floe/io/simulated_store.h"
+#include "support/temp_dir.h"
 
 namespace floe::io {
 
@@ -152,6 +155,27 @@ TEST(CountingStore, FailuresFromBelowAreCountedInTheirKind) {
   EXPECT_EQ(c.put, 1u);
   EXPECT_EQ(c.failed, 2u);
   EXPECT_EQ(c.bytes_read, 1u);
+}
+
+TEST(CountingStore, AbandonedWritesPassThroughDecoratorsUncounted) {
+  floe::testing::TempDir dir;
+  auto local = LocalStore::Open(dir.str()).value();
+  ASSERT_TRUE(local->Put("t/a", AsBytes("1")));
+  std::FILE* f = std::fopen((dir.str() + "/t/.floe-tmp-1-a-0").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  auto counting = std::make_shared<CountingStore>(std::make_shared<FaultStore>(
+      std::make_shared<SimulatedStore>(local, SimulationOptions{0, 0, 0, 0, 64, 1})));
+  auto temps = counting->ListAbandonedWrites("t/");
+  ASSERT_TRUE(temps) << temps.error().ToString();
+  ASSERT_EQ(temps->size(), 1u);
+  EXPECT_EQ((*temps)[0].key, "t/.floe-tmp-1-a-0");
+  ASSERT_TRUE(counting->DeleteAbandonedWrite("t/.floe-tmp-1-a-0"));
+  EXPECT_TRUE(local->ListAbandonedWrites("").value().empty());
+  EXPECT_EQ(counting->Snapshot(), RequestCounts{});
+  // A store whose writes leave nothing behind has none.
+  auto mem = MemStore::Open("abandoned-writes", "").value();
+  EXPECT_TRUE(mem->ListAbandonedWrites("").value().empty());
 }
 
 TEST(CountingStore, ResetStartsFromZero) {

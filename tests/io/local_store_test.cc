@@ -180,6 +180,38 @@ TEST(LocalStore, TempFilesAreInvisibleToList) {
   EXPECT_EQ(temps, 2);
 }
 
+TEST(LocalStore, AbandonedWritesAreListedAndDeletedOnlyAsSuch) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.str());
+  ASSERT_TRUE(store->Put("t/data/a", AsBytes("1")));
+  ASSERT_TRUE(store->Put("u/b", AsBytes("2")));
+  // Leftovers of killed writers, as a Put leaves them between writing and renaming.
+  std::ofstream(dir.path() / "t" / ".floe-tmp-999-dead-0") << "partial";
+  std::ofstream(dir.path() / "t" / "data" / ".floe-tmp-999-dead-1") << "par";
+  std::ofstream(dir.path() / "u" / ".floe-tmp-999-dead-2") << "p";
+  auto temps = store->ListAbandonedWrites("t/");
+  ASSERT_TRUE(temps) << temps.error().ToString();
+  ASSERT_EQ(temps->size(), 2u);
+  EXPECT_EQ((*temps)[0].key, "t/.floe-tmp-999-dead-0");
+  EXPECT_EQ((*temps)[0].size, 7u);
+  EXPECT_EQ((*temps)[1].key, "t/data/.floe-tmp-999-dead-1");
+  EXPECT_EQ(store->ListAbandonedWrites("").value().size(), 3u);
+  // Only temp files: an object's key is refused, and Delete refuses a temp file's key.
+  EXPECT_EQ(store->DeleteAbandonedWrite("t/data/a").error().ToString(),
+            "invalid input: 't/data/a' in file://" + dir.str() +
+                " is not a temp file of an unfinished write");
+  EXPECT_FALSE(store->Delete("t/.floe-tmp-999-dead-0").has_value());
+  EXPECT_EQ(store->DeleteAbandonedWrite("t/../u/.floe-tmp-999-dead-2").error().kind,
+            ErrorKind::kInvalidInput);
+  ASSERT_TRUE(store->DeleteAbandonedWrite("t/data/.floe-tmp-999-dead-1"));
+  ASSERT_TRUE(store->DeleteAbandonedWrite("t/data/.floe-tmp-999-dead-1"));  // gone: fine
+  EXPECT_TRUE(fs::exists(dir.path() / "t" / "data" / "a"));
+  ASSERT_TRUE(store->Delete("u/b"));
+  ASSERT_TRUE(store->DeleteAbandonedWrite("u/.floe-tmp-999-dead-2"));
+  EXPECT_FALSE(fs::exists(dir.path() / "u"));  // the emptied directory is tidied
+  EXPECT_EQ(store->ListAbandonedWrites("").value().size(), 1u);
+}
+
 TEST(LocalStore, SeesFilesWrittenByOtherPrograms) {
   TempDir dir;
   auto store = OpenOrDie(dir.str());

@@ -212,7 +212,7 @@ def main():
     floe("table", "create", "db.t", "--like", inputs[0], "--partition-by", "bucket(4, id)")
     for p in inputs:
         floe("table", "append", "db.t", p)
-    data_files = sorted(glob.glob(os.path.join(wh, "db", "t", "data", "**", "*.parquet"),
+    data_files = sorted(glob.glob(os.path.join(wh, "db.db", "t", "data", "**", "*.parquet"),
                               recursive=True))
     assert data_files, "the floe table has no data files"
     con = duckdb.connect()

@@ -16,8 +16,12 @@ void AddGlobalOptions(CLI::App& app, GlobalOptions& o) {
   app.add_option("--warehouse", o.warehouse,
                  "Warehouse URI: a directory, file:///abs, or s3://bucket/prefix "
                  "(env FLOE_WAREHOUSE; default ./floe-warehouse)");
+  if (const char* env = std::getenv("FLOE_CATALOG"); env != nullptr && *env != '\0') {
+    o.catalog = env;
+  }
   app.add_option("--catalog", o.catalog,
-                 "Catalog: sqlite:PATH (default: catalog.db in the warehouse)");
+                 "Catalog: sqlite:PATH (env FLOE_CATALOG; default: catalog.db in a local "
+                 "warehouse; an s3:// warehouse needs one named)");
   app.add_option("--simulate-s3", o.simulate_s3,
                  "Put the simulated-S3 decorator in front of the store, optionally with settings "
                  "KEY=VALUE,... (see the defaults below)")

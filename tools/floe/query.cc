@@ -7,6 +7,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 
 #include <editline/readline.h>
 #include <fmt/format.h>
@@ -148,18 +150,28 @@ void PrintResult(const sql::QueryResult& r, const std::string& format, bool with
 
 struct Session {
   std::unique_ptr<sql::Engine> engine;
-  std::shared_ptr<io::CountingStore> counter;
+  // One per store: the warehouse's, and those of other roots that tables' locations reach, which
+  // are opened while a statement runs (hence the mutex).
+  std::mutex counters_mu;
+  std::vector<std::shared_ptr<io::CountingStore>> counters;
   sql::QueryOptions options;
   const QueryArgs* args = nullptr;
 
+  io::RequestCounts Counted() {
+    std::lock_guard lock(counters_mu);
+    io::RequestCounts sum;
+    for (const auto& c : counters) sum += c->Snapshot();
+    return sum;
+  }
+
   // Runs one statement and prints it; the error, if any, is returned for the caller to report.
   Status Run(const std::string& statement) {
-    io::RequestCounts before = counter->Snapshot();
+    io::RequestCounts before = Counted();
     Stopwatch watch;
     auto r = engine->Execute(statement, options);
     double ms = watch.ElapsedMs();
     if (!r) return std::unexpected(r.error());
-    io::RequestCounts used = Diff(counter->Snapshot(), before);
+    io::RequestCounts used = Diff(Counted(), before);
     PrintResult(*r, args->format, args->stats, StatsJson(r->stats, used, ms));
     std::fflush(stdout);
     return {};
@@ -282,11 +294,14 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
   o.uri = g.warehouse;
   o.catalog = g.catalog;
   o.s3 = S3OptionsFrom(g);
+  o.create_if_missing = false;  // queries read: a missing warehouse is an error, never created
   GlobalOptions copy = g;
   o.decorate = [copy, &s](io::StorePtr store) -> Result<io::StorePtr> {
     FLOE_ASSIGN_OR_RETURN(io::StorePtr decorated, DecorateStore(copy, std::move(store), false));
-    s.counter = std::make_shared<io::CountingStore>(std::move(decorated));
-    return s.counter;
+    auto counter = std::make_shared<io::CountingStore>(std::move(decorated));
+    std::lock_guard lock(s.counters_mu);
+    s.counters.push_back(counter);
+    return io::StorePtr(counter);
   };
   auto w = iceberg::OpenWarehouse(o);
   if (!w) {

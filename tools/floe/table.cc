@@ -59,8 +59,6 @@ void PrintSchema(const Schema& s) {
 }
 
 int Create(const GlobalOptions& g, const TableArgs& a) {
-  auto w = OpenWarehouseFor(g);
-  if (!w) return ReportError(w.error());
   auto id = catalog::TableIdentifier::Parse(a.table);
   if (!id) return ReportError(id.error());
   if (a.like.empty() == a.schema.empty()) {
@@ -91,6 +89,9 @@ int Create(const GlobalOptions& g, const TableArgs& a) {
     }
     props[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  // Opened (and created when missing) only once the arguments are known to be good.
+  auto w = OpenWarehouseFor(g, false, /*create_if_missing=*/true);
+  if (!w) return ReportError(w.error());
   auto t = iceberg::CreateTable(*w->catalog, *w->io, *id, {*schema, *spec, order, props, ""});
   if (!t) return ReportError(t.error());
   fmt::print("created {} at {}\n", id->ToString(), t->metadata.location);
@@ -209,10 +210,12 @@ int Drop(const GlobalOptions& g, const TableArgs& a) {
 
 }  // namespace
 
-Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g, bool simulate_by_default) {
+Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g, bool simulate_by_default,
+                                            bool create_if_missing) {
   iceberg::WarehouseOptions o;
   o.uri = g.warehouse;
   o.catalog = g.catalog;
+  o.create_if_missing = create_if_missing;
   o.s3 = S3OptionsFrom(g);
   GlobalOptions copy = g;
   o.decorate = [copy, simulate_by_default](io::StorePtr store) -> Result<io::StorePtr> {
@@ -261,7 +264,9 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
   AddRewriteCommands(*cmd, options);
   AddExpireCommands(*cmd, options);
   auto* drop = add("drop", "Drop a table from the catalog", Drop);
-  drop->add_flag("--purge", args->purge, "Also delete every file under the table's location");
+  drop->add_flag("--purge", args->purge,
+                 "Also delete every file under the table's location (temp files of killed writes "
+                 "too), but none under another table's location");
 }
 
 }  // namespace floe::cli

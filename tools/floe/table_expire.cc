@@ -110,7 +110,9 @@ void AddExpireCommands(CLI::App& table_cmd, GlobalOptions& options) {
 
   auto b = std::make_shared<ExpireArgs>();
   auto* ro = table_cmd.add_subcommand(
-      "remove-orphans", "Delete files under the table's location that no metadata references");
+      "remove-orphans",
+      "Delete files under the table's location that no metadata references and no other table's "
+      "location holds, and temp files of killed writes");
   ro->add_option("table", b->table, "Table name, NAMESPACE.TABLE")->required();
   ro->add_option("--older-than", b->older_than,
                  "Only files last modified before this: age (3d, 12h), ISO time, or Unix ms "

@@ -26,8 +26,11 @@ struct TableArgs {
   bool purge = false;
 };
 
+// Opens the warehouse the global flags name; a missing one is an error unless `create_if_missing`
+// (only commands that make tables create it).
 Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g,
-                                            bool simulate_by_default = false);
+                                            bool simulate_by_default = false,
+                                            bool create_if_missing = false);
 Result<iceberg::Table> LoadTableFor(const GlobalOptions& g, const std::string& name);
 // The Iceberg schema of a Parquet file's columns (ids from the file, fresh ones where missing).
 Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::string& path);

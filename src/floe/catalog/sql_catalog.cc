@@ -58,20 +58,35 @@ SqlCatalog::SqlCatalog(sqlite3* db, std::string path, std::string catalog_name)
 
 SqlCatalog::~SqlCatalog() { sqlite3_close(db_); }
 
-Result<std::shared_ptr<SqlCatalog>> SqlCatalog::Open(std::string path, std::string catalog_name) {
+Result<std::shared_ptr<SqlCatalog>> SqlCatalog::Open(std::string path, std::string catalog_name,
+                                                     bool create) {
   sqlite3* db = nullptr;
-  int rc =
-      sqlite3_open_v2(path.c_str(), &db,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
+    if (!create && rc == SQLITE_CANTOPEN) {
+      return NotFound("catalog database '{}' does not exist", path);
+    }
     return IOError("cannot open catalog database '{}': {}", path, msg);
   }
   // Writers in other processes hold the lock briefly; wait rather than fail.
   sqlite3_busy_timeout(db, 30000);
   auto catalog = std::shared_ptr<SqlCatalog>(new SqlCatalog(db, path, std::move(catalog_name)));
-  FLOE_RETURN_IF_ERROR(catalog->Exec(kCreateTables));
+  if (create) {
+    FLOE_RETURN_IF_ERROR(catalog->Exec(kCreateTables));
+  } else {
+    Stmt s(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'iceberg_tables'");
+    int step = s.Step();
+    if (step == SQLITE_DONE) {
+      return InvalidInput("'{}' is not an Iceberg SQL catalog: it has no iceberg_tables table",
+                          path);
+    }
+    if (step != SQLITE_ROW) {
+      return IOError("cannot read catalog database '{}': {}", path, sqlite3_errmsg(db));
+    }
+  }
   // Older JdbcCatalog databases lack iceberg_type; add it (ignored when present).
   sqlite3_exec(db, "ALTER TABLE iceberg_tables ADD COLUMN iceberg_type VARCHAR(5)", nullptr,
                nullptr, nullptr);

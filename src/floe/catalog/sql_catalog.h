@@ -17,9 +17,12 @@ namespace floe::catalog {
 
 class SqlCatalog final : public Catalog {
  public:
-  // Opens (creating if needed) the SQLite file at `path` for catalog `catalog_name`.
+  // Opens the SQLite file at `path` for catalog `catalog_name`. With `create`, a missing file and
+  // missing catalog tables are created; without, the file must exist and hold iceberg_tables
+  // (a not-found or invalid-input error naming it otherwise), and nothing is created.
   static Result<std::shared_ptr<SqlCatalog>> Open(std::string path,
-                                                  std::string catalog_name = "floe");
+                                                  std::string catalog_name = "floe",
+                                                  bool create = true);
   ~SqlCatalog() override;
 
   std::string name() const override { return catalog_name_; }

@@ -87,6 +87,13 @@ Result<c::ColumnPtr> Widen(const c::ColumnPtr& col, const c::DataType& want,
     out->values = Buffer(std::move(data));
     return c::ColumnPtr(out);
   }
+  // decimal(P, S) -> decimal(P', S), P' >= P: the same 128-bit unscaled values.
+  if (want.id == T::kDecimal128 && have.id == T::kDecimal128 && want.scale == have.scale &&
+      want.precision >= have.precision) {
+    auto out = std::make_shared<c::Column>(*col);
+    out->type = want;
+    return c::ColumnPtr(out);
+  }
   if ((want.id == T::kString && have.id == T::kBinary) ||
       (want.id == T::kBinary && have.id == T::kString)) {
     auto out = std::make_shared<c::Column>(*col);

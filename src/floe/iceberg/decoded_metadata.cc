@@ -4,6 +4,7 @@
 
 #include "floe/base/lru_cache.h"
 #include "floe/iceberg/metadata_cache.h"
+#include "floe/parquet/compression.h"
 
 namespace floe::iceberg {
 namespace {
@@ -55,6 +56,31 @@ Result<std::shared_ptr<const T>> Cached(const std::string& key, const Buffer& by
   return shared;
 }
 
+// Table metadata written with write.metadata.compression-codec=gzip ("*.gz.metadata.json"): known
+// by gzip's magic rather than the name, since a JSON document never starts with byte 0x1f.
+bool IsGzip(const Buffer& bytes) {
+  return bytes.size() >= 2 && bytes.data()[0] == 0x1f && bytes.data()[1] == 0x8b;
+}
+
+// A gzip file's size is in its last four bytes (ISIZE, modulo 2^32). Deflate expands at most
+// 1032:1, which bounds what a corrupt ISIZE can make us allocate.
+Result<std::vector<uint8_t>> Gunzip(const Buffer& bytes, const std::string& location) {
+  if (bytes.size() < 18) return Corrupt("gzip table metadata '{}' is truncated", location);
+  const uint8_t* t = bytes.data() + bytes.size() - 4;
+  const uint64_t size =
+      uint64_t{t[0]} | uint64_t{t[1]} << 8 | uint64_t{t[2]} << 16 | uint64_t{t[3]} << 24;
+  if (size > uint64_t{1032} * bytes.size()) {
+    return Corrupt("gzip table metadata '{}' claims {} bytes, more than {} compressed bytes hold",
+                   location, size, bytes.size());
+  }
+  FLOE_ASSIGN_OR_RETURN(auto codec, parquet::MakeCodec(parquet::CompressionCodec::kGzip));
+  std::vector<uint8_t> out(size);
+  if (auto st = codec->Decompress(ByteView(bytes.data(), bytes.size()), out); !st) {
+    return Corrupt("gzip table metadata '{}': {}", location, st.error().message);
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodeManifest(
@@ -76,8 +102,12 @@ Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodeManifestList(
 
 Result<std::shared_ptr<const TableMetadata>> DecodeTableMetadata(const Buffer& bytes,
                                                                  const std::string& location) {
-  return Cached<TableMetadata>(location, bytes,
-                               [&] { return TableMetadata::Parse(bytes.string_view(), location); });
+  return Cached<TableMetadata>(location, bytes, [&]() -> Result<TableMetadata> {
+    if (!IsGzip(bytes)) return TableMetadata::Parse(bytes.string_view(), location);
+    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> json, Gunzip(bytes, location));
+    return TableMetadata::Parse(
+        std::string_view(reinterpret_cast<const char*>(json.data()), json.size()), location);
+  });
 }
 
 void ClearDecodedMetadata() {

@@ -1,29 +1,53 @@
 #include "floe/iceberg/file_io.h"
 
+#include <map>
+
 #include "floe/iceberg/metadata_cache.h"
+#include "floe/io/store_uri.h"
 
 namespace floe::iceberg {
-namespace {
 
-// "file:///a/b" and "/a/b" name the same local file; compare them in one form.
-std::string Normalize(std::string_view location) {
-  if (location.starts_with("file://")) location.remove_prefix(7);
-  while (location.size() > 1 && location.back() == '/') location.remove_suffix(1);
-  return std::string(location);
+std::string StoreObject::LocationOf(std::string_view other_key) const {
+  if (root.ends_with('/')) return root + std::string(other_key);
+  return root + "/" + std::string(other_key);
 }
 
-}  // namespace
-
-FileIO::FileIO(io::StorePtr store, std::string root_uri)
-    : store_(std::move(store)), root_uri_(std::move(root_uri)) {
+FileIO::FileIO(io::StorePtr store, std::string root_uri, StoreOpener open_store)
+    : store_(std::move(store)), root_uri_(std::move(root_uri)), open_store_(std::move(open_store)) {
   while (root_uri_.size() > 1 && root_uri_.back() == '/') root_uri_.pop_back();
+  if (auto parsed = Location::Parse(root_uri_)) root_ = std::move(*parsed);
+  if (!open_store_) {
+    open_store_ = [](const std::string& uri) { return io::OpenStore(uri); };
+  }
+}
+
+Result<StoreObject> FileIO::Resolve(std::string_view location) const {
+  FLOE_ASSIGN_OR_RETURN(Location loc, Location::Parse(location));
+  if (!root_.root.empty() && root_.Contains(loc)) {
+    std::string key = root_.path.empty() ? loc.path : loc.path.substr(root_.path.size() + 1);
+    return StoreObject{store_, std::move(key), root_.ToString()};
+  }
+  if (loc.path.empty()) {
+    return InvalidInput("location '{}' names the root of a store, not an object in it", location);
+  }
+  std::lock_guard lock(mu_);
+  auto it = others_.find(loc.root);
+  if (it == others_.end()) {
+    auto opened = open_store_(loc.root);
+    if (!opened) {
+      Error e = opened.error();
+      e.message = fmt::format("cannot reach location '{}': {}", location, e.message);
+      return std::unexpected(std::move(e));
+    }
+    it = others_.emplace(loc.root, std::move(*opened)).first;
+  }
+  return StoreObject{it->second, std::move(loc.path), loc.root};
 }
 
 Result<std::string> FileIO::KeyOf(std::string_view location) const {
-  std::string root = Normalize(root_uri_);
-  std::string loc = Normalize(location);
-  if (loc.size() > root.size() + 1 && loc.starts_with(root) && loc[root.size()] == '/') {
-    return loc.substr(root.size() + 1);
+  auto loc = Location::Parse(location);
+  if (loc && !root_.root.empty() && root_.Contains(*loc)) {
+    return root_.path.empty() ? loc->path : loc->path.substr(root_.path.size() + 1);
   }
   return InvalidInput("location '{}' is outside the warehouse '{}'", location, root_uri_);
 }
@@ -33,15 +57,16 @@ std::string FileIO::LocationOf(std::string_view key) const {
 }
 
 Result<Buffer> FileIO::Read(std::string_view location) const {
-  FLOE_ASSIGN_OR_RETURN(std::string key, KeyOf(location));
-  return store_->Get(key, io::Range::Whole());
+  FLOE_ASSIGN_OR_RETURN(StoreObject o, Resolve(location));
+  return o.store->Get(o.key, io::Range::Whole());
 }
 
 Result<Buffer> FileIO::ReadMetadata(std::string_view location) const {
   MetadataCache& cache = MetadataCache::Default();
-  if (auto hit = cache.Find(location)) return *hit;
+  const std::string canonical = CanonicalLocation(location);
+  if (auto hit = cache.Find(canonical)) return *hit;
   FLOE_ASSIGN_OR_RETURN(Buffer bytes, Read(location));
-  cache.Insert(location, bytes);
+  cache.Insert(canonical, bytes);
   return bytes;
 }
 
@@ -49,46 +74,56 @@ std::vector<Result<Buffer>> FileIO::ReadMetadataAll(const std::vector<std::strin
                                                     int concurrency) const {
   MetadataCache& cache = MetadataCache::Default();
   std::vector<Result<Buffer>> out(locations.size(), Buffer());
-  std::vector<io::ReadRequest> requests;
-  std::vector<size_t> fetched;  // index in `out` of each request
+  // The missing ones, batched by store: the warehouse's, and any other root's.
+  struct Batch {
+    io::StorePtr store;
+    std::vector<io::ReadRequest> requests;
+    std::vector<size_t> index;  // in `out`, per request
+  };
+  std::map<const io::ObjectStore*, Batch> batches;
+  std::vector<std::string> canonical(locations.size());
   for (size_t i = 0; i < locations.size(); ++i) {
-    if (auto hit = cache.Find(locations[i])) {
+    canonical[i] = CanonicalLocation(locations[i]);
+    if (auto hit = cache.Find(canonical[i])) {
       out[i] = *hit;
       continue;
     }
-    auto key = KeyOf(locations[i]);
-    if (!key) {
-      out[i] = std::unexpected(key.error());
+    auto o = Resolve(locations[i]);
+    if (!o) {
+      out[i] = std::unexpected(o.error());
       continue;
     }
-    requests.push_back({std::move(*key), io::Range::Whole()});
-    fetched.push_back(i);
+    Batch& b = batches[o->store.get()];
+    b.store = o->store;
+    b.requests.push_back({std::move(o->key), io::Range::Whole()});
+    b.index.push_back(i);
   }
-  if (requests.empty()) return out;
-  auto bodies = store_->ReadAll(std::move(requests), {concurrency});
-  for (size_t j = 0; j < fetched.size(); ++j) {
-    if (bodies[j]) cache.Insert(locations[fetched[j]], *bodies[j]);
-    out[fetched[j]] = std::move(bodies[j]);
+  for (auto& [_, b] : batches) {
+    auto bodies = b.store->ReadAll(std::move(b.requests), {concurrency});
+    for (size_t j = 0; j < b.index.size(); ++j) {
+      if (bodies[j]) cache.Insert(canonical[b.index[j]], *bodies[j]);
+      out[b.index[j]] = std::move(bodies[j]);
+    }
   }
   return out;
 }
 
 Status FileIO::Write(std::string_view location, ByteView data) const {
-  FLOE_ASSIGN_OR_RETURN(std::string key, KeyOf(location));
-  FLOE_RETURN_IF_ERROR(store_->Put(key, data));
+  FLOE_ASSIGN_OR_RETURN(StoreObject o, Resolve(location));
+  FLOE_RETURN_IF_ERROR(o.store->Put(o.key, data));
   return {};
 }
 
 Status FileIO::WriteIfAbsent(std::string_view location, ByteView data) const {
-  FLOE_ASSIGN_OR_RETURN(std::string key, KeyOf(location));
-  FLOE_RETURN_IF_ERROR(store_->PutIfAbsent(key, data));
+  FLOE_ASSIGN_OR_RETURN(StoreObject o, Resolve(location));
+  FLOE_RETURN_IF_ERROR(o.store->PutIfAbsent(o.key, data));
   return {};
 }
 
 Status FileIO::Delete(std::string_view location) const {
-  FLOE_ASSIGN_OR_RETURN(std::string key, KeyOf(location));
-  MetadataCache::Default().Erase(location);
-  return store_->Delete(key);
+  FLOE_ASSIGN_OR_RETURN(StoreObject o, Resolve(location));
+  MetadataCache::Default().Erase(CanonicalLocation(location));
+  return o.store->Delete(o.key);
 }
 
 }  // namespace floe::iceberg

@@ -1,31 +1,56 @@
 // FileIO: the bridge between the absolute locations Iceberg metadata records
-// ("file:///w/db/t/data/a.parquet", "s3://bucket/w/db/t/...") and keys of the warehouse's
-// ObjectStore, so every byte a table moves goes through that one (counting, simulating) store.
-// Locations outside the warehouse root are refused with an error naming them. Metadata files are
-// read through the process's MetadataCache (metadata_cache.h). Thread-safe.
+// ("file:/w/db/t/data/a.parquet", "s3://bucket/w/db/t/...") and objects of ObjectStores. A
+// location under the warehouse root goes to the warehouse's store; any other one -- a table or
+// file in another directory or bucket -- to the store of its own root (the file system, its
+// bucket), opened once through the same opener and decorators, so the counts floe reports include
+// it. Locations are compared in Location's one spelling. Metadata files are read through the
+// process's MetadataCache (metadata_cache.h). Thread-safe.
 #pragma once
 
+#include <functional>
+#include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
+#include "floe/iceberg/location.h"
 #include "floe/io/object_store.h"
 
 namespace floe::iceberg {
 
+// Opens the (decorated) store whose root is `root_uri` ("file:///", "s3://bucket").
+using StoreOpener = std::function<Result<io::StorePtr>(const std::string& root_uri)>;
+
+// An object a location names: its store, its key there, and the canonical location of the
+// store's root (so `root + "/" + key` is the canonical location of the object).
+struct StoreObject {
+  io::StorePtr store;
+  std::string key;
+  std::string root;
+
+  // The canonical location of a key of this store.
+  std::string LocationOf(std::string_view other_key) const;
+};
+
 class FileIO {
  public:
   // `root_uri` is the location the store's root stands for, e.g. "file:///w" or "s3://b/w".
-  FileIO(io::StorePtr store, std::string root_uri);
+  // `open_store` opens the stores of other roots; when empty, io::OpenStore without decorators.
+  FileIO(io::StorePtr store, std::string root_uri, StoreOpener open_store = {});
+  FileIO(const FileIO&) = delete;
+  FileIO& operator=(const FileIO&) = delete;
 
   const io::StorePtr& store() const { return store_; }
   const std::string& root_uri() const { return root_uri_; }
 
-  // The store key of an absolute location ("file:///w/a" and "/w/a" are the same file).
+  // The store and key of an absolute location, opening the store of its root on first use.
+  Result<StoreObject> Resolve(std::string_view location) const;
+  // The key of a location in the warehouse's own store; an error for a location outside it.
   Result<std::string> KeyOf(std::string_view location) const;
-  // The absolute location of a store key.
+  // The absolute location of a key of the warehouse's store.
   std::string LocationOf(std::string_view key) const;
 
   Result<Buffer> Read(std::string_view location) const;
@@ -33,7 +58,7 @@ class FileIO {
   // from the MetadataCache when it holds the location, and kept there after a fetch.
   Result<Buffer> ReadMetadata(std::string_view location) const;
   // Several metadata files, the missing ones fetched at once with at most `concurrency` requests
-  // in flight; one result per location, in order.
+  // in flight (per store); one result per location, in order.
   std::vector<Result<Buffer>> ReadMetadataAll(const std::vector<std::string>& locations,
                                               int concurrency) const;
   Status Write(std::string_view location, ByteView data) const;
@@ -45,6 +70,10 @@ class FileIO {
  private:
   io::StorePtr store_;
   std::string root_uri_;  // no trailing '/'
+  Location root_;         // root_uri_ parsed; root_.root empty when it does not parse
+  StoreOpener open_store_;
+  mutable std::mutex mu_;
+  mutable std::map<std::string, io::StorePtr> others_;  // by root URI
 };
 
 }  // namespace floe::iceberg

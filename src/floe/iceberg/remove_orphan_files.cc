@@ -5,12 +5,14 @@
 #include "floe/base/clock.h"
 #include "floe/iceberg/maintenance_internal.h"
 #include "floe/iceberg/table.h"
+#include "floe/iceberg/table_location.h"
 
 namespace floe::iceberg {
 namespace {
 
-// Store keys of every file the table's metadata references.
-Result<std::set<std::string>> ReferencedKeys(const Table& t, const FileIO& io) {
+// Every file the table's metadata references, each location in its one spelling (Spark's
+// "file:/x" and floe's "file:///x" name one file).
+Result<std::set<std::string>> ReferencedLocations(const Table& t, const FileIO& io) {
   internal::ManifestCache cache(t, io);
   internal::ReachableFiles r;
   std::vector<const Snapshot*> snaps;
@@ -29,12 +31,9 @@ Result<std::set<std::string>> ReferencedKeys(const Table& t, const FileIO& io) {
         locations.insert(s["statistics-path"].get<std::string>());
     }
   }
-  std::set<std::string> keys;
-  for (const auto& l : locations) {
-    auto k = io.KeyOf(l);
-    if (k) keys.insert(*k);
-  }
-  return keys;
+  std::set<std::string> canonical;
+  for (const auto& l : locations) canonical.insert(CanonicalLocation(l));
+  return canonical;
 }
 
 }  // namespace
@@ -46,9 +45,16 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(catalog::Catalog& catalog, con
   RemoveOrphanFilesResult result;
   const int64_t cutoff = options.older_than_ms.value_or(UnixMillisNow() - kDefaultOrphanAgeMs);
   FLOE_ASSIGN_OR_RETURN(Table table, LoadTable(catalog, io, id));
-  FLOE_ASSIGN_OR_RETURN(std::string root, io.KeyOf(table.metadata.location));
-  FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> listed, io.store()->ListAll(root + "/"));
-  result.listed_files = static_cast<int64_t>(listed.size());
+  // Files under the location that other tables may own are never this table's orphans.
+  FLOE_ASSIGN_OR_RETURN(OtherTables others,
+                        OtherTables::Load(catalog, io, id, table.metadata.location));
+  FLOE_RETURN_IF_ERROR(others.CheckRemovable("remove orphan files of"));
+  FLOE_ASSIGN_OR_RETURN(StoreObject root, io.Resolve(table.metadata.location));
+  FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> listed, root.store->ListAll(root.key + "/"));
+  // Temp files of writes killed before they finished: never referenced, removed once old enough.
+  FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> abandoned,
+                        root.store->ListAbandonedWrites(root.key + "/"));
+  result.listed_files = static_cast<int64_t>(listed.size() + abandoned.size());
   if (options.after_listing) options.after_listing();
 
   // The references are read after the listing, from metadata that stays current while they are
@@ -56,28 +62,41 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(catalog::Catalog& catalog, con
   std::set<std::string> referenced;
   for (int attempt = 0;; ++attempt) {
     FLOE_ASSIGN_OR_RETURN(table, LoadTable(catalog, io, id));
-    FLOE_ASSIGN_OR_RETURN(referenced, ReferencedKeys(table, io));
+    FLOE_ASSIGN_OR_RETURN(referenced, ReferencedLocations(table, io));
     FLOE_ASSIGN_OR_RETURN(std::string now, catalog.LoadTable(id));
     if (now == table.metadata_location) break;
     if (attempt >= 10)
       return Conflict("remove_orphan_files of '{}': the table kept changing while it was read",
                       id.ToString());
   }
-  for (const auto& o : listed) {
-    if (referenced.contains(o.key)) continue;
-    std::string_view name = o.key;
-    if (name.ends_with("/version-hint.text")) continue;
+  std::vector<std::string> abandoned_keys;  // of the orphans, those that are temp files
+  auto consider = [&](const io::ObjectInfo& o, bool temp) {
+    const std::string location = root.LocationOf(o.key);
+    if (!temp && referenced.contains(location)) return;
+    if (!temp && o.key.ends_with("/version-hint.text")) return;
+    if (others.Owner(location) != nullptr) {
+      ++result.other_tables_files;
+      return;
+    }
     if (o.mtime_ms >= cutoff) {
       ++result.too_new_files;
-      continue;
+      return;
     }
-    result.orphan_file_locations.push_back(io.LocationOf(o.key));
+    if (temp) abandoned_keys.push_back(o.key);
+    result.orphan_file_locations.push_back(location);
     result.orphan_bytes += static_cast<int64_t>(o.size);
-  }
+  };
+  for (const auto& o : listed) consider(o, false);
+  for (const auto& o : abandoned) consider(o, true);
   if (!options.dry_run) {
-    for (const auto& l : result.orphan_file_locations) {
-      auto s = io.Delete(l);
+    const size_t files = result.orphan_file_locations.size() - abandoned_keys.size();
+    for (size_t i = 0; i < files; ++i) {
+      auto s = io.Delete(result.orphan_file_locations[i]);
       if (!s && s.error().kind != ErrorKind::kNotFound) return std::unexpected(s.error());
+      if (options.on_deleted) options.on_deleted(1);
+    }
+    for (const auto& key : abandoned_keys) {
+      FLOE_RETURN_IF_ERROR(root.store->DeleteAbandonedWrite(key));
       if (options.on_deleted) options.on_deleted(1);
     }
   }

@@ -1,8 +1,9 @@
 // remove_orphan_files: deletes the objects under a table's location that no snapshot, metadata
 // file or statistics file of the table references and that are older than a guard (default 3
-// days, as Iceberg) -- the debris of failed writes. The listing is taken before the metadata is
-// read, so a file a writer commits while this runs is seen as referenced; a writer's uncommitted
-// files are protected only by the age guard, which is why it exists.
+// days, as Iceberg) -- the debris of failed writes, temp files of killed writes included -- and
+// that no other table of the catalog may own (table_location.h). The listing is taken before the
+// metadata is read, so a file a writer commits while this runs is seen as referenced; a writer's
+// uncommitted files are protected only by the age guard, which is why it exists.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,8 @@ struct RemoveOrphanFilesResult {
   std::vector<std::string> orphan_file_locations;  // deleted (or, dry run, to delete)
   int64_t orphan_bytes = 0;
   int64_t listed_files = 0;
-  int64_t too_new_files = 0;  // unreferenced but younger than the guard: kept
+  int64_t too_new_files = 0;       // unreferenced but younger than the guard: kept
+  int64_t other_tables_files = 0;  // under a location another table owns (table_location.h): kept
   double elapsed_ms = 0;
 };
 

@@ -717,7 +717,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
   auto read_one = [&](size_t index) -> Status {
     const FileScanTask& task = tasks[index];
     std::vector<columnar::RecordBatch> held_batches;  // preserve_order only
-    FLOE_ASSIGN_OR_RETURN(std::string key, io.KeyOf(task.file.file_path));
+    FLOE_ASSIGN_OR_RETURN(StoreObject object, io.Resolve(task.file.file_path));
     parquet::StrategyReadOptions so;
     so.strategy = options.strategy;
     so.read.field_ids = shape.read_ids;
@@ -747,7 +747,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
             : len;
     reserved = std::max<int64_t>(reserved, 0);
     budget.Reserve(reserved);
-    auto fetched = parquet::FetchFile(*io.store(), key, hints, so);
+    auto fetched = parquet::FetchFile(*object.store, object.key, hints, so);
     if (!fetched) {
       budget.Release(reserved);
       return std::unexpected(std::move(fetched).error());

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "floe/iceberg/decoded_metadata.h"
+#include "floe/iceberg/location.h"
+#include "floe/iceberg/table_location.h"
 
 namespace floe::iceberg {
 
@@ -72,12 +74,17 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
     return Conflict("table '{}' already exists", id.ToString());
   }
   std::string location = options.location;
-  if (location.empty()) {
-    location = io.root_uri();
-    for (const auto& level : id.ns) location += "/" + level;
-    location += "/" + id.name;
-  }
+  if (location.empty()) location = DefaultTableLocation(io.root_uri(), id);
   while (location.size() > 1 && location.back() == '/') location.pop_back();
+  {
+    // A table holding the whole warehouse (its catalog file among its "orphans") is refused.
+    FLOE_ASSIGN_OR_RETURN(Location at, Location::Parse(location));
+    auto root = Location::Parse(io.root_uri());
+    if (root && (at == *root || at.Contains(*root))) {
+      return InvalidInput("table '{}': location '{}' would hold the whole warehouse '{}'",
+                          id.ToString(), location, io.root_uri());
+    }
+  }
   // Iceberg's own defaults, recorded so other engines write the table the same way.
   options.properties.emplace("write.parquet.compression-codec", "zstd");
   TableMetadata m =
@@ -115,16 +122,28 @@ Result<Table> LoadTable(catalog::Catalog& catalog, const FileIO& io,
 
 Status DropTable(catalog::Catalog& catalog, const FileIO& io, const catalog::TableIdentifier& id,
                  bool purge) {
-  std::optional<std::string> prefix;
-  if (purge) {
-    FLOE_ASSIGN_OR_RETURN(Table t, LoadTable(catalog, io, id));
-    FLOE_ASSIGN_OR_RETURN(std::string key, io.KeyOf(t.metadata.location));
-    prefix = key + "/";
-  }
+  if (!purge) return catalog.DropTable(id);
+  // Everything is checked before the table is unregistered: a refused purge changes nothing.
+  FLOE_ASSIGN_OR_RETURN(Table t, LoadTable(catalog, io, id));
+  FLOE_ASSIGN_OR_RETURN(OtherTables others,
+                        OtherTables::Load(catalog, io, id, t.metadata.location));
+  FLOE_RETURN_IF_ERROR(others.CheckRemovable("purge"));
+  FLOE_ASSIGN_OR_RETURN(StoreObject root, io.Resolve(t.metadata.location));
   FLOE_RETURN_IF_ERROR(catalog.DropTable(id));
-  if (prefix) {
-    FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> objects, io.store()->ListAll(*prefix));
-    for (const auto& o : objects) FLOE_RETURN_IF_ERROR(io.store()->Delete(o.key));
+  const std::string prefix = root.key + "/";
+  FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> objects, root.store->ListAll(prefix));
+  for (const auto& o : objects) {
+    const std::string location = root.LocationOf(o.key);
+    if (others.Owner(location) != nullptr) continue;
+    FLOE_RETURN_IF_ERROR(io.Delete(location));
+  }
+  // Temp files of killed writes, whatever their age: the table is gone, so no write into it can
+  // still commit.
+  FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> abandoned,
+                        root.store->ListAbandonedWrites(prefix));
+  for (const auto& o : abandoned) {
+    if (others.Owner(root.LocationOf(o.key)) != nullptr) continue;
+    FLOE_RETURN_IF_ERROR(root.store->DeleteAbandonedWrite(o.key));
   }
   return {};
 }

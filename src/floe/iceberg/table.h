@@ -33,7 +33,7 @@ struct CreateTableOptions {
   PartitionSpec spec;
   SortOrder sort_order;
   std::map<std::string, std::string> properties;
-  std::string location;  // empty: <warehouse>/<namespace>/<table>
+  std::string location;  // empty: DefaultTableLocation (<warehouse>/<namespace>.db/<table>)
 };
 
 // Creates the namespace if missing, writes metadata version 0 and registers the table.
@@ -43,7 +43,9 @@ Result<Table> LoadTable(catalog::Catalog& catalog, const FileIO& io,
                         const catalog::TableIdentifier& id);
 // Opens a metadata file directly, without a catalog (read-only use).
 Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_location);
-// Unregisters the table; with `purge`, also deletes every object under its location.
+// Unregisters the table; with `purge`, also deletes every object under its location (temp files
+// of killed writes included) but those another table may own, and refuses (changing nothing) when
+// another table's files may lie anywhere there (table_location.h).
 Status DropTable(catalog::Catalog& catalog, const FileIO& io, const catalog::TableIdentifier& id,
                  bool purge);
 

@@ -208,8 +208,9 @@ Result<std::vector<columnar::RecordBatch>> ReadTask(const FileScanTask& task, co
     return Unsupported("data file '{}' is {}; floe reads Parquet", task.file.file_path,
                        task.file.file_format);
   }
-  FLOE_ASSIGN_OR_RETURN(std::string key, io.KeyOf(task.file.file_path));
-  auto contents = parquet::ReadParquetFile(*io.store(), key,
+  FLOE_ASSIGN_OR_RETURN(StoreObject object, io.Resolve(task.file.file_path));
+  const std::string& key = object.key;
+  auto contents = parquet::ReadParquetFile(*object.store, key,
                                            static_cast<uint64_t>(task.file.file_size_in_bytes));
   if (!contents) {
     Error e = contents.error();

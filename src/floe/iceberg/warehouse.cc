@@ -6,6 +6,21 @@
 #include "floe/io/store_uri.h"
 
 namespace floe::iceberg {
+namespace {
+
+// The SQLite file a "sqlite:PATH" catalog URI names.
+Result<std::string> CatalogFile(const std::string& uri) {
+  if (!uri.starts_with("sqlite:")) {
+    return InvalidInput("catalog '{}': expected sqlite:PATH (REST catalogs are not supported yet)",
+                        uri);
+  }
+  std::string path = uri.substr(7);
+  if (path.starts_with("///")) path = path.substr(2);  // sqlite:///abs/path as SQLAlchemy writes it
+  if (path.empty()) return InvalidInput("catalog '{}' names no file", uri);
+  return path;
+}
+
+}  // namespace
 
 Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
   FLOE_ASSIGN_OR_RETURN(io::StoreUri parsed, io::ParseStoreUri(options.uri));
@@ -13,6 +28,32 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
     return InvalidInput("warehouse '{}': mem:// stores hold no catalog; use a directory or s3://",
                         options.uri);
   }
+  // Everything is checked before anything is created.
+  std::string path;
+  if (!options.catalog.empty()) {
+    FLOE_ASSIGN_OR_RETURN(path, CatalogFile(options.catalog));
+  } else if (parsed.scheme == io::StoreUri::Scheme::kFile) {
+    path = parsed.path + "/catalog.db";
+  } else {
+    return InvalidInput(
+        "warehouse '{}' needs --catalog sqlite:PATH (or FLOE_CATALOG): an s3:// warehouse keeps "
+        "its tables' registry in a SQLite file of your choosing, and floe does not guess one",
+        options.uri);
+  }
+  std::error_code ec;
+  if (!options.create_if_missing) {
+    if (parsed.scheme == io::StoreUri::Scheme::kFile &&
+        !std::filesystem::is_directory(parsed.path, ec)) {
+      return NotFound("warehouse '{}' does not exist", options.uri);
+    }
+    if (!std::filesystem::exists(path, ec)) {
+      if (options.catalog.empty()) {
+        return NotFound("warehouse '{}' has no catalog: '{}' does not exist", options.uri, path);
+      }
+      return NotFound("catalog '{}' does not exist", options.catalog);
+    }
+  }
+
   Warehouse w;
   FLOE_ASSIGN_OR_RETURN(io::StorePtr base, io::OpenStore(options.uri, options.s3));
   std::string root_uri = base->Uri();
@@ -20,28 +61,20 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
   if (options.decorate) {
     FLOE_ASSIGN_OR_RETURN(w.store, options.decorate(base));
   }
-  w.io = std::make_shared<FileIO>(w.store, root_uri);
+  StoreOpener open_other = [s3 = options.s3, decorate = options.decorate](
+                               const std::string& uri) -> Result<io::StorePtr> {
+    FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(uri, s3));
+    if (decorate) return decorate(std::move(store));
+    return store;
+  };
+  w.io = std::make_shared<FileIO>(w.store, root_uri, std::move(open_other));
 
-  std::string path;
-  if (!options.catalog.empty()) {
-    if (!options.catalog.starts_with("sqlite:")) {
-      return InvalidInput(
-          "catalog '{}': expected sqlite:PATH (REST catalogs are not supported yet)",
-          options.catalog);
-    }
-    path = options.catalog.substr(7);
-    if (path.starts_with("///"))
-      path = path.substr(2);  // sqlite:///abs/path as SQLAlchemy writes it
-    if (path.empty()) return InvalidInput("catalog '{}' names no file", options.catalog);
-  } else if (parsed.scheme == io::StoreUri::Scheme::kFile) {
-    path = parsed.path + "/catalog.db";
-  } else {
-    path = "catalog.db";
+  if (options.create_if_missing) {
+    auto parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   }
-  std::error_code ec;
-  auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  FLOE_ASSIGN_OR_RETURN(auto sql, catalog::SqlCatalog::Open(path, "floe"));
+  FLOE_ASSIGN_OR_RETURN(auto sql,
+                        catalog::SqlCatalog::Open(path, "floe", options.create_if_missing));
   w.catalog = sql;
   w.catalog_path = std::filesystem::absolute(path).string();
   return w;

@@ -1,7 +1,10 @@
 // Warehouse: a store plus a catalog, opened from the URIs of CLI.md. A local warehouse is a
 // directory holding catalog.db (the SQLite catalog named "floe") and the tables under
-// <namespace>/<table>/; an s3:// warehouse keeps its catalog in a local SQLite file. Every table
-// file moves through `io` (so decorators on the store -- counting, simulation -- see it all).
+// <namespace>.db/<table>/; an s3:// warehouse keeps its catalog in a local SQLite file that must be
+// named (`catalog`), since nothing ties a file of this machine's working directory to the bucket.
+// A warehouse is created only when asked (`create_if_missing`): opening a missing one to read is a
+// not-found error, and creates nothing. Every table file moves through `io` (so decorators on the
+// store -- counting, simulation -- see it all, the stores of other roots included).
 #pragma once
 
 #include <functional>
@@ -18,10 +21,14 @@ namespace floe::iceberg {
 
 struct WarehouseOptions {
   std::string uri = "./floe-warehouse";
-  std::string catalog;  // "sqlite:PATH"; empty: <dir>/catalog.db locally, ./catalog.db for s3://
+  std::string catalog;  // "sqlite:PATH"; empty: <dir>/catalog.db locally; required for s3://
   io::S3Options s3;
-  // Wraps the opened store (simulation, counting); identity when empty.
+  // Wraps each opened store (simulation, counting): the warehouse's, and any other root a table's
+  // locations reach (another directory, another bucket). Identity when empty.
   std::function<Result<io::StorePtr>(io::StorePtr)> decorate;
+  // Create the warehouse directory and its catalog when missing. Off, a missing warehouse or
+  // catalog is a not-found error naming it and nothing is created (commands that only read).
+  bool create_if_missing = true;
 };
 
 struct Warehouse {

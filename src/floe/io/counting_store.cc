@@ -4,6 +4,21 @@
 
 namespace floe::io {
 
+RequestCounts& RequestCounts::operator+=(const RequestCounts& o) {
+  head += o.head;
+  get += o.get;
+  put += o.put;
+  post += o.post;
+  list += o.list;
+  del += o.del;
+  multipart_parts += o.multipart_parts;
+  failed += o.failed;
+  bytes_read += o.bytes_read;
+  bytes_written += o.bytes_written;
+  objects_read += o.objects_read;
+  return *this;
+}
+
 std::string RequestCounts::ToJson() const {
   return fmt::format(
       R"({{"GET": {}, "HEAD": {}, "PUT": {}, "POST": {}, "LIST": {}, "DELETE": {}}})", get, head,

@@ -39,6 +39,8 @@ struct RequestCounts {
   uint64_t objects_read = 0;     // distinct keys with at least one successful GET
 
   uint64_t total() const { return head + get + put + post + list + del; }
+  // Adds another store's counts (objects of two stores are distinct objects).
+  RequestCounts& operator+=(const RequestCounts& o);
   friend bool operator==(const RequestCounts&, const RequestCounts&) = default;
   // {"GET": 1, "HEAD": 0, ...} as CLI.md's stats print it.
   std::string ToJson() const;
@@ -59,6 +61,12 @@ class CountingStore final : public ObjectStore {
   std::unique_ptr<PendingReads> SubmitReads(std::vector<ReadRequest> requests, ReadCallback on_done,
                                             BatchOptions options = {}) override;
   std::string Uri() const override { return inner_->Uri(); }
+  Result<std::vector<ObjectInfo>> ListAbandonedWrites(std::string_view prefix) override {
+    return inner_->ListAbandonedWrites(prefix);
+  }
+  Status DeleteAbandonedWrite(std::string_view key) override {
+    return inner_->DeleteAbandonedWrite(key);
+  }
 
   RequestCounts Snapshot() const;
   // Per-key detail; empty unless constructed with per_object = true.

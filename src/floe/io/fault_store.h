@@ -77,6 +77,12 @@ class FaultStore final : public ObjectStore {
                         int max_keys = 1000) override;
   Status Delete(std::string_view key) override;
   std::string Uri() const override { return inner_->Uri(); }
+  Result<std::vector<ObjectInfo>> ListAbandonedWrites(std::string_view prefix) override {
+    return inner_->ListAbandonedWrites(prefix);
+  }
+  Status DeleteAbandonedWrite(std::string_view key) override {
+    return inner_->DeleteAbandonedWrite(key);
+  }
 
   const StorePtr& inner() const { return inner_; }
 

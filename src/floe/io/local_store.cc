@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <system_error>
 #include <vector>
@@ -100,24 +101,26 @@ struct DirEntry {
   bool is_dir = false;
 };
 
-// The entries of `dir` that can hold objects, sorted so that a depth-first walk yields keys in
-// byte order: a directory sorts as "name/", which is where its keys fall among its siblings'.
-std::vector<DirEntry> ReadDirSorted(const std::string& dir) {
+// The entries of `dir` that can hold objects (or, `temps`, temp files), sorted so that a
+// depth-first walk yields keys in byte order: a directory sorts as "name/", which is where its
+// keys fall among its siblings'.
+std::vector<DirEntry> ReadDirSorted(const std::string& dir, bool temps) {
   std::vector<DirEntry> out;
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return out;  // removed meanwhile (a concurrent Delete): nothing here
   while (struct dirent* e = ::readdir(d)) {
     std::string_view name = e->d_name;
-    if (name == "." || name == ".." || name.starts_with(LocalStore::kTempPrefix)) continue;
+    if (name == "." || name == "..") continue;
     unsigned char type = e->d_type;
     if (type == DT_UNKNOWN) {
       struct stat st;
       if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
     }
-    if (type == DT_DIR) {
+    const bool temp = name.starts_with(LocalStore::kTempPrefix);
+    if (type == DT_DIR && !temp) {
       out.push_back({std::string(name) + "/", true});
-    } else if (type == DT_REG) {
+    } else if (type == DT_REG && temp == temps) {
       out.push_back({std::string(name), false});
     }
   }
@@ -130,8 +133,10 @@ std::vector<DirEntry> ReadDirSorted(const std::string& dir) {
 // Depth-first walk collecting up to `limit` keys that start with `prefix` and sort after `after`.
 class Lister {
  public:
-  Lister(std::string root, std::string_view prefix, std::string_view after, size_t limit)
-      : root_(std::move(root)), prefix_(prefix), after_(after), limit_(limit) {}
+  // `temps`: collect the temp files instead of the objects.
+  Lister(std::string root, std::string_view prefix, std::string_view after, size_t limit,
+         bool temps = false)
+      : root_(std::move(root)), prefix_(prefix), after_(after), limit_(limit), temps_(temps) {}
 
   std::vector<ObjectInfo> Run() {
     Walk("");
@@ -142,7 +147,7 @@ class Lister {
   // `rel` is the directory's key prefix: "" or "a/b/".
   void Walk(const std::string& rel) {
     std::string dir = rel.empty() ? root_ : root_ + "/" + rel.substr(0, rel.size() - 1);
-    for (const DirEntry& e : ReadDirSorted(dir)) {
+    for (const DirEntry& e : ReadDirSorted(dir, temps_)) {
       if (out_.size() >= limit_) return;
       std::string key = rel + e.sort_name;
       if (e.is_dir) {
@@ -166,6 +171,7 @@ class Lister {
   std::string_view prefix_;
   std::string_view after_;
   size_t limit_;
+  bool temps_;
   std::vector<ObjectInfo> out_;
 };
 
@@ -434,6 +440,29 @@ Status LocalStore::Delete(std::string_view key) {
     // Missing, or a directory (a prefix of other keys, not an object): nothing to delete.
     if (err == ENOENT || err == ENOTDIR || err == EISDIR) return {};
     return IOError("cannot delete object '{}' in {}: {}", key, Uri(), ErrnoText(err));
+  }
+  RemoveEmptyParents(key);
+  return {};
+}
+
+Result<std::vector<ObjectInfo>> LocalStore::ListAbandonedWrites(std::string_view prefix) {
+  Lister lister(root_, prefix, "", std::numeric_limits<size_t>::max(), /*temps=*/true);
+  return lister.Run();
+}
+
+Status LocalStore::DeleteAbandonedWrite(std::string_view key) {
+  if (auto st = ValidateKey(key); !st) return std::unexpected(InStore(st.error()));
+  const size_t slash = key.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? key : key.substr(slash + 1);
+  std::string_view dir = slash == std::string_view::npos ? "" : key.substr(0, slash);
+  if (!name.starts_with(kTempPrefix) || (!dir.empty() && !CheckKey(dir))) {
+    return InvalidInput("'{}' in {} is not a temp file of an unfinished write", key, Uri());
+  }
+  std::string path = PathOf(key);
+  if (::unlink(path.c_str()) != 0) {
+    int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return {};
+    return IOError("cannot delete temp file '{}' in {}: {}", key, Uri(), ErrnoText(err));
   }
   RemoveEmptyParents(key);
   return {};

@@ -1,7 +1,8 @@
 // LocalStore: an ObjectStore on a local directory, with S3's semantics (ranges, ordering, paging).
 // Keys map to files under the root and can never escape it. Put is atomic (write a temp file, then
 // rename), PutIfAbsent is atomic across threads and processes (temp file + link()). Temp files live
-// beside their target, named with kTempPrefix, and List never shows them. Thread-safe.
+// beside their target, named with kTempPrefix; List never shows them, ListAbandonedWrites does (a
+// killed writer leaves its temp file). Thread-safe.
 // A directory cannot hold both "a" and "a/b"; such a Put is an unsupported error naming both.
 #pragma once
 
@@ -37,6 +38,9 @@ class LocalStore final : public ObjectStore {
                         int max_keys = 1000) override;
   Status Delete(std::string_view key) override;
   std::string Uri() const override;
+  // Temp files (kTempPrefix) under `prefix`, keyed by their own names ("a/.floe-tmp-...").
+  Result<std::vector<ObjectInfo>> ListAbandonedWrites(std::string_view prefix) override;
+  Status DeleteAbandonedWrite(std::string_view key) override;
 
   // The absolute root directory, without a trailing '/' (except for "/" itself).
   const std::string& root() const { return root_; }

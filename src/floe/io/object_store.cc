@@ -178,6 +178,14 @@ std::vector<Result<Buffer>> ObjectStore::ReadAll(std::vector<ReadRequest> reques
   return results;
 }
 
+Result<std::vector<ObjectInfo>> ObjectStore::ListAbandonedWrites(std::string_view) {
+  return std::vector<ObjectInfo>{};
+}
+
+Status ObjectStore::DeleteAbandonedWrite(std::string_view key) {
+  return NotFound("no abandoned write '{}' in {}", key, Uri());
+}
+
 Result<std::vector<ObjectInfo>> ObjectStore::ListAll(std::string_view prefix) {
   std::vector<ObjectInfo> all;
   std::string token;

@@ -110,6 +110,14 @@ class ObjectStore {
   // A URI naming this store's root ("file:///data/w", "s3://bucket/prefix", "mem://t").
   virtual std::string Uri() const = 0;
 
+  // The debris of writes that never finished, under `prefix`: a LocalStore's temp files, which a
+  // process killed between writing one and renaming it into place leaves behind. List never shows
+  // them and no other call takes their keys; DeleteAbandonedWrite removes one. Stores whose writes
+  // leave nothing behind have none (the default). These are the store's own bookkeeping, not
+  // object requests: CountingStore does not count them, and decorators pass them through.
+  virtual Result<std::vector<ObjectInfo>> ListAbandonedWrites(std::string_view prefix);
+  virtual Status DeleteAbandonedWrite(std::string_view key);
+
   // Convenience over SubmitReads: every result, in request order.
   std::vector<Result<Buffer>> ReadAll(std::vector<ReadRequest> requests, BatchOptions options = {});
   // Every object under `prefix`, following continuation tokens.

@@ -103,6 +103,12 @@ class SimulatedStore final : public ObjectStore {
   std::unique_ptr<PendingReads> SubmitReads(std::vector<ReadRequest> requests, ReadCallback on_done,
                                             BatchOptions options = {}) override;
   std::string Uri() const override { return inner_->Uri(); }
+  Result<std::vector<ObjectInfo>> ListAbandonedWrites(std::string_view prefix) override {
+    return inner_->ListAbandonedWrites(prefix);
+  }
+  Status DeleteAbandonedWrite(std::string_view key) override {
+    return inner_->DeleteAbandonedWrite(key);
+  }
 
   const SimulationOptions& options() const { return options_; }
   const StorePtr& inner() const { return inner_; }

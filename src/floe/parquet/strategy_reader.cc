@@ -21,6 +21,9 @@ class Fetcher {
       : store_(store), key_(key), gate_(gate), stats_(stats) {}
 
   const std::string& key() const { return key_; }
+  // What a FooterCache keeps the file under: its key in its store's root, since two stores (two
+  // warehouses, or a table outside the warehouse) can hold one key.
+  std::string cache_key() const { return store_.Uri() + "/" + key_; }
 
   Result<Buffer> Get(io::Range range) {
     const int held = gate_ ? gate_->Acquire(1) : 0;
@@ -285,7 +288,7 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   int64_t footer_tail = 0;
   int64_t cached_from = len;  // where the footer (and what a cache keeps) begins
   if (options.cache) {
-    if (auto hit = options.cache->Find(f.key(), static_cast<uint64_t>(len))) {
+    if (auto hit = options.cache->Find(f.cache_key(), static_cast<uint64_t>(len))) {
       reader = std::move(hit->reader);
       for (auto& [offset, bytes] : hit->tail) {
         cached_from = std::min(cached_from, offset);
@@ -345,7 +348,7 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
     int64_t start = cached_from;
     if (const int64_t index = PageIndexStart(reader->metadata()); index >= 0)
       start = std::min(start, index);
-    options.cache->Insert(f.key(), static_cast<uint64_t>(len), *reader,
+    options.cache->Insert(f.cache_key(), static_cast<uint64_t>(len), *reader,
                           have.CopiesWithin({start, len - start}));
   }
   auto out = Finish(std::move(*reader), std::move(plan), std::move(have), *stats);

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""floe reads the tables Spark writes into a floe warehouse, and Spark reads what floe then adds.
+
+Spark 4.1 with Iceberg 1.11's JdbcCatalog on the warehouse's catalog.db (catalog name `floe`,
+HadoopFileIO, so every location is spelled "file:/abs/path") writes, in one Spark session:
+  sp.events   Spark-created, partitioned by days(ts), two commits (time travel to the first)
+  fl.t        created and appended by floe, then appended by Spark, then by floe again
+  sp.outside  LOCATION in a directory outside the warehouse
+  sp.gz       write.metadata.compression-codec=gzip ("*.gz.metadata.json")
+  sp.evo      int -> long, float -> double, decimal(9,2) -> decimal(12,2), with rows on both sides
+and every answer -- counts, sums, filtered counts, time travel -- is compared between
+`floe query --format json` and Spark. floe's remove-orphans must then leave every Spark table as
+Spark reads it. Usage: spark_interop.py FLOE_BINARY [--jars DIR] (default ~/.cache/floe/jars).
+"""
+import argparse
+import decimal
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    from pyspark.sql import SparkSession
+except ImportError as e:  # fail, never skip, when the peer is missing
+    print(f"spark_interop: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
+    sys.exit(1)
+
+ap = argparse.ArgumentParser()
+ap.add_argument("floe")
+ap.add_argument("--jars", default=os.path.expanduser("~/.cache/floe/jars"))
+args = ap.parse_args()
+
+checks = {"passed": 0, "failed": 0}
+
+
+def check(cond, what):
+    if cond:
+        checks["passed"] += 1
+        print(f"ok: {what}")
+    else:
+        checks["failed"] += 1
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def jar(pattern):
+    found = sorted(glob.glob(os.path.join(args.jars, pattern)))
+    if not found:
+        print(f"spark_interop: no {pattern} in {args.jars}; run scripts/setup.sh", file=sys.stderr)
+        sys.exit(1)
+    return found[-1]
+
+
+def norm(v):
+    """One form for the values both sides give: ints stay, decimals and floats compare exactly."""
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, (int, float, decimal.Decimal)):
+        d = decimal.Decimal(v) if not isinstance(v, float) else decimal.Decimal(repr(v))
+        return d.normalize()
+    if isinstance(v, str):
+        try:
+            return decimal.Decimal(v).normalize()
+        except decimal.InvalidOperation:
+            return v
+    return str(v)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        wh = os.path.join(work, "wh")
+        outside = os.path.join(work, "elsewhere")
+        os.makedirs(outside)
+
+        def floe(*a):
+            r = subprocess.run([args.floe, "--warehouse", wh, "--quiet", *a], capture_output=True,
+                               text=True)
+            if r.returncode != 0:
+                raise SystemExit(f"floe {' '.join(a)} failed ({r.returncode}): {r.stderr.strip()}")
+            return r.stdout
+
+        def floe_rows(sql):
+            return [[norm(v) for v in row] for row in json.loads(floe("query", "--format", "json",
+                                                                      "-e", sql))["rows"]]
+
+        # floe makes the warehouse and its first table before Spark arrives.
+        floe("table", "create", "fl.t", "--schema",
+             '[{"name":"id","type":"long","required":true},{"name":"v","type":"double"}]')
+        csv = os.path.join(work, "a.csv")
+        with open(csv, "w") as f:
+            f.write("id,v\n" + "".join(f"{i},{i * 0.5}\n" for i in range(100)))
+        floe("table", "append", "fl.t", csv)
+
+        spark = (SparkSession.builder.master("local[2]").appName("floe-spark-interop")
+                 .config("spark.driver.memory", "4g")
+                 .config("spark.ui.enabled", "false")
+                 .config("spark.sql.shuffle.partitions", "2")
+                 .config("spark.sql.session.timeZone", "UTC")
+                 .config("spark.sql.warehouse.dir", os.path.join(work, "spark-warehouse"))
+                 .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={work}/derby")
+                 .config("spark.jars", ",".join([jar("iceberg-spark-runtime-4.1_2.13-*.jar"),
+                                                 jar("sqlite-jdbc-*.jar")]))
+                 .config("spark.sql.extensions",
+                         "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+                 .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog")
+                 .config("spark.sql.catalog.floe.type", "jdbc")
+                 .config("spark.sql.catalog.floe.uri", f"jdbc:sqlite:{wh}/catalog.db")
+                 .config("spark.sql.catalog.floe.warehouse", f"file:{wh}")
+                 .config("spark.sql.catalog.floe.jdbc.schema-version", "V1")
+                 .config("spark.sql.catalog.floe.clients", "1")
+                 .getOrCreate())
+        spark.sparkContext.setLogLevel("ERROR")
+        sql = spark.sql
+
+        def spark_rows(q):
+            return [[norm(v) for v in row] for row in sql(q).collect()]
+
+        def same(q, what, floe_q=None):
+            want = spark_rows(q.replace("FROM ", "FROM floe."))
+            got = floe_rows(floe_q or q)
+            check(got == want, f"{what}: floe {got} == spark {want}")
+
+        sql("CREATE NAMESPACE IF NOT EXISTS floe.sp")
+        # A Spark table, partitioned, in two commits.
+        sql("CREATE TABLE floe.sp.events (id bigint, cat string, amount double, ts timestamp) "
+            "USING iceberg PARTITIONED BY (days(ts))")
+        gen = ("SELECT id, concat('c', id % 5) AS cat, id * 1.25 AS amount, "
+               "timestamp_seconds(1704067200 + (id % 9) * 86400 + id) AS ts FROM range({}, {})")
+        sql("INSERT INTO floe.sp.events " + gen.format(0, 200))
+        first = sql("SELECT snapshot_id FROM floe.sp.events.snapshots ORDER BY committed_at") \
+            .collect()[0][0]
+        sql("INSERT INTO floe.sp.events " + gen.format(200, 300))
+        meta = sql("SELECT file FROM floe.sp.events.metadata_log_entries ORDER BY timestamp DESC") \
+            .collect()[0][0]
+        check(meta.startswith("file:/") and not meta.startswith("file://"),
+              f"Spark records Hadoop-spelled locations ({meta})")
+        same("SELECT count(*), sum(amount), min(id), max(id) FROM sp.events", "sp.events totals")
+        same("SELECT count(*), sum(amount) FROM sp.events WHERE cat = 'c1'", "sp.events by cat")
+        same("SELECT count(*), sum(id) FROM sp.events WHERE ts >= '2024-01-05' AND ts < '2024-01-07'",
+             "sp.events by day (partition pruning)")
+        same("SELECT cat, count(*), sum(amount) FROM sp.events GROUP BY cat ORDER BY cat",
+             "sp.events grouped")
+        want = spark_rows(f"SELECT count(*), sum(amount) FROM floe.sp.events VERSION AS OF {first}")
+        got = floe_rows(f"SELECT count(*), sum(amount) FROM sp.events FOR VERSION AS OF {first}")
+        check(got == want and want[0][0] == 200, f"time travel to the first commit: {got} == {want}")
+
+        # A floe table after Spark committed to it once, then floe again.
+        sql("INSERT INTO floe.fl.t SELECT id, id * 0.5 FROM range(100, 150)")
+        same("SELECT count(*), sum(v), max(id) FROM fl.t", "fl.t after Spark's commit")
+        with open(csv, "w") as f:
+            f.write("id,v\n" + "".join(f"{i},{i * 0.5}\n" for i in range(150, 175)))
+        floe("table", "append", "fl.t", csv)
+        sql("REFRESH TABLE floe.fl.t")
+        same("SELECT count(*), sum(v), max(id) FROM fl.t", "fl.t after floe appended again")
+        same("SELECT count(*) FROM fl.t WHERE id >= 90 AND id < 160", "fl.t filtered")
+
+        # A table whose location is outside the warehouse directory.
+        sql(f"CREATE TABLE floe.sp.outside (id bigint, s string) USING iceberg "
+            f"LOCATION 'file:{outside}/outside'")
+        sql("INSERT INTO floe.sp.outside SELECT id, concat('s', id) FROM range(0, 120)")
+        check(os.path.isdir(os.path.join(outside, "outside", "data"))
+              and not os.path.exists(os.path.join(wh, "sp", "outside")),
+              "sp.outside's files are outside the warehouse")
+        same("SELECT count(*), sum(id) FROM sp.outside", "sp.outside totals")
+        same("SELECT count(*) FROM sp.outside WHERE s = 's42'", "sp.outside filtered")
+        stats = json.loads(floe("query", "--format", "json", "--stats", "-e",
+                                "SELECT sum(id) FROM sp.outside"))["stats"]
+        # Every request went to the store of the other directory, and each is counted: the
+        # metadata file, the manifest list, a manifest, and at least one per data file opened.
+        check(stats["data_files_opened"] >= 1 and
+              stats["requests"]["GET"] >= 3 + stats["data_files_opened"] and
+              stats["bytes_fetched"] > 0, f"reads outside the warehouse are counted: {stats}")
+
+        # gzip-compressed table metadata.
+        sql("CREATE TABLE floe.sp.gz (id bigint, x double) USING iceberg "
+            "TBLPROPERTIES ('write.metadata.compression-codec' = 'gzip')")
+        sql("INSERT INTO floe.sp.gz SELECT id, id * 0.25 FROM range(0, 80)")
+        gz = glob.glob(os.path.join(wh, "sp", "gz", "metadata", "*.gz.metadata.json"))
+        check(len(gz) >= 2, f"Spark wrote gzip metadata ({len(gz)} files)")
+        same("SELECT count(*), sum(x) FROM sp.gz", "sp.gz totals")
+
+        # Every promotion the spec allows, with rows written before and after.
+        sql("CREATE TABLE floe.sp.evo (i int, f float, d decimal(9,2)) USING iceberg")
+        sql("INSERT INTO floe.sp.evo SELECT CAST(id AS int), CAST(id * 0.5 AS float), "
+            "CAST(id * 1.25 AS decimal(9,2)) FROM range(0, 100)")
+        sql("ALTER TABLE floe.sp.evo ALTER COLUMN i TYPE bigint")
+        sql("ALTER TABLE floe.sp.evo ALTER COLUMN f TYPE double")
+        sql("ALTER TABLE floe.sp.evo ALTER COLUMN d TYPE decimal(12,2)")
+        sql("INSERT INTO floe.sp.evo SELECT 3000000000 + id, id * 0.125, "
+            "CAST(90000000 + id * 0.75 AS decimal(12,2)) FROM range(0, 60)")
+        same("SELECT count(*), sum(i), sum(f), sum(d) FROM sp.evo", "sp.evo totals across promotions")
+        same("SELECT count(*), sum(d) FROM sp.evo WHERE d > 100", "sp.evo filtered on the widened decimal")
+        same("SELECT count(*) FROM sp.evo WHERE i > 2147483647", "sp.evo filtered on the widened long")
+        same("SELECT count(*) FROM sp.evo WHERE f < 10", "sp.evo filtered on the widened double")
+
+        # floe's orphan removal knows Spark's spelling of every referenced file: Spark reads the
+        # same answers after it.
+        before = {t: spark_rows(f"SELECT count(*), sum(id) FROM floe.{t}")
+                  for t in ("sp.events", "fl.t", "sp.outside", "sp.gz")}
+        for t in before:
+            floe("table", "remove-orphans", t, "--older-than", "0s")
+        sql("REFRESH TABLE floe.sp.events")
+        after = {t: spark_rows(f"SELECT count(*), sum(id) FROM floe.{t}") for t in before}
+        check(after == before, f"every table reads the same after floe's remove-orphans: {after}")
+        same("SELECT count(*), sum(amount) FROM sp.events", "sp.events after remove-orphans")
+        spark.stop()
+
+    print(f"spark interop: {checks['passed']} passed, {checks['failed']} failed")
+    sys.exit(1 if checks["failed"] else 0)
+
+
+if __name__ == "__main__":
+    main()
