@@ -35,7 +35,23 @@ void AddGlobalOptions(CLI::App& app, GlobalOptions& o) {
 }
 
 int ReportError(const Error& error) {
-  std::fprintf(stderr, "floe: %s\n", error.ToString().c_str());
+  // One line whatever the message quotes: a value or file name with a newline or other control
+  // character is shown escaped.
+  std::string line;
+  for (unsigned char c : error.ToString()) {
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\r') {
+      line += "\\r";
+    } else if (c == '\t') {
+      line += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      line += fmt::format("\\x{:02x}", c);
+    } else {
+      line.push_back(static_cast<char>(c));
+    }
+  }
+  std::fprintf(stderr, "floe: %s\n", line.c_str());
   switch (error.kind) {
     case ErrorKind::kInvalidInput:
       return 2;

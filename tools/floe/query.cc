@@ -5,6 +5,7 @@
 // read from stdin when it is not a terminal. Statements from a file or a pipe run as each one ends.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -242,11 +243,13 @@ int Shell(Session& s) {
 int RunStream(Session& s, std::FILE* f, bool dot_commands) {
   std::string pending;
   int ran = 0;
+  int line_of_pending = 1;  // the input's line where `pending` starts, for error positions
   auto run = [&](const std::string& text) -> Status {
-    for (const auto& st : sql::SplitSql(text)) {
+    for (const auto& st : sql::SplitSql(text, line_of_pending)) {
       FLOE_RETURN_IF_ERROR(s.Run(st));
       ++ran;
     }
+    line_of_pending += static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     return {};
   };
   char* line = nullptr;
@@ -319,7 +322,7 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
     if (isatty(STDIN_FILENO)) return Shell(s);
     return RunStream(s, stdin, true);  // piped statements
   }
-  auto statements = sql::SplitSql(a.sql);
+  auto statements = sql::SplitSql(a.sql, /*first_line=*/1);
   if (statements.empty()) {
     return ReportError(Error{ErrorKind::kInvalidInput, "no SQL statement given"});
   }

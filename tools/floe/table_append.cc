@@ -7,6 +7,7 @@
 
 #include "floe/base/clock.h"
 #include "floe/base/progress.h"
+#include "floe/columnar/column_builder.h"
 #include "floe/columnar/csv_reader.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/commit.h"
@@ -90,6 +91,13 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
       } else {
         FLOE_ASSIGN_OR_RETURN(auto contents, parquet::ReadParquetFile(*in.store, in.key, 0));
         bytes_in += contents.stats.bytes_fetched;
+        if (contents.batches.empty()) {  // no rows, but the schema must still fit the table
+          columnar::RecordBatch empty;
+          empty.schema = contents.schema;
+          for (const auto& f : contents.schema->fields)
+            empty.columns.push_back(columnar::NullColumn(f.type, 0));
+          contents.batches.push_back(std::move(empty));
+        }
         for (const auto& b : contents.batches) {
           s = writer.Write(b);
           if (!s) break;
@@ -110,6 +118,12 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
       progress.Advance();
     }
     progress.Finish();
+  }
+  if (writer.rows() == 0) {
+    // An empty snapshot would only lengthen the history; nothing changes, as in DuckDB's COPY.
+    fmt::print("appended 0 rows to {}: the inputs hold no rows, nothing committed\n",
+               id->ToString());
+    return 0;
   }
   auto files = writer.Finish();
   if (!files) return ReportError(files.error());
@@ -140,6 +154,14 @@ Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::str
   parquet::StoreReadStats stats;
   FLOE_ASSIGN_OR_RETURN(parquet::FileReader reader,
                         parquet::OpenParquetFile(*in.store, in.key, 0, 64 * 1024, &tail, &stats));
+  // A column the reader cannot map (decimal256, an unknown physical layout) says why.
+  const auto& fields = reader.arrow_schema().fields;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (const auto& err = reader.schema().FieldError(static_cast<int>(i))) {
+      return Unsupported("{}: column '{}' cannot become an Iceberg column: {}", path,
+                         fields[i].name, err->message);
+    }
+  }
   int32_t next_id = 1;
   return iceberg::FromColumnarSchema(reader.arrow_schema(), &next_id);
 }

@@ -1,5 +1,7 @@
 #include "floe/columnar/column_builder.h"
 
+#include <algorithm>
+
 namespace floe::columnar {
 
 void ValidityBuilder::Push(bool valid) {
@@ -113,6 +115,27 @@ ColumnPtr BinaryBuilder::Finish() {
   data_.clear();
   offsets_.assign(1, 0);
   return c;
+}
+
+ColumnPtr NullColumn(const DataType& t, int64_t rows) {
+  auto out = std::make_shared<Column>();
+  out->type = t;
+  out->length = rows;
+  out->null_count = rows;
+  out->validity = Buffer(std::vector<uint8_t>(BitmapBytes(rows), 0));
+  if (t.IsBinaryLike() || t.id == TypeId::kList || t.id == TypeId::kMap) {
+    out->offsets = Buffer(std::vector<uint8_t>((rows + 1) * 4, 0));
+  } else if (t.id == TypeId::kBool) {
+    out->values = Buffer(std::vector<uint8_t>(BitmapBytes(rows), 0));
+  } else if (!t.IsNested()) {
+    out->values = Buffer(std::vector<uint8_t>(rows * std::max(0, t.FixedWidth()), 0));
+  }
+  if (t.id == TypeId::kStruct) {
+    for (const Field& f : t.children) out->children.push_back(NullColumn(f.type, rows));
+  } else if (t.id == TypeId::kList || t.id == TypeId::kMap) {
+    for (const Field& f : t.children) out->children.push_back(NullColumn(f.type, 0));
+  }
+  return out;
 }
 
 }  // namespace floe::columnar

@@ -98,4 +98,8 @@ class BinaryBuilder {
   ValidityBuilder validity_;
 };
 
+// A column of `rows` NULLs of any type, nested ones with the children and offsets their layout
+// needs (empty lists, structs of null fields).
+ColumnPtr NullColumn(const DataType& type, int64_t rows);
+
 }  // namespace floe::columnar

@@ -200,10 +200,6 @@ struct Sink {
 
 Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const std::string& name,
                             const CsvOptions& options) {
-  for (const auto& f : schema.fields) {
-    if (f.type.IsNested())
-      return Unsupported("{}: CSV cannot fill nested column '{}'", name, f.name);
-  }
   size_t pos = 0;
   int64_t line = 1;
   if (text.starts_with("\xEF\xBB\xBF")) pos = 3;  // UTF-8 byte order mark
@@ -214,6 +210,10 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
     auto idx = schema.IndexOf(header[i]);
     if (!idx)
       return InvalidInput("{}: header column '{}' is not in the table schema", name, header[i]);
+    if (schema.fields[*idx].type.IsNested()) {
+      return Unsupported("{}: CSV cannot fill nested column '{}' ({})", name, header[i],
+                         schema.fields[*idx].type.ToString());
+    }
     for (size_t j = 0; j < i; ++j) {
       if (target[j] == *idx) {
         return InvalidInput("{}: header column '{}' appears twice (columns {} and {})", name,
@@ -226,6 +226,11 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
   for (const auto& f : schema.fields) sinks.emplace_back(f.type);
   std::vector<bool> present(schema.fields.size(), false);
   for (int t : target) present[t] = true;
+  for (size_t c = 0; c < schema.fields.size(); ++c) {
+    if (!present[c] && !schema.fields[c].nullable) {
+      return InvalidInput("{}: the header lacks required column '{}'", name, schema.fields[c].name);
+    }
+  }
   int64_t rows = 0;
   while (pos < text.size()) {
     int64_t this_line = line;
@@ -248,23 +253,18 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
                             added.error().message, f.name);
       }
     }
-    for (size_t c = 0; c < schema.fields.size(); ++c) {
-      if (!present[c]) {
-        if (!schema.fields[c].nullable) {
-          return InvalidInput("{}: the header lacks required column '{}'", name,
-                              schema.fields[c].name);
-        }
-        sinks[c].Null();
-      }
-    }
     ++rows;
   }
   RecordBatch batch;
   batch.schema = std::make_shared<Schema>(schema);
   batch.num_rows = rows;
-  for (auto& s : sinks) {
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, s.Finish());
-    batch.columns.push_back(std::move(c));
+  for (size_t c = 0; c < sinks.size(); ++c) {
+    if (!present[c]) {
+      batch.columns.push_back(NullColumn(schema.fields[c].type, rows));
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr col, sinks[c].Finish());
+    batch.columns.push_back(std::move(col));
   }
   return batch;
 }

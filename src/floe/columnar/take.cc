@@ -28,7 +28,32 @@ Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
     out->null_count = nulls;
     if (nulls > 0) out->validity = Buffer(std::move(bits));
   }
-  if (c.type.IsNested()) return Unsupported("reordering rows of a {} column", c.type.ToString());
+  if (c.type.id == TypeId::kStruct) {
+    for (const auto& child : c.children) {
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr t, Take(*child, indices));
+      out->children.push_back(std::move(t));
+    }
+    return ColumnPtr(out);
+  }
+  if (c.type.id == TypeId::kList || c.type.id == TypeId::kMap) {
+    // Each row's run of child rows, in the new order; offsets restart from 0.
+    if (c.children.size() != 1) return Internal("a {} column without its child", c.type.ToString());
+    const int32_t* in = reinterpret_cast<const int32_t*>(c.offsets.data());
+    std::vector<int32_t> offsets(n + 1, 0);
+    std::vector<int64_t> child_rows;
+    for (int64_t r = 0; r < n; ++r) {
+      for (int32_t k = in [indices[r]]; k < in[indices[r] + 1]; ++k) child_rows.push_back(k);
+      if (child_rows.size() > static_cast<size_t>(INT32_MAX))
+        return Unsupported("a {} column of more than 2^31 elements", c.type.ToString());
+      offsets[r + 1] = static_cast<int32_t>(child_rows.size());
+    }
+    std::vector<uint8_t> off(offsets.size() * 4);
+    std::memcpy(off.data(), offsets.data(), off.size());
+    out->offsets = Buffer(std::move(off));
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr child, Take(*c.children[0], child_rows));
+    out->children.push_back(std::move(child));
+    return ColumnPtr(out);
+  }
   if (c.type.id == TypeId::kBool) {
     std::vector<uint8_t> bits(BitmapBytes(n), 0);
     for (int64_t r = 0; r < n; ++r) {
@@ -83,60 +108,113 @@ Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& i
   return out;
 }
 
+namespace {
+
+// One column holding the rows of `parts` (same type), in order; nested types recursively.
+Result<ColumnPtr> ConcatenateColumns(const std::vector<const Column*>& parts) {
+  const DataType& t = parts[0]->type;
+  auto col = std::make_shared<Column>();
+  col->type = t;
+  for (const Column* p : parts) col->length += p->length;
+  std::vector<uint8_t> validity(BitmapBytes(col->length), 0xFF);
+  int64_t row = 0;
+  for (const Column* p : parts) {
+    for (int64_t r = 0; r < p->length; ++r, ++row) {
+      if (!p->IsValid(r)) {
+        ClearBit(validity.data(), row);
+        ++col->null_count;
+      }
+    }
+  }
+  if (col->null_count > 0) col->validity = Buffer(std::move(validity));
+  if (t.id == TypeId::kStruct) {
+    for (size_t k = 0; k < t.children.size(); ++k) {
+      std::vector<const Column*> kids;
+      for (const Column* p : parts) kids.push_back(p->children.at(k).get());
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr child, ConcatenateColumns(kids));
+      col->children.push_back(std::move(child));
+    }
+    return ColumnPtr(col);
+  }
+  if (t.id == TypeId::kList || t.id == TypeId::kMap) {
+    std::vector<int32_t> offsets{0};
+    std::vector<const Column*> kids;
+    int64_t base = 0;
+    for (const Column* p : parts) {
+      const int32_t* in = reinterpret_cast<const int32_t*>(p->offsets.data());
+      for (int64_t r = 0; r < p->length; ++r) {
+        if (base + in[r + 1] - in[0] > INT32_MAX)
+          return Unsupported("a {} column of more than 2^31 elements", t.ToString());
+        offsets.push_back(static_cast<int32_t>(base + in[r + 1] - in[0]));
+      }
+      // Child rows before in[0] belong to no row of this part.
+      std::vector<int64_t> used;
+      for (int32_t k = in[0]; k < in[p->length]; ++k) used.push_back(k);
+      base += in[p->length] - in[0];
+      if (in[0] == 0 && in[p->length] == p->children.at(0)->length) {
+        kids.push_back(p->children[0].get());
+      } else {
+        FLOE_ASSIGN_OR_RETURN(ColumnPtr trimmed, Take(*p->children.at(0), used));
+        col->children.push_back(trimmed);  // kept alive until the concatenation below
+        kids.push_back(trimmed.get());
+      }
+    }
+    std::vector<uint8_t> off(offsets.size() * 4);
+    std::memcpy(off.data(), offsets.data(), off.size());
+    col->offsets = Buffer(std::move(off));
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr child, ConcatenateColumns(kids));
+    col->children.assign(1, std::move(child));
+    return ColumnPtr(col);
+  }
+  std::vector<uint8_t> values, bits;
+  std::vector<int32_t> offsets{0};
+  row = 0;
+  for (const Column* p : parts) {
+    const Column& src = *p;
+    if (t.id == TypeId::kBool) {
+      bits.resize(BitmapBytes(row + src.length), 0);
+      for (int64_t r = 0; r < src.length; ++r) {
+        if (src.BoolAt(r)) SetBit(bits.data(), row + r);
+      }
+    } else if (t.IsBinaryLike()) {
+      for (int64_t r = 0; r < src.length; ++r) {
+        std::string_view v = src.BytesAt(r);
+        values.insert(values.end(), v.begin(), v.end());
+        if (values.size() > static_cast<size_t>(INT32_MAX))
+          return Unsupported("a {} column of more than 2 GiB", t.ToString());
+        offsets.push_back(static_cast<int32_t>(values.size()));
+      }
+    } else {
+      size_t bytes = static_cast<size_t>(src.length) * t.FixedWidth();
+      values.insert(values.end(), src.values.data(), src.values.data() + bytes);
+    }
+    row += src.length;
+  }
+  if (t.id == TypeId::kBool) {
+    col->values = Buffer(std::move(bits));
+  } else {
+    col->values = Buffer(std::move(values));
+  }
+  if (t.IsBinaryLike()) {
+    std::vector<uint8_t> off(offsets.size() * 4);
+    std::memcpy(off.data(), offsets.data(), off.size());
+    col->offsets = Buffer(std::move(off));
+  }
+  return ColumnPtr(col);
+}
+
+}  // namespace
+
 Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches) {
   if (batches.empty()) return Internal("concatenating no batches");
   if (batches.size() == 1) return batches[0];
-  // Take over a virtual concatenation: gather (batch, row) pairs per column.
   RecordBatch out;
   out.schema = batches[0].schema;
   for (const auto& b : batches) out.num_rows += b.num_rows;
   for (int c = 0; c < batches[0].num_columns(); ++c) {
-    const DataType& t = batches[0].columns[c]->type;
-    if (t.IsNested()) return Unsupported("concatenating {} columns", t.ToString());
-    auto col = std::make_shared<Column>();
-    col->type = t;
-    col->length = out.num_rows;
-    std::vector<uint8_t> validity(BitmapBytes(out.num_rows), 0xFF);
-    std::vector<uint8_t> values, bits;
-    std::vector<int32_t> offsets{0};
-    int64_t row = 0;
-    for (const auto& b : batches) {
-      const Column& src = *b.columns[c];
-      for (int64_t r = 0; r < src.length; ++r, ++row) {
-        if (!src.IsValid(r)) {
-          ClearBit(validity.data(), row);
-          ++col->null_count;
-        }
-      }
-      if (t.id == TypeId::kBool) {
-        bits.resize(BitmapBytes(row), 0);
-        for (int64_t r = 0; r < src.length; ++r) {
-          if (src.BoolAt(r)) SetBit(bits.data(), row - src.length + r);
-        }
-      } else if (t.IsBinaryLike()) {
-        for (int64_t r = 0; r < src.length; ++r) {
-          std::string_view v = src.BytesAt(r);
-          values.insert(values.end(), v.begin(), v.end());
-          if (values.size() > static_cast<size_t>(INT32_MAX))
-            return Unsupported("a {} column of more than 2 GiB", t.ToString());
-          offsets.push_back(static_cast<int32_t>(values.size()));
-        }
-      } else {
-        size_t bytes = static_cast<size_t>(src.length) * t.FixedWidth();
-        values.insert(values.end(), src.values.data(), src.values.data() + bytes);
-      }
-    }
-    if (col->null_count > 0) col->validity = Buffer(std::move(validity));
-    if (t.id == TypeId::kBool) {
-      col->values = Buffer(std::move(bits));
-    } else {
-      col->values = Buffer(std::move(values));
-    }
-    if (t.IsBinaryLike()) {
-      std::vector<uint8_t> off(offsets.size() * 4);
-      std::memcpy(off.data(), offsets.data(), off.size());
-      col->offsets = Buffer(std::move(off));
-    }
+    std::vector<const Column*> parts;
+    for (const auto& b : batches) parts.push_back(b.columns[c].get());
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr col, ConcatenateColumns(parts));
     out.columns.push_back(std::move(col));
   }
   return out;

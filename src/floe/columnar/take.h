@@ -1,6 +1,6 @@
 // Take: a new column (or batch) holding the rows of another at the given indices, in that order.
-// Used to regroup rows by partition and to apply a sort. Flat types only; nested columns are an
-// unsupported error naming the type.
+// Used to regroup rows by partition and to apply a sort. Nested columns (struct, list, map) are
+// taken and concatenated whole, children included.
 #pragma once
 
 #include <cstdint>

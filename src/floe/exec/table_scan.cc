@@ -1,5 +1,7 @@
 #include "floe/exec/table_scan.h"
 
+#include "floe/columnar/column_builder.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -30,24 +32,6 @@ Result<iceberg::Schema> ProjectSchema(const iceberg::Schema& schema,
   return iceberg::Schema(schema.schema_id(), std::move(fields));
 }
 
-// A column of `n` NULLs of a flat `type`.
-ColumnPtr NullColumn(const DataType& type, int64_t n) {
-  auto c = std::make_shared<columnar::Column>();
-  c->type = type;
-  c->length = n;
-  c->null_count = n;
-  c->validity = Buffer(std::vector<uint8_t>(static_cast<size_t>(columnar::BitmapBytes(n)), 0));
-  const int width = type.FixedWidth();
-  if (type.id == TypeId::kBool) {
-    c->values = c->validity;
-  } else if (width > 0) {
-    c->values = Buffer(std::vector<uint8_t>(static_cast<size_t>(n * width), 0));
-  } else {
-    c->offsets = Buffer(std::vector<uint8_t>(static_cast<size_t>(n + 1) * 4, 0));
-  }
-  return c;
-}
-
 // Picks the projected columns out of a batch conformed to the full table schema; those not
 // `read` come out as NULLs.
 Result<columnar::RecordBatch> Select(const columnar::RecordBatch& b,
@@ -61,7 +45,7 @@ Result<columnar::RecordBatch> Select(const columnar::RecordBatch& b,
     const int32_t id = field_ids[i];
     bool found = false;
     if (!read[i]) {
-      out.columns.push_back(NullColumn(out_schema->fields[i].type, b.num_rows));
+      out.columns.push_back(columnar::NullColumn(out_schema->fields[i].type, b.num_rows));
       continue;
     }
     for (int c = 0; c < b.num_columns(); ++c) {

@@ -33,8 +33,9 @@ Result<parquet::CompressionCodec> CodecByName(std::string name) {
 }
 
 // Widens a column to `want` where that loses nothing.
+// `positional_children`: a map's entries struct, whose key and value match by position.
 Result<c::ColumnPtr> Widen(const c::ColumnPtr& col, const c::DataType& want,
-                           const std::string& name) {
+                           const std::string& name, bool positional_children = false) {
   if (col->type == want) return col;
   const c::DataType& have = col->type;
   auto copy_validity = [&](c::Column* out) {
@@ -100,24 +101,54 @@ Result<c::ColumnPtr> Widen(const c::ColumnPtr& col, const c::DataType& want,
     out->type = want;
     return c::ColumnPtr(out);
   }
+  // Nested columns: the same shape, children conformed one by one (they carry the table's field
+  // ids and names, which a file written elsewhere lacks: list<item> and list<element> are one).
+  if (want.IsNested() && have.id == want.id) {
+    auto out = std::make_shared<c::Column>(*col);
+    out->type = want;
+    out->children.clear();
+    const bool by_position = want.id != T::kStruct || positional_children;
+    if (by_position && want.children.size() != have.children.size()) {
+      return InvalidInput("column '{}' has type {}; the table wants {}", name, have.ToString(),
+                          want.ToString());
+    }
+    for (size_t i = 0; i < want.children.size(); ++i) {
+      const c::Field& wf = want.children[i];
+      std::optional<size_t> j;
+      if (by_position) {
+        j = i;
+      } else {
+        for (size_t k = 0; k < have.children.size(); ++k) {
+          if (have.children[k].name == wf.name) j = k;
+        }
+      }
+      const std::string child = name + "." + wf.name;
+      if (!j) {
+        if (!wf.nullable || wf.type.IsNested())
+          return InvalidInput("column '{}' is missing from the input", child);
+        out->children.push_back(c::NullColumn(wf.type, col->length));
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(c::ColumnPtr conformed,
+                            Widen(col->children[*j], wf.type, child, want.id == T::kMap));
+      if (!wf.nullable && conformed->null_count > 0) {
+        return InvalidInput("column '{}' is required but the input has {} nulls", child,
+                            conformed->null_count);
+      }
+      out->children.push_back(std::move(conformed));
+    }
+    if (!by_position) {
+      for (const auto& hf : have.children) {
+        bool known = false;
+        for (const auto& wf : want.children) known |= wf.name == hf.name;
+        if (!known)
+          return InvalidInput("input column '{}.{}' is not in the table schema", name, hf.name);
+      }
+    }
+    return c::ColumnPtr(out);
+  }
   return InvalidInput("column '{}' has type {}; the table wants {}", name, have.ToString(),
                       want.ToString());
-}
-
-c::ColumnPtr AllNull(const c::DataType& t, int64_t rows) {
-  auto out = std::make_shared<c::Column>();
-  out->type = t;
-  out->length = rows;
-  out->null_count = rows;
-  out->validity = Buffer(std::vector<uint8_t>(c::BitmapBytes(rows), 0));
-  if (t.IsBinaryLike()) {
-    out->offsets = Buffer(std::vector<uint8_t>((rows + 1) * 4, 0));
-  } else if (t.id == c::TypeId::kBool) {
-    out->values = Buffer(std::vector<uint8_t>(c::BitmapBytes(rows), 0));
-  } else {
-    out->values = Buffer(std::vector<uint8_t>(rows * std::max(0, t.FixedWidth()), 0));
-  }
-  return out;
 }
 
 // Orders rows by the table's sort order (on the untransformed source values for identity fields).
@@ -224,7 +255,7 @@ Result<c::RecordBatch> ConformToSchema(const c::RecordBatch& batch, const Schema
     if (!idx) {
       if (!f.nullable && !by_field_id)
         return InvalidInput("input has no column '{}', which the table requires", f.name);
-      out.columns.push_back(AllNull(f.type, batch.num_rows));
+      out.columns.push_back(c::NullColumn(f.type, batch.num_rows));
       continue;
     }
     FLOE_ASSIGN_OR_RETURN(c::ColumnPtr col, Widen(batch.columns[*idx], f.type, f.name));
@@ -290,9 +321,10 @@ TableDataWriter::TableDataWriter(Table table, const FileIO& io)
     : table_(std::move(table)), io_(io) {}
 
 Status TableDataWriter::Write(const c::RecordBatch& batch) {
-  if (batch.num_rows == 0) return {};
+  // Conformed even when empty: a 0-row input of an unrelated schema is an error too.
   FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed,
                         ConformToSchema(batch, table_.metadata.CurrentSchema()));
+  if (conformed.num_rows == 0) return {};
   rows_ += conformed.num_rows;
   batches_.push_back(std::move(conformed));
   return {};

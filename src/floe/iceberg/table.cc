@@ -115,8 +115,15 @@ Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_loca
 Result<Table> LoadTable(catalog::Catalog& catalog, const FileIO& io,
                         const catalog::TableIdentifier& id) {
   FLOE_ASSIGN_OR_RETURN(std::string location, catalog.LoadTable(id));
-  FLOE_ASSIGN_OR_RETURN(Table t, LoadStaticTable(io, location));
-  t.id = id;
+  auto t = LoadStaticTable(io, location);
+  if (!t) {
+    // The catalog has the table; its metadata file is gone or unreadable: not "not found".
+    Error e = t.error();
+    if (e.kind == ErrorKind::kNotFound) e.kind = ErrorKind::kCorrupt;
+    e.message = fmt::format("table {}: {}", id.ToString(), e.message);
+    return std::unexpected(e);
+  }
+  t->id = id;
   return t;
 }
 

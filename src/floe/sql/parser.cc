@@ -14,13 +14,32 @@ Error ErrorAt(ErrorKind kind, std::string_view text, int offset, std::string mes
   return Error{kind, fmt::format("at {}: {}", PositionOf(text, offset), message)};
 }
 
-std::vector<std::string> SplitSql(std::string_view s) {
+std::vector<std::string> SplitSql(std::string_view s, int first_line) {
   std::vector<std::string> out;
   std::string cur;
   size_t i = 0;
+  size_t start = 0;    // offset in `s` of the statement being gathered
+  size_t counted = 0;  // `s` up to here is counted in lines / col
+  int64_t lines = first_line - 1, col = 0;
   auto flush = [&] {
     bool blank = cur.find_first_not_of(" \t\r\n") == std::string::npos;
-    if (!blank) out.push_back(cur);
+    if (!blank) {
+      if (first_line > 0) {
+        // Pad to where the statement starts in the script, so "at line L, column C" is the
+        // script's own position.
+        for (; counted < start; ++counted) {
+          if (s[counted] == '\n') {
+            ++lines;
+            col = 0;
+          } else {
+            ++col;
+          }
+        }
+        cur = std::string(static_cast<size_t>(lines), '\n') +
+              std::string(static_cast<size_t>(col), ' ') + cur;
+      }
+      out.push_back(cur);
+    }
     cur.clear();
   };
   while (i < s.size()) {
@@ -50,6 +69,7 @@ std::vector<std::string> SplitSql(std::string_view s) {
     } else if (c == ';') {
       flush();
       ++i;
+      start = i;
     } else {
       cur.push_back(s[i++]);
     }

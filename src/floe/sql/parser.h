@@ -26,8 +26,9 @@ struct ParsedStatement {
 Result<ParsedStatement> ParseStatement(std::string_view sql);
 
 // Splits on top-level ';' (quotes, "identifiers" and comments respected); blank statements are
-// dropped.
-std::vector<std::string> SplitSql(std::string_view script);
+// dropped. With `first_line` > 0 (the script's first line number) each statement is padded with
+// the newlines and spaces before it, so errors name the script's line and column.
+std::vector<std::string> SplitSql(std::string_view script, int first_line = 0);
 
 // An error of `kind` at a byte offset of `text`: "at line 1, column 8: <message>".
 Error ErrorAt(ErrorKind kind, std::string_view text, int offset, std::string message);
