@@ -103,6 +103,18 @@ f query -e "select * from db.m" 2>"$work/err" >/dev/null
 [[ $? -ne 0 ]] && grep -q "^floe: corrupt: at line 1, column 15: table db.m: cannot read table metadata" "$work/err"
 check "a missing metadata file is not 'table not found': $(cat "$work/err")" $?
 
+# 19. Results stream: csv and json print every row as it comes; the table keeps its first and
+# last 20 rows and says how many it left out.
+f table create db.r --schema '[{"name":"id","type":"long"}]' >/dev/null
+{ echo id; seq 1 100; } >"$work/r.csv"
+f table append db.r "$work/r.csv" >/dev/null
+[[ "$(f query --format csv -e "select id from db.r" | wc -l)" == 101 ]]
+check "csv prints every row" $?
+f query -e "select id from db.r" >"$work/table.txt"
+[[ "$(wc -l <"$work/table.txt")" == 44 ]] && grep -q '^\.\.\. 60 more rows \.\.\.$' "$work/table.txt" &&
+  grep -q '^(100 rows, 40 shown; --format csv prints all)$' "$work/table.txt"
+check "the table format shows 40 of 100 rows" $?
+
 [[ "$(f table snapshots db.t)" == "$snapshots" ]]
 check "no failure above changed db.t" $?
 

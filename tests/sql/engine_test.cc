@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "floe/columnar/value_format.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/commit.h"
@@ -396,6 +398,48 @@ TEST_F(EngineTest, IdentifiersLongerThan63BytesResolve) {
             fmt::format("not found: at line 1, column 8: column 'nosuch' not found in db.{} "
                         "(columns: {})",
                         name, col));
+}
+
+// With a sink, SELECT without aggregate or ORDER BY hands rows over as the scan makes them (one
+// batch per data file here) and keeps none: memory follows a batch, not the answer. OFFSET and
+// LIMIT hold across the streamed batches; other plans deliver their final rows to the sink.
+TEST_F(EngineTest, ResultsStreamToASink) {
+  std::vector<int64_t> sizes;
+  std::multiset<int64_t> ids;
+  QueryOptions o = options_;
+  o.sink = [&](const columnar::RecordBatch& b) -> Status {
+    sizes.push_back(b.num_rows);
+    EXPECT_EQ(b.schema->fields[0].name, "x");
+    for (int64_t r = 0; r < b.num_rows; ++r) ids.insert(b.columns[0]->Values<int64_t>()[r]);
+    return {};
+  };
+  auto r = engine_->Execute("select id as x from db.events", o);
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_TRUE(r->batches.empty());
+  EXPECT_EQ(r->schema->fields[0].name, "x");
+  EXPECT_EQ(sizes, (std::vector<int64_t>{25, 25, 25, 25}));  // four files, one batch each
+  EXPECT_EQ(ids.size(), 100u);
+  EXPECT_EQ(*ids.begin(), 0);
+  EXPECT_EQ(*ids.rbegin(), 99);
+
+  sizes.clear();
+  ids.clear();
+  o.threads = 1;
+  ASSERT_TRUE(engine_->Execute("select id as x from db.events limit 30 offset 40", o));
+  int64_t total = 0;
+  for (int64_t n : sizes) total += n;
+  EXPECT_EQ(total, 30);
+  EXPECT_EQ(ids.size(), 30u);
+
+  sizes.clear();
+  ASSERT_TRUE(engine_->Execute("select count(*) as x from db.events", o));
+  EXPECT_EQ(sizes, (std::vector<int64_t>{1}));
+
+  // A sink's error stops the statement and is its error.
+  o.sink = [](const columnar::RecordBatch&) -> Status { return IOError("stdout is closed"); };
+  auto failed = engine_->Execute("select id as x from db.events", o);
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().message, "stdout is closed");
 }
 
 TEST_F(EngineTest, SingleThreadedGivesTheSameAnswer) {

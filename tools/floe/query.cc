@@ -21,6 +21,7 @@
 #include "floe/parquet/read_strategy.h"
 #include "floe/sql/engine.h"
 #include "floe/sql/parser.h"
+#include "result_printer.h"
 
 namespace floe::cli {
 namespace {
@@ -56,99 +57,6 @@ io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {
   return d;
 }
 
-void PrintResult(const sql::QueryResult& r, const std::string& format, bool with_stats,
-                 const std::string& stats_json) {
-  std::string out;
-  const auto& fields = r.schema ? r.schema->fields : std::vector<columnar::Field>{};
-  if (format == "json") {
-    out += "{\"columns\": [";
-    for (size_t i = 0; i < fields.size(); ++i) {
-      if (i) out += ", ";
-      columnar::AppendJsonString(fields[i].name, &out);
-    }
-    out += "], \"rows\": [";
-    bool first = true;
-    for (const auto& b : r.batches) {
-      for (int64_t row = 0; row < b.num_rows; ++row) {
-        out += first ? "[" : ", [";
-        first = false;
-        for (int c = 0; c < b.num_columns(); ++c) {
-          if (c) out += ", ";
-          columnar::AppendJsonValue(*b.columns[c], row, &out);
-        }
-        out += "]";
-      }
-    }
-    out += "]";
-    if (with_stats) out += ", \"stats\": " + stats_json;
-    out += "}\n";
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return;
-  }
-  if (format == "csv") {
-    for (size_t i = 0; i < fields.size(); ++i) {
-      if (i) out += ",";
-      out += fields[i].name;
-    }
-    out += "\n";
-    for (const auto& b : r.batches) {
-      for (int64_t row = 0; row < b.num_rows; ++row) {
-        for (int c = 0; c < b.num_columns(); ++c) {
-          if (c) out += ",";
-          columnar::AppendCsvValue(*b.columns[c], row, &out);
-        }
-        out += "\n";
-      }
-    }
-  } else {
-    // Aligned text: numbers right, everything else left; NULL spelled out.
-    std::vector<std::vector<std::string>> cells;
-    std::vector<size_t> width(fields.size());
-    for (size_t i = 0; i < fields.size(); ++i) width[i] = fields[i].name.size();
-    int64_t rows = 0;
-    for (const auto& b : r.batches) {
-      for (int64_t row = 0; row < b.num_rows; ++row, ++rows) {
-        std::vector<std::string> line;
-        for (int c = 0; c < b.num_columns(); ++c) {
-          std::string v;
-          if (b.columns[c]->IsNull(row)) {
-            v = "NULL";
-          } else {
-            columnar::AppendCsvValue(*b.columns[c], row, &v);
-            if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
-          }
-          width[c] = std::max(width[c], v.size());
-          line.push_back(std::move(v));
-        }
-        cells.push_back(std::move(line));
-      }
-    }
-    auto numeric = [&](size_t c) {
-      auto id = fields[c].type.id;
-      return id == columnar::TypeId::kInt64 || id == columnar::TypeId::kFloat64 ||
-             id == columnar::TypeId::kDecimal128 || id == columnar::TypeId::kInt32;
-    };
-    for (size_t i = 0; i < fields.size(); ++i) {
-      out += (i ? " | " : "") + fmt::format("{:<{}}", fields[i].name, width[i]);
-    }
-    out += "\n";
-    for (size_t i = 0; i < fields.size(); ++i) out += (i ? "-+-" : "") + std::string(width[i], '-');
-    out += "\n";
-    for (const auto& line : cells) {
-      for (size_t i = 0; i < line.size(); ++i) {
-        out += i ? " | " : "";
-        out += numeric(i) ? fmt::format("{:>{}}", line[i], width[i])
-                          : fmt::format("{:<{}}", line[i], width[i]);
-      }
-      out += "\n";
-    }
-    out += fmt::format("({} row{})\n", rows, rows == 1 ? "" : "s");
-    if (!r.message.empty()) out += r.message + "\n";
-  }
-  if (with_stats) out += stats_json + "\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
-}
-
 struct Session {
   std::unique_ptr<sql::Engine> engine;
   // One per store: the warehouse's, and those of other roots that tables' locations reach, which
@@ -169,11 +77,19 @@ struct Session {
   Status Run(const std::string& statement) {
     io::RequestCounts before = Counted();
     Stopwatch watch;
-    auto r = engine->Execute(statement, options);
+    // Rows are printed as they come; on an error mid-answer what was printed stays, and the
+    // error follows on stderr.
+    ResultPrinter printer(args->format, stdout);
+    sql::QueryOptions o = options;
+    o.sink = [&printer](const columnar::RecordBatch& b) { return printer.Add(b); };
+    auto r = engine->Execute(statement, o);
     double ms = watch.ElapsedMs();
     if (!r) return std::unexpected(r.error());
     io::RequestCounts used = Diff(Counted(), before);
-    PrintResult(*r, args->format, args->stats, StatsJson(r->stats, used, ms));
+    std::optional<std::string> stats;
+    if (args->stats) stats = StatsJson(r->stats, used, ms);
+    printer.Finish(r->schema ? r->schema->fields : std::vector<columnar::Field>{}, stats,
+                   r->message);
     std::fflush(stdout);
     return {};
   }

@@ -26,8 +26,48 @@ namespace {
 
 using columnar::RecordBatch;
 
+// Rows handed to a ResultSink as the scan makes them, with OFFSET and LIMIT applied across
+// workers. Thread-safe.
+struct Stream {
+  const LogicalPlan* plan = nullptr;
+  const ResultSink* sink = nullptr;
+  std::mutex mu;
+  int64_t to_skip = 0;
+  int64_t to_take = -1;  // -1: all
+  Status status;
+
+  bool Done() {
+    std::lock_guard lock(mu);
+    return !status || to_take == 0;
+  }
+
+  Status Deliver(RecordBatch batch) {
+    std::lock_guard lock(mu);
+    if (!status || to_take == 0) return {};
+    int64_t from = std::min(to_skip, batch.num_rows);
+    to_skip -= from;
+    int64_t n = batch.num_rows - from;
+    if (to_take >= 0) n = std::min(n, to_take);
+    if (n <= 0) return {};
+    if (from > 0 || n < batch.num_rows) {
+      std::vector<int64_t> idx(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) idx[i] = from + i;
+      FLOE_ASSIGN_OR_RETURN(batch, columnar::Take(batch, idx));
+    }
+    if (to_take >= 0) to_take -= n;
+    auto schema = std::make_shared<columnar::Schema>();
+    for (size_t i = 0; i < plan->names.size() && i < batch.columns.size(); ++i)
+      schema->fields.push_back({plan->names[i], batch.columns[i]->type});
+    batch.columns.resize(plan->names.size());
+    batch.schema = schema;
+    status = (*sink)(batch);
+    return status;
+  }
+};
+
 // Per scan worker: WHERE, then either a partial aggregate or the projected rows.
 struct WorkerState {
+  Stream* stream = nullptr;  // set when rows stream to a sink
   std::unique_ptr<exec::HashAggregate> aggregate;
   std::unique_ptr<exec::Sort> sort;
   std::vector<RecordBatch> rows;
@@ -50,6 +90,7 @@ std::vector<std::string> NamesOf(const LogicalPlan& plan) {
 Status ProjectInto(const LogicalPlan& plan, const RecordBatch& in, WorkerState* w) {
   FLOE_ASSIGN_OR_RETURN(RecordBatch out, exec::Project(in, ProjectionOf(plan), NamesOf(plan)));
   if (out.num_rows == 0) return {};
+  if (w->stream) return w->stream->Deliver(std::move(out));
   if (w->sort) return w->sort->Consume(out);
   w->row_count += out.num_rows;
   w->rows.push_back(std::move(out));
@@ -62,6 +103,7 @@ Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w)
   }
   if (batch.num_rows == 0) return {};
   if (w->aggregate) return w->aggregate->Consume(batch);
+  if (w->stream && w->stream->Done()) return {};
   // Without ORDER BY a LIMIT is met as soon as enough rows arrived.
   if (plan.order.empty() && plan.limit >= 0 &&
       w->row_count >= exec::RowsToKeep(plan.limit, plan.offset)) {
@@ -141,8 +183,22 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
   if (auto c = CountFromManifests(plan, wh, &result.stats)) {
     FLOE_ASSIGN_OR_RETURN(counted, std::move(*c));
   }
+  // Without an aggregate or ORDER BY, rows go to the sink as they come.
+  Stream stream;
+  const bool streaming = options.sink && !plan.aggregate && plan.order.empty();
+  if (streaming) {
+    stream.plan = &plan;
+    stream.sink = &options.sink;
+    stream.to_skip = plan.offset;
+    stream.to_take = plan.limit;
+  }
+  auto new_worker = [&] {
+    WorkerState w = NewWorker(plan);
+    if (streaming) w.stream = &stream;
+    return w;
+  };
   if (counted) {
-    workers.push_back(NewWorker(plan));
+    workers.push_back(new_worker());
   } else if (plan.source == LogicalPlan::Source::kTable) {
     exec::TableScanOptions so;
     so.field_ids = plan.scan_field_ids;
@@ -163,7 +219,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     so.strategy = options.read_strategy;
     so.threads = options.threads;
     nworkers = exec::ScanWorkers(so);
-    for (int i = 0; i < nworkers; ++i) workers.push_back(NewWorker(plan));
+    for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker());
     exec::TableScanStats ss;
     FLOE_RETURN_IF_ERROR(exec::ScanTable(
         plan.table, *wh.io, so,
@@ -175,7 +231,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     result.stats.row_groups_skipped = ss.row_groups_skipped;
     result.stats.pages_skipped = ss.pages_skipped;
   } else {
-    workers.push_back(NewWorker(plan));
+    workers.push_back(new_worker());
     RecordBatch source;
     if (plan.source == LogicalPlan::Source::kMetadataTable) {
       source = plan.metadata_rows;
@@ -254,6 +310,14 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     }
   }
   // Drop the hidden ORDER BY columns and name the outputs.
+  if (streaming) {
+    FLOE_RETURN_IF_ERROR(stream.status);
+    auto names = std::make_shared<columnar::Schema>();
+    for (size_t i = 0; i < plan.outputs.size(); ++i)
+      names->fields.push_back({plan.names[i], plan.outputs[i]->type});
+    result.schema = names;
+    return result;
+  }
   auto out_schema = std::make_shared<columnar::Schema>();
   RecordBatch out;
   out.num_rows = final_batch.num_rows;
@@ -263,7 +327,11 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
   }
   out.schema = out_schema;
   result.schema = out_schema;
-  result.batches.push_back(std::move(out));
+  if (options.sink) {
+    if (out.num_rows > 0) FLOE_RETURN_IF_ERROR(options.sink(out));
+  } else {
+    result.batches.push_back(std::move(out));
+  }
   return result;
 }
 
@@ -272,8 +340,13 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
 Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& options) {
   FLOE_ASSIGN_OR_RETURN(ParsedStatement st, ParseStatement(sql));
   if (st.kind == "CallStmt") {
-    if (call_handler_) return call_handler_(st.text, st.node);
-    return RunProcedure(warehouse_, st.text, st.node);
+    auto r = call_handler_ ? call_handler_(st.text, st.node)
+                           : RunProcedure(warehouse_, st.text, st.node);
+    if (r && options.sink) {
+      for (const auto& b : r->batches) FLOE_RETURN_IF_ERROR(options.sink(b));
+      r->batches.clear();
+    }
+    return r;
   }
   if (st.kind == "ExplainStmt") {
     return std::unexpected(

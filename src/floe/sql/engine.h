@@ -19,9 +19,16 @@
 
 namespace floe::sql {
 
+// Receives a statement's result batches in order, one call at a time, with the output names.
+using ResultSink = std::function<Status(const columnar::RecordBatch&)>;
+
 struct QueryOptions {
   parquet::ReadStrategy read_strategy = parquet::ReadStrategy::kFloe;
   int threads = 0;  // 0: hardware concurrency
+  // When set, result rows go here instead of into QueryResult::batches: a plan without an
+  // aggregate or ORDER BY streams them as the scan produces them, so memory follows a batch, not
+  // the answer (SELECT * of a 10M-row table held 3.4 GB); others deliver their final rows.
+  ResultSink sink;
 };
 
 struct QueryStats {

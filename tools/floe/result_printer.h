@@ -1,0 +1,47 @@
+// ResultPrinter: prints a statement's rows as they arrive, in the formats of CLI.md -- json (one
+// object: columns, rows, stats), csv, and the aligned table -- so an answer of any size costs the
+// memory of a batch: json and csv are written as they come; the table keeps its first and last
+// rows only (kTableRows in all, as DuckDB's box shows), with a line saying how many were left out.
+// One printer per statement; not thread-safe.
+#pragma once
+
+#include <cstdio>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+
+namespace floe::cli {
+
+class ResultPrinter {
+ public:
+  static constexpr int64_t kTableRows = 40;
+
+  ResultPrinter(std::string format, std::FILE* out) : format_(std::move(format)), out_(out) {}
+
+  // Rows of the answer, in order; every batch has the output's columns and names.
+  Status Add(const columnar::RecordBatch& batch);
+  // Ends the answer: `fields` name the columns when no batch came; the stats JSON and a
+  // statement's message (CALL) follow the rows.
+  void Finish(const std::vector<columnar::Field>& fields, const std::optional<std::string>& stats,
+              const std::string& message);
+
+ private:
+  void Begin(const std::vector<columnar::Field>& fields);
+  std::vector<std::string> TableCells(const columnar::RecordBatch& b, int64_t row) const;
+  void Write(const std::string& s);
+
+  std::string format_;
+  std::FILE* out_;
+  bool begun_ = false;
+  std::vector<columnar::Field> fields_;
+  int64_t rows_ = 0;
+  // table format: the first and the last rows, as cells
+  std::vector<std::vector<std::string>> head_;
+  std::deque<std::vector<std::string>> tail_;
+};
+
+}  // namespace floe::cli
