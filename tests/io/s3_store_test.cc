@@ -2,6 +2,9 @@
 // often through tests/support/s3_proxy.py, which counts every request and injects faults. Request
 // counts and bytes are asserted exactly; nothing here asserts a duration.
 #include "floe/io/s3_store.h"
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <gtest/gtest.h>
 #include <spawn.h>
@@ -694,6 +697,52 @@ TEST_F(S3StoreTest, TimeoutIsRetried) {
   EXPECT_EQ(Text(store->Get("slow", Range::Whole())), "eventually");
   EXPECT_EQ(env_.Proxy().Stats().requests("GET"), 2u);
   EXPECT_EQ(store->stats().retries, 1u);
+}
+
+// A server that accepts connections and never answers: each attempt is cut after a stall of
+// low_speed_timeout_s, and no attempt starts past the retry budget, so the call ends with an
+// error naming the operation (it took 151 s with the defaults of five stalled attempts).
+TEST_F(S3StoreTest, AServerThatNeverAnswersFailsWithinTheRetryBudget) {
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(listener, 16), 0);  // the kernel completes connections; nobody reads
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  S3Options o = env_.Options();
+  o.endpoint = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  o.low_speed_timeout_s = 1;
+  o.retry_budget_ms = 1500;
+  auto store = S3Store::Open("silent", "", o);
+  ASSERT_TRUE(store) << store.error().ToString();
+  auto r = (*store)->Get("k", Range::Whole());
+  close(listener);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kIO);
+  EXPECT_TRUE(r.error().message.starts_with("GET 'k' in s3://silent failed after "))
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("too slow"), std::string::npos) << r.error().message;
+  EXPECT_LT((*store)->stats().attempts, 5u);  // the budget, not max_attempts, ended it
+}
+
+// A 404 is "not found" only when S3 says so: versitygw answers an unknown access key with 404
+// XAdminUserNotFound, which was reported as "bucket not found".
+TEST_F(S3StoreTest, AnUnknownAccessKeyIsReportedAsTheServerSaysIt) {
+  S3Options o = env_.Options();
+  o.access_key_id = "FLOEUNKNOWNKEY";
+  auto store = env_.Store("", o);  // the bucket is created with the right credentials
+  ASSERT_TRUE(store);
+  auto r = store->Get("k", Range::Whole());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kIO) << r.error().message;
+  EXPECT_EQ(r.error().message.find("not found in"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("HTTP 40"), std::string::npos) << r.error().message;
+  auto list = store->List("");
+  ASSERT_FALSE(list);
+  EXPECT_EQ(list.error().message.find("bucket"), std::string::npos) << list.error().message;
 }
 
 // ---------------------------------------------------------------------------------------------

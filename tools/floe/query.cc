@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "floe/base/clock.h"
+#include "floe/base/progress.h"
 #include "floe/columnar/value_format.h"
 #include "floe/io/counting_store.h"
 #include "floe/parquet/read_strategy.h"
@@ -82,7 +83,19 @@ struct Session {
     ResultPrinter printer(args->format, stdout);
     sql::QueryOptions o = options;
     o.sink = [&printer](const columnar::RecordBatch& b) { return printer.Add(b); };
+    // A bar on a terminal while a scan reads its files (drawn only past 100 ms, erased when the
+    // answer prints); not when rows stream to that same terminal.
+    const bool rows_to_terminal = args->format != "table" && isatty(STDOUT_FILENO);
+    Progress progress(
+        "query", 0, "files",
+        isatty(STDERR_FILENO) && !rows_to_terminal ? ProgressMode::kBar : ProgressMode::kSilent);
+    o.progress = [&progress](size_t done, size_t total) {
+      progress.SetTotal(total);
+      progress.Advance();
+      (void)done;
+    };
     auto r = engine->Execute(statement, o);
+    progress.Abandon();
     double ms = watch.ElapsedMs();
     if (!r) return std::unexpected(r.error());
     io::RequestCounts used = Diff(Counted(), before);

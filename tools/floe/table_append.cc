@@ -125,8 +125,14 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
                id->ToString());
     return 0;
   }
+  Progress writing("writing", 0, "files");
+  writer.set_on_file_written([&](int64_t) { writing.Advance(); });
   auto files = writer.Finish();
-  if (!files) return ReportError(files.error());
+  if (!files) {
+    writing.Abandon();
+    return ReportError(files.error());
+  }
+  writing.Finish();
   iceberg::SnapshotUpdate update;
   update.added = *files;
   auto committed = iceberg::CommitSnapshot(*w->catalog, *w->io, *id, update);

@@ -61,12 +61,13 @@ void Progress::Finish() {
 
 std::string Progress::Render(bool final) const {
   uint64_t done = done_.load(std::memory_order_relaxed);
+  const uint64_t total = total_.load(std::memory_order_relaxed);
   double secs = watch_.ElapsedSeconds();
   double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
   std::string unit = unit_.empty() ? "" : " " + unit_;
   std::string text;
-  if (total_ > 0) {
-    double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
+  if (total > 0) {
+    double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
     if (mode_ == ProgressMode::kBar) {
       constexpr int kWidth = 28;
       int filled = static_cast<int>(frac * kWidth);
@@ -75,12 +76,12 @@ std::string Progress::Render(bool final) const {
     } else {
       text = fmt::format("{}: {:.0f}% ", label_, frac * 100);
     }
-    text += fmt::format("{}/{}{}  {:.1f}{}/s", done, total_, unit, rate, unit);
+    text += fmt::format("{}/{}{}  {:.1f}{}/s", done, total, unit, rate, unit);
     if (final) {
       text += fmt::format("  in {}", FormatSeconds(secs));
     } else if (rate > 0) {
-      text += fmt::format(
-          "  ETA {}", FormatSeconds(static_cast<double>(total_ - std::min(done, total_)) / rate));
+      text += fmt::format("  ETA {}",
+                          FormatSeconds(static_cast<double>(total - std::min(done, total)) / rate));
     }
   } else {
     text = fmt::format("{}: {}{}  {:.1f}{}/s", label_, done, unit, rate, unit);

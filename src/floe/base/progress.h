@@ -32,6 +32,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void Advance(uint64_t n = 1);
+  // For jobs that learn their size as they go (a scan plans its files first); thread-safe.
+  void SetTotal(uint64_t total) { total_.store(total, std::memory_order_relaxed); }
   // The final line: call once the job has succeeded.
   void Finish();
   // Ends the report without its final line (erasing a drawn bar); the destructor's default.
@@ -48,7 +50,7 @@ class Progress {
   void MaybeDraw(bool final);
 
   std::string label_;
-  uint64_t total_;
+  std::atomic<uint64_t> total_;
   std::string unit_;
   ProgressMode mode_;
   std::FILE* out_;

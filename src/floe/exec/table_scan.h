@@ -30,6 +30,8 @@ struct TableScanOptions {
   std::optional<int64_t> as_of_timestamp_ms;
   parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
   int threads = 2;
+  // Progress: files read and files the scan plans, from the reading threads.
+  std::function<void(size_t done, size_t total)> on_file_done;
 };
 
 struct TableScanStats {

@@ -401,6 +401,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
       Buffer bytes = sink.ToBuffer();
       FLOE_RETURN_IF_ERROR(io_.Write(location, bytes.view()));
+      if (on_file_written_) on_file_written_(static_cast<int64_t>(bytes.size()));
       DataFile f;
       f.file_path = location;
       f.partition = group.first;

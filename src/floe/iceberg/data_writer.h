@@ -5,6 +5,7 @@
 // itself (no second pass). Buffers the whole write in memory. Not thread-safe.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,12 +42,17 @@ class TableDataWriter {
   Status Write(const columnar::RecordBatch& batch);
   Result<std::vector<DataFile>> Finish();
   int64_t rows() const { return rows_; }
+  // Called by Finish after each data file is written (its bytes), for progress.
+  void set_on_file_written(std::function<void(int64_t bytes)> f) {
+    on_file_written_ = std::move(f);
+  }
 
  private:
   Table table_;
   const FileIO& io_;
   std::vector<columnar::RecordBatch> batches_;
   int64_t rows_ = 0;
+  std::function<void(int64_t)> on_file_written_;
 };
 
 }  // namespace floe::iceberg

@@ -857,11 +857,13 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     return {};
   };
 
+  std::atomic<size_t> files_done{0};
   auto worker = [&] {
     while (!failed.load()) {
       const size_t i = next.fetch_add(1);
       if (i >= tasks.size()) return;
       Status st = read_one(i);
+      if (st && options.on_file_done) options.on_file_done(++files_done, tasks.size());
       if (!st) {
         std::lock_guard lock(mu);
         if (!first_error) first_error = NameFile(std::move(st).error(), tasks[i]);

@@ -50,6 +50,8 @@ struct ScanReadOptions {
   // Stop once the sink has received at least this many rows (-1: all). With preserve_order the
   // rows are the first in task order; without, any.
   int64_t limit = -1;
+  // Called after each file is read (files done, files in the scan), from the reading threads.
+  std::function<void(size_t done, size_t total)> on_file_done;
 };
 
 struct ScanReadStats {

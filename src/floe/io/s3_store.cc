@@ -123,6 +123,7 @@ struct Transfer {
 
   // The last attempt.
   int attempts = 0;
+  std::chrono::steady_clock::time_point first_start;  // of the first attempt
   CURLcode code = CURLE_OK;
   long status = 0;
   std::vector<uint8_t> body;
@@ -329,6 +330,14 @@ class S3Store::Impl {
     }
     s3::ErrorBody err = s3::ParseErrorBody(t.BodyText());
     std::string code_text = err.code.empty() ? "" : fmt::format(": {}: {}", err.code, err.message);
+    // A 404 means "not found" only when S3 says so (or gives no body, as for HEAD); a server may
+    // answer 404 for other reasons (versitygw for an unknown access key), reported as it gave them.
+    const bool no_such = err.code.empty() || err.code == "NoSuchKey" ||
+                         err.code == "NoSuchBucket" || err.code == "NoSuchUpload";
+    if (t.status == 404 && !no_such) {
+      return Error{ErrorKind::kIO,
+                   fmt::format("{} '{}' in {} refused: HTTP 404{}", op, t.key, uri_, code_text)};
+    }
     if (t.status == 404 && (t.bucket_level || err.code == "NoSuchBucket")) {
       return Error{ErrorKind::kNotFound,
                    fmt::format("bucket '{}' not found ({} '{}' in {})", bucket_, op, t.key, uri_)};
@@ -413,7 +422,7 @@ class S3Store::Impl {
     Transfer* p = t.get();
     p->ResetResponse();
     p->counters = &counters_;
-    ++p->attempts;
+    if (p->attempts++ == 0) p->first_start = Clock::now();
 
     curl_easy_setopt(e, CURLOPT_URL, p->url.c_str());
     curl_easy_setopt(e, CURLOPT_PATH_AS_IS, 1L);
@@ -505,7 +514,10 @@ class S3Store::Impl {
       curl_multi_remove_handle(multi_, e);
       Release(e, *t);
 
-      if (!t->Succeeded() && t->Transient() && t->attempts < std::max(1, opt_.max_attempts)) {
+      const bool in_budget = Clock::now() - t->first_start <
+                             std::chrono::milliseconds(std::max(0, opt_.retry_budget_ms));
+      if (!t->Succeeded() && t->Transient() && t->attempts < std::max(1, opt_.max_attempts) &&
+          in_budget) {
         int delay = s3::BackoffMs(t->attempts - 1, opt_.base_backoff_ms, opt_.max_backoff_ms, rng_);
         Log(LogLevel::kDebug, "s3: retrying {} '{}' in {} ms (attempt {} {})", t->method, t->key,
             delay, t->attempts,

@@ -34,7 +34,13 @@ struct S3Options {
   int max_backoff_ms = 5000;
   int connect_timeout_ms = 5000;
   int request_timeout_ms = 60000;  // whole transfer, per attempt
-  int low_speed_timeout_s = 30;    // abort a transfer stalled this long
+  // An attempt that gets no byte for this long (no first byte, or a stalled transfer) is
+  // aborted: a server that accepts connections and never answers fails in seconds, not minutes.
+  int low_speed_timeout_s = 10;
+  // No attempt starts later than this after a request's first: retries of a server that stopped
+  // answering end at about this plus one attempt (20 s + 10 s), where five attempts of a stalled
+  // transfer took 151 s.
+  int retry_budget_ms = 20000;
 
   // Fills empty fields from the standard AWS environment variables and defaults.
   void ApplyEnvironment();

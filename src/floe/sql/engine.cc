@@ -218,6 +218,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
     so.strategy = options.read_strategy;
     so.threads = options.threads;
+    so.on_file_done = options.progress;
     nworkers = exec::ScanWorkers(so);
     for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker());
     exec::TableScanStats ss;

@@ -29,6 +29,8 @@ struct QueryOptions {
   // aggregate or ORDER BY streams them as the scan produces them, so memory follows a batch, not
   // the answer (SELECT * of a 10M-row table held 3.4 GB); others deliver their final rows.
   ResultSink sink;
+  // Called as a table scan reads its files (files read, files planned), from its threads.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 struct QueryStats {
