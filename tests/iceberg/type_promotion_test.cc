@@ -6,8 +6,9 @@
 #include <cstring>
 
 #include "floe/columnar/column_builder.h"
-#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/literal.h"
+#include "floe/iceberg/schema_conform.h"
 
 namespace floe::iceberg {
 namespace {

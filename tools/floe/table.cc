@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "floe/base/clock.h"
-#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/iceberg/table.h"
 #include "floe/iceberg/warehouse.h"

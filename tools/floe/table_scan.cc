@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floe/base/clock.h"
-#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/table_reader.h"

@@ -1,5 +1,9 @@
 #include "floe/iceberg/arrow_schema.h"
 
+#include "floe/columnar/column_builder.h"
+
+#include <cstring>
+
 namespace floe::iceberg {
 
 Result<columnar::DataType> ToColumnarType(const Type& t) {
@@ -173,6 +177,123 @@ Result<Schema> FromColumnarSchema(const columnar::Schema& schema, int32_t* next_
   // Validate uniqueness of ids by a JSON round trip.
   FLOE_RETURN_IF_ERROR(Schema::FromJson(s.ToJson()));
   return s;
+}
+
+Result<Literal> LiteralAt(const columnar::Column& col, int64_t row, const Type& t) {
+  if (col.IsNull(row)) return Literal::Null(t.id);
+  switch (t.id) {
+    case TypeId::kBoolean:
+      return Literal::Boolean(col.BoolAt(row));
+    case TypeId::kInt:
+      return Literal::Int(col.Value<int32_t>(row));
+    case TypeId::kDate:
+      return Literal::Date(col.Value<int32_t>(row));
+    case TypeId::kLong:
+      return Literal::Long(col.Value<int64_t>(row));
+    case TypeId::kTime:
+      return Literal::Time(col.Value<int64_t>(row));
+    case TypeId::kTimestamp:
+      return Literal::Timestamp(col.Value<int64_t>(row));
+    case TypeId::kTimestampTz:
+      return Literal::TimestampTz(col.Value<int64_t>(row));
+    case TypeId::kTimestampNs:
+      return Literal::TimestampNs(col.Value<int64_t>(row));
+    case TypeId::kTimestampTzNs:
+      return Literal::TimestampTzNs(col.Value<int64_t>(row));
+    case TypeId::kFloat:
+      return Literal::Float(col.Value<float>(row));
+    case TypeId::kDouble:
+      return Literal::Double(col.Value<double>(row));
+    case TypeId::kString:
+      return Literal::String(std::string(col.BytesAt(row)));
+    case TypeId::kBinary:
+      return Literal::Binary(std::string(col.BytesAt(row)));
+    case TypeId::kFixed:
+      return Literal::Fixed(std::string(col.BytesAt(row)));
+    case TypeId::kUuid:
+      return Literal::Uuid(std::string(col.BytesAt(row)));
+    case TypeId::kDecimal: {
+      Int128 v;
+      std::memcpy(&v, col.values.data() + row * 16, 16);
+      return Literal::Decimal(v, t.scale);
+    }
+    default:
+      return Unsupported("values of type {}", t.ToString());
+  }
+}
+
+Result<columnar::ColumnPtr> LiteralColumn(const std::vector<Literal>& values, const Type& type) {
+  FLOE_ASSIGN_OR_RETURN(columnar::DataType ct, ToColumnarType(type));
+  const int64_t n = static_cast<int64_t>(values.size());
+  auto fixed = [&](auto tag) -> Result<columnar::ColumnPtr> {
+    using T = decltype(tag);
+    columnar::FixedWidthBuilder<T> b(ct);
+    for (const Literal& v : values) {
+      if (v.is_null()) {
+        b.AppendNull();
+      } else if (const T* x = std::get_if<T>(&v.storage())) {
+        b.Append(*x);
+      } else {
+        return Internal("a {} value in a {} column", v.ToString(), type.ToString());
+      }
+    }
+    return b.Finish();
+  };
+  switch (type.id) {
+    case TypeId::kInt:
+    case TypeId::kDate:
+      return fixed(int32_t{});
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      return fixed(int64_t{});
+    case TypeId::kFloat:
+      return fixed(float{});
+    case TypeId::kDouble:
+      return fixed(double{});
+    case TypeId::kBoolean: {
+      columnar::BoolBuilder b;
+      for (const Literal& v : values) {
+        if (v.is_null()) {
+          b.AppendNull();
+        } else {
+          b.Append(std::get<bool>(v.storage()));
+        }
+      }
+      return b.Finish();
+    }
+    case TypeId::kDecimal: {
+      columnar::FixedWidthBuilder<__int128> b(ct);
+      for (const Literal& v : values) {
+        if (v.is_null()) {
+          b.AppendNull();
+        } else {
+          b.Append(v.AsDecimal().unscaled);
+        }
+      }
+      return b.Finish();
+    }
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixed:
+    case TypeId::kUuid: {
+      columnar::BinaryBuilder b(ct);
+      for (const Literal& v : values) {
+        if (v.is_null()) {
+          b.AppendNull();
+        } else {
+          FLOE_RETURN_IF_ERROR(b.Append(type.id == TypeId::kString ? v.AsString() : v.AsBytes()));
+        }
+      }
+      return b.Finish();
+    }
+    default:
+      (void)n;
+      return Unsupported("a column of {} values", type.ToString());
+  }
 }
 
 }  // namespace floe::iceberg

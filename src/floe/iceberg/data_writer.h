@@ -1,8 +1,9 @@
 // TableDataWriter: turns rows into a table's data files -- rows conformed to the table schema (by
-// column name, with safe widening), split by the partition spec, sorted by the table's sort order
-// within this write, written as Parquet under the table's write.* properties and cut at
-// write.target-file-size-bytes -- and returns the DataFiles with metrics from the Parquet writer
-// itself (no second pass). Buffers the whole write in memory. Not thread-safe.
+// column name, with safe widening; schema_conform.h), split by the partition spec and sorted by the
+// table's sort order within this write (the layout module's partition split and row order),
+// written as Parquet under the table's write.* properties and cut at write.target-file-size-bytes
+// by the layout module's file cutter -- and returns the DataFiles with metrics from the Parquet
+// writer itself (no second pass). Buffers the whole write in memory. Not thread-safe.
 #pragma once
 
 #include <functional>
@@ -13,6 +14,7 @@
 #include "floe/columnar/column.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/manifest.h"
+#include "floe/iceberg/schema_conform.h"
 #include "floe/iceberg/table.h"
 #include "floe/parquet/writer.h"
 
@@ -24,16 +26,6 @@ namespace floe::iceberg {
 inline constexpr char kColocatedColumnsProperty[] = "floe.write.parquet.colocated-columns";
 
 Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& metadata);
-
-// `batch` with the table schema's columns, names and field ids: columns matched by name (or, with
-// `by_field_id`, by the field ids a data file carries, which is how renamed columns are found),
-// missing optional columns filled with nulls, int->long, float->double and timestamp units widened.
-// Input columns the schema lacks are an error by name and dropped by id (a dropped column).
-Result<columnar::RecordBatch> ConformToSchema(const columnar::RecordBatch& batch,
-                                              const Schema& schema, bool by_field_id = false);
-
-// The value of one row of a column as an Iceberg literal of `type`.
-Result<Literal> LiteralAt(const columnar::Column& column, int64_t row, const Type& type);
 
 class TableDataWriter {
  public:

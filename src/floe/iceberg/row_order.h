@@ -1,8 +1,8 @@
-// Row order for a sort order: the permutation that sorts a batch (conformed to the table schema)
-// by a SortOrder's fields -- transforms, directions and null orders as Iceberg defines them, NaN
-// after every number. Keys are extracted once per row (not per comparison), with fast paths for
-// integer, floating-point and string columns, so sorting a million rows costs a sort, not a
-// million Literal constructions. Stable: equal keys keep their input order. Thread-compatible.
+// Row order for a sort order: a SortOrder's fields resolved to key columns of a batch (conformed
+// to the table schema) -- each field's transform applied to its source column -- and sorted by
+// layout/row_order.h, the one strict weak ordering every writer of sorted data shares:
+// directions and null orders as Iceberg defines them, -NaN < -inf < ... < -0.0 < 0.0 < ... < inf
+// < NaN. Stable: equal keys keep their input order. Thread-compatible.
 #pragma once
 
 #include <cstdint>
@@ -12,11 +12,22 @@
 #include "floe/columnar/column.h"
 #include "floe/iceberg/schema.h"
 #include "floe/iceberg/sort_order.h"
+#include "floe/layout/row_order.h"
 
 namespace floe::iceberg {
 
-// Indices of `batch`'s rows in `order`. Sort fields must name top-level columns of `schema`,
-// which `batch` carries by name.
+// The key columns of a sort order over one batch (they keep the batch's buffers alive).
+struct SortKeyColumns {
+  std::vector<columnar::ColumnPtr> columns;
+  std::vector<SortField> fields;
+  std::vector<layout::SortColumn> View() const;
+};
+
+// Sort fields must name top-level columns of `schema`, which `batch` carries by name.
+Result<SortKeyColumns> SortKeysOf(const columnar::RecordBatch& batch, const Schema& schema,
+                                  const SortOrder& order);
+
+// Indices of `batch`'s rows in `order`.
 Result<std::vector<int64_t>> SortIndices(const columnar::RecordBatch& batch, const Schema& schema,
                                          const SortOrder& order);
 

@@ -14,7 +14,8 @@
 #include <variant>
 
 #include "floe/base/thread_pool.h"
-#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/schema_conform.h"
 #include "floe/iceberg/table_reader.h"
 #include "floe/parquet/record_assembler.h"
 #include "floe/parquet/strategy_reader.h"

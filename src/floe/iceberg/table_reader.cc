@@ -3,8 +3,9 @@
 #include <algorithm>
 
 #include "floe/columnar/take.h"
-#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/evaluator.h"
+#include "floe/iceberg/schema_conform.h"
 #include "floe/parquet/read_parquet_file.h"
 
 namespace floe::iceberg {
