@@ -548,5 +548,36 @@ TEST(WriterTest, ColocatedColumnMustExist) {
   EXPECT_EQ(f.error().message, "Parquet writer: co-located column 'nope' is not in the schema");
 }
 
+// MeasureFileSize is what the file will be, not what it buffers: within 3% of the closed file's
+// size for compressible, dictionary-encoded and incompressible columns, where the buffered
+// estimate ran several times over (files were cut at a tenth of their target).
+TEST(WriterTest, MeasureFileSizeIsTheClosedFilesSize) {
+  auto schema = SchemaOf({{"id", columnar::Int64(), false, 1},
+                          {"cat", columnar::String(), true, 2},
+                          {"noise", columnar::String(), true, 3}});
+  const int64_t n = 15000;  // open pages (the page row limit is 20,000) hold every row
+  RecordBatch batch = BatchOf(
+      schema,
+      {Int64s(n, [](int64_t i) { return i * 7; }),
+       Strings(n, [](int64_t i) { return std::string("category-") + std::to_string(i % 13); }),
+       Strings(n, [](int64_t i) {
+         uint64_t x = static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull;
+         return std::to_string(x ^ (x >> 29));
+       })});
+  MemorySink sink;
+  auto w = ParquetWriter::Open(schema, &sink);
+  ASSERT_TRUE(w) << w.error().ToString();
+  ASSERT_TRUE((*w)->Write(batch));
+  const int64_t buffered = (*w)->estimated_file_size();
+  auto measured = (*w)->MeasureFileSize();
+  ASSERT_TRUE(measured) << measured.error().ToString();
+  auto file = (*w)->Close();
+  ASSERT_TRUE(file) << file.error().ToString();
+  const double actual = static_cast<double>(file->file_size);
+  EXPECT_NEAR(static_cast<double>(*measured), actual, 0.03 * actual)
+      << "buffered estimate " << buffered;
+  EXPECT_GT(static_cast<double>(buffered), 1.5 * actual);  // what cutting used to go by
+}
+
 }  // namespace
 }  // namespace floe::parquet

@@ -165,8 +165,8 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(part.schema, &sink, popts));
       // Slices sized by the cutter from the file's measured bytes, until it reaches the target.
       while (start < part.num_rows) {
-        const int64_t n = cutter.NextSlice(writer->num_rows(), writer->estimated_file_size(),
-                                           part.num_rows - start);
+        FLOE_ASSIGN_OR_RETURN(const int64_t measured, writer->MeasureFileSize());
+        const int64_t n = cutter.NextSlice(writer->num_rows(), measured, part.num_rows - start);
         if (n == 0) break;
         std::vector<int64_t> idx(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) idx[i] = start + i;
@@ -174,7 +174,10 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
         FLOE_RETURN_IF_ERROR(writer->Write(slice));
         start += n;
       }
+      // The next file measures with what this one learnt of its columns' compression.
+      popts.size_calibration = writer->Calibration();
       FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
+      popts.tail_bytes_per_chunk = writer->tail_bytes_per_chunk();
       std::string dir = m.location + "/data" + (path.empty() ? "" : "/" + path);
       std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
       Buffer bytes = sink.ToBuffer();

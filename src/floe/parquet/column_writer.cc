@@ -217,6 +217,34 @@ class ColumnWriterBase : public ColumnChunkWriter {
     return static_cast<int64_t>(pages_.size()) + EstimatedPageBytes() + DictionaryBytes();
   }
 
+  int64_t measured_bytes() const override {
+    const SizeCalibration c = calibration();
+    const double page = c.page_ratio > 0 ? c.page_ratio : 1.0;
+    const double dict = c.dictionary_ratio > 0 ? c.dictionary_ratio : page;
+    // The open page and the dictionary each add a header (the average seen; 24 bytes before).
+    const int64_t header = headers_ > 0 ? header_bytes_ / headers_ : 24;
+    const int64_t dictionary = DictionaryBytes();
+    return static_cast<int64_t>(pages_.size()) +
+           (page_rows_ > 0
+                ? header + static_cast<int64_t>(static_cast<double>(EstimatedPageBytes()) * page)
+                : 0) +
+           (dictionary > 0 ? header + static_cast<int64_t>(static_cast<double>(dictionary) * dict)
+                           : 0);
+  }
+  SizeCalibration calibration() const override {
+    SizeCalibration c;
+    c.page_ratio = page_estimated_ > 0 ? static_cast<double>(page_stored_) / page_estimated_
+                                       : options_.page_size_ratio;
+    c.dictionary_ratio = dict_estimated_ > 0 ? static_cast<double>(dict_stored_) / dict_estimated_
+                                             : options_.dictionary_size_ratio;
+    return c;
+  }
+  bool calibrated() const override { return calibration().page_ratio > 0 && EstimateSettled(); }
+  Status ClosePage() override { return FinishPage(); }
+  int64_t pages() const override {
+    return static_cast<int64_t>(offset_index_.page_locations.size()) + (page_rows_ > 0 ? 1 : 0);
+  }
+
   Result<ColumnChunkResult> Flush(OutputSink* sink) override;
 
  protected:
@@ -233,6 +261,9 @@ class ColumnWriterBase : public ColumnChunkWriter {
   virtual int32_t WriteDictionary(std::vector<uint8_t>* out) { return 0; }
   // Forget the chunk's dictionary and encoding state for the next row group.
   virtual void ResetChunk() = 0;
+  // Whether the open page's estimate is in the same terms as finished pages' were (false while a
+  // dictionary column has not yet decided whether its first page stays dictionary-encoded).
+  virtual bool EstimateSettled() const { return true; }
 
   int64_t EstimatedPageBytes() const { return page_levels_ / 8 + EstimatedValueBytes(); }
 
@@ -283,6 +314,10 @@ class ColumnWriterBase : public ColumnChunkWriter {
   bool column_index_valid_ = true;
   int64_t chunk_rows_ = 0;
   int64_t data_uncompressed_ = 0;  // data page headers + uncompressed page bytes
+  // Over the writer's life: finished pages' estimates (when open) and their bytes as written.
+  int64_t page_estimated_ = 0, page_stored_ = 0;  // bodies
+  int64_t dict_estimated_ = 0, dict_stored_ = 0;
+  int64_t header_bytes_ = 0, headers_ = 0;
   std::vector<PageEncodingStats> encoding_stats_;
   // Scratch.
   std::vector<uint8_t> levels_, values_, body_, stored_;
@@ -290,6 +325,9 @@ class ColumnWriterBase : public ColumnChunkWriter {
 
 Status ColumnWriterBase::FinishPage() {
   if (page_rows_ == 0) return {};
+  // A page sized while its estimate was unsettled (a first page that may yet go PLAIN) says
+  // nothing of how later estimates relate to written bytes: it is left out of the ratio.
+  const int64_t estimated = EstimateSettled() ? EstimatedPageBytes() : -1;
   FLOE_RETURN_IF_ERROR(BeforeEncodePage());
   const bool v2 = options_.page_version == DataPageVersion::kV2;
 
@@ -363,6 +401,13 @@ Status ColumnWriterBase::FinishPage() {
   pages_.insert(pages_.end(), header_bytes.begin(), header_bytes.end());
   pages_.insert(pages_.end(), stored_.begin(), stored_.end());
   data_uncompressed_ += static_cast<int64_t>(header_bytes.size()) + uncompressed;
+  // Headers are a fixed cost per page: the ratio relates bodies only.
+  header_bytes_ += static_cast<int64_t>(header_bytes.size());
+  ++headers_;
+  if (estimated >= 0) {
+    page_estimated_ += std::max<int64_t>(estimated, 1);
+    page_stored_ += static_cast<int64_t>(stored_.size());
+  }
 
   const PageType page_type = header.type;
   auto it = std::find_if(encoding_stats_.begin(), encoding_stats_.end(), [&](const auto& s) {
@@ -430,6 +475,7 @@ Result<ColumnChunkResult> ColumnWriterBase::Flush(OutputSink* sink) {
   };
   std::vector<PageEncodingStats> stats;
   if (used_dictionary_pages_) {
+    dict_estimated_ += std::max<int64_t>(DictionaryBytes(), 1);
     body_.clear();
     const int32_t entries = WriteDictionary(&body_);
     FLOE_RETURN_IF_ERROR(CompressInto(options_.codec, body_, &stored_));
@@ -450,6 +496,7 @@ Result<ColumnChunkResult> ColumnWriterBase::Flush(OutputSink* sink) {
     FLOE_RETURN_IF_ERROR(sink->Write(header_bytes));
     FLOE_RETURN_IF_ERROR(sink->Write(stored_));
     dictionary_total = static_cast<int64_t>(header_bytes.size() + stored_.size());
+    dict_stored_ += static_cast<int64_t>(stored_.size());
     dictionary_uncompressed = static_cast<int64_t>(header_bytes.size() + body_.size());
     md.dictionary_page_offset = start;
     add_encoding(Encoding::kPlain);
@@ -576,6 +623,8 @@ class ValueColumnWriter final : public ColumnWriterBase {
   int64_t DictionaryBytes() const override {
     return dict_mode_ || used_dictionary_pages_ ? dict_.plain_size() : 0;
   }
+
+  bool EstimateSettled() const override { return !dict_mode_ || dictionary_decided_; }
 
   Status BeforeEncodePage() override {
     if (!dict_mode_) return {};

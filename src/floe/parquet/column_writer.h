@@ -50,6 +50,18 @@ struct ColumnWriterOptions {
   double bloom_filter_fpp = 0.01;
   std::optional<int64_t> bloom_filter_ndv;  // absent: the chunk's own distinct count
   int64_t bloom_filter_max_bytes = int64_t{1} << 20;
+  // Bytes a page takes as written per byte its open page was estimated at, from an earlier
+  // file's writer (SizeCalibration); 0 when unknown.
+  double page_size_ratio = 0;
+  double dictionary_size_ratio = 0;
+};
+
+// How the bytes a column's pages and dictionary take when written compare with the estimates
+// of their open state (values encoded roughly, before compression): measured on finished pages,
+// carried to the next file's writer so that it measures right from its first row.
+struct SizeCalibration {
+  double page_ratio = 0;        // stored bytes / estimated bytes; 0 when nothing finished yet
+  double dictionary_ratio = 0;  // the same for dictionary pages
 };
 
 // One finished column chunk, its offsets already absolute in the file.
@@ -74,6 +86,17 @@ class ColumnChunkWriter {
 
   // Bytes held for the open chunk: finished pages (compressed), the open page, the dictionary.
   virtual int64_t buffered_bytes() const = 0;
+
+  // The bytes the open chunk will take in the file: finished pages as written, the open page and
+  // the dictionary at their estimates scaled by the calibration; without one, the estimates.
+  virtual int64_t measured_bytes() const = 0;
+  virtual SizeCalibration calibration() const = 0;
+  // Whether measured_bytes can scale the open page (a page was finished, or a ratio was given).
+  virtual bool calibrated() const = 0;
+  // Ends the open page now (no-op when it holds no rows), so its bytes are known exactly.
+  virtual Status ClosePage() = 0;
+  // Pages of the open chunk, the open one included (for the page index's size).
+  virtual int64_t pages() const = 0;
 
   // Ends the chunk, writes it to `sink` at sink->position() and starts an empty one.
   virtual Result<ColumnChunkResult> Flush(OutputSink* sink) = 0;

@@ -101,6 +101,11 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(columnar::SchemaPtr s
       c.bloom_filter_fpp = b.fpp;
       c.bloom_filter_ndv = b.ndv;
     }
+    const size_t leaf_index = w->column_options_.size();
+    if (leaf_index < o.size_calibration.size()) {
+      c.page_size_ratio = o.size_calibration[leaf_index].page_ratio;
+      c.dictionary_size_ratio = o.size_calibration[leaf_index].dictionary_ratio;
+    }
     w->column_options_.push_back(c);
   }
   // Column writers point at their options, so create them once the vector is complete.
@@ -156,6 +161,51 @@ int64_t ParquetWriter::BufferedBytes() const {
 
 int64_t ParquetWriter::estimated_file_size() const {
   return sink_->position() + colocated_sink_.position() + BufferedBytes();
+}
+
+Result<int64_t> ParquetWriter::MeasureFileSize() {
+  int64_t bytes = sink_->position() + colocated_sink_.position();
+  int64_t pages = 0;
+  for (auto& w : writers_) {
+    if (!w->calibrated()) {
+      Status s = w->ClosePage();
+      if (!s) {
+        failed_ = true;
+        return std::unexpected(s.error());
+      }
+    }
+    bytes += w->measured_bytes();
+    pages += w->pages();
+  }
+  // Behind the data: what an earlier file of these columns took per chunk (page index, Bloom
+  // filters, footer), or an estimate -- a page index entry per page (offset ~12 bytes, bounds at
+  // most twice the truncation length), a footer entry per chunk (~100 bytes, path and bounds
+  // besides), Bloom filters at their size.
+  const int64_t leaves = static_cast<int64_t>(writers_.size());
+  const int64_t row_groups = static_cast<int64_t>(metadata_.row_groups.size()) + 1;
+  if (options_.tail_bytes_per_chunk > 0) {
+    return bytes + static_cast<int64_t>(options_.tail_bytes_per_chunk *
+                                        static_cast<double>(row_groups * leaves));
+  }
+  int64_t paths = 0;
+  for (const LeafColumn& l : schema_.leaves) paths += static_cast<int64_t>(l.dotted_path().size());
+  if (options_.write_page_index) bytes += pages * (16 + options_.statistics_truncate_length);
+  bytes += row_groups * (leaves * (100 + 2 * options_.statistics_truncate_length) + paths);
+  for (const auto& per_group : bloom_filters_) {
+    for (const auto& b : per_group) {
+      if (b) bytes += b->num_bytes();
+    }
+  }
+  for (const ColumnWriterOptions& c : column_options_) {
+    if (c.bloom_filter) bytes += c.bloom_filter_max_bytes / 4;  // the open chunk's, roughly
+  }
+  return bytes;
+}
+
+std::vector<SizeCalibration> ParquetWriter::Calibration() const {
+  std::vector<SizeCalibration> out;
+  for (const auto& w : writers_) out.push_back(w->calibration());
+  return out;
 }
 
 Status ParquetWriter::Write(const columnar::RecordBatch& batch) {
@@ -275,6 +325,7 @@ Result<WrittenFile> ParquetWriter::Close() {
   closed_ = true;
   FLOE_RETURN_IF_ERROR(PlaceColocatedChunks());
 
+  const int64_t data_end = sink_->position();
   // Bloom filters, then column indexes, then offset indexes, each in row group order: behind
   // all data, in front of the footer, where a reader fetches them with the footer's tail.
   for (size_t r = 0; r < metadata_.row_groups.size(); ++r) {
@@ -318,6 +369,11 @@ Result<WrittenFile> ParquetWriter::Close() {
   std::memcpy(trailer + 4, kParquetMagic.data(), 4);
   FLOE_RETURN_IF_ERROR(sink_->Write(ByteView(trailer, 8)));
   FLOE_RETURN_IF_ERROR(sink_->Close());
+  const int64_t chunks = static_cast<int64_t>(metadata_.row_groups.size() * writers_.size());
+  if (chunks > 0) {
+    tail_bytes_per_chunk_ =
+        static_cast<double>(sink_->position() - data_end) / static_cast<double>(chunks);
+  }
 
   WrittenFile out;
   out.file_size = sink_->position();

@@ -62,6 +62,12 @@ struct WriterOptions {
   // fixed_size_binary(16) fields with these ids are annotated UUID.
   std::vector<int32_t> uuid_field_ids;
   std::vector<KeyValue> key_value_metadata;
+  // Per leaf, from an earlier file's writer (ParquetWriter::Calibration): how written bytes
+  // compare with estimates, so MeasureFileSize is right from the first row. Empty: learnt.
+  std::vector<SizeCalibration> size_calibration;
+  // Bytes behind the data (page index, Bloom filters, footer) per column chunk, from an earlier
+  // file (ParquetWriter::tail_bytes_per_chunk); 0: estimated.
+  double tail_bytes_per_chunk = 0;
   std::string created_by = DefaultCreatedBy();
 };
 
@@ -111,9 +117,18 @@ class ParquetWriter {
   Result<WrittenFile> Close();
 
   int64_t num_rows() const { return rows_written_ + row_group_rows_; }
-  // Bytes written plus bytes buffered for the open row group: what the file would be now,
-  // roughly -- for cutting files at a target size.
+  // Bytes written plus bytes buffered for the open row group, as buffered (values roughly
+  // encoded, uncompressed): an upper bound of what the file would be now.
   int64_t estimated_file_size() const;
+  // What the file would be if closed now, for cutting files at a target size: bytes written,
+  // finished pages as written, the open pages and dictionaries scaled by the bytes finished pages
+  // took per estimated byte, and the page index and footer. A column that has finished no page
+  // (and was given no calibration) finishes its open page first, to measure it.
+  Result<int64_t> MeasureFileSize();
+  // Per leaf, what this writer learnt, for the next file's WriterOptions::size_calibration.
+  std::vector<SizeCalibration> Calibration() const;
+  // After Close: the bytes behind the data per column chunk, for the next file's options.
+  double tail_bytes_per_chunk() const { return tail_bytes_per_chunk_; }
   const WriteSchema& write_schema() const { return schema_; }
 
  private:
@@ -133,6 +148,7 @@ class ParquetWriter {
   int64_t row_group_rows_ = 0;
   int64_t rows_written_ = 0;
   double last_bytes_per_row_ = 0;  // of the last row group written, to size the next's slices
+  double tail_bytes_per_chunk_ = 0;
   bool closed_ = false;
   bool failed_ = false;
 
