@@ -259,6 +259,38 @@ TEST(RewriteDataFiles, FilterRestrictsToMatchingPartitionsAndPartialProgressComm
   EXPECT_EQ(AllIds(w, Id()), Iota(200));
 }
 
+// With partial progress, a group that cannot be read stops the rewrite after the commits that
+// landed, and the error says what they did.
+TEST(RewriteDataFiles, AFailureAfterPartialProgressSaysWhatWasCommitted) {
+  ScopedMetadataCacheOff every_read_reaches_the_store;
+  Warehouse w;
+  CreateDimension(w, Id(), "", "category");
+  for (int i = 0; i < 5; ++i) {
+    std::vector<int64_t> ids(40);
+    std::iota(ids.begin(), ids.end(), i * 40);
+    AppendBatch(w, Id(), DimensionBatch(ids, 3));  // 3 categories: 15 files
+  }
+  // One input of the second group (category=c1) is lost.
+  std::string lost;
+  const std::vector<ManifestEntry> entries = w.Load(Id()).LiveEntries(*w.io).value();
+  for (const auto& e : entries) {
+    if (e.file.file_path.find("category=c1") != std::string::npos) lost = e.file.file_path;
+  }
+  ASSERT_FALSE(lost.empty());
+  auto deleted = w.io->Delete(lost);
+  ASSERT_TRUE(deleted.has_value()) << deleted.error().ToString();
+  RewriteOptions o;
+  o.partial_progress_enabled = true;
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_TRUE(r.error().message.starts_with(
+      "rewrite_data_files of 'db.dim' committed 1 file groups (5 files -> 1) in 1 commits, then: "))
+      << r.error().ToString();
+  EXPECT_NE(r.error().message.find(w.KeyOf(lost)), std::string::npos) << r.error().ToString();
+  auto parts = ReadMetadataTable(w.Load(Id()), *w.io, "partitions").value();
+  EXPECT_EQ(LongColumn(parts, "file_count"), (std::vector<int64_t>{1, 5, 5}));
+}
+
 TEST(RewriteDataFiles, AConcurrentRemovalOfAnInputFailsItAndLeavesTheTableUnchanged) {
   Warehouse w;
   CreateDimension(w, Id(), "id");
