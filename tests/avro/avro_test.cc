@@ -113,6 +113,38 @@ TEST(AvroSchema, BadSchemasAreCorruptErrors) {
       "corrupt: avro schema at $.a: unknown type name 'nope'");
 }
 
+// A manifest's schema header with any value of any field replaced by each JSON type: a schema or
+// a corrupt error, never an exception (manifests come from other engines' writers too).
+TEST(AvroSchema, SchemasOfAnyShapeGiveASchemaOrAnError) {
+  using J = nlohmann::ordered_json;
+  const J base = J::parse(kManifestLikeSchema);
+  std::vector<J::json_pointer> pointers;
+  auto walk = [&](auto&& self, const J& j, const J::json_pointer& p) -> void {
+    if (!p.empty()) pointers.push_back(p);
+    if (j.is_object()) {
+      for (auto it = j.begin(); it != j.end(); ++it) self(self, it.value(), p / it.key());
+    } else if (j.is_array()) {
+      for (size_t i = 0; i < j.size(); ++i) self(self, j[i], p / i);
+    }
+  };
+  walk(walk, base, J::json_pointer());
+  const std::vector<J> values = {nullptr, true, -1, 1.5, "x", J::array(), J::object()};
+  int errors = 0;
+  for (const auto& p : pointers) {
+    for (const auto& v : values) {
+      J j = base;
+      j[p] = v;
+      Result<SchemaPtr> s = Result<SchemaPtr>(std::unexpected(Error{}));
+      ASSERT_NO_THROW(s = ParseSchema(j.dump())) << p.to_string() << " = " << v.dump();
+      if (!s) {
+        ++errors;
+        EXPECT_EQ(s.error().kind, ErrorKind::kCorrupt) << s.error().ToString();
+      }
+    }
+  }
+  EXPECT_GT(errors, 10);
+}
+
 Value SampleEntry(int i) {
   RecordValue sizes_kv{{Value(int32_t{1}), Value(int64_t{100 + i})}};
   ArrayValue sizes{{Value(sizes_kv)}};

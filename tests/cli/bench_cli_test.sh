@@ -96,6 +96,38 @@ assert r[0]["rows"] == 1 and r[0]["first_value"] == r[1]["first_value"], r
 PY
   check "bench: files opened per design" $?
 fi
+# bench builds in a warehouse of its own and never drops a table it did not make: a user's table
+# named like a design, in --warehouse, is untouched.
+"$floe" --warehouse "$work/wh" --quiet table create b.ev_a --schema '[{"name":"id","type":"long"}]' >/dev/null &&
+  printf 'id\n1\n2\n' >"$work/user.csv" &&
+  "$floe" --warehouse "$work/wh" --quiet table append b.ev_a "$work/user.csv" >/dev/null
+check "a user's table b.ev_a in --warehouse" $?
+mkdir -p "$work/tmp"
+TMPDIR="$work/tmp" "$floe" --warehouse "$work/wh" --quiet bench "$work/tiny.yaml" --rounds 1 --warmup 0 \
+  --json "$work/tiny2.json" >/dev/null 2>"$work/bench2.err"
+rc=$?
+[[ $rc == 0 || $rc == 3 ]] && [[ "$("$floe" --warehouse "$work/wh" query --format csv -e 'select count(*) from b.ev_a' | tail -1)" == 2 ]]
+check "bench without --out leaves --warehouse's b.ev_a alone: rc=$rc $(cat "$work/bench2.err")" $?
+[[ -z "$(ls -A "$work/tmp")" && ! -e "$work/wh/b.db/ev_b" ]]
+check "bench without --out builds in a temporary warehouse and removes it" $?
+# The same --out again: bench replaces the tables it made there.
+"$floe" --quiet bench "$work/tiny.yaml" --rounds 1 --warmup 0 --json "$work/tiny3.json" \
+  --out "$work/report" >/dev/null 2>"$work/bench3.err"
+rc=$?
+python3 - "$work/tiny3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [x["data_files"] for x in d["designs"]] == [4, 12], d["designs"]
+PY
+[[ $? == 0 && ( $rc == 0 || $rc == 3 ) ]]
+check "bench rebuilds its own tables in OUT/warehouse: rc=$rc $(cat "$work/bench3.err")" $?
+# A table bench did not make, in OUT/warehouse: an error naming it, and the table kept.
+"$floe" --warehouse "$work/other/warehouse" --quiet table create b.ev_b --schema '[{"name":"id","type":"long"}]' >/dev/null
+expect_error "bench: refuses to replace a table it did not make" \
+  "design 'B': table 'b.ev_b' already exists in the warehouse file://$work/other/warehouse and floe bench did not create it; bench replaces only the tables it made" \
+  -- "$floe" --quiet bench "$work/tiny.yaml" --rounds 1 --warmup 0 --out "$work/other"
+"$floe" --warehouse "$work/other/warehouse" --quiet table describe b.ev_b >/dev/null
+check "the refused bench kept b.ev_b" $?
 expect_error "bench: bad worksheet names the key" "designs[0].colour" -- bash -c \
   "printf 'source: {generator: events}\ndesigns: [{name: A, colour: red}]\nquestions: [{name: q, sql: x}]\n' >'$work/bad.yaml'; '$floe' --quiet bench '$work/bad.yaml'"
 expect_error "bench: missing worksheet" "cannot be read" -- "$floe" bench "$work/none.yaml"

@@ -69,7 +69,7 @@ out="$(f table expire db.t)"
 [[ "$out" == "expired 0 snapshots of db.t"* ]]
 check "expire: defaults keep snapshots younger than 5 days: $out" $?
 out="$(f table expire db.t --older-than 0s --retain-last 1)"
-[[ "$out" == "expired 8 snapshots of db.t: deleted 7 data files"* ]]
+[[ "$out" == "expired 8 snapshots of db.t: deleted 7 data files, 0 position delete files, 0 equality delete files ("*" MB), 15 manifests, 8 manifest lists, "*" ms" ]]
 check "expire --older-than 0s --retain-last 1: $out" $?
 [[ "$(ids)" == "$want" ]]
 check "rows unchanged after expiry" $?
@@ -84,6 +84,22 @@ f table remove-orphans db.t --older-than 0s --dry-run | grep -q "^orphan file://
 check "remove-orphans --dry-run lists the stray file" $?
 [[ -f "$wh/db.db/t/data/stray.parquet" ]]
 check "dry run deleted nothing" $?
+# Iceberg warns that a short interval deletes the files of writes in flight: refused under 24 h.
+expect_error "remove-orphans refuses an age under the 24 h floor" \
+  "--older-than 0s: less than 24 hours ago, so the files of a write still in flight would be deleted and its commit would reference missing files; use an older time, or --unsafe-allow-recent when no write can be running" \
+  -- f table remove-orphans db.t --older-than 0s
+expect_error "remove-orphans refuses 23 hours too" "--older-than 23h: less than 24 hours ago" \
+  -- f table remove-orphans db.t --older-than 23h
+[[ -f "$wh/db.db/t/data/stray.parquet" ]]
+check "the refused removal deleted nothing" $?
+f table remove-orphans db.t --older-than 0s --unsafe-allow-recent >"$work/out" 2>"$work/err"
+rc=$?
+[[ $rc == 0 && ! -f "$wh/db.db/t/data/stray.parquet" ]] && grep -q "removed 1 orphan files" "$work/out" &&
+  grep -q "^floe: warning: --unsafe-allow-recent: deleting unreferenced files younger than 24 hours" "$work/err"
+check "--unsafe-allow-recent lifts the floor, loudly" $?
+[[ "$(ids)" == "$want" ]]
+check "rows intact after the unsafe removal" $?
+touch "$wh/db.db/t/data/stray.parquet"
 touch -d '4 days ago' "$wh/db.db/t/data/stray.parquet"
 f table remove-orphans db.t | grep -q "removed 1 orphan files"
 check "remove-orphans deletes an old stray file" $?
@@ -98,6 +114,24 @@ expect_error "bad where" "--where" -- f table rewrite db.t --where 'id ~ 3'
 expect_error "bad time" "--older-than '3 weeks'" -- f table expire db.t --older-than '3 weeks'
 expect_error "bad retain" "--retain-last" -- f table expire db.t --retain-last -2
 expect_error "missing table" "db.nope" -- f table rewrite db.nope
+
+# An unreadable manifest list fails the expiry before it commits: metadata unchanged (checked by
+# expect_error), every data file kept.
+f table append db.t "$work/b0.csv" >/dev/null && f table append db.t "$work/b1.csv" >/dev/null
+check "two more appends" $?
+list="$(ls "$wh"/db.db/t/metadata/snap-*.avro | head -1)"
+for l in "$wh"/db.db/t/metadata/snap-*.avro; do [[ "$l" -ot "$list" ]] && list="$l"; done
+cp "$list" "$work/list.bak"
+echo "not avro" >"$list"
+data_before="$(find "$wh/db.db/t/data" -type f | sort)"
+expect_error "expire with an unreadable manifest list fails before committing" "corrupt: " \
+  -- f table expire db.t --older-than 0s --retain-last 1
+[[ "$(find "$wh/db.db/t/data" -type f | sort)" == "$data_before" ]]
+check "the failed expiry deleted no data file" $?
+cp "$work/list.bak" "$list"
+out="$(f table expire db.t --older-than 0s --retain-last 1)"
+[[ "$out" == "expired 2 snapshots of db.t: deleted 0 data files, 0 position delete files, 0 equality delete files (0.0 MB), 0 manifests, 2 manifest lists, "* ]]
+check "expire counts exactly: appends drop no file ($out)" $?
 
 echo "table maintenance CLI: $pass passed, $fails failed"
 [[ $fails == 0 ]]

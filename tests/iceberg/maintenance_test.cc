@@ -2,9 +2,12 @@
 
 #include "floe/base/clock.h"
 #include "floe/iceberg/expire_snapshots.h"
+#include "floe/iceberg/metadata_cache.h"
 #include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_manifests.h"
+#include "floe/io/counting_store.h"
+#include "floe/io/fault_store.h"
 #include "maintenance_fixture.h"
 
 namespace floe::iceberg {
@@ -256,6 +259,38 @@ TEST(RewriteDataFiles, FilterRestrictsToMatchingPartitionsAndPartialProgressComm
   EXPECT_EQ(AllIds(w, Id()), Iota(200));
 }
 
+// With partial progress, a group that cannot be read stops the rewrite after the commits that
+// landed, and the error says what they did.
+TEST(RewriteDataFiles, AFailureAfterPartialProgressSaysWhatWasCommitted) {
+  ScopedMetadataCacheOff every_read_reaches_the_store;
+  Warehouse w;
+  CreateDimension(w, Id(), "", "category");
+  for (int i = 0; i < 5; ++i) {
+    std::vector<int64_t> ids(40);
+    std::iota(ids.begin(), ids.end(), i * 40);
+    AppendBatch(w, Id(), DimensionBatch(ids, 3));  // 3 categories: 15 files
+  }
+  // One input of the second group (category=c1) is lost.
+  std::string lost;
+  const std::vector<ManifestEntry> entries = w.Load(Id()).LiveEntries(*w.io).value();
+  for (const auto& e : entries) {
+    if (e.file.file_path.find("category=c1") != std::string::npos) lost = e.file.file_path;
+  }
+  ASSERT_FALSE(lost.empty());
+  auto deleted = w.io->Delete(lost);
+  ASSERT_TRUE(deleted.has_value()) << deleted.error().ToString();
+  RewriteOptions o;
+  o.partial_progress_enabled = true;
+  auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_TRUE(r.error().message.starts_with(
+      "rewrite_data_files of 'db.dim' committed 1 file groups (5 files -> 1) in 1 commits, then: "))
+      << r.error().ToString();
+  EXPECT_NE(r.error().message.find(w.KeyOf(lost)), std::string::npos) << r.error().ToString();
+  auto parts = ReadMetadataTable(w.Load(Id()), *w.io, "partitions").value();
+  EXPECT_EQ(LongColumn(parts, "file_count"), (std::vector<int64_t>{1, 5, 5}));
+}
+
 TEST(RewriteDataFiles, AConcurrentRemovalOfAnInputFailsItAndLeavesTheTableUnchanged) {
   Warehouse w;
   CreateDimension(w, Id(), "id");
@@ -384,6 +419,99 @@ TEST(ExpireSnapshots, AWriterCommittingMeanwhileLosesNothing) {
   ExpectNoUnreferencedFile(w, Id());
 }
 
+// Four appends, a rewrite of their four files into one, then a fifth append: each expiry counts
+// only what it deleted. The rewrite's manifests still name the four first files (as DELETED
+// entries) when its snapshot expires, but the first expiry deleted those files already.
+TEST(ExpireSnapshots, CountsExactlyWhatItDeletes) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  for (int i = 0; i < 4; ++i) AppendBatch(w, Id(), DimensionBatch({i}));
+  RewriteOptions ro;
+  ro.rewrite_all = true;
+  ASSERT_TRUE(RewriteDataFiles(*w.cat, *w.io, Id(), ro).has_value());
+  AppendBatch(w, Id(), DimensionBatch({4}));
+  ASSERT_EQ(w.Keys(Id(), "data/").size(), 6u);
+
+  ExpireSnapshotsOptions e;
+  e.older_than_ms = UnixMillisNow() + 1000;
+  e.retain_last = 2;
+  auto r = ExpireSnapshots(*w.cat, *w.io, Id(), e);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->expired_snapshot_ids.size(), 4u);
+  EXPECT_EQ(r->deleted_data_files_count, 4);
+  EXPECT_EQ(r->deleted_position_delete_files_count, 0);
+  EXPECT_EQ(r->deleted_equality_delete_files_count, 0);
+  EXPECT_EQ(r->deleted_manifest_files_count, 4);
+  EXPECT_EQ(r->deleted_manifest_lists_count, 4);
+  EXPECT_EQ(w.Keys(Id(), "data/").size(), 2u);
+  ExpectNoUnreferencedFile(w, Id());
+
+  e.retain_last = 1;
+  r = ExpireSnapshots(*w.cat, *w.io, Id(), e);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->expired_snapshot_ids.size(), 1u);
+  EXPECT_EQ(r->deleted_data_files_count, 0);      // the rewrite's output is live
+  EXPECT_EQ(r->deleted_manifest_files_count, 4);  // its manifests of deletions
+  EXPECT_EQ(r->deleted_manifest_lists_count, 1);
+  EXPECT_EQ(r->deleted_bytes, 0);
+  ExpectNoUnreferencedFile(w, Id());
+  EXPECT_EQ(AllIds(w, Id()), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+}
+
+// An unreadable manifest list -- of a snapshot to expire or of one to keep -- fails the expiry
+// before it commits: the table and every file stay as they were.
+TEST(ExpireSnapshots, UnreadableMetadataFailsItBeforeItCommits) {
+  ScopedMetadataCacheOff every_read_reaches_the_store;
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  for (int i = 0; i < 3; ++i) AppendBatch(w, Id(), DimensionBatch({i}));
+  Table t = w.Load(Id());
+  ASSERT_EQ(t.metadata.snapshots.size(), 3u);
+  const std::set<std::string> data = w.Keys(Id(), "data/");
+  const std::set<std::string> metadata = w.Keys(Id(), "metadata/");
+  for (size_t victim : {size_t{0}, size_t{2}}) {
+    const std::string list = t.metadata.snapshots[victim].manifest_list;
+    Buffer good = w.io->Read(list).value();
+    ASSERT_TRUE(w.io->Write(list, AsBytes(std::string("not avro"))).has_value());
+    ExpireSnapshotsOptions e;
+    e.older_than_ms = UnixMillisNow() + 1000;
+    e.retain_last = 1;
+    auto r = ExpireSnapshots(*w.cat, *w.io, Id(), e);
+    ASSERT_FALSE(r.has_value()) << victim;
+    EXPECT_EQ(r.error().kind, ErrorKind::kCorrupt) << r.error().ToString();
+    EXPECT_NE(r.error().message.find(list), std::string::npos) << r.error().ToString();
+    EXPECT_EQ(w.cat->LoadTable(Id()).value(), t.metadata_location);
+    EXPECT_EQ(w.Keys(Id(), "data/"), data);
+    EXPECT_EQ(w.Keys(Id(), "metadata/"), metadata);
+    ASSERT_TRUE(w.io->Write(list, good.view()).has_value());
+  }
+}
+
+// A failed delete after the expiry committed stops it with a message saying what was done.
+TEST(ExpireSnapshots, AFailedDeleteSaysWhatWasDone) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  RewriteOptions ro;
+  for (int i = 0; i < 3; ++i) AppendBatch(w, Id(), DimensionBatch({i}));
+  ro.rewrite_all = true;
+  ASSERT_TRUE(RewriteDataFiles(*w.cat, *w.io, Id(), ro).has_value());
+  auto faults = std::make_shared<io::FaultStore>(w.store);
+  faults->AddRule(io::FaultRule::FailNth(3, io::RequestKind::kDelete, ErrorKind::kIO, false));
+  FileIO fio(faults, "file://" + w.dir.str());
+  ExpireSnapshotsOptions e;
+  e.older_than_ms = UnixMillisNow() + 1000;
+  e.retain_last = 1;
+  auto r = ExpireSnapshots(*w.cat, fio, Id(), e);
+  ASSERT_FALSE(r.has_value());
+  // 3 data files, 3 manifests and 3 manifest lists were to go.
+  EXPECT_TRUE(r.error().ToString().starts_with(
+      "io error: expire_snapshots of 'db.dim' expired 3 snapshots, then deleted 2 of their 9 "
+      "files: "))
+      << r.error().ToString();
+  EXPECT_EQ(w.Load(Id()).metadata.snapshots.size(), 1u);
+  EXPECT_EQ(AllIds(w, Id()), (std::vector<int64_t>{0, 1, 2}));
+}
+
 TEST(ExpireSnapshots, RefusesASnapshotARefNeeds) {
   Warehouse w;
   CreateDimension(w, Id(), "");
@@ -418,6 +546,7 @@ TEST(RemoveOrphanFiles, DeletesOnlyOldUnreferencedFilesEvenWithAConcurrentCommit
   std::vector<DataFile> pending = writer.Finish().value();
   RemoveOrphanFilesOptions o;
   o.older_than_ms = UnixMillisNow() + 60000;  // everything is old enough
+  o.allow_recent_files = true;                // this test knows what it writes
   o.after_listing = [&] { ASSERT_TRUE(AppendFiles(*w.cat, *w.io, Id(), pending).has_value()); };
   r = RemoveOrphanFiles(*w.cat, *w.io, Id(), o);
   ASSERT_TRUE(r.has_value()) << r.error().ToString();
@@ -429,6 +558,130 @@ TEST(RemoveOrphanFiles, DeletesOnlyOldUnreferencedFilesEvenWithAConcurrentCommit
   // Old metadata files are referenced by the metadata log and stay.
   EXPECT_EQ(w.Keys(Id(), "metadata/").size(),
             w.Load(Id()).metadata.metadata_log.size() + 1 + 2 * 4);
+}
+
+// Iceberg warns that a short older_than deletes the files of writes in flight: floe refuses one
+// under 24 hours unless told that no write is running; a dry run deletes nothing and may look.
+TEST(RemoveOrphanFiles, RefusesAnAgeUnderTheFloorUnlessToldNoWriteIsRunning) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  Table t = AppendBatch(w, Id(), DimensionBatch({1, 2}));
+  // A write in flight: its file is written, its commit not yet made.
+  TableDataWriter writer(t, *w.io);
+  ASSERT_TRUE(writer.Write(DimensionBatch({3})).has_value());
+  std::vector<DataFile> pending = writer.Finish().value();
+  const std::string before = w.cat->LoadTable(Id()).value();
+  const std::string refused =
+      "invalid input: remove_orphan_files of 'db.dim': older_than is less than 24 hours ago, so "
+      "the files of a write still in flight would be deleted and its commit would reference "
+      "missing files; use an older time (the floor is lifted only explicitly, when no write can "
+      "be running)";
+  for (int64_t age_ms : {int64_t{-60000}, int64_t{0}, kMinOrphanAgeMs - 60000}) {
+    RemoveOrphanFilesOptions o;
+    o.older_than_ms = UnixMillisNow() - age_ms;
+    auto r = RemoveOrphanFiles(*w.cat, *w.io, Id(), o);
+    ASSERT_FALSE(r.has_value()) << age_ms;
+    EXPECT_EQ(r.error().ToString(), refused);
+  }
+  EXPECT_TRUE(w.store->Head(w.KeyOf(pending[0].file_path)).has_value());
+  EXPECT_EQ(w.cat->LoadTable(Id()).value(), before);
+
+  RemoveOrphanFilesOptions look;
+  look.older_than_ms = UnixMillisNow() + 60000;
+  look.dry_run = true;
+  auto r = RemoveOrphanFiles(*w.cat, *w.io, Id(), look);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->orphan_file_locations, (std::vector<std::string>{pending[0].file_path}));
+  EXPECT_TRUE(w.store->Head(w.KeyOf(pending[0].file_path)).has_value());
+
+  // The floor itself is allowed (the file is younger: kept), and the write then lands whole.
+  RemoveOrphanFilesOptions floor;
+  floor.older_than_ms = UnixMillisNow() - kMinOrphanAgeMs - 1000;
+  r = RemoveOrphanFiles(*w.cat, *w.io, Id(), floor);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_TRUE(r->orphan_file_locations.empty());
+  EXPECT_EQ(r->too_new_files, 1);
+  ASSERT_TRUE(AppendFiles(*w.cat, *w.io, Id(), pending).has_value());
+  EXPECT_EQ(AllIds(w, Id()), (std::vector<int64_t>{1, 2, 3}));
+}
+
+// A failed delete stops orphan removal with a message saying how much it had deleted.
+TEST(RemoveOrphanFiles, AFailedDeleteSaysWhatWasDeleted) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  Table t = AppendBatch(w, Id(), DimensionBatch({1}));
+  for (const char* name : {"a", "b", "c"}) {
+    ASSERT_TRUE(w.io->Write(t.metadata.location + "/data/stray-" + name + ".parquet",
+                            AsBytes(std::string("junk")))
+                    .has_value());
+  }
+  auto faults = std::make_shared<io::FaultStore>(w.store);
+  faults->AddRule(io::FaultRule::FailNth(2, io::RequestKind::kDelete, ErrorKind::kIO, false));
+  FileIO fio(faults, "file://" + w.dir.str());
+  RemoveOrphanFilesOptions o;
+  o.older_than_ms = UnixMillisNow() + 60000;
+  o.allow_recent_files = true;
+  auto r = RemoveOrphanFiles(*w.cat, fio, Id(), o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_TRUE(r.error().ToString().starts_with(
+      "io error: remove_orphan_files of 'db.dim' deleted 1 of 3 orphan files, then: "))
+      << r.error().ToString();
+  EXPECT_EQ(w.Keys(Id(), "data/").size(), 3u);  // the live file and two strays
+}
+
+// An append of its writer's files spends no request checking them: the writer PUT them moments
+// ago and the orphan floor protects them. A file nobody vouches for (written by another process)
+// takes one HEAD, and a missing one fails the commit with the table unchanged.
+TEST(Commit, AddedFilesMustExistAndAWritersOwnCostNoRequest) {
+  Warehouse w;
+  CreateDimension(w, Id(), "");
+  auto counting = std::make_shared<io::CountingStore>(w.store);
+  FileIO fio(counting, "file://" + w.dir.str());
+  TableDataWriter writer(w.Load(Id()), fio);
+  ASSERT_TRUE(writer.Write(DimensionBatch({1, 2})).has_value());
+  std::vector<DataFile> mine = writer.Finish().value();
+  counting->Reset();
+  ASSERT_TRUE(AppendFiles(*w.cat, fio, Id(), mine).has_value());
+  EXPECT_EQ(counting->Snapshot().head, 0u);
+  EXPECT_EQ(counting->Snapshot().list, 0u);
+
+  TableDataWriter other(w.Load(Id()), fio);
+  ASSERT_TRUE(other.Write(DimensionBatch({3})).has_value());
+  std::vector<DataFile> theirs = other.Finish().value();
+  theirs[0].written_at_ms.reset();  // as a file from another process arrives
+  counting->Reset();
+  ASSERT_TRUE(AppendFiles(*w.cat, fio, Id(), theirs).has_value());
+  EXPECT_EQ(counting->Snapshot().head, 1u);
+
+  // A write that has run longer than half the floor is checked too; a deleted file fails it.
+  TableDataWriter slow(w.Load(Id()), fio);
+  ASSERT_TRUE(slow.Write(DimensionBatch({4})).has_value());
+  std::vector<DataFile> old = slow.Finish().value();
+  *old[0].written_at_ms -= kMinOrphanAgeMs / 2 + 1000;
+  ASSERT_TRUE(fio.Delete(old[0].file_path).has_value());
+  const std::string before = w.cat->LoadTable(Id()).value();
+  auto r = AppendFiles(*w.cat, fio, Id(), old);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().ToString(),
+            fmt::format("not found: data file '{}' of this commit does not exist (removed as an "
+                        "orphan while the write ran?); nothing was committed",
+                        old[0].file_path));
+  EXPECT_EQ(w.cat->LoadTable(Id()).value(), before);
+
+  // A file of another size than the commit records is not the file that was written.
+  TableDataWriter again(w.Load(Id()), fio);
+  ASSERT_TRUE(again.Write(DimensionBatch({5})).has_value());
+  std::vector<DataFile> changed = again.Finish().value();
+  changed[0].written_at_ms.reset();
+  ASSERT_TRUE(fio.Write(changed[0].file_path, AsBytes(std::string("junk"))).has_value());
+  r = AppendFiles(*w.cat, fio, Id(), changed);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().ToString(),
+            fmt::format("conflict: data file '{}' of this commit is 4 bytes in the store, not the "
+                        "{} it was written with; nothing was committed",
+                        changed[0].file_path, changed[0].file_size_in_bytes));
+  EXPECT_EQ(w.cat->LoadTable(Id()).value(), before);
+  EXPECT_EQ(AllIds(w, Id()), (std::vector<int64_t>{1, 2, 3}));
 }
 
 TEST(RewriteManifests, GroupsEntriesByPartitionAndKeepsFilesAndSequenceNumbers) {

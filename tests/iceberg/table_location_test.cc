@@ -101,6 +101,7 @@ TEST(TableLocation, OrphanRemovalAndPurgeOfPAKeepPABsFiles) {
   ASSERT_EQ(pab_files.size(), 5u);  // two metadata files, a manifest list, a manifest, a data file
   RemoveOrphanFilesOptions o;
   o.older_than_ms = UnixMillisNow() + kDay;  // everything is old enough
+  o.allow_recent_files = true;  // no write is running
   auto r = RemoveOrphanFiles(*w.cat, *w.io, pa, o);
   ASSERT_TRUE(r.has_value()) << r.error().ToString();
   EXPECT_TRUE(r->orphan_file_locations.empty());
@@ -124,6 +125,7 @@ TEST(TableLocation, OrphanRemovalOfTheInnerTableLeavesTheOuterOne) {
   AppendBatch(w, pab, DimensionBatch({3}));
   RemoveOrphanFilesOptions o;
   o.older_than_ms = UnixMillisNow() + kDay;
+  o.allow_recent_files = true;  // no write is running
   auto r = RemoveOrphanFiles(*w.cat, *w.io, pab, o);
   ASSERT_TRUE(r.has_value()) << r.error().ToString();
   EXPECT_TRUE(r->orphan_file_locations.empty());
@@ -183,6 +185,7 @@ TEST(TableLocation, ATableOutsideTheWarehouseIsWrittenReadAndMaintained) {
   const size_t files = Files(elsewhere.str() + "/t").size();
   RemoveOrphanFilesOptions o;
   o.older_than_ms = UnixMillisNow() + kDay;
+  o.allow_recent_files = true;  // no write is running
   auto r = RemoveOrphanFiles(*w.cat, *w.io, id, o);
   ASSERT_TRUE(r.has_value()) << r.error().ToString();
   EXPECT_EQ(r->orphan_file_locations,
@@ -207,6 +210,7 @@ TEST(TableLocation, FilesReferencedInHadoopSpellingAreNotOrphans) {
   ASSERT_TRUE(AppendFiles(*w.cat, *w.io, id, files).has_value());
   RemoveOrphanFilesOptions o;
   o.older_than_ms = UnixMillisNow() + kDay;
+  o.allow_recent_files = true;  // no write is running
   auto r = RemoveOrphanFiles(*w.cat, *w.io, id, o);
   ASSERT_TRUE(r.has_value()) << r.error().ToString();
   EXPECT_TRUE(r->orphan_file_locations.empty());

@@ -1,8 +1,12 @@
 // `floe bench WORKSHEET`, `floe demo` and `floe advise`: the main job (CLI.md). The work is the
 // bench module's; this file parses flags, asks questions through the SQL engine, and prints.
+#include <stdlib.h>
+
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -92,13 +96,46 @@ int NoAnswerError(const bench::BenchResult& r) {
   return 3;
 }
 
+// A directory of the system's temporary space that lives as long as this object.
+class ScratchDir {
+ public:
+  static Result<ScratchDir> Make(const std::string& stem) {
+    std::error_code ec;
+    std::string path = (std::filesystem::temp_directory_path(ec) / (stem + "-XXXXXX")).string();
+    if (ec || mkdtemp(path.data()) == nullptr)
+      return IOError("cannot create a temporary directory for {}", stem);
+    return ScratchDir(std::move(path));
+  }
+  ScratchDir(ScratchDir&& o) noexcept : path_(std::exchange(o.path_, {})) {}
+  ScratchDir(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit ScratchDir(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
 int Bench(const GlobalOptions& g, const BenchArgs& a) {
   if (g.no_simulate_s3 && g.simulate_s3)
     return ReportError(Error{ErrorKind::kInvalidInput,
                              "--simulate-s3 and --no-simulate-s3 contradict each other"});
   auto sheet = bench::LoadWorksheet(a.worksheet);
   if (!sheet) return ReportError(sheet.error());
-  auto options = OptionsFor(g, g.warehouse, a.rounds, a.warmup, a.scale);
+  // bench builds its designs into a warehouse of its own, as demo does, never into --warehouse:
+  // OUT/warehouse, or without --out a temporary one removed at the end.
+  std::optional<ScratchDir> scratch;
+  std::string warehouse = a.out + "/warehouse";
+  if (a.out.empty()) {
+    auto made = ScratchDir::Make("floe-bench");
+    if (!made) return ReportError(made.error());
+    scratch.emplace(std::move(*made));
+    warehouse = scratch->path();
+  }
+  auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale);
   auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold));
   if (!result) return ReportError(result.error());
   fmt::print("{}", bench::FormatTables(*result));
@@ -200,7 +237,10 @@ void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--warmup", args->warmup, "Unmeasured runs per design first (default 2)")
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--out", args->out, "Write a report folder (Markdown + SVG charts) here");
+  cmd->add_option("--out", args->out,
+                  "Write a report folder (Markdown + SVG charts) here, with the designs' tables "
+                  "in OUT/warehouse (without --out: a temporary warehouse, removed afterwards; "
+                  "bench never builds in --warehouse)");
   cmd->add_option("--json", args->json, "Write every figure as JSON to this file");
   cmd->add_option("--scale", args->scale, "Multiply the source's rows (default 1)")
       ->check(CLI::PositiveNumber);

@@ -3,6 +3,7 @@
 // removal through the iceberg module, with a progress bar and a one-line summary. TIME is an age
 // (30s, 15m, 12h, 3d), an ISO date or timestamp (UTC), or Unix milliseconds.
 #include <cctype>
+#include <cstdio>
 #include <optional>
 
 #include <fmt/format.h>
@@ -24,6 +25,7 @@ struct ExpireArgs {
   std::optional<std::string> older_than;  // set when given, even empty (an error)
   std::optional<int64_t> retain_last;
   bool dry_run = false;
+  bool unsafe_allow_recent = false;
 };
 
 int Expire(const GlobalOptions& g, const ExpireArgs& a) {
@@ -54,10 +56,12 @@ int Expire(const GlobalOptions& g, const ExpireArgs& a) {
   }
   progress.Finish();
   fmt::print(
-      "expired {} snapshots of {}: deleted {} data files ({}), {} manifests, {} manifest lists, "
-      "{:.0f} ms\n",
-      r->expired_snapshot_ids.size(), a.table, r->deleted_data_files_count, Mb(r->deleted_bytes),
-      r->deleted_manifest_files_count, r->deleted_manifest_lists_count, r->elapsed_ms);
+      "expired {} snapshots of {}: deleted {} data files, {} position delete files, {} equality "
+      "delete files ({}), {} manifests, {} manifest lists, {:.0f} ms\n",
+      r->expired_snapshot_ids.size(), a.table, r->deleted_data_files_count,
+      r->deleted_position_delete_files_count, r->deleted_equality_delete_files_count,
+      Mb(r->deleted_bytes), r->deleted_manifest_files_count, r->deleted_manifest_lists_count,
+      r->elapsed_ms);
   return 0;
 }
 
@@ -73,6 +77,22 @@ int RemoveOrphans(const GlobalOptions& g, const ExpireArgs& a) {
     o.older_than_ms = *t;
   }
   o.dry_run = a.dry_run;
+  o.allow_recent_files = a.unsafe_allow_recent;
+  const bool recent =
+      o.older_than_ms && *o.older_than_ms > UnixMillisNow() - iceberg::kMinOrphanAgeMs;
+  if (recent && !a.dry_run) {
+    if (!a.unsafe_allow_recent) {
+      return ReportError(Error{
+          ErrorKind::kInvalidInput,
+          fmt::format("--older-than {}: less than 24 hours ago, so the files of a write still in "
+                      "flight would be deleted and its commit would reference missing files; use "
+                      "an older time, or --unsafe-allow-recent when no write can be running",
+                      *a.older_than)});
+    }
+    std::fprintf(stderr,
+                 "floe: warning: --unsafe-allow-recent: deleting unreferenced files younger than "
+                 "24 hours; a write in flight now loses its files\n");
+  }
   Progress progress("remove-orphans " + a.table, 0, "files");
   o.on_deleted = [&](int64_t n) { progress.Advance(static_cast<uint64_t>(n)); };
   auto r = iceberg::RemoveOrphanFiles(*w->catalog, *w->io, *id, o);
@@ -116,8 +136,11 @@ void AddExpireCommands(CLI::App& table_cmd, GlobalOptions& options) {
   ro->add_option("table", b->table, "Table name, NAMESPACE.TABLE")->required();
   ro->add_option("--older-than", b->older_than,
                  "Only files last modified before this: age (3d, 12h), ISO time, or Unix ms "
-                 "(default 3d: younger files may belong to a commit in flight)");
+                 "(default 3d, at least 24h: younger files may belong to a commit in flight)");
   ro->add_flag("--dry-run", b->dry_run, "List the orphan files, delete nothing");
+  ro->add_flag("--unsafe-allow-recent", b->unsafe_allow_recent,
+               "Allow --older-than less than 24 hours ago. Unsafe: the files of a write still "
+               "in flight are deleted and its commit then references missing files");
   ro->callback([&options, b] {
     int rc = RemoveOrphans(options, *b);
     if (rc != 0) std::exit(rc);

@@ -16,6 +16,14 @@ const std::map<std::string, Type, std::less<>>& PrimitiveNames() {
   return m;
 }
 
+// The "name" of a named type; "" when absent.
+Result<std::string> NameOf(const json& j, const std::string& path) {
+  auto it = j.find("name");
+  if (it == j.end()) return std::string();
+  if (!it->is_string()) return Corrupt("avro schema at {}: 'name' is not a string", path);
+  return it->get<std::string>();
+}
+
 class Parser {
  public:
   Result<SchemaPtr> Parse(const json& j, const std::string& path) {
@@ -63,7 +71,7 @@ class Parser {
     }
     if (tn == "record" || tn == "error") {
       s->type = Type::kRecord;
-      s->name = j.value("name", "");
+      FLOE_ASSIGN_OR_RETURN(s->name, NameOf(j, path));
       named_[s->name] = s;  // visible to its own fields (recursive types)
       if (!j.contains("fields") || !j["fields"].is_array()) {
         return Corrupt("avro schema at {}: record '{}' without fields", path, s->name);
@@ -95,7 +103,7 @@ class Parser {
     }
     if (tn == "enum") {
       s->type = Type::kEnum;
-      s->name = j.value("name", "");
+      FLOE_ASSIGN_OR_RETURN(s->name, NameOf(j, path));
       if (!j.contains("symbols") || !j["symbols"].is_array()) {
         return Corrupt("avro schema at {}: enum '{}' without symbols", path, s->name);
       }
@@ -120,7 +128,7 @@ class Parser {
     }
     if (tn == "fixed") {
       s->type = Type::kFixed;
-      s->name = j.value("name", "");
+      FLOE_ASSIGN_OR_RETURN(s->name, NameOf(j, path));
       if (!j.contains("size") || !j["size"].is_number_integer() || j["size"].get<int64_t>() < 0 ||
           j["size"].get<int64_t>() > (1 << 20)) {
         return Corrupt("avro schema at {}: fixed '{}' without a valid size", path, s->name);

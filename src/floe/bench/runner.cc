@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -84,6 +86,36 @@ Result<std::vector<c::RecordBatch>> ReadParquetSource(const std::vector<std::str
   return out;
 }
 
+// The tables floe bench made in a warehouse, one name a line, kept in the warehouse itself: a
+// later run replaces those, and never a table someone else made.
+constexpr char kBenchTablesKey[] = "floe-bench-tables.txt";
+
+Result<std::set<std::string>> BenchTables(const iceberg::Warehouse& w) {
+  std::set<std::string> out;
+  auto got = w.io->store()->Get(kBenchTablesKey);
+  if (!got) {
+    if (got.error().kind == ErrorKind::kNotFound) return out;
+    return std::unexpected(got.error());
+  }
+  std::string_view text = got->string_view();
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty()) out.emplace(line);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  }
+  return out;
+}
+
+Status RecordBenchTable(const iceberg::Warehouse& w, const std::string& table) {
+  FLOE_ASSIGN_OR_RETURN(std::set<std::string> tables, BenchTables(w));
+  if (!tables.insert(table).second) return {};
+  std::string text;
+  for (const auto& t : tables) text += t + "\n";
+  FLOE_RETURN_IF_ERROR(w.io->store()->Put(kBenchTablesKey, AsBytes(text)));
+  return {};
+}
+
 }  // namespace
 
 Result<std::vector<c::RecordBatch>> LoadSource(const SourceSpec& s, double scale) {
@@ -108,7 +140,19 @@ Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, c
   DesignBuild out;
   out.table = DesignTableName(sheet, d);
   FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::TableIdentifier::Parse(out.table));
-  (void)iceberg::DropTable(*w.catalog, *w.io, id, true);  // a table of an earlier run
+  // A table of an earlier run is rebuilt; any other table of that name is left alone.
+  if (auto existing = w.catalog->LoadTable(id); existing) {
+    FLOE_ASSIGN_OR_RETURN(std::set<std::string> mine, BenchTables(w));
+    if (!mine.contains(out.table)) {
+      return Conflict(
+          "design '{}': table '{}' already exists in the warehouse {} and floe bench did not "
+          "create it; bench replaces only the tables it made",
+          d.name, out.table, w.io->root_uri());
+    }
+    FLOE_RETURN_IF_ERROR(iceberg::DropTable(*w.catalog, *w.io, id, true));
+  } else if (existing.error().kind != ErrorKind::kNotFound) {
+    return std::unexpected(existing.error());
+  }
   int32_t next_id = 1;
   FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema,
                         iceberg::FromColumnarSchema(*source.front().schema, &next_id));
@@ -126,6 +170,7 @@ Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, c
   FLOE_ASSIGN_OR_RETURN(
       iceberg::Table table,
       iceberg::CreateTable(*w.catalog, *w.io, id, {schema, *spec, order, d.TableProperties(), ""}));
+  FLOE_RETURN_IF_ERROR(RecordBenchTable(w, out.table));
   FLOE_ASSIGN_OR_RETURN(auto writes, Regroup(source, d.writes));
   for (const auto& batch : writes) {
     std::vector<iceberg::DataFile> files;

@@ -33,7 +33,7 @@ using QuestionFn = std::function<Result<QuestionOutcome>(const std::string& sql)
 using QuestionFnFactory = std::function<Result<QuestionFn>(const iceberg::Warehouse& warehouse)>;
 
 struct BenchOptions {
-  std::string warehouse;  // local directory for the designs' tables
+  std::string warehouse;  // local directory for the designs' tables: bench's own (see BuildDesign)
   // Wraps the measuring store (the simulated-S3 decorator); identity when empty. Building never
   // goes through it.
   std::function<Result<io::StorePtr>(io::StorePtr)> decorate;
@@ -81,8 +81,9 @@ struct BenchResult {
 // The source rows as batches (one per write of the source), scaled.
 Result<std::vector<columnar::RecordBatch>> LoadSource(const SourceSpec& source, double scale);
 
-// Builds design `d` of `sheet` from `rows` into the warehouse `w` (dropping an older table of the
-// same name first).
+// Builds design `d` of `sheet` from `rows` into the warehouse `w`. A table of the same name that
+// an earlier bench run made there (the warehouse's floe-bench-tables.txt lists them) is dropped
+// first; any other table of that name is a conflict error and is left as it is.
 Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, const Design& d,
                                 const std::vector<columnar::RecordBatch>& rows);
 

@@ -10,7 +10,8 @@
 #include "floe/base/clock.h"
 #include "floe/base/log.h"
 #include "floe/base/random.h"
-
+#include "floe/iceberg/location.h"
+#include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/table_properties.h"
 
 namespace floe::iceberg {
@@ -302,11 +303,7 @@ Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate&
   m.current_snapshot_id = snapshot_id;
   m.refs["main"] = SnapshotRef{snapshot_id, "branch", nlohmann::json::object()};
   m.snapshot_log.push_back({snap.timestamp_ms, snapshot_id});
-  m.metadata_log.push_back({m.last_updated_ms, base.metadata_location});
-  int64_t keep = m.PropertyInt("write.metadata.previous-versions-max", 100);
-  if (static_cast<int64_t>(m.metadata_log.size()) > keep) {
-    m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - keep);
-  }
+  RecordPreviousMetadata(base, &m);
   m.last_sequence_number = seq;
   m.last_updated_ms = snap.timestamp_ms;
 
@@ -318,16 +315,67 @@ Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate&
   return Attempt{std::move(next)};
 }
 
+// Checks that the files a commit adds exist, as far as orphan removal could have deleted them
+// since they were written. A file outside the table's location is never an orphan of it; one this
+// process PUT less than half of kMinOrphanAgeMs ago is still protected by orphan removal's age
+// floor (the half covers clock skew between hosts), which is how an append costs no extra request.
+// Any other file -- written by another process, or by a write that has run for hours -- takes a
+// HEAD, which must find it with the size the commit records.
+Status CheckAddedFilesExist(const FileIO& io, const TableMetadata& m,
+                            const std::vector<DataFile>& added) {
+  const int64_t now = UnixMillisNow();
+  const std::string prefix = CanonicalLocation(m.location) + "/";
+  for (const auto& f : added) {
+    if (f.written_at_ms && now - *f.written_at_ms < kMinOrphanAgeMs / 2) continue;
+    if (!CanonicalLocation(f.file_path).starts_with(prefix)) continue;
+    FLOE_ASSIGN_OR_RETURN(StoreObject object, io.Resolve(f.file_path));
+    auto head = object.store->Head(object.key);
+    if (!head) {
+      if (head.error().kind != ErrorKind::kNotFound) return std::unexpected(head.error());
+      return NotFound(
+          "data file '{}' of this commit does not exist (removed as an orphan while the write "
+          "ran?); nothing was committed",
+          f.file_path);
+    }
+    if (static_cast<int64_t>(head->size) != f.file_size_in_bytes) {
+      return Conflict(
+          "data file '{}' of this commit is {} bytes in the store, not the {} it was written with; "
+          "nothing was committed",
+          f.file_path, head->size, f.file_size_in_bytes);
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+CommitRetryPolicy CommitRetryPolicy::Of(const TableMetadata& m) {
+  CommitRetryPolicy p;
+  p.num_retries = m.PropertyInt("commit.retry.num-retries", p.num_retries);
+  p.min_wait_ms = m.PropertyInt("commit.retry.min-wait-ms", p.min_wait_ms);
+  p.max_wait_ms = m.PropertyInt("commit.retry.max-wait-ms", p.max_wait_ms);
+  return p;
+}
+
+int64_t CommitRetryPolicy::WaitMs(int attempt) const {
+  const int64_t cap =
+      std::min(max_wait_ms, std::max<int64_t>(1, min_wait_ms) << std::min(attempt, 20));
+  return cap / 2 + static_cast<int64_t>(RandomU64() % static_cast<uint64_t>(cap / 2 + 1));
+}
+
+void RecordPreviousMetadata(const Table& base, TableMetadata* next) {
+  const int64_t keep = next->PropertyInt("write.metadata.previous-versions-max", 100);
+  auto& log = next->metadata_log;
+  log.push_back({base.metadata.last_updated_ms, base.metadata_location});
+  if (static_cast<int64_t>(log.size()) > keep) log.erase(log.begin(), log.end() - keep);
+}
 
 Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
                              const catalog::TableIdentifier& id, const SnapshotUpdate& update,
                              CommitStats* stats) {
   FLOE_ASSIGN_OR_RETURN(Table base, LoadTable(catalog, io, id));
   FLOE_RETURN_IF_ERROR(ValidateTableProperties(base.metadata.properties));
-  int64_t retries = std::max<int64_t>(0, base.metadata.PropertyInt("commit.retry.num-retries", 4));
-  int64_t min_wait = base.metadata.PropertyInt("commit.retry.min-wait-ms", 100);
-  int64_t max_wait = base.metadata.PropertyInt("commit.retry.max-wait-ms", 60000);
+  const CommitRetryPolicy retry = CommitRetryPolicy::Of(base.metadata);
   for (int attempt = 0;; ++attempt) {
     if (stats) stats->attempts = attempt + 1;
     if (attempt > 0) {
@@ -335,6 +383,8 @@ Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
       if (!reloaded) return std::unexpected(reloaded.error());
       base = std::move(*reloaded);
     }
+    // Checked per attempt: a retry may come long after the files were written.
+    FLOE_RETURN_IF_ERROR(CheckAddedFilesExist(io, base.metadata, update.added));
     Written written;
     auto applied = Apply(io, base, update, attempt, &written);
     if (!applied) {
@@ -352,14 +402,13 @@ Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
       return std::unexpected(swapped.error());
     }
     written.Cleanup(io);
-    if (attempt >= retries) {
+    if (attempt >= retry.num_retries) {
       return Conflict(
           "commit to '{}' lost to concurrent commits {} times; giving up "
           "(commit.retry.num-retries={})",
-          id.ToString(), attempt + 1, retries);
+          id.ToString(), attempt + 1, retry.num_retries);
     }
-    int64_t cap = std::min<int64_t>(max_wait, min_wait << std::min(attempt, 20));
-    int64_t wait = cap / 2 + static_cast<int64_t>(RandomU64() % static_cast<uint64_t>(cap / 2 + 1));
+    const int64_t wait = retry.WaitMs(attempt);
     Log(LogLevel::kInfo, "commit to {} conflicted; retrying in {} ms", id.ToString(), wait);
     std::this_thread::sleep_for(std::chrono::milliseconds(wait));
   }

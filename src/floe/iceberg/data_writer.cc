@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "floe/base/clock.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
@@ -181,10 +182,12 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       std::string dir = m.location + "/data" + (path.empty() ? "" : "/" + path);
       std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
       Buffer bytes = sink.ToBuffer();
+      const int64_t put_at = UnixMillisNow();
       FLOE_RETURN_IF_ERROR(io_.Write(location, bytes.view()));
       if (on_file_written_) on_file_written_(static_cast<int64_t>(bytes.size()));
       DataFile f;
       f.file_path = location;
+      f.written_at_ms = put_at;
       f.partition = group.values;
       f.spec_id = spec.spec_id();
       f.record_count = written.num_rows;

@@ -1,7 +1,10 @@
 #include "floe/iceberg/expire_snapshots.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "floe/base/clock.h"
 #include "floe/iceberg/maintenance_internal.h"
@@ -25,8 +28,8 @@ Result<std::set<int64_t>> Retained(const TableMetadata& m, const ExpireSnapshots
                                    int64_t now_ms) {
   const int64_t default_age =
       m.PropertyInt("history.expire.max-snapshot-age-ms", kDefaultMaxSnapshotAgeMs);
-  const int64_t default_keep = o.retain_last.value_or(
-      static_cast<int>(m.PropertyInt("history.expire.min-snapshots-to-keep", 1)));
+  const int64_t table_keep = m.PropertyInt("history.expire.min-snapshots-to-keep", 1);
+  const int64_t default_keep = o.retain_last.value_or(table_keep);
   if (default_keep < 1) return InvalidInput("retain-last {} must be at least 1", default_keep);
   const int64_t cutoff = o.older_than_ms.value_or(now_ms - default_age);
   std::set<int64_t> keep;
@@ -67,6 +70,68 @@ Result<std::set<int64_t>> Retained(const TableMetadata& m, const ExpireSnapshots
   return keep;
 }
 
+// What an expiry deletes once it has committed: the files only expired snapshots reach.
+struct Deletions {
+  struct File {
+    FileContent content = FileContent::kData;
+    int64_t size = 0;
+  };
+  std::map<std::string, File> files;  // data and delete files
+  std::set<std::string> manifests;
+  std::set<std::string> manifest_lists;
+};
+
+// The files the `expired` snapshots of `base` reach and none of the `retained` ones does. Every
+// manifest list and manifest of both is read here, so unreadable metadata fails the expiry before
+// it commits. A file counts when an expired snapshot lists it live: a DELETED entry names a file
+// that the snapshot it was live in accounts for (and an earlier expiry may have deleted already).
+Result<Deletions> PlanDeletions(const Table& base, const FileIO& io,
+                                const std::vector<const Snapshot*>& expired,
+                                const std::vector<const Snapshot*>& retained) {
+  internal::ManifestCache cache(base, io);
+  internal::ReachableFiles needed, gone;
+  FLOE_RETURN_IF_ERROR(internal::CollectReachable(cache, retained, &needed));
+  FLOE_RETURN_IF_ERROR(internal::CollectReachable(cache, expired, &gone));
+  Deletions d;
+  for (const Snapshot* s : expired) {
+    FLOE_ASSIGN_OR_RETURN(const std::vector<ManifestFile>* list, cache.List(*s));
+    for (const auto& mf : *list) {
+      FLOE_ASSIGN_OR_RETURN(const std::vector<ManifestEntry>* entries, cache.Entries(mf));
+      for (const auto& e : *entries) {
+        if (e.status == EntryStatus::kDeleted || needed.live_files.contains(e.file.file_path))
+          continue;
+        d.files[e.file.file_path] = {e.file.content, e.file.file_size_in_bytes};
+      }
+    }
+  }
+  for (const auto& m : gone.manifests) {
+    if (!needed.manifests.contains(m)) d.manifests.insert(m);
+  }
+  for (const auto& l : gone.manifest_lists) {
+    if (!needed.manifest_lists.contains(l)) d.manifest_lists.insert(l);
+  }
+  return d;
+}
+
+// Drops from `d` whatever the snapshots of `latest` that `before` lacks (commits that landed
+// after the expiry) reach.
+Status KeepWhatLaterCommitsNeed(const Table& before, const Table& latest, const FileIO& io,
+                                Deletions* d) {
+  std::vector<const Snapshot*> later;
+  for (const auto& s : latest.metadata.snapshots) {
+    if (before.metadata.SnapshotById(s.snapshot_id) == nullptr) later.push_back(&s);
+  }
+  if (later.empty()) return {};
+  // Later snapshots may use partition specs `before` lacks: read them with `latest`.
+  internal::ManifestCache cache(latest, io);
+  internal::ReachableFiles needed;
+  FLOE_RETURN_IF_ERROR(internal::CollectReachable(cache, later, &needed));
+  for (const auto& f : needed.live_files) d->files.erase(f);
+  for (const auto& m : needed.manifests) d->manifests.erase(m);
+  for (const auto& l : needed.manifest_lists) d->manifest_lists.erase(l);
+  return {};
+}
+
 }  // namespace
 
 Result<ExpireSnapshotsResult> ExpireSnapshots(catalog::Catalog& catalog, const FileIO& io,
@@ -74,23 +139,32 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(catalog::Catalog& catalog, const F
                                               const ExpireSnapshotsOptions& options) {
   Stopwatch watch;
   ExpireSnapshotsResult result;
-  std::vector<Snapshot> expired;
-  Table before;
+  std::vector<int64_t> expired_ids;
+  Deletions plan;
   FLOE_ASSIGN_OR_RETURN(
       Table committed,
       internal::CommitMetadataChange(
           catalog, io, id,
           [&](const Table& base, std::vector<std::string>*) -> Result<TableMetadata> {
-            expired.clear();
-            before = base;
+            expired_ids.clear();
+            plan = Deletions{};
             TableMetadata m = base.metadata;
             FLOE_ASSIGN_OR_RETURN(std::set<int64_t> keep, Retained(m, options, UnixMillisNow()));
             std::set<int64_t> removed;
-            for (const auto& s : m.snapshots) {
-              if (!keep.contains(s.snapshot_id)) {
-                expired.push_back(s);
+            std::vector<const Snapshot*> expired, retained;
+            for (const auto& s : base.metadata.snapshots) {
+              if (keep.contains(s.snapshot_id)) {
+                retained.push_back(&s);
+              } else {
+                expired.push_back(&s);
+                expired_ids.push_back(s.snapshot_id);
                 removed.insert(s.snapshot_id);
               }
+            }
+            if (removed.empty()) return m;
+            // Everything the expiry will delete is known before it commits.
+            if (options.clean_expired_files) {
+              FLOE_ASSIGN_OR_RETURN(plan, PlanDeletions(base, io, expired, retained));
             }
             std::erase_if(m.snapshots,
                           [&](const Snapshot& s) { return removed.contains(s.snapshot_id); });
@@ -103,61 +177,57 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(catalog::Catalog& catalog, const F
             }
             return m;
           }));
-  for (const auto& s : expired) result.expired_snapshot_ids.push_back(s.snapshot_id);
-  if (expired.empty() || !options.clean_expired_files) {
+  result.expired_snapshot_ids = expired_ids;
+  if (expired_ids.empty() || !options.clean_expired_files) {
     result.elapsed_ms = watch.ElapsedMs();
     return result;
   }
   if (options.before_delete) options.before_delete();
 
-  // What the retained snapshots need, including any a writer committed since the expiry landed.
-  FLOE_ASSIGN_OR_RETURN(Table latest, LoadTable(catalog, io, id));
-  internal::ManifestCache cache(before, io);
-  internal::ReachableFiles needed, gone;
-  std::vector<const Snapshot*> keep;
-  for (const auto& s : committed.metadata.snapshots) keep.push_back(&s);
-  for (const auto& s : latest.metadata.snapshots) keep.push_back(&s);
-  // Snapshots of later commits may use partition specs `before` lacks: read them with `latest`.
-  internal::ManifestCache latest_cache(latest, io);
-  std::vector<const Snapshot*> old_keep, new_keep;
-  for (const Snapshot* s : keep) {
-    (before.metadata.SnapshotById(s->snapshot_id) ? old_keep : new_keep).push_back(s);
-  }
-  FLOE_RETURN_IF_ERROR(internal::CollectReachable(cache, old_keep, &needed));
-  FLOE_RETURN_IF_ERROR(internal::CollectReachable(latest_cache, new_keep, &needed));
-  std::vector<const Snapshot*> gone_snaps;
-  for (const auto& s : expired) gone_snaps.push_back(&s);
-  FLOE_RETURN_IF_ERROR(internal::CollectReachable(cache, gone_snaps, &gone));
-
-  // Sizes of the data files to delete, from the expired snapshots' manifests.
-  std::map<std::string, int64_t> sizes;
-  for (const Snapshot* s : gone_snaps) {
-    FLOE_ASSIGN_OR_RETURN(const std::vector<ManifestFile>* list, cache.List(*s));
-    for (const auto& mf : *list) {
-      FLOE_ASSIGN_OR_RETURN(const std::vector<ManifestEntry>* entries, cache.Entries(mf));
-      for (const auto& e : *entries) sizes[e.file.file_path] = e.file.file_size_in_bytes;
-    }
-  }
+  const size_t planned = plan.files.size() + plan.manifests.size() + plan.manifest_lists.size();
+  size_t done = 0;
+  // After the commit, an error deletes nothing more and says what was done: the snapshots are
+  // expired for good, and what is left is for remove-orphans.
+  auto stopped = [&](const Error& e) {
+    return MakeError(
+        e.kind,
+        fmt::format("expire_snapshots of '{}' expired {} snapshots, then deleted {} of "
+                    "their {} files: {}",
+                    id.ToString(), expired_ids.size(), done, planned, e.message),
+        e.transient);
+  };
+  // What commits that landed since the expiry need stays.
+  auto latest = LoadTable(catalog, io, id);
+  if (!latest) return stopped(latest.error());
+  if (auto kept = KeepWhatLaterCommitsNeed(committed, *latest, io, &plan); !kept)
+    return stopped(kept.error());
   auto remove = [&](const std::string& location) -> Status {
-    auto s = io.Delete(location);
-    if (!s && s.error().kind != ErrorKind::kNotFound) return s;
+    FLOE_RETURN_IF_ERROR(io.Delete(location));
+    ++done;
     if (options.on_deleted) options.on_deleted(1);
     return {};
   };
-  for (const auto& f : gone.all_files) {
-    if (needed.live_files.contains(f)) continue;
-    FLOE_RETURN_IF_ERROR(remove(f));
-    ++result.deleted_data_files_count;
-    result.deleted_bytes += sizes[f];
+  for (const auto& [path, f] : plan.files) {
+    if (auto s = remove(path); !s) return stopped(s.error());
+    switch (f.content) {
+      case FileContent::kData:
+        ++result.deleted_data_files_count;
+        break;
+      case FileContent::kPositionDeletes:
+        ++result.deleted_position_delete_files_count;
+        break;
+      case FileContent::kEqualityDeletes:
+        ++result.deleted_equality_delete_files_count;
+        break;
+    }
+    result.deleted_bytes += f.size;
   }
-  for (const auto& mf : gone.manifests) {
-    if (needed.manifests.contains(mf)) continue;
-    FLOE_RETURN_IF_ERROR(remove(mf));
+  for (const auto& mf : plan.manifests) {
+    if (auto s = remove(mf); !s) return stopped(s.error());
     ++result.deleted_manifest_files_count;
   }
-  for (const auto& l : gone.manifest_lists) {
-    if (needed.manifest_lists.contains(l)) continue;
-    FLOE_RETURN_IF_ERROR(remove(l));
+  for (const auto& l : plan.manifest_lists) {
+    if (auto s = remove(l); !s) return stopped(s.error());
     ++result.deleted_manifest_lists_count;
   }
   result.elapsed_ms = watch.ElapsedMs();

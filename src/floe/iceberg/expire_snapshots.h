@@ -1,9 +1,11 @@
 // expire_snapshots: removes old snapshots from a table's metadata (older than a time, keeping the
 // last N ancestors of each branch, every ref's snapshot, and unreferenced snapshots newer than the
 // cutoff), then deletes the files only expired snapshots reached -- data and delete files,
-// manifests, manifest lists. A file is deleted only when no retained snapshot (nor one a writer
-// committed meanwhile) lists it live. Defaults are Iceberg's table properties
-// history.expire.max-snapshot-age-ms (5 days) and history.expire.min-snapshots-to-keep (1).
+// manifests, manifest lists. What it deletes is computed before it commits, so unreadable
+// metadata fails it with the table unchanged; a file is deleted only when no retained snapshot
+// (nor one a writer committed meanwhile) lists it live. The result counts the files deleted, by
+// kind. Defaults are Iceberg's table properties history.expire.max-snapshot-age-ms (5 days) and
+// history.expire.min-snapshots-to-keep (1).
 #pragma once
 
 #include <cstdint>
@@ -31,10 +33,12 @@ struct ExpireSnapshotsOptions {
 
 struct ExpireSnapshotsResult {
   std::vector<int64_t> expired_snapshot_ids;
-  int64_t deleted_data_files_count = 0;  // data and delete files
+  int64_t deleted_data_files_count = 0;
+  int64_t deleted_position_delete_files_count = 0;
+  int64_t deleted_equality_delete_files_count = 0;
   int64_t deleted_manifest_files_count = 0;
   int64_t deleted_manifest_lists_count = 0;
-  int64_t deleted_bytes = 0;  // of data and delete files, from their manifests
+  int64_t deleted_bytes = 0;  // of the data and delete files, from their manifests
   double elapsed_ms = 0;
 };
 

@@ -5,7 +5,7 @@
 
 #include "floe/base/clock.h"
 #include "floe/base/log.h"
-#include "floe/base/random.h"
+#include "floe/iceberg/commit.h"
 #include "floe/iceberg/table_properties.h"
 
 namespace floe::iceberg::internal {
@@ -15,10 +15,7 @@ Result<Table> CommitMetadataChange(catalog::Catalog& catalog, const FileIO& io,
                                    const MetadataChange& change) {
   FLOE_ASSIGN_OR_RETURN(Table base, LoadTable(catalog, io, id));
   FLOE_RETURN_IF_ERROR(ValidateTableProperties(base.metadata.properties));
-  int64_t retries = std::max<int64_t>(0, base.metadata.PropertyInt("commit.retry.num-retries", 4));
-  int64_t min_wait =
-      std::max<int64_t>(1, base.metadata.PropertyInt("commit.retry.min-wait-ms", 100));
-  int64_t max_wait = base.metadata.PropertyInt("commit.retry.max-wait-ms", 60000);
+  const CommitRetryPolicy retry = CommitRetryPolicy::Of(base.metadata);
   for (int attempt = 0;; ++attempt) {
     if (attempt > 0) {
       FLOE_ASSIGN_OR_RETURN(base, LoadTable(catalog, io, id));
@@ -34,11 +31,7 @@ Result<Table> CommitMetadataChange(catalog::Catalog& catalog, const FileIO& io,
     }
     TableMetadata m = std::move(*next);
     if (written.empty() && m.ToJson() == base.metadata.ToJson()) return base;  // nothing to do
-    m.metadata_log.push_back({base.metadata.last_updated_ms, base.metadata_location});
-    int64_t keep = m.PropertyInt("write.metadata.previous-versions-max", 100);
-    if (static_cast<int64_t>(m.metadata_log.size()) > keep) {
-      m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - keep);
-    }
+    RecordPreviousMetadata(base, &m);
     m.last_updated_ms = std::max(UnixMillisNow(), base.metadata.last_updated_ms);
     int version = std::max(MetadataVersion(base.metadata_location), 0) + 1;
     Table t{id, NewMetadataLocation(m.location, version), std::move(m)};
@@ -58,14 +51,13 @@ Result<Table> CommitMetadataChange(catalog::Catalog& catalog, const FileIO& io,
       return std::unexpected(swapped.error());
     }
     cleanup();
-    if (attempt >= retries) {
+    if (attempt >= retry.num_retries) {
       return Conflict(
           "commit to '{}' lost to concurrent commits {} times; giving up "
           "(commit.retry.num-retries={})",
-          id.ToString(), attempt + 1, retries);
+          id.ToString(), attempt + 1, retry.num_retries);
     }
-    int64_t cap = std::min<int64_t>(max_wait, min_wait << std::min(attempt, 20));
-    int64_t wait = cap / 2 + static_cast<int64_t>(RandomU64() % static_cast<uint64_t>(cap / 2 + 1));
+    const int64_t wait = retry.WaitMs(attempt);
     Log(LogLevel::kInfo, "commit to {} conflicted; retrying in {} ms", id.ToString(), wait);
     std::this_thread::sleep_for(std::chrono::milliseconds(wait));
   }

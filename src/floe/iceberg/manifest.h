@@ -41,6 +41,10 @@ struct DataFile {
   std::vector<int32_t> equality_ids;
   std::optional<int32_t> sort_order_id;
   std::optional<std::string> referenced_data_file;  // v3, read only
+  // Not in manifests: when the writer that PUT this file in this process started the PUT (Unix
+  // ms). A commit need not check that such a file still exists while orphan removal's age floor
+  // protects it (commit.cc).
+  std::optional<int64_t> written_at_ms;
 };
 
 struct ManifestEntry {

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
+
+#include "floe/iceberg/json_field_internal.h"
 
 namespace floe::iceberg {
 namespace {
@@ -159,32 +162,49 @@ nlohmann::json PartitionSpec::ToJson() const {
   return {{"spec-id", spec_id_}, {"fields", fields}};
 }
 
-Result<PartitionSpec> PartitionSpec::FromJson(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("fields") || !j["fields"].is_array()) {
-    return InvalidInput("partition spec JSON needs 'fields': {}", j.dump().substr(0, 200));
+Result<PartitionSpec> PartitionSpec::FromJson(const nlohmann::json& j, std::string_view path) {
+  namespace in = internal;
+  FLOE_ASSIGN_OR_RETURN(const nlohmann::json* list, in::JsonArrayField(j, "fields", path));
+  if (list == nullptr) {
+    if (path.empty())
+      return InvalidInput("partition spec JSON needs 'fields': {}", j.dump().substr(0, 200));
+    return InvalidInput("field '{}' is missing", in::JsonPath(path, "fields"));
   }
+  const std::string list_path = in::JsonPath(path, "fields");
   std::vector<PartitionField> fields;
   int32_t next_id = kFirstPartitionFieldId;  // v1 specs may omit field ids
-  for (const auto& f : j["fields"]) {
+  for (size_t i = 0; i < list->size(); ++i) {
+    const nlohmann::json& f = (*list)[i];
+    const std::string at = in::JsonPath(list_path, i);
     PartitionField pf;
-    if (!f.contains("transform") || !f["transform"].is_string() || !f.contains("name")) {
-      return InvalidInput("partition field JSON needs 'name' and 'transform': {}", f.dump());
-    }
-    if (f.contains("source-id")) {
-      pf.source_id = f["source-id"].get<int32_t>();
-    } else if (f.contains("source-ids") && f["source-ids"].is_array() &&
-               f["source-ids"].size() == 1) {
-      pf.source_id = f["source-ids"][0].get<int32_t>();
+    FLOE_ASSIGN_OR_RETURN(pf.name, in::JsonRequired<std::string>(f, "name", at));
+    FLOE_ASSIGN_OR_RETURN(std::string transform, in::JsonRequired<std::string>(f, "transform", at));
+    FLOE_ASSIGN_OR_RETURN(std::optional<int32_t> source,
+                          in::JsonOptional<int32_t>(f, "source-id", at));
+    if (source) {
+      pf.source_id = *source;
     } else {
-      return Unsupported("partition field '{}' with several source columns", f.value("name", ""));
+      FLOE_ASSIGN_OR_RETURN(const nlohmann::json* ids, in::JsonArrayField(f, "source-ids", at));
+      if (ids == nullptr)
+        return InvalidInput("field '{}' is missing", in::JsonPath(at, "source-id"));
+      if (ids->size() != 1)
+        return Unsupported("partition field '{}' with several source columns", pf.name);
+      FLOE_ASSIGN_OR_RETURN(
+          pf.source_id,
+          in::JsonAs<int32_t>((*ids)[0], in::JsonPath(in::JsonPath(at, "source-ids"), 0)));
     }
-    pf.field_id = f.contains("field-id") ? f["field-id"].get<int32_t>() : next_id;
+    FLOE_ASSIGN_OR_RETURN(pf.field_id, in::JsonOr<int32_t>(f, "field-id", at, next_id));
+    if (pf.field_id == std::numeric_limits<int32_t>::max())
+      return InvalidInput("field '{}' = {} is out of range", in::JsonPath(at, "field-id"),
+                          pf.field_id);
     next_id = std::max(next_id, pf.field_id) + 1;
-    pf.name = f["name"].get<std::string>();
-    FLOE_ASSIGN_OR_RETURN(pf.transform, Transform::Parse(f["transform"].get<std::string>()));
+    auto t = Transform::Parse(transform);
+    if (!t) return InvalidInput("field '{}': {}", in::JsonPath(at, "transform"), t.error().message);
+    pf.transform = *t;
     fields.push_back(std::move(pf));
   }
-  return PartitionSpec(j.value("spec-id", 0), std::move(fields));
+  FLOE_ASSIGN_OR_RETURN(int32_t spec_id, in::JsonOr<int32_t>(j, "spec-id", path, 0));
+  return PartitionSpec(spec_id, std::move(fields));
 }
 
 Result<PartitionSpec> PartitionSpec::Parse(std::string_view text, const Schema& schema,

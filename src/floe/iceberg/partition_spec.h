@@ -48,7 +48,9 @@ class PartitionSpec {
   std::string PartitionPath(const std::vector<Literal>& values) const;
 
   nlohmann::json ToJson() const;
-  static Result<PartitionSpec> FromJson(const nlohmann::json& j);
+  // Any JSON: a value of the wrong shape is an invalid-input error naming the field by its path
+  // below `path` (where this sits in its document, e.g. "partition-specs[1]").
+  static Result<PartitionSpec> FromJson(const nlohmann::json& j, std::string_view path = "");
 
   // Parses the CLI form "day(ts), bucket(8, order_id), truncate(4, name), region" against a
   // schema, assigning field ids from `first_field_id`.

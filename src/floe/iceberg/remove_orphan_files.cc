@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include <fmt/format.h>
+
 #include "floe/base/clock.h"
 #include "floe/iceberg/maintenance_internal.h"
 #include "floe/iceberg/table.h"
@@ -43,7 +45,15 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(catalog::Catalog& catalog, con
                                                   const RemoveOrphanFilesOptions& options) {
   Stopwatch watch;
   RemoveOrphanFilesResult result;
-  const int64_t cutoff = options.older_than_ms.value_or(UnixMillisNow() - kDefaultOrphanAgeMs);
+  const int64_t now = UnixMillisNow();
+  const int64_t cutoff = options.older_than_ms.value_or(now - kDefaultOrphanAgeMs);
+  if (cutoff > now - kMinOrphanAgeMs && !options.allow_recent_files && !options.dry_run) {
+    return InvalidInput(
+        "remove_orphan_files of '{}': older_than is less than 24 hours ago, so the files of a "
+        "write still in flight would be deleted and its commit would reference missing files; "
+        "use an older time (the floor is lifted only explicitly, when no write can be running)",
+        id.ToString());
+  }
   FLOE_ASSIGN_OR_RETURN(Table table, LoadTable(catalog, io, id));
   // Files under the location that other tables may own are never this table's orphans.
   FLOE_ASSIGN_OR_RETURN(OtherTables others,
@@ -69,9 +79,15 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(catalog::Catalog& catalog, con
       return Conflict("remove_orphan_files of '{}': the table kept changing while it was read",
                       id.ToString());
   }
-  std::vector<std::string> abandoned_keys;  // of the orphans, those that are temp files
+  struct Orphan {
+    std::string location;
+    std::string key;
+    bool temp = false;  // a temp file of a killed write
+    uint64_t size = 0;
+  };
+  std::vector<Orphan> orphans;
   auto consider = [&](const io::ObjectInfo& o, bool temp) {
-    const std::string location = root.LocationOf(o.key);
+    std::string location = root.LocationOf(o.key);
     if (!temp && referenced.contains(location)) return;
     if (!temp && o.key.ends_with("/version-hint.text")) return;
     if (others.Owner(location) != nullptr) {
@@ -82,23 +98,26 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(catalog::Catalog& catalog, con
       ++result.too_new_files;
       return;
     }
-    if (temp) abandoned_keys.push_back(o.key);
-    result.orphan_file_locations.push_back(location);
-    result.orphan_bytes += static_cast<int64_t>(o.size);
+    orphans.push_back({std::move(location), o.key, temp, o.size});
   };
   for (const auto& o : listed) consider(o, false);
   for (const auto& o : abandoned) consider(o, true);
-  if (!options.dry_run) {
-    const size_t files = result.orphan_file_locations.size() - abandoned_keys.size();
-    for (size_t i = 0; i < files; ++i) {
-      auto s = io.Delete(result.orphan_file_locations[i]);
-      if (!s && s.error().kind != ErrorKind::kNotFound) return std::unexpected(s.error());
+  for (const Orphan& o : orphans) {
+    if (!options.dry_run) {
+      Status s = o.temp ? root.store->DeleteAbandonedWrite(o.key) : io.Delete(o.location);
+      if (!s) {
+        // Say what was done before the failure: those files are gone for good.
+        return MakeError(s.error().kind,
+                         fmt::format("remove_orphan_files of '{}' deleted {} of {} orphan files, "
+                                     "then: {}",
+                                     id.ToString(), result.orphan_file_locations.size(),
+                                     orphans.size(), s.error().message),
+                         s.error().transient);
+      }
       if (options.on_deleted) options.on_deleted(1);
     }
-    for (const auto& key : abandoned_keys) {
-      FLOE_RETURN_IF_ERROR(root.store->DeleteAbandonedWrite(key));
-      if (options.on_deleted) options.on_deleted(1);
-    }
+    result.orphan_file_locations.push_back(o.location);
+    result.orphan_bytes += static_cast<int64_t>(o.size);
   }
   result.elapsed_ms = watch.ElapsedMs();
   return result;

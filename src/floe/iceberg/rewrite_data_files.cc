@@ -334,7 +334,15 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
     }
     if (!written_ok) {
       RemoveFiles(io, u.added);
-      return std::unexpected(written_ok.error());
+      if (result.commits == 0) return std::unexpected(written_ok.error());
+      // Partial progress: what landed before stays, and the error says so.
+      Error e = written_ok.error();
+      e.message = fmt::format(
+          "rewrite_data_files of '{}' committed {} file groups ({} files -> {}) in {} commits, "
+          "then: {}",
+          id.ToString(), result.file_groups, result.rewritten_data_files_count,
+          result.added_data_files_count, result.commits, e.message);
+      return std::unexpected(e);
     }
     u.summary["rewrite-strategy"] = options.strategy == RewriteStrategy::kSort ? "sort" : "binpack";
     if (order) u.summary["rewrite-sort-order"] = order->ToString(m.CurrentSchema());

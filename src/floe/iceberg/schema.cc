@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "floe/iceberg/json_field_internal.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -38,17 +40,18 @@ bool ParseInt(std::string_view s, int32_t* out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-Result<NestedField> FieldFromJson(const json& j) {
-  if (!j.is_object() || !j.contains("id") || !j.contains("name") || !j.contains("type") ||
-      !j["id"].is_number_integer() || !j["name"].is_string()) {
-    return InvalidInput("schema field needs integer 'id', string 'name' and 'type': {}", j.dump());
-  }
+Result<NestedField> FieldFromJson(const json& j, std::string_view path) {
   NestedField f;
-  f.id = j["id"].get<int32_t>();
-  f.name = j["name"].get<std::string>();
-  f.required = j.value("required", false);
-  FLOE_ASSIGN_OR_RETURN(f.type, TypeFromJson(j["type"]));
-  if (j.contains("doc") && j["doc"].is_string()) f.doc = j["doc"].get<std::string>();
+  FLOE_ASSIGN_OR_RETURN(f.id, internal::JsonRequired<int32_t>(j, "id", path));
+  FLOE_ASSIGN_OR_RETURN(f.name, internal::JsonRequired<std::string>(j, "name", path));
+  FLOE_ASSIGN_OR_RETURN(f.required, internal::JsonOr<bool>(j, "required", path, false));
+  auto type = j.find("type");
+  if (type == j.end())
+    return InvalidInput("field '{}' is missing", internal::JsonPath(path, "type"));
+  FLOE_ASSIGN_OR_RETURN(f.type, TypeFromJson(*type, internal::JsonPath(path, "type")));
+  FLOE_ASSIGN_OR_RETURN(std::optional<std::string> doc,
+                        internal::JsonOptional<std::string>(j, "doc", path));
+  if (doc) f.doc = std::move(*doc);
   if (j.contains("initial-default")) f.initial_default = j["initial-default"];
   if (j.contains("write-default")) f.write_default = j["write-default"];
   return f;
@@ -207,41 +210,61 @@ json TypeToJson(const Type& t) {
   }
 }
 
-Result<TypePtr> TypeFromJson(const json& j) {
-  if (j.is_string()) return ParsePrimitive(j.get<std::string>());
+Result<TypePtr> TypeFromJson(const json& j, std::string_view path) {
+  // A type's own errors ("unknown Iceberg type") name the field when there is one.
+  auto at = [&](Result<TypePtr> r) -> Result<TypePtr> {
+    if (r || path.empty()) return r;
+    return InvalidInput("field '{}': {}", path, r.error().message);
+  };
+  if (j.is_string()) return at(ParsePrimitive(j.get<std::string>()));
   if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) {
-    return InvalidInput("bad Iceberg type JSON: {}", j.dump());
+    if (path.empty()) return InvalidInput("bad Iceberg type JSON: {}", j.dump().substr(0, 200));
+    return InvalidInput("field '{}' is not an Iceberg type: {}", path, j.dump().substr(0, 200));
   }
   std::string kind = j["type"].get<std::string>();
   if (kind == "struct") {
-    if (!j.contains("fields") || !j["fields"].is_array()) {
-      return InvalidInput("struct type without 'fields'");
+    FLOE_ASSIGN_OR_RETURN(const json* fs, internal::JsonArrayField(j, "fields", path));
+    if (fs == nullptr) {
+      if (path.empty()) return InvalidInput("struct type without 'fields'");
+      return InvalidInput("field '{}' is missing", internal::JsonPath(path, "fields"));
     }
+    const std::string fields_path = internal::JsonPath(path, "fields");
     std::vector<NestedField> fields;
-    for (const auto& f : j["fields"]) {
-      FLOE_ASSIGN_OR_RETURN(NestedField nf, FieldFromJson(f));
+    for (size_t i = 0; i < fs->size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(NestedField nf,
+                            FieldFromJson((*fs)[i], internal::JsonPath(fields_path, i)));
       fields.push_back(std::move(nf));
     }
     return StructOf(std::move(fields));
   }
   if (kind == "list") {
     if (!j.contains("element-id") || !j.contains("element")) {
-      return InvalidInput("list type needs 'element-id' and 'element'");
+      if (path.empty()) return InvalidInput("list type needs 'element-id' and 'element'");
+      return InvalidInput("field '{}': a list type needs 'element-id' and 'element'", path);
     }
-    FLOE_ASSIGN_OR_RETURN(TypePtr e, TypeFromJson(j["element"]));
-    return ListOf(j["element-id"].get<int32_t>(), std::move(e), j.value("element-required", false));
+    FLOE_ASSIGN_OR_RETURN(int32_t id, internal::JsonRequired<int32_t>(j, "element-id", path));
+    FLOE_ASSIGN_OR_RETURN(TypePtr e,
+                          TypeFromJson(j["element"], internal::JsonPath(path, "element")));
+    FLOE_ASSIGN_OR_RETURN(bool required,
+                          internal::JsonOr<bool>(j, "element-required", path, false));
+    return ListOf(id, std::move(e), required);
   }
   if (kind == "map") {
     if (!j.contains("key-id") || !j.contains("key") || !j.contains("value-id") ||
         !j.contains("value")) {
-      return InvalidInput("map type needs 'key-id', 'key', 'value-id' and 'value'");
+      if (path.empty())
+        return InvalidInput("map type needs 'key-id', 'key', 'value-id' and 'value'");
+      return InvalidInput("field '{}': a map type needs 'key-id', 'key', 'value-id' and 'value'",
+                          path);
     }
-    FLOE_ASSIGN_OR_RETURN(TypePtr k, TypeFromJson(j["key"]));
-    FLOE_ASSIGN_OR_RETURN(TypePtr v, TypeFromJson(j["value"]));
-    return MapOf(j["key-id"].get<int32_t>(), std::move(k), j["value-id"].get<int32_t>(),
-                 std::move(v), j.value("value-required", false));
+    FLOE_ASSIGN_OR_RETURN(int32_t key_id, internal::JsonRequired<int32_t>(j, "key-id", path));
+    FLOE_ASSIGN_OR_RETURN(int32_t value_id, internal::JsonRequired<int32_t>(j, "value-id", path));
+    FLOE_ASSIGN_OR_RETURN(TypePtr k, TypeFromJson(j["key"], internal::JsonPath(path, "key")));
+    FLOE_ASSIGN_OR_RETURN(TypePtr v, TypeFromJson(j["value"], internal::JsonPath(path, "value")));
+    FLOE_ASSIGN_OR_RETURN(bool required, internal::JsonOr<bool>(j, "value-required", path, false));
+    return MapOf(key_id, std::move(k), value_id, std::move(v), required);
   }
-  return InvalidInput("unknown Iceberg type '{}'", kind);
+  return at(InvalidInput("unknown Iceberg type '{}'", kind));
 }
 
 Schema::Schema(int32_t schema_id, std::vector<NestedField> fields,
@@ -320,16 +343,26 @@ Status Schema::Validate() const {
   return check(check, *root_, "the schema");
 }
 
-Result<Schema> Schema::FromJson(const json& j) {
-  if (!j.is_object() || j.value("type", "") != "struct") {
-    return InvalidInput("schema JSON must be a struct: {}", j.dump().substr(0, 200));
+Result<Schema> Schema::FromJson(const json& j, std::string_view path) {
+  if (!j.is_object() || !j.contains("type") || !j["type"].is_string() || j["type"] != "struct") {
+    if (path.empty())
+      return InvalidInput("schema JSON must be a struct: {}", j.dump().substr(0, 200));
+    return InvalidInput("field '{}' must be a struct schema: {}", path, j.dump().substr(0, 200));
   }
-  FLOE_ASSIGN_OR_RETURN(TypePtr root, TypeFromJson(j));
+  FLOE_ASSIGN_OR_RETURN(TypePtr root, TypeFromJson(j, path));
   std::vector<int32_t> ids;
-  if (j.contains("identifier-field-ids") && j["identifier-field-ids"].is_array()) {
-    ids = j["identifier-field-ids"].get<std::vector<int32_t>>();
+  FLOE_ASSIGN_OR_RETURN(const json* id_list,
+                        internal::JsonArrayField(j, "identifier-field-ids", path));
+  if (id_list != nullptr) {
+    const std::string ids_path = internal::JsonPath(path, "identifier-field-ids");
+    for (size_t i = 0; i < id_list->size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(
+          int32_t id, internal::JsonAs<int32_t>((*id_list)[i], internal::JsonPath(ids_path, i)));
+      ids.push_back(id);
+    }
   }
-  Schema s(j.value("schema-id", 0), root->fields, std::move(ids));
+  FLOE_ASSIGN_OR_RETURN(int32_t schema_id, internal::JsonOr<int32_t>(j, "schema-id", path, 0));
+  Schema s(schema_id, root->fields, std::move(ids));
   // Field ids must be unique across the whole schema.
   size_t count = 0;
   auto visit = [&](auto&& self, const Type& t) -> void {
@@ -339,7 +372,10 @@ Result<Schema> Schema::FromJson(const json& j) {
     }
   };
   visit(visit, *s.root_);
-  if (count != s.by_id_.size()) return InvalidInput("schema has duplicate field ids");
+  if (count != s.by_id_.size()) {
+    if (path.empty()) return InvalidInput("schema has duplicate field ids");
+    return InvalidInput("field '{}': the schema has duplicate field ids", path);
+  }
   return s;
 }
 

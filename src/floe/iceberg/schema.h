@@ -108,7 +108,9 @@ class Schema {
   Status Validate() const;
 
   nlohmann::json ToJson() const;
-  static Result<Schema> FromJson(const nlohmann::json& j);
+  // Any JSON: a value of the wrong shape is an invalid-input error naming the field by its path
+  // below `path` (where the schema sits in its document, e.g. "schemas[0]").
+  static Result<Schema> FromJson(const nlohmann::json& j, std::string_view path = "");
 
  private:
   void Index();
@@ -121,6 +123,6 @@ class Schema {
 };
 
 nlohmann::json TypeToJson(const Type& t);
-Result<TypePtr> TypeFromJson(const nlohmann::json& j);
+Result<TypePtr> TypeFromJson(const nlohmann::json& j, std::string_view path = "");
 
 }  // namespace floe::iceberg

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "floe/iceberg/json_field_internal.h"
+
 namespace floe::iceberg {
 namespace {
 
@@ -62,25 +64,41 @@ nlohmann::json SortOrder::ToJson() const {
   return {{"order-id", order_id_}, {"fields", fields}};
 }
 
-Result<SortOrder> SortOrder::FromJson(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("fields") || !j["fields"].is_array()) {
-    return InvalidInput("sort order JSON needs 'fields': {}", j.dump().substr(0, 200));
+Result<SortOrder> SortOrder::FromJson(const nlohmann::json& j, std::string_view path) {
+  namespace in = internal;
+  FLOE_ASSIGN_OR_RETURN(const nlohmann::json* list, in::JsonArrayField(j, "fields", path));
+  if (list == nullptr) {
+    if (path.empty())
+      return InvalidInput("sort order JSON needs 'fields': {}", j.dump().substr(0, 200));
+    return InvalidInput("field '{}' is missing", in::JsonPath(path, "fields"));
   }
+  const std::string list_path = in::JsonPath(path, "fields");
   std::vector<SortField> fields;
-  for (const auto& f : j["fields"]) {
+  for (size_t i = 0; i < list->size(); ++i) {
+    const nlohmann::json& f = (*list)[i];
+    const std::string at = in::JsonPath(list_path, i);
     SortField sf;
-    if (!f.contains("source-id") || !f.contains("transform")) {
-      return InvalidInput("sort field JSON needs 'source-id' and 'transform': {}", f.dump());
-    }
-    sf.source_id = f["source-id"].get<int32_t>();
-    FLOE_ASSIGN_OR_RETURN(sf.transform, Transform::Parse(f["transform"].get<std::string>()));
-    sf.direction =
-        f.value("direction", "asc") == "desc" ? SortDirection::kDesc : SortDirection::kAsc;
-    sf.null_order = f.value("null-order", "nulls-first") == "nulls-last" ? NullOrder::kNullsLast
-                                                                         : NullOrder::kNullsFirst;
+    FLOE_ASSIGN_OR_RETURN(sf.source_id, in::JsonRequired<int32_t>(f, "source-id", at));
+    FLOE_ASSIGN_OR_RETURN(std::string transform, in::JsonRequired<std::string>(f, "transform", at));
+    auto t = Transform::Parse(transform);
+    if (!t) return InvalidInput("field '{}': {}", in::JsonPath(at, "transform"), t.error().message);
+    sf.transform = *t;
+    FLOE_ASSIGN_OR_RETURN(std::string direction,
+                          in::JsonOr<std::string>(f, "direction", at, "asc"));
+    FLOE_ASSIGN_OR_RETURN(std::string nulls,
+                          in::JsonOr<std::string>(f, "null-order", at, "nulls-first"));
+    if (direction != "asc" && direction != "desc")
+      return InvalidInput("field '{}' is '{}', not asc or desc", in::JsonPath(at, "direction"),
+                          direction);
+    if (nulls != "nulls-first" && nulls != "nulls-last")
+      return InvalidInput("field '{}' is '{}', not nulls-first or nulls-last",
+                          in::JsonPath(at, "null-order"), nulls);
+    sf.direction = direction == "desc" ? SortDirection::kDesc : SortDirection::kAsc;
+    sf.null_order = nulls == "nulls-last" ? NullOrder::kNullsLast : NullOrder::kNullsFirst;
     fields.push_back(sf);
   }
-  return SortOrder(j.value("order-id", 0), std::move(fields));
+  FLOE_ASSIGN_OR_RETURN(int32_t order_id, in::JsonOr<int32_t>(j, "order-id", path, 0));
+  return SortOrder(order_id, std::move(fields));
 }
 
 Result<SortOrder> SortOrder::Parse(std::string_view text, const Schema& schema, int32_t order_id) {

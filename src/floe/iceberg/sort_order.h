@@ -40,7 +40,9 @@ class SortOrder {
   // "id ASC NULLS FIRST, ts DESC NULLS LAST" with column names from the schema.
   std::string ToString(const Schema& schema) const;
   nlohmann::json ToJson() const;
-  static Result<SortOrder> FromJson(const nlohmann::json& j);
+  // Any JSON: a value of the wrong shape is an invalid-input error naming the field by its path
+  // below `path` (where this sits in its document, e.g. "partition-specs[1]").
+  static Result<SortOrder> FromJson(const nlohmann::json& j, std::string_view path = "");
   // ASC defaults to NULLS FIRST and DESC to NULLS LAST, as in Iceberg and Spark.
   static Result<SortOrder> Parse(std::string_view text, const Schema& schema, int32_t order_id = 1);
 

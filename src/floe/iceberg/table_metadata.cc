@@ -8,6 +8,7 @@
 
 #include "floe/base/clock.h"
 #include "floe/base/random.h"
+#include "floe/iceberg/json_field_internal.h"
 
 namespace floe::iceberg {
 namespace {
@@ -40,33 +41,48 @@ const std::set<std::string>& KnownKeys() {
   return keys;
 }
 
+// A field error of the decoders ("field 'x' must be ...") as the file's corruption.
+template <typename T>
+Result<T> In(const std::string& name, Result<T> r) {
+  if (r || r.error().kind != ErrorKind::kInvalidInput) return r;
+  return Corrupt("table metadata '{}': {}", name, r.error().message);
+}
+
 template <typename T>
 Result<T> Get(const json& j, const char* key, const std::string& name) {
   if (!j.contains(key)) return Corrupt("table metadata '{}' lacks required field '{}'", name, key);
-  try {
-    return j[key].get<T>();
-  } catch (const json::exception&) {
-    return Corrupt("table metadata '{}': field '{}' has the wrong type", name, key);
-  }
+  return In(name, internal::JsonAs<T>(j[key], key));
 }
 
-std::map<std::string, std::string> StringMap(const json& j) {
+// A string map (properties, a snapshot's summary); other scalar values are kept as their JSON
+// text, as a reader that does not care for their type should.
+Result<std::map<std::string, std::string>> StringMap(const json& parent, const char* key,
+                                                     const std::string& name,
+                                                     const std::string& path) {
   std::map<std::string, std::string> out;
-  if (!j.is_object()) return out;
-  for (auto it = j.begin(); it != j.end(); ++it) {
+  FLOE_ASSIGN_OR_RETURN(const json* j, In(name, internal::JsonObjectField(parent, key, path)));
+  if (j == nullptr) return out;
+  for (auto it = j->begin(); it != j->end(); ++it) {
+    if (it.value().is_structured()) {
+      return Corrupt("table metadata '{}': field '{}' must be a string, not {}", name,
+                     internal::JsonPath(internal::JsonPath(path, key), it.key()),
+                     internal::JsonKind(it.value()));
+    }
     out[it.key()] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
   }
   return out;
 }
 
-Result<Snapshot> SnapshotFromJson(const json& j, const std::string& name) {
+Result<Snapshot> SnapshotFromJson(const json& j, const std::string& name, const std::string& at) {
+  namespace in = internal;
   Snapshot s;
-  FLOE_ASSIGN_OR_RETURN(s.snapshot_id, Get<int64_t>(j, "snapshot-id", name));
-  if (j.contains("parent-snapshot-id") && !j["parent-snapshot-id"].is_null()) {
-    s.parent_snapshot_id = j["parent-snapshot-id"].get<int64_t>();
-  }
-  s.sequence_number = j.value("sequence-number", int64_t{0});
-  FLOE_ASSIGN_OR_RETURN(s.timestamp_ms, Get<int64_t>(j, "timestamp-ms", name));
+  FLOE_RETURN_IF_ERROR(In(name, in::JsonExpectObject(j, at)));
+  FLOE_ASSIGN_OR_RETURN(s.snapshot_id, In(name, in::JsonRequired<int64_t>(j, "snapshot-id", at)));
+  FLOE_ASSIGN_OR_RETURN(s.parent_snapshot_id,
+                        In(name, in::JsonOptional<int64_t>(j, "parent-snapshot-id", at)));
+  FLOE_ASSIGN_OR_RETURN(s.sequence_number,
+                        In(name, in::JsonOr<int64_t>(j, "sequence-number", at, 0)));
+  FLOE_ASSIGN_OR_RETURN(s.timestamp_ms, In(name, in::JsonRequired<int64_t>(j, "timestamp-ms", at)));
   if (!j.contains("manifest-list")) {
     if (j.contains("manifests")) {
       return Unsupported(
@@ -76,9 +92,10 @@ Result<Snapshot> SnapshotFromJson(const json& j, const std::string& name) {
     }
     return Corrupt("table metadata '{}': snapshot {} has no manifest-list", name, s.snapshot_id);
   }
-  s.manifest_list = j["manifest-list"].get<std::string>();
-  if (j.contains("summary")) s.summary = StringMap(j["summary"]);
-  if (j.contains("schema-id")) s.schema_id = j["schema-id"].get<int32_t>();
+  FLOE_ASSIGN_OR_RETURN(s.manifest_list,
+                        In(name, in::JsonRequired<std::string>(j, "manifest-list", at)));
+  FLOE_ASSIGN_OR_RETURN(s.summary, StringMap(j, "summary", name, at));
+  FLOE_ASSIGN_OR_RETURN(s.schema_id, In(name, in::JsonOptional<int32_t>(j, "schema-id", at)));
   for (auto it = j.begin(); it != j.end(); ++it) {
     static const std::set<std::string> known = {
         "snapshot-id", "parent-snapshot-id", "sequence-number", "timestamp-ms", "manifest-list",
@@ -86,6 +103,47 @@ Result<Snapshot> SnapshotFromJson(const json& j, const std::string& name) {
     if (!known.contains(it.key())) s.extra[it.key()] = it.value();
   }
   return s;
+}
+
+Result<SnapshotRef> RefFromJson(const json& j, const std::string& name, const std::string& at) {
+  namespace in = internal;
+  SnapshotRef r;
+  FLOE_RETURN_IF_ERROR(In(name, in::JsonExpectObject(j, at)));
+  FLOE_ASSIGN_OR_RETURN(r.snapshot_id, In(name, in::JsonRequired<int64_t>(j, "snapshot-id", at)));
+  FLOE_ASSIGN_OR_RETURN(r.type, In(name, in::JsonOr<std::string>(j, "type", at, "branch")));
+  if (r.type != "branch" && r.type != "tag") {
+    return Corrupt("table metadata '{}': field '{}' is '{}', not branch or tag", name,
+                   in::JsonPath(at, "type"), r.type);
+  }
+  // Retention settings, which expiry obeys: positive integers when present.
+  for (const char* key : {"max-ref-age-ms", "max-snapshot-age-ms", "min-snapshots-to-keep"}) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<int64_t> v,
+                          In(name, in::JsonOptional<int64_t>(j, key, at)));
+    if (v && *v <= 0) {
+      return Corrupt("table metadata '{}': field '{}' = {} must be positive", name,
+                     in::JsonPath(at, key), *v);
+    }
+  }
+  for (auto f = j.begin(); f != j.end(); ++f) {
+    if (f.key() != "snapshot-id" && f.key() != "type") r.extra[f.key()] = f.value();
+  }
+  return r;
+}
+
+// "statistics" and "partition-statistics" stay in `extra`, but their shape is checked: orphan
+// removal keeps the files they name, so an entry it could not read would lose its file.
+Status CheckStatistics(const json& j, const char* key, const std::string& name) {
+  namespace in = internal;
+  FLOE_ASSIGN_OR_RETURN(const json* list, In(name, in::JsonArrayField(j, key, "")));
+  if (list == nullptr) return {};
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string at = in::JsonPath(key, i);
+    const json& e = (*list)[i];
+    FLOE_RETURN_IF_ERROR(In(name, in::JsonRequired<int64_t>(e, "snapshot-id", at)));
+    FLOE_RETURN_IF_ERROR(In(name, in::JsonRequired<std::string>(e, "statistics-path", at)));
+    FLOE_RETURN_IF_ERROR(In(name, in::JsonOptional<int64_t>(e, "file-size-in-bytes", at)));
+  }
+  return {};
 }
 
 json SnapshotToJson(const Snapshot& s) {
@@ -237,28 +295,43 @@ Result<TableMetadata> TableMetadata::Parse(std::string_view text, const std::str
 }
 
 Result<TableMetadata> TableMetadata::FromJson(const json& j, const std::string& name) {
+  // Every field is read through typed accessors whose errors name the file and the field; the
+  // handler is the last guard that no JSON of any shape escapes as an exception.
+  try {
+    return Decode(j, name);
+  } catch (const std::exception& e) {
+    return Corrupt("table metadata '{}' cannot be decoded: {}", name, e.what());
+  }
+}
+
+Result<TableMetadata> TableMetadata::Decode(const json& j, const std::string& name) {
+  namespace in = internal;
+  if (!j.is_object()) return Corrupt("table metadata '{}' is not a JSON object", name);
   TableMetadata m;
-  FLOE_ASSIGN_OR_RETURN(m.format_version, Get<int>(j, "format-version", name));
+  FLOE_ASSIGN_OR_RETURN(m.format_version, Get<int32_t>(j, "format-version", name));
   if (m.format_version < 1 || m.format_version > 3) {
     return Unsupported("table metadata '{}' has format version {} (floe reads 1-3)", name,
                        m.format_version);
   }
-  m.table_uuid = j.value("table-uuid", "");
+  FLOE_ASSIGN_OR_RETURN(m.table_uuid, In(name, in::JsonOr<std::string>(j, "table-uuid", "", "")));
   FLOE_ASSIGN_OR_RETURN(m.location, Get<std::string>(j, "location", name));
-  m.last_sequence_number = j.value("last-sequence-number", int64_t{0});
+  FLOE_ASSIGN_OR_RETURN(m.last_sequence_number,
+                        In(name, in::JsonOr<int64_t>(j, "last-sequence-number", "", 0)));
   FLOE_ASSIGN_OR_RETURN(m.last_updated_ms, Get<int64_t>(j, "last-updated-ms", name));
   FLOE_ASSIGN_OR_RETURN(m.last_column_id, Get<int32_t>(j, "last-column-id", name));
 
   auto bad = [&](const Error& e) { return Corrupt("table metadata '{}': {}", name, e.message); };
-  if (j.contains("schemas") && j["schemas"].is_array()) {
-    for (const auto& sj : j["schemas"]) {
-      auto s = Schema::FromJson(sj);
+  FLOE_ASSIGN_OR_RETURN(const json* schemas, In(name, in::JsonArrayField(j, "schemas", "")));
+  if (schemas != nullptr) {
+    for (size_t i = 0; i < schemas->size(); ++i) {
+      auto s = Schema::FromJson((*schemas)[i], in::JsonPath("schemas", i));
       if (!s) return bad(s.error());
       m.schemas.push_back(std::move(*s));
     }
-    m.current_schema_id = j.value("current-schema-id", 0);
+    FLOE_ASSIGN_OR_RETURN(m.current_schema_id,
+                          In(name, in::JsonOr<int32_t>(j, "current-schema-id", "", 0)));
   } else if (j.contains("schema")) {  // v1
-    auto s = Schema::FromJson(j["schema"]);
+    auto s = Schema::FromJson(j["schema"], "schema");
     if (!s) return bad(s.error());
     m.current_schema_id = s->schema_id();
     m.schemas.push_back(std::move(*s));
@@ -269,15 +342,19 @@ Result<TableMetadata> TableMetadata::FromJson(const json& j, const std::string& 
                    m.current_schema_id);
   }
 
-  if (j.contains("partition-specs") && j["partition-specs"].is_array()) {
-    for (const auto& sj : j["partition-specs"]) {
-      auto s = PartitionSpec::FromJson(sj);
+  FLOE_ASSIGN_OR_RETURN(const json* specs, In(name, in::JsonArrayField(j, "partition-specs", "")));
+  if (specs != nullptr) {
+    for (size_t i = 0; i < specs->size(); ++i) {
+      auto s = PartitionSpec::FromJson((*specs)[i], in::JsonPath("partition-specs", i));
       if (!s) return bad(s.error());
       m.specs.push_back(std::move(*s));
     }
-    m.default_spec_id = j.value("default-spec-id", 0);
+    FLOE_ASSIGN_OR_RETURN(m.default_spec_id,
+                          In(name, in::JsonOr<int32_t>(j, "default-spec-id", "", 0)));
   } else if (j.contains("partition-spec")) {  // v1: the fields of spec 0
-    auto s = PartitionSpec::FromJson(json{{"spec-id", 0}, {"fields", j["partition-spec"]}});
+    FLOE_RETURN_IF_ERROR(In(name, in::JsonExpectArray(j["partition-spec"], "partition-spec")));
+    auto s = PartitionSpec::FromJson(json{{"spec-id", 0}, {"fields", j["partition-spec"]}},
+                                     "partition-spec");
     if (!s) return bad(s.error());
     m.specs.push_back(std::move(*s));
   }
@@ -289,57 +366,106 @@ Result<TableMetadata> TableMetadata::FromJson(const json& j, const std::string& 
   m.last_partition_id = kFirstPartitionFieldId - 1;
   for (const auto& s : m.specs)
     m.last_partition_id = std::max(m.last_partition_id, s.LastFieldId());
-  m.last_partition_id = j.value("last-partition-id", m.last_partition_id);
+  FLOE_ASSIGN_OR_RETURN(
+      m.last_partition_id,
+      In(name, in::JsonOr<int32_t>(j, "last-partition-id", "", m.last_partition_id)));
 
-  if (j.contains("sort-orders") && j["sort-orders"].is_array()) {
-    for (const auto& oj : j["sort-orders"]) {
-      auto o = SortOrder::FromJson(oj);
+  FLOE_ASSIGN_OR_RETURN(const json* orders, In(name, in::JsonArrayField(j, "sort-orders", "")));
+  if (orders != nullptr) {
+    for (size_t i = 0; i < orders->size(); ++i) {
+      auto o = SortOrder::FromJson((*orders)[i], in::JsonPath("sort-orders", i));
       if (!o) return bad(o.error());
       m.sort_orders.push_back(std::move(*o));
     }
   }
   if (m.sort_orders.empty()) m.sort_orders.emplace_back();
-  m.default_sort_order_id = j.value("default-sort-order-id", 0);
-
-  if (j.contains("properties")) m.properties = StringMap(j["properties"]);
-  if (j.contains("current-snapshot-id") && !j["current-snapshot-id"].is_null() &&
-      j["current-snapshot-id"].get<int64_t>() != -1) {
-    m.current_snapshot_id = j["current-snapshot-id"].get<int64_t>();
+  FLOE_ASSIGN_OR_RETURN(m.default_sort_order_id,
+                        In(name, in::JsonOr<int32_t>(j, "default-sort-order-id", "", 0)));
+  if (m.SortOrderById(m.default_sort_order_id) == nullptr) {
+    return Corrupt("table metadata '{}': default-sort-order-id {} is not among its sort orders",
+                   name, m.default_sort_order_id);
   }
-  if (j.contains("snapshots") && j["snapshots"].is_array()) {
-    for (const auto& sj : j["snapshots"]) {
-      FLOE_ASSIGN_OR_RETURN(Snapshot s, SnapshotFromJson(sj, name));
+
+  FLOE_ASSIGN_OR_RETURN(m.properties, StringMap(j, "properties", name, ""));
+  FLOE_ASSIGN_OR_RETURN(m.current_snapshot_id,
+                        In(name, in::JsonOptional<int64_t>(j, "current-snapshot-id", "")));
+  if (m.current_snapshot_id == -1) m.current_snapshot_id.reset();
+  FLOE_ASSIGN_OR_RETURN(const json* snapshots, In(name, in::JsonArrayField(j, "snapshots", "")));
+  if (snapshots != nullptr) {
+    std::set<int64_t> ids;
+    for (size_t i = 0; i < snapshots->size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(Snapshot s,
+                            SnapshotFromJson((*snapshots)[i], name, in::JsonPath("snapshots", i)));
+      if (!ids.insert(s.snapshot_id).second) {
+        return Corrupt("table metadata '{}': snapshot {} appears twice in 'snapshots'", name,
+                       s.snapshot_id);
+      }
       m.snapshots.push_back(std::move(s));
     }
-  }
-  if (j.contains("refs") && j["refs"].is_object()) {
-    for (auto it = j["refs"].begin(); it != j["refs"].end(); ++it) {
-      SnapshotRef r;
-      FLOE_ASSIGN_OR_RETURN(r.snapshot_id, Get<int64_t>(it.value(), "snapshot-id", name));
-      r.type = it.value().value("type", "branch");
-      for (auto f = it.value().begin(); f != it.value().end(); ++f) {
-        if (f.key() != "snapshot-id" && f.key() != "type") r.extra[f.key()] = f.value();
-      }
-      m.refs[it.key()] = std::move(r);
-    }
-  } else if (m.current_snapshot_id) {
-    m.refs["main"] = SnapshotRef{*m.current_snapshot_id, "branch", json::object()};
   }
   if (m.current_snapshot_id && m.SnapshotById(*m.current_snapshot_id) == nullptr) {
     return Corrupt("table metadata '{}': current snapshot {} is not among its snapshots", name,
                    *m.current_snapshot_id);
   }
-  if (j.contains("snapshot-log") && j["snapshot-log"].is_array()) {
-    for (const auto& e : j["snapshot-log"]) {
-      m.snapshot_log.push_back(
-          {e.value("timestamp-ms", int64_t{0}), e.value("snapshot-id", int64_t{0})});
+  FLOE_ASSIGN_OR_RETURN(const json* refs, In(name, in::JsonObjectField(j, "refs", "")));
+  if (refs != nullptr) {
+    for (auto it = refs->begin(); it != refs->end(); ++it) {
+      FLOE_ASSIGN_OR_RETURN(SnapshotRef r,
+                            RefFromJson(it.value(), name, in::JsonPath("refs", it.key())));
+      m.refs[it.key()] = std::move(r);
+    }
+  } else if (m.current_snapshot_id) {
+    m.refs["main"] = SnapshotRef{*m.current_snapshot_id, "branch", json::object()};
+  }
+  // A ref to a missing snapshot is not an empty table: reading it as one would let the next
+  // commit start a new history and expiry delete the old one.
+  for (const auto& [ref_name, ref] : m.refs) {
+    if (m.SnapshotById(ref.snapshot_id) == nullptr) {
+      return Corrupt(
+          "table metadata '{}': ref '{}' points at snapshot {}, which is not among its "
+          "snapshots",
+          name, ref_name, ref.snapshot_id);
     }
   }
-  if (j.contains("metadata-log") && j["metadata-log"].is_array()) {
-    for (const auto& e : j["metadata-log"]) {
-      m.metadata_log.push_back({e.value("timestamp-ms", int64_t{0}), e.value("metadata-file", "")});
+  if (auto main = m.refs.find("main"); main != m.refs.end()) {
+    if (main->second.type != "branch") {
+      return Corrupt("table metadata '{}': ref 'main' is a {}, not a branch", name,
+                     main->second.type);
+    }
+    if (m.current_snapshot_id != main->second.snapshot_id) {
+      return Corrupt(
+          "table metadata '{}': ref 'main' points at snapshot {} but current-snapshot-id is {}",
+          name, main->second.snapshot_id,
+          m.current_snapshot_id ? std::to_string(*m.current_snapshot_id) : "-1");
     }
   }
+
+  FLOE_ASSIGN_OR_RETURN(const json* slog, In(name, in::JsonArrayField(j, "snapshot-log", "")));
+  if (slog != nullptr) {
+    for (size_t i = 0; i < slog->size(); ++i) {
+      const std::string at = in::JsonPath("snapshot-log", i);
+      SnapshotLogEntry e;
+      FLOE_ASSIGN_OR_RETURN(e.timestamp_ms,
+                            In(name, in::JsonRequired<int64_t>((*slog)[i], "timestamp-ms", at)));
+      FLOE_ASSIGN_OR_RETURN(e.snapshot_id,
+                            In(name, in::JsonRequired<int64_t>((*slog)[i], "snapshot-id", at)));
+      m.snapshot_log.push_back(e);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(const json* mlog, In(name, in::JsonArrayField(j, "metadata-log", "")));
+  if (mlog != nullptr) {
+    for (size_t i = 0; i < mlog->size(); ++i) {
+      const std::string at = in::JsonPath("metadata-log", i);
+      MetadataLogEntry e;
+      FLOE_ASSIGN_OR_RETURN(e.timestamp_ms,
+                            In(name, in::JsonRequired<int64_t>((*mlog)[i], "timestamp-ms", at)));
+      FLOE_ASSIGN_OR_RETURN(e.metadata_file, In(name, in::JsonRequired<std::string>(
+                                                          (*mlog)[i], "metadata-file", at)));
+      m.metadata_log.push_back(std::move(e));
+    }
+  }
+  FLOE_RETURN_IF_ERROR(CheckStatistics(j, "statistics", name));
+  FLOE_RETURN_IF_ERROR(CheckStatistics(j, "partition-statistics", name));
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (!KnownKeys().contains(it.key())) m.extra[it.key()] = it.value();
   }

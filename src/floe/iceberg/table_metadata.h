@@ -90,9 +90,14 @@ struct TableMetadata {
   int64_t PropertyInt(const std::string& key, int64_t fallback) const;
 
   nlohmann::json ToJson() const;
-  // `name` (the file's location) is used in errors.
+  // `name` (the file's location) is used in errors. JSON of any shape gives a value or a corrupt
+  // error naming the file and the field; refs must point at snapshots of the table, and 'main' at
+  // the current one.
   static Result<TableMetadata> FromJson(const nlohmann::json& j, const std::string& name);
   static Result<TableMetadata> Parse(std::string_view text, const std::string& name);
+
+ private:
+  static Result<TableMetadata> Decode(const nlohmann::json& j, const std::string& name);
 };
 
 // Metadata for a new table (format v2, no snapshots).

@@ -236,8 +236,8 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
                           iceberg::ExpireSnapshots(*warehouse.catalog, *warehouse.io, id, o));
     return OneRow(
         {{"deleted_data_files_count", r.deleted_data_files_count},
-         {"deleted_position_delete_files_count", 0},
-         {"deleted_equality_delete_files_count", 0},
+         {"deleted_position_delete_files_count", r.deleted_position_delete_files_count},
+         {"deleted_equality_delete_files_count", r.deleted_equality_delete_files_count},
          {"deleted_manifest_files_count", r.deleted_manifest_files_count},
          {"deleted_manifest_lists_count", r.deleted_manifest_lists_count}},
         fmt::format("expired {} snapshots of {}", r.expired_snapshot_ids.size(), id.ToString()));
