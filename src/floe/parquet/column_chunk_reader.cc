@@ -395,7 +395,9 @@ struct ColumnChunkReader::State {
   std::vector<int32_t> indices;
 
   std::unexpected<Error> At(Error e) const {
-    e.message = fmt::format("page {} at offset {}: {}", page_number, page_offset, e.message);
+    e.message = page_number < 0
+                    ? fmt::format("the dictionary page at offset {}: {}", page_offset, e.message)
+                    : fmt::format("page {} at offset {}: {}", page_number, page_offset, e.message);
     return std::unexpected(std::move(e));
   }
 
@@ -653,6 +655,12 @@ struct ColumnChunkReader::State {
       size_t total = 0;
       auto h = Header(p.bytes.view(), &stored, &total);
       if (!h) return At(std::move(h).error());
+      if (total != p.bytes.size()) {
+        return At(Error{ErrorKind::kCorrupt,
+                        fmt::format("the page takes {} bytes with its header, the offset index "
+                                    "says {}",
+                                    total, p.bytes.size())});
+      }
       if (h->type != PageType::kDataPage && h->type != PageType::kDataPageV2) {
         return At(Error{ErrorKind::kCorrupt, fmt::format("the offset index points at a {} page",
                                                          PageTypeName(h->type))});

@@ -70,6 +70,23 @@ Status FileReader::ApplyPageIndex(const FetchedBytes& index_bytes, ReadPlan* pla
   return parquet::ApplyPageIndex(impl_->Input(), index_bytes, plan);
 }
 
+Result<bool> FileReader::ReplanIfIndexDisagrees(const ReadOptions& options,
+                                                const FetchedBytes& bytes, ReadPlan* plan) const {
+  Status st = VerifyPageIndex(impl_->Input(), bytes, *plan);
+  if (st) return false;
+  if (st.error().kind != ErrorKind::kCorrupt) return std::unexpected(std::move(st).error());
+  ReadOptions without = options;
+  without.use_page_index = false;
+  FLOE_ASSIGN_OR_RETURN(ReadPlan replanned, Plan(without));
+  replanned.counts.metadata_rejected += plan->counts.metadata_rejected + 1;
+  replanned.first_rejection =
+      !plan->first_rejection.empty()
+          ? plan->first_rejection
+          : fmt::format("{}; the file was read without its page index", st.error().message);
+  *plan = std::move(replanned);
+  return true;
+}
+
 struct BatchReader::State {
   std::shared_ptr<const FileReader::Impl> file;
   ReadPlan plan;

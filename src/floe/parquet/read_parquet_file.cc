@@ -107,6 +107,11 @@ Result<ParquetFileContents> ReadParquetFile(io::ObjectStore& store, std::string_
   }
   FLOE_RETURN_IF_ERROR(
       FetchRanges(store, key, plan.DataRanges(), options.coalesce_gap, &bytes, &out.stats));
+  FLOE_ASSIGN_OR_RETURN(bool replanned, reader.ReplanIfIndexDisagrees(options.read, bytes, &plan));
+  if (replanned) {
+    FLOE_RETURN_IF_ERROR(
+        FetchRanges(store, key, plan.DataRanges(), options.coalesce_gap, &bytes, &out.stats));
+  }
   out.schema = plan.schema;
   out.stats.plan = plan.counts;
   FLOE_ASSIGN_OR_RETURN(out.batches, reader.ReadAll(std::move(plan), std::move(bytes)));
