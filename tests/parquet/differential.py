@@ -39,6 +39,14 @@ EXPECTED_ERRORS = {
     "data/large_string_map.brotli.parquet":
         "unsupported: parquet file '{uri}': column 'arr.key_value.key' of row group 0: byte array "
         "values exceed 2 GiB in one batch (int32 offsets)",
+    # Page bytes that do not match their CRC-32 on purpose: floe verifies checksums by default,
+    # pyarrow only when asked.
+    "data/datapage_v1-corrupt-checksum.parquet":
+        "corrupt: parquet file '{uri}': column 'a' of row group 0: page 0 at offset 4: CRC-32 of "
+        "the page is 0f4f6d0a, its header says bbce3b9d",
+    "data/rle-dict-uncompressed-corrupt-checksum.parquet":
+        "corrupt: parquet file '{uri}': column 'long_field' of row group 0: page 0 at offset 4: "
+        "CRC-32 of the page is 6522df69, its header says 6522df6a",
     "bad_data/ARROW-GH-41317.parquet":
         "corrupt: parquet file '{uri}': column 'timestamp_us_no_tz' of row group 0: column chunk "
         "ends after 0 of its 3 values",

@@ -73,7 +73,7 @@ struct ChunkSource {
 using ValueMatcher = std::function<Result<std::vector<uint8_t>>(DenseValues values)>;
 
 struct ChunkReaderOptions {
-  bool verify_checksums = false;  // check each page's CRC-32 when the writer stored one
+  bool verify_checksums = true;  // check each page's CRC-32 when the writer stored one
   // When set, ReadRows hands out for each non-null value whether it matches (width 1) instead of
   // the value. A dictionary page is matched once, and its pages' indices look the answers up:
   // the values themselves are never gathered.
