@@ -370,7 +370,10 @@ TEST(ColumnChunkReaderTest, MutatedChunksNeverCrash) {
       options.verify_checksums = round % 2 == 0;
       auto reader = ColumnChunkReader::Make(f.reader->schema().leaves()[c], meta, rg.num_rows,
                                             std::move(src), options);
-      ASSERT_TRUE(reader.has_value());
+      if (!reader) {  // Make walks the page headers: a flip there may be found already
+        EXPECT_EQ(reader.error().kind, ErrorKind::kCorrupt) << reader.error().ToString();
+        continue;
+      }
       LeafBatch batch;
       if (round % 3 == 0 && rg.num_rows > 2) {
         if (!reader->SkipTo(rg.num_rows / 2)) continue;

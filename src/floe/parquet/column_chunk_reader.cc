@@ -446,6 +446,38 @@ struct ColumnChunkReader::State {
     return h;
   }
 
+  // Whole mode, before any page is decoded: the data pages' headers, each inside the chunk, add
+  // up to the chunk's value count. A count flipped in one header is then an error even when the
+  // rows read end before that page (the pages after it would otherwise shift silently).
+  Status CheckPageHeaders() {
+    int64_t values = 0;
+    size_t at = 0;
+    for (int page = 0; values < num_values; ++page) {
+      page_number = page;
+      page_offset = src.chunk_offset + static_cast<int64_t>(at);
+      if (at >= src.chunk.size()) {
+        return Corrupt("column chunk ends after {} of its {} values", values, num_values);
+      }
+      ByteView stored;
+      size_t total = 0;
+      auto h = Header(src.chunk.view().subspan(at), &stored, &total);
+      if (!h) return At(std::move(h).error());
+      at += total;
+      int64_t n = 0;
+      if (h->type == PageType::kDataPage) n = h->data_page_header->num_values;
+      if (h->type == PageType::kDataPageV2) n = h->data_page_header_v2->num_values;
+      if (n < 0 || n > num_values - values) {
+        return At(Error{
+            ErrorKind::kCorrupt,
+            fmt::format("page holds {} values, the chunk only {} more", n, num_values - values)});
+      }
+      values += n;
+    }
+    page_number = -1;
+    page_offset = 0;
+    return {};
+  }
+
   Status DecodeDictionary(const PageHeader& h, ByteView stored) {
     if (has_dict) return Corrupt("a second dictionary page");
     const auto& dh = *h.dictionary_page_header;
@@ -934,6 +966,7 @@ Result<ColumnChunkReader> ColumnChunkReader::Make(const ColumnDescriptor& leaf,
   FLOE_ASSIGN_OR_RETURN(s->codec, MakeCodec(meta.codec));
   s->value_width = ValueWidth(leaf);
   s->dict.width = s->value_width;
+  if (!s->src.paged) FLOE_RETURN_IF_ERROR(s->CheckPageHeaders());
   return ColumnChunkReader(std::move(s));
 }
 

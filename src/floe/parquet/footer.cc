@@ -1,6 +1,7 @@
 #include "floe/parquet/footer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -160,6 +161,19 @@ Result<FooterTail> ParseFooter(std::string_view path, uint64_t file_length, Byte
   if (!metadata) return InFile(path, std::move(metadata).error());
   if (auto st = CheckRanges(*metadata, out.metadata_offset, file_length); !st) {
     return InFile(path, std::move(st).error());
+  }
+  // A row group list cut short by a flipped list header parses; the file's row count then tells.
+  // (Some writers leave num_rows 0: repeated_no_annotation.parquet in parquet-testing.)
+  int64_t rows = 0;
+  for (const RowGroup& rg : metadata->row_groups) {
+    if (rg.num_rows < 0 || rows > INT64_MAX - rg.num_rows) {
+      return Corrupt("parquet file '{}': a row group of {} rows", path, rg.num_rows);
+    }
+    rows += rg.num_rows;
+  }
+  if (metadata->num_rows != 0 && metadata->num_rows != rows) {
+    return Corrupt("parquet file '{}': the footer says {} rows, its row groups hold {}", path,
+                   metadata->num_rows, rows);
   }
   out.metadata = std::move(*metadata);
   return out;
