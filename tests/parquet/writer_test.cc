@@ -181,7 +181,13 @@ TEST(WriterTest, FooterNamesFloeAndCarriesSchemaOrdersAndMetadata) {
   EXPECT_TRUE(std::regex_match(*w.meta.created_by,
                                std::regex(R"(floe version \d+\.\d+\.\d+ \(build [0-9a-z]+\))")))
       << *w.meta.created_by;
-  EXPECT_EQ(w.meta.key_value_metadata, o.key_value_metadata);
+  // The caller's entries, then floe's checksums (metadata_checksum_test.cc).
+  ASSERT_EQ(w.meta.key_value_metadata.size(), 4u);
+  EXPECT_EQ(std::vector<KeyValue>(w.meta.key_value_metadata.begin(),
+                                  w.meta.key_value_metadata.begin() + 2),
+            o.key_value_metadata);
+  EXPECT_EQ(w.meta.key_value_metadata[2].key, "floe.page_index.crc32");
+  EXPECT_EQ(w.meta.key_value_metadata[3].key, "floe.footer.crc32");
   EXPECT_EQ(w.meta.column_orders, std::vector<ColumnOrder>(2, ColumnOrder::kTypeDefinedOrder));
   const SchemaElement& s = w.meta.schema[2];
   EXPECT_EQ(s.field_id, 12);

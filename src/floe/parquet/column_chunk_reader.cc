@@ -1,7 +1,5 @@
 #include "floe/parquet/column_chunk_reader.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -11,6 +9,7 @@
 #include "floe/parquet/bit_packed.h"
 #include "floe/parquet/bit_util_internal.h"
 #include "floe/parquet/decoder.h"
+#include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_header.h"
 #include "floe/parquet/record_assembler.h"
 #include "floe/parquet/rle_bit_packed_hybrid.h"
@@ -423,8 +422,7 @@ struct ColumnChunkReader::State {
 
   Status CheckCrc(const PageHeader& h, ByteView stored) const {
     if (!options.verify_checksums || !h.crc) return {};
-    uint32_t crc = static_cast<uint32_t>(
-        crc32(crc32(0, nullptr, 0), stored.data(), static_cast<uInt>(stored.size())));
+    const uint32_t crc = Crc32(stored);
     if (crc != static_cast<uint32_t>(*h.crc)) {
       return Corrupt("CRC-32 of the page is {:08x}, its header says {:08x}", crc,
                      static_cast<uint32_t>(*h.crc));

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "floe/parquet/metadata_checksum.h"
+
 namespace floe::parquet {
 
 namespace {
@@ -160,6 +162,9 @@ Result<FooterTail> ParseFooter(std::string_view path, uint64_t file_length, Byte
   auto metadata = ParseFileMetaData(bytes);
   if (!metadata) return InFile(path, std::move(metadata).error());
   if (auto st = CheckRanges(*metadata, out.metadata_offset, file_length); !st) {
+    return InFile(path, std::move(st).error());
+  }
+  if (auto st = CheckFooterChecksum(bytes, *metadata); !st) {
     return InFile(path, std::move(st).error());
   }
   // A row group list cut short by a flipped list header parses; the file's row count then tells.

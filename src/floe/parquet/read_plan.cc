@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_header.h"
 #include "floe/parquet/page_index.h"
 #include "floe/parquet/page_index_check.h"
@@ -239,8 +240,11 @@ class CheckedIndexes {
           Buffer b,
           bytes_.Get({*chunk.offset_index_offset, *chunk.offset_index_length}, "an offset index"));
       auto oi = ParseOffsetIndex(b.view());
-      Status st = oi ? CheckOffsetIndex(*oi, Context(row_group, column))
-                     : Status(std::unexpected(std::move(oi).error()));
+      Status st = CheckRecordedCrc(row_group, column, false, b.view());
+      if (st) {
+        st = oi ? CheckOffsetIndex(*oi, Context(row_group, column))
+                : Status(std::unexpected(std::move(oi).error()));
+      }
       if (!st) {
         Reject(in_, row_group, column, "its page index", st.error().message, plan_);
         return nullptr;
@@ -266,8 +270,11 @@ class CheckedIndexes {
           Buffer b,
           bytes_.Get({*chunk.column_index_offset, *chunk.column_index_length}, "a column index"));
       auto ci = ParseColumnIndex(b.view());
-      Status st = ci ? CheckColumnIndex(*ci, *oi, Context(row_group, column))
-                     : Status(std::unexpected(std::move(ci).error()));
+      Status st = CheckRecordedCrc(row_group, column, true, b.view());
+      if (st) {
+        st = ci ? CheckColumnIndex(*ci, *oi, Context(row_group, column))
+                : Status(std::unexpected(std::move(ci).error()));
+      }
       if (!st) {
         Reject(in_, row_group, column, "its column index", st.error().message, plan_);
         return nullptr;
@@ -278,6 +285,17 @@ class CheckedIndexes {
   }
 
  private:
+  // The CRC-32 floe's writer recorded for the index, where it recorded one.
+  Status CheckRecordedCrc(int row_group, int column, bool column_index, ByteView bytes) const {
+    auto want = RecordedIndexCrc(*in_.metadata, static_cast<size_t>(row_group),
+                                 static_cast<size_t>(column), column_index);
+    if (!want) return {};
+    const uint32_t got = Crc32(bytes);
+    if (got == *want) return {};
+    return Corrupt("the CRC-32 of its {} is {:08x}, the footer records {:08x}",
+                   column_index ? "column index" : "offset index", got, *want);
+  }
+
   const ColumnChunk& Chunk(int row_group, int column) const {
     return in_.metadata->row_groups[static_cast<size_t>(row_group)]
         .columns[static_cast<size_t>(column)];
