@@ -762,6 +762,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
       stats->row_groups_read += rg_read;
       stats->row_groups_skipped += counts.row_groups - rg_read;
       stats->pages_skipped += counts.pages_skipped;
+      stats->metadata_rejected += counts.metadata_rejected;
+      if (stats->metadata_warning.empty()) stats->metadata_warning = fetched->plan.first_rejection;
       stats->requests += fetched->stats.requests;
       stats->heads += fetched->stats.heads;
       stats->bytes_fetched += fetched->stats.bytes_fetched;
