@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "floe/columnar/column.h"
+#include "floe/parquet/page_header.h"
+#include "parquet/read_fixture_util.h"
 #include "parquet/reader_test_util.h"
 
 namespace floe::parquet {
@@ -429,6 +431,47 @@ TEST(ColumnChunkReaderTest, BadDataFilesFailWithNamedErrors) {
     ASSERT_NE(it, expected.end()) << "new bad_data file: " << outcome;
     EXPECT_EQ(outcome, it->second);
   }
+}
+
+// A value count flipped in one page header shifts the rows of the pages after it; a read that
+// stops before the chunk's end would not see the total come out wrong, so the reader adds the
+// headers up before it decodes a page.
+TEST(ColumnChunkReaderTest, PageHeadersMustAddUpToTheChunk) {
+  WriterOptions o;
+  o.page_row_limit = 100;
+  auto f = testing::WriteInt64File(1, 1000, 0, o);
+  ASSERT_TRUE(f.has_value());
+  auto opened = FileReader::Open("f.parquet", f->bytes.size(), f->bytes.view());
+  ASSERT_TRUE(opened && opened->reader);
+  const ColumnMetaData& meta = *f->written.metadata.row_groups[0].columns[0].meta_data;
+  const ColumnDescriptor& leaf = opened->reader->schema().leaves()[0];
+  auto with_page3_values = [&](int32_t values) {
+    std::vector<uint8_t> chunk(f->bytes.data() + meta.chunk_start(),
+                               f->bytes.data() + meta.chunk_start() + meta.total_compressed_size);
+    size_t at = 0;
+    for (int page = 0; page < 4; ++page) {
+      size_t len = 0;
+      auto h = ParsePageHeader(ByteView(chunk).subspan(at), &len);
+      EXPECT_TRUE(h.has_value());
+      if (page == 3) {
+        h->data_page_header->num_values = values;
+        auto bytes = SerializePageHeader(*h);
+        EXPECT_EQ(bytes->size(), len);  // 100, 99 and 101 take as many bytes
+        std::copy(bytes->begin(), bytes->end(), chunk.begin() + static_cast<int64_t>(at));
+      }
+      at += len + static_cast<size_t>(h->compressed_page_size);
+    }
+    ChunkSource src;
+    src.chunk = Buffer(std::move(chunk));
+    src.chunk_offset = meta.chunk_start();
+    auto reader = ColumnChunkReader::Make(leaf, meta, 1000, std::move(src));
+    return reader ? std::string("(no error)") : reader.error().ToString();
+  };
+  EXPECT_EQ(with_page3_values(100), "(no error)");
+  EXPECT_EQ(with_page3_values(99), "corrupt: column chunk ends after 999 of its 1000 values");
+  const std::string error = with_page3_values(101);
+  EXPECT_TRUE(error.starts_with("corrupt: page 9 at offset ")) << error;
+  EXPECT_TRUE(error.ends_with(": page holds 100 values, the chunk only 99 more")) << error;
 }
 
 }  // namespace
