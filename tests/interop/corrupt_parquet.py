@@ -111,11 +111,15 @@ def events():
     ids = [(i * 7919) % 500 for i in range(ROWS)]
     ids.sort()
     countries = ["US", "FR", "DE", "JP", "BR"]
+    schema = pa.schema([pa.field(name, typ, metadata={"PARQUET:field_id": str(i + 1)})
+                        for i, (name, typ) in enumerate([("customer_id", pa.int32()),
+                                                         ("country", pa.string()),
+                                                         ("quantity", pa.int32())])])
     return pa.table({
         "customer_id": pa.array(ids, pa.int32()),
         "country": [countries[(i * 31) % 5] for i in range(ROWS)],
         "quantity": pa.array([1 + (i * 13) % 3 for i in range(ROWS)], pa.int32()),
-    })
+    }, schema=schema)
 
 
 def main():
@@ -171,6 +175,22 @@ def main():
         for _, _, oi, oi_len in index_ranges(arrow_file):
             offsets += list(range(oi, oi + oi_len, 5))
         flip_and_check(w, arrow_file, "p.arrow", sorted(set(offsets)))
+
+        # A flipped field id in pyarrow's footer (no CRC guards it): 'country' now has id 10, so
+        # the file seems to lack field 2 -- which would read as a column of nulls, and every
+        # filter on it as false. Its manifest entry records values for field 2: an error.
+        data = bytearray(open(arrow_file, "rb").read())
+        original = bytes(data)
+        name = data.index(b"country", footer_start(arrow_file))
+        field_id = data.index(b"\x35\x04", name, name + 24)  # field 9 (field_id), zigzag 2
+        data[field_id + 1] = 0x14  # 10
+        open(arrow_file, "wb").write(data)
+        r = run(w, "select count(*) from p.arrow where country = 'US'")
+        open(arrow_file, "wb").write(original)
+        check(r.returncode == 1 and r.stderr.count("\n") == 1 and arrow_file in r.stderr and
+              "has no column with field id 2 ('country'), yet its manifest entry records values "
+              "for it" in r.stderr,
+              f"a lost field id is an error, not nulls: {r.returncode} {r.stderr.strip()}")
     print("corrupt_parquet: ok")
 
 
