@@ -444,38 +444,6 @@ struct ColumnChunkReader::State {
     return h;
   }
 
-  // Whole mode, before any page is decoded: the data pages' headers, each inside the chunk, add
-  // up to the chunk's value count. A count flipped in one header is then an error even when the
-  // rows read end before that page (the pages after it would otherwise shift silently).
-  Status CheckPageHeaders() {
-    int64_t values = 0;
-    size_t at = 0;
-    for (int page = 0; values < num_values; ++page) {
-      page_number = page;
-      page_offset = src.chunk_offset + static_cast<int64_t>(at);
-      if (at >= src.chunk.size()) {
-        return Corrupt("column chunk ends after {} of its {} values", values, num_values);
-      }
-      ByteView stored;
-      size_t total = 0;
-      auto h = Header(src.chunk.view().subspan(at), &stored, &total);
-      if (!h) return At(std::move(h).error());
-      at += total;
-      int64_t n = 0;
-      if (h->type == PageType::kDataPage) n = h->data_page_header->num_values;
-      if (h->type == PageType::kDataPageV2) n = h->data_page_header_v2->num_values;
-      if (n < 0 || n > num_values - values) {
-        return At(Error{
-            ErrorKind::kCorrupt,
-            fmt::format("page holds {} values, the chunk only {} more", n, num_values - values)});
-      }
-      values += n;
-    }
-    page_number = -1;
-    page_offset = 0;
-    return {};
-  }
-
   Status DecodeDictionary(const PageHeader& h, ByteView stored) {
     if (has_dict) return Corrupt("a second dictionary page");
     const auto& dh = *h.dictionary_page_header;
@@ -943,6 +911,35 @@ struct ColumnChunkReader::State {
   }
 };
 
+Status CheckPageHeaders(ByteView chunk, int64_t chunk_offset, int64_t num_values) {
+  int64_t values = 0;
+  size_t at = 0;
+  for (int page = 0; values < num_values; ++page) {
+    if (at >= chunk.size()) {
+      return Corrupt("column chunk ends after {} of its {} values", values, num_values);
+    }
+    const int64_t offset = chunk_offset + static_cast<int64_t>(at);
+    size_t header_len = 0;
+    auto h = ParsePageHeader(chunk.subspan(at), &header_len);
+    if (!h) return Corrupt("page {} at offset {}: {}", page, offset, h.error().message);
+    const size_t size = static_cast<size_t>(h->compressed_page_size);
+    if (size > chunk.size() - at - header_len) {
+      return Corrupt("page {} at offset {}: page claims {} bytes, the chunk has {} left", page,
+                     offset, size, chunk.size() - at - header_len);
+    }
+    at += header_len + size;
+    int64_t n = 0;
+    if (h->type == PageType::kDataPage) n = h->data_page_header->num_values;
+    if (h->type == PageType::kDataPageV2) n = h->data_page_header_v2->num_values;
+    if (n < 0 || n > num_values - values) {
+      return Corrupt("page {} at offset {}: page holds {} values, the chunk only {} more", page,
+                     offset, n, num_values - values);
+    }
+    values += n;
+  }
+  return {};
+}
+
 ColumnChunkReader::ColumnChunkReader(std::unique_ptr<State> state) : s_(std::move(state)) {}
 ColumnChunkReader::ColumnChunkReader(ColumnChunkReader&&) noexcept = default;
 ColumnChunkReader& ColumnChunkReader::operator=(ColumnChunkReader&&) noexcept = default;
@@ -964,7 +961,10 @@ Result<ColumnChunkReader> ColumnChunkReader::Make(const ColumnDescriptor& leaf,
   FLOE_ASSIGN_OR_RETURN(s->codec, MakeCodec(meta.codec));
   s->value_width = ValueWidth(leaf);
   s->dict.width = s->value_width;
-  if (!s->src.paged) FLOE_RETURN_IF_ERROR(s->CheckPageHeaders());
+  if (!s->src.paged && !s->src.headers_checked) {
+    FLOE_RETURN_IF_ERROR(
+        CheckPageHeaders(s->src.chunk.view(), s->src.chunk_offset, meta.num_values));
+  }
   return ColumnChunkReader(std::move(s));
 }
 

@@ -66,7 +66,17 @@ struct ChunkSource {
     int64_t num_rows = 0;
   };
   std::vector<Page> pages;
+
+  // Whole-chunk mode: CheckPageHeaders already passed over `chunk` (FileReader does it once per
+  // fetched file), so the reader need not walk the headers again.
+  bool headers_checked = false;
 };
+
+// Whole-chunk mode, before any page is decoded: the data pages' headers, each inside `chunk`, add
+// up to the chunk's value count. A count flipped in one header is then an error even when the
+// rows read end before that page (the pages after it would otherwise shift silently). Parses
+// headers only; nothing is decompressed.
+Status CheckPageHeaders(ByteView chunk, int64_t chunk_offset, int64_t num_values);
 
 // Whether each of some non-null values of a leaf (in their Arrow layout) satisfies a filter: one
 // byte per value, 1 or 0.

@@ -53,6 +53,12 @@ class FileReader {
   Result<bool> ReplanIfIndexDisagrees(const ReadOptions& options, const FetchedBytes& bytes,
                                       ReadPlan* plan) const;
 
+  // After the last fetch: walks the page headers of every chunk `plan` reads whole, once, so the
+  // readers of its batches (several per chunk when a scan splits it over threads or reads it in
+  // two passes) need not (CheckPageHeaders in column_chunk_reader.h). Corrupt, naming the file,
+  // column and page, when a chunk's headers do not add up.
+  Status CheckPageHeaders(const FetchedBytes& bytes, ReadPlan* plan) const;
+
   // Decodes the fetched data ranges of `plan` batch by batch.
   Result<BatchReader> Decode(ReadPlan plan, FetchedBytes bytes) const;
   // Convenience: every batch at once.

@@ -117,6 +117,7 @@ Result<ParquetFileContents> ReadParquetFile(io::ObjectStore& store, std::string_
     FLOE_RETURN_IF_ERROR(
         FetchRanges(store, key, plan.DataRanges(), options.coalesce_gap, &bytes, &out.stats));
   }
+  FLOE_RETURN_IF_ERROR(reader.CheckPageHeaders(bytes, &plan));
   out.schema = plan.schema;
   out.stats.plan = plan.counts;
   FLOE_ASSIGN_OR_RETURN(out.batches, reader.ReadAll(std::move(plan), std::move(bytes)));

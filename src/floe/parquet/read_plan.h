@@ -87,6 +87,8 @@ struct ColumnChunkPlan {
   // Every page of the offset index when the chunk is read whole yet its page index chose rows for
   // a predicate: VerifyPageIndex checks them (and a paged chunk's `pages`) against the headers.
   std::vector<PagePlan> indexed_pages;
+  // The data step checked the chunk's page headers (FileReader::CheckPageHeaders).
+  bool headers_checked = false;
 };
 
 struct RowGroupPlan {

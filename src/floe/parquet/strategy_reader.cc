@@ -154,6 +154,7 @@ Result<ReadOptions> Resolve(const StrategyReadOptions& o, const FileReader& read
 
 Result<FetchedFile> Finish(FileReader reader, ReadPlan plan, FetchedBytes bytes,
                            StoreReadStats stats) {
+  FLOE_RETURN_IF_ERROR(reader.CheckPageHeaders(bytes, &plan));
   stats.plan = plan.counts;
   return FetchedFile{std::move(reader), std::move(plan), std::move(bytes), stats, false};
 }
