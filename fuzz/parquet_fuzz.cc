@@ -1,8 +1,9 @@
 // libFuzzer target over Parquet footer, page-index and page decoding: the input is a whole file.
-// It is opened from its tail, planned (all columns; then a predicate through the page index) and
-// decoded with checksums verified. Any outcome but a crash, a sanitizer report or a hang is fine:
-// a bad file must come back as an error. Built with clang by scripts/fuzz.sh; the replay driver
-// (replay_main.cc) runs the same function over saved inputs in every build and in ctest.
+// It is opened from its tail, planned (all columns; then predicates through the page index, whose
+// pages are checked against it) and decoded with checksums verified. Any outcome but a crash, a
+// sanitizer report or a hang is fine: a bad file must come back as an error. Built with clang by
+// scripts/fuzz.sh; the replay driver (replay_main.cc) runs the same function over saved inputs in
+// every build and in ctest.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,7 @@ void DecodeAll(const FileReader& reader, const FetchedBytes& bytes, const ReadOp
   auto plan = reader.Plan(options);
   if (!plan) return;
   if (plan->index_pending && !reader.ApplyPageIndex(bytes, &*plan)) return;
+  if (!reader.ReplanIfIndexDisagrees(options, bytes, &*plan)) return;
   auto batches = reader.Decode(std::move(*plan), bytes);
   if (!batches) return;
   for (int i = 0; i < 1 << 16; ++i) {
@@ -67,6 +69,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     pruned.limit = 5000;
     pruned.predicates.push_back(ColumnPredicate::IsNotNull(fields[0].name));
     DecodeAll(reader, bytes, pruned);
+    // A range on the first integer leaf, without a limit: pages pruned and proven to match.
+    for (const ColumnDescriptor& leaf : reader.schema().leaves()) {
+      if (leaf.domain != StatsDomain::kSigned || leaf.max_rep > 0) continue;
+      ReadOptions range = all;
+      range.use_page_index = true;
+      range.predicates.push_back(
+          ColumnPredicate::Range(leaf.field_path, int64_t{100}, int64_t{200}));
+      DecodeAll(reader, bytes, range);
+      break;
+    }
   }
   return 0;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes floe's Parquet decoding with libFuzzer for SECONDS (default 600): installs clang 16 and its
 # runtime from Debian when missing, builds build/fuzz (ASan + UBSan + libFuzzer), seeds the corpus
-# from ../shared/testdata and runs. Crashes land in build/fuzz/crashes/; copy each into
-# tests/parquet/fuzz_regressions/ (ctest replays them) and fix the decoder.
+# from ../shared/testdata and tests/parquet/fuzz_seeds and runs. Crashes land in
+# build/fuzz/crashes/; copy each into tests/parquet/fuzz_regressions/ (ctest replays them) and
+# fix the decoder.
 #   usage: scripts/fuzz.sh [SECONDS] [JOBS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ ninja -C build/fuzz floe_fuzz_parquet
 corpus=build/fuzz/corpus
 mkdir -p "$corpus" build/fuzz/crashes
 cp -n ../shared/testdata/parquet-testing/data/*.parquet ../shared/testdata/parquet-testing/bad_data/* \
-  tests/parquet/fuzz_regressions/* "$corpus"/ 2>/dev/null || true
+  tests/parquet/fuzz_regressions/* tests/parquet/fuzz_seeds/*.parquet "$corpus"/ 2>/dev/null || true
 command -v llvm-symbolizer >/dev/null && export ASAN_SYMBOLIZER_PATH=$(command -v llvm-symbolizer)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 args=(-max_total_time="$seconds" -max_len=1048576 -timeout=10 -rss_limit_mb=4096

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "floe/columnar/column.h"
+#include "floe/parquet/page_header.h"
+#include "parquet/read_fixture_util.h"
 #include "parquet/reader_test_util.h"
 
 namespace floe::parquet {
@@ -213,8 +215,9 @@ TEST(ColumnChunkReaderTest, CodecsAndEncodingsFromOtherWriters) {
 }
 
 TEST(ColumnChunkReaderTest, PageChecksums) {
-  ReadOptions verify;
-  verify.verify_checksums = true;
+  ReadOptions verify;  // checksums are verified by default
+  ReadOptions unverified;
+  unverified.verify_checksums = false;
   for (const char* name :
        {"datapage_v1-uncompressed-checksum.parquet",
         "datapage_v1-snappy-compressed-checksum.parquet",
@@ -229,7 +232,7 @@ TEST(ColumnChunkReaderTest, PageChecksums) {
        {"datapage_v1-corrupt-checksum.parquet", "rle-dict-uncompressed-corrupt-checksum.parquet"}) {
     SCOPED_TRACE(name);
     LoadedFile f = LoadFile(DataFile(name));
-    EXPECT_TRUE(ReadFile(f).has_value());  // not verified: reads
+    EXPECT_TRUE(ReadFile(f, unverified).has_value());
     auto batches = ReadFile(f, verify);
     ASSERT_FALSE(batches.has_value());
     EXPECT_EQ(batches.error().kind, ErrorKind::kCorrupt);
@@ -247,7 +250,11 @@ TEST(ColumnChunkReaderTest, EveryCorpusFileReads) {
     SCOPED_TRACE(path.string());
     if (path.filename() == "large_string_map.brotli.parquet") continue;  // 2 GiB; differential
     LoadedFile f = LoadFile(path);
-    auto batches = ReadFile(f);
+    ReadOptions options;
+    // Their page bytes do not match their CRCs on purpose (PageChecksums reads them verified).
+    options.verify_checksums =
+        path.filename().string().find("corrupt-checksum") == std::string::npos;
+    auto batches = ReadFile(f, options);
     ASSERT_TRUE(batches.has_value()) << batches.error().ToString();
     // Row groups' counts: repeated_no_annotation.parquet's footer says num_rows 0 for its 6 rows.
     int64_t rows = 0;
@@ -365,7 +372,10 @@ TEST(ColumnChunkReaderTest, MutatedChunksNeverCrash) {
       options.verify_checksums = round % 2 == 0;
       auto reader = ColumnChunkReader::Make(f.reader->schema().leaves()[c], meta, rg.num_rows,
                                             std::move(src), options);
-      ASSERT_TRUE(reader.has_value());
+      if (!reader) {  // Make walks the page headers: a flip there may be found already
+        EXPECT_EQ(reader.error().kind, ErrorKind::kCorrupt) << reader.error().ToString();
+        continue;
+      }
       LeafBatch batch;
       if (round % 3 == 0 && rg.num_rows > 2) {
         if (!reader->SkipTo(rg.num_rows / 2)) continue;
@@ -421,6 +431,47 @@ TEST(ColumnChunkReaderTest, BadDataFilesFailWithNamedErrors) {
     ASSERT_NE(it, expected.end()) << "new bad_data file: " << outcome;
     EXPECT_EQ(outcome, it->second);
   }
+}
+
+// A value count flipped in one page header shifts the rows of the pages after it; a read that
+// stops before the chunk's end would not see the total come out wrong, so the reader adds the
+// headers up before it decodes a page.
+TEST(ColumnChunkReaderTest, PageHeadersMustAddUpToTheChunk) {
+  WriterOptions o;
+  o.page_row_limit = 100;
+  auto f = testing::WriteInt64File(1, 1000, 0, o);
+  ASSERT_TRUE(f.has_value());
+  auto opened = FileReader::Open("f.parquet", f->bytes.size(), f->bytes.view());
+  ASSERT_TRUE(opened && opened->reader);
+  const ColumnMetaData& meta = *f->written.metadata.row_groups[0].columns[0].meta_data;
+  const ColumnDescriptor& leaf = opened->reader->schema().leaves()[0];
+  auto with_page3_values = [&](int32_t values) {
+    std::vector<uint8_t> chunk(f->bytes.data() + meta.chunk_start(),
+                               f->bytes.data() + meta.chunk_start() + meta.total_compressed_size);
+    size_t at = 0;
+    for (int page = 0; page < 4; ++page) {
+      size_t len = 0;
+      auto h = ParsePageHeader(ByteView(chunk).subspan(at), &len);
+      EXPECT_TRUE(h.has_value());
+      if (page == 3) {
+        h->data_page_header->num_values = values;
+        auto bytes = SerializePageHeader(*h);
+        EXPECT_EQ(bytes->size(), len);  // 100, 99 and 101 take as many bytes
+        std::copy(bytes->begin(), bytes->end(), chunk.begin() + static_cast<int64_t>(at));
+      }
+      at += len + static_cast<size_t>(h->compressed_page_size);
+    }
+    ChunkSource src;
+    src.chunk = Buffer(std::move(chunk));
+    src.chunk_offset = meta.chunk_start();
+    auto reader = ColumnChunkReader::Make(leaf, meta, 1000, std::move(src));
+    return reader ? std::string("(no error)") : reader.error().ToString();
+  };
+  EXPECT_EQ(with_page3_values(100), "(no error)");
+  EXPECT_EQ(with_page3_values(99), "corrupt: column chunk ends after 999 of its 1000 values");
+  const std::string error = with_page3_values(101);
+  EXPECT_TRUE(error.starts_with("corrupt: page 9 at offset ")) << error;
+  EXPECT_TRUE(error.ends_with(": page holds 100 values, the chunk only 99 more")) << error;
 }
 
 }  // namespace

@@ -39,12 +39,21 @@ EXPECTED_ERRORS = {
     "data/large_string_map.brotli.parquet":
         "unsupported: parquet file '{uri}': column 'arr.key_value.key' of row group 0: byte array "
         "values exceed 2 GiB in one batch (int32 offsets)",
+    # Page bytes that do not match their CRC-32 on purpose: floe verifies checksums by default,
+    # pyarrow only when asked.
+    "data/datapage_v1-corrupt-checksum.parquet":
+        "corrupt: parquet file '{uri}': column 'a' of row group 0: page 0 at offset 4: CRC-32 of "
+        "the page is 0f4f6d0a, its header says bbce3b9d",
+    "data/rle-dict-uncompressed-corrupt-checksum.parquet":
+        "corrupt: parquet file '{uri}': column 'long_field' of row group 0: page 0 at offset 4: "
+        "CRC-32 of the page is 6522df69, its header says 6522df6a",
     "bad_data/ARROW-GH-41317.parquet":
         "corrupt: parquet file '{uri}': column 'timestamp_us_no_tz' of row group 0: column chunk "
         "ends after 0 of its 3 values",
+    # Page headers are checked before any page is decoded: row group 1's broken header first.
     "bad_data/ARROW-GH-41321.parquet":
-        "corrupt: parquet file '{uri}': column 'int64' of row group 0: page 1 at offset 1313: "
-        "RLE/bit-packed hybrid: run header at byte 0 is malformed",
+        "corrupt: parquet file '{uri}': column 'map_float32.key_value.value' of row group 1: page "
+        "0 at offset 32869: PageHeader: DICTIONARY_PAGE num_values is missing or negative",
     "bad_data/ARROW-GH-45185.parquet":
         "corrupt: parquet file '{uri}': column 'x.list.element' of row group 0: page 0 at "
         "offset 4: the page starts with repetition level 1; a row must start at 0",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "floe/parquet/footer.h"
+#include "floe/parquet/schema.h"
 #include "parquet/parquet_test_util.h"
 
 namespace floe::parquet {
@@ -288,6 +289,32 @@ TEST(FileMetaDataTest, HugeListCountFailsWithoutAllocating) {
   std::vector<uint8_t> str = {0x68, 0x80, 0x80, 0x80, 0x80, 0x04, 'x'};
   e = ErrorOf(ParseFileMetaData(str));
   EXPECT_EQ(e.rfind("corrupt: FileMetaData is not valid Thrift compact data (", 0), 0u) << e;
+}
+
+// A flipped repetition type: out of range, or gone (a field header flipped into another field).
+TEST(FileMetaDataTest, RepetitionTypesMustBeKnownAndPresent) {
+  FileMetaData m;
+  m.schema.resize(2);
+  m.schema[0].name = "schema";
+  m.schema[0].num_children = 1;
+  m.schema[1].name = "x";
+  m.schema[1].type = PhysicalType::kInt32;
+  m.schema[1].repetition_type = static_cast<FieldRepetitionType>(17);
+  auto bytes = SerializeFileMetaData(m);
+  ASSERT_TRUE(bytes.has_value());
+  EXPECT_EQ(ErrorOf(ParseFileMetaData(*bytes)),
+            "corrupt: FileMetaData: schema element 'x' has invalid repetition type 17");
+  m.schema[1].repetition_type.reset();
+  auto schema = ParquetSchema::Make(m);
+  ASSERT_FALSE(schema.has_value());
+  EXPECT_EQ(schema.error().ToString(), "corrupt: schema element 'x' has no repetition type");
+}
+
+// Thrift quotes the type byte it does not know; 13 is a carriage return, and an error is one line.
+TEST(FileMetaDataTest, UnknownTypeBytesAreQuotedPrintably) {
+  const std::vector<uint8_t> bytes = {0x1d, 0x00};  // field 1 of compact type 13
+  EXPECT_EQ(ErrorOf(ParseFileMetaData(bytes)),
+            "corrupt: FileMetaData is not valid Thrift compact data (don't know what type: \\x0d)");
 }
 
 TEST(FileMetaDataTest, DeeplyNestedUnknownStructsHitTheDepthLimit) {

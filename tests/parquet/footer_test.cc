@@ -260,6 +260,54 @@ TEST(FooterTest, ChunkOutsideTheFileIsCorrupt) {
             "+73) outside the data region [4, 4)");
 }
 
+// `m` as the footer of `data` (a file's bytes up to its footer).
+std::vector<uint8_t> WithFooter(std::vector<uint8_t> data, const FileMetaData& m) {
+  auto footer = SerializeFileMetaData(m);
+  EXPECT_TRUE(footer.has_value());
+  data.insert(data.end(), footer->begin(), footer->end());
+  const uint32_t n = static_cast<uint32_t>(footer->size());
+  for (int i = 0; i < 4; ++i) data.push_back(static_cast<uint8_t>(n >> (8 * i)));
+  data.insert(data.end(), {'P', 'A', 'R', '1'});
+  return data;
+}
+
+// What a flipped offset or count in the footer makes it say, each refused by name.
+TEST(FooterTest, ChunksMustHoldTheirPagesAloneAndRowsMustAddUp) {
+  auto bytes = ReadFileBytes(DataFile("alltypes_plain.parquet"));
+  auto parsed = ParseWholeFile(DataFile("alltypes_plain.parquet"));
+  ASSERT_TRUE(parsed.has_value());
+  const FileMetaData good = *parsed->metadata;
+  const std::vector<uint8_t> data(bytes.begin(),
+                                  bytes.begin() + static_cast<int64_t>(parsed->metadata_offset));
+  auto error = [&](const FileMetaData& m) {
+    auto file = WithFooter(data, m);
+    return ErrorOf(ParseFooter("f.parquet", file.size(), file));
+  };
+  EXPECT_EQ(error(good), "(no error)");
+  FileMetaData m = good;
+  // id's chunk is [4, +73), bool_col's [109, +24): id's dictionary offset moved into the magic.
+  m.row_groups[0].columns[0].meta_data->dictionary_page_offset = 2;
+  EXPECT_EQ(error(m),
+            "corrupt: parquet file 'f.parquet': column 'id' of row group 0 claims bytes [2, +73) "
+            "outside the data region [4, 1113)");
+  m = good;
+  m.row_groups[0].columns[0].meta_data->data_page_offset = 109;
+  EXPECT_EQ(error(m),
+            "corrupt: parquet file 'f.parquet': column 'id' of row group 0 has its first data page "
+            "at 109, outside its bytes [4, +73)");
+  m = good;
+  m.row_groups[0].columns[0].meta_data->total_compressed_size = 110;
+  EXPECT_EQ(error(m),
+            "corrupt: parquet file 'f.parquet': column 'bool_col' of row group 0 [109, +24) "
+            "overlaps column 'id' of row group 0 [4, +110)");
+  m = good;
+  m.num_rows = 9;
+  EXPECT_EQ(error(m),
+            "corrupt: parquet file 'f.parquet': the footer says 9 rows, its row groups hold 8");
+  m.num_rows = 0;  // as some writers leave it
+  EXPECT_EQ(error(m), "(no error)");
+}
+
 TEST(FooterTest, BadDataFilesParseOrFailCleanly) {
   for (const auto& path : ParquetFilesUnder(CorpusDir() / "bad_data")) {
     SCOPED_TRACE(path.string());

@@ -1,5 +1,6 @@
 #include "floe/parquet/read_plan.h"
 
+#include <functional>
 #include <numeric>
 
 #include <gtest/gtest.h>
@@ -410,6 +411,60 @@ TEST(ReadPlanTest, NestedProjectionAndErrors) {
   EXPECT_EQ(mistyped.error().ToString(),
             "invalid input: parquet file 'nullable.impala.parquet': predicate on column 'id' "
             "(signed integer values) has the literal 'x'");
+}
+
+// A reader over alltypes_plain.parquet's footer with `edit` applied (planning reads no data).
+FileReader EditedAllTypesPlain(const std::function<void(FileMetaData*)>& edit) {
+  LoadedFile f = LoadFile(DataFile("alltypes_plain.parquet"));
+  FileMetaData m = f.reader->metadata();
+  edit(&m);
+  auto r = FileReader::Make("f.parquet", f.bytes.size(), std::move(m));
+  EXPECT_TRUE(r.has_value());
+  return std::move(*r);
+}
+
+// A row group's row count that its flat columns disprove would read short or long unseen.
+TEST(ReadPlanTest, RowCountsTheColumnsDisproveAreCorrupt) {
+  auto error = [](const FileReader& r) {
+    ReadOptions o;
+    o.columns = {"id", "bool_col"};
+    auto plan = r.Plan(o);
+    return plan ? std::string("(no error)") : plan.error().ToString();
+  };
+  EXPECT_EQ(error(EditedAllTypesPlain([](FileMetaData*) {})), "(no error)");
+  EXPECT_EQ(error(EditedAllTypesPlain([](FileMetaData* m) { m->row_groups[0].num_rows = 7; })),
+            "corrupt: parquet file 'f.parquet': row group 0 has 7 rows, but column 'id' holds 8 "
+            "values");
+  EXPECT_EQ(error(EditedAllTypesPlain([](FileMetaData* m) { m->row_groups[0].num_rows = -8; })),
+            "corrupt: parquet file 'f.parquet': row group 0 has -8 rows");
+  EXPECT_EQ(error(EditedAllTypesPlain(
+                [](FileMetaData* m) { m->row_groups[0].columns[1].meta_data->num_values = 9; })),
+            "corrupt: parquet file 'f.parquet': row group 0 has 8 rows, but column 'bool_col' "
+            "holds 9 values");
+  // Columns the read does not touch are not its business.
+  EXPECT_EQ(error(EditedAllTypesPlain(
+                [](FileMetaData* m) { m->row_groups[0].columns[5].meta_data->num_values = 9; })),
+            "(no error)");
+}
+
+// Statistics that contradict themselves prune nothing: more nulls than values would have made
+// IS NOT NULL skip the row group.
+TEST(ReadPlanTest, StatisticsThatContradictThemselvesAreNotUsed) {
+  FileReader r = EditedAllTypesPlain([](FileMetaData* m) {
+    Statistics s;
+    s.null_count = 9;
+    m->row_groups[0].columns[0].meta_data->statistics = s;
+  });
+  ReadOptions o;
+  o.predicates.push_back(ColumnPredicate::IsNotNull("id"));
+  auto plan = r.Plan(o);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(plan->row_groups.size(), 1u);
+  EXPECT_EQ(plan->counts.metadata_rejected, 1);
+  EXPECT_EQ(plan->first_rejection,
+            "parquet file 'f.parquet': column 'id' of row group 0: its statistics not used: 9 "
+            "nulls among 8 values");
+  EXPECT_TRUE(plan->row_groups[0].certain.empty());
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include "floe/io/counting_store.h"
 #include "floe/io/mem_store.h"
+#include "floe/parquet/column_predicate.h"
 #include "floe/parquet/footer.h"
+#include "floe/parquet/page_index.h"
 #include "parquet/read_fixture_util.h"
 
 namespace floe::parquet {
@@ -441,6 +443,59 @@ TEST(ReadPlannerTest, FirstReadAndCoalescing) {
   EXPECT_EQ(t.Estimate(1 << 30, false), 126'976);  // 125,000 rounded up to 4 KiB
   EXPECT_EQ(t.Estimate(1 << 30, true), 126'976);
   EXPECT_EQ(t.Estimate(50'000, false), 50'000);  // never past the file
+}
+
+// An offset index that passes every rule but that the pages fetched disprove (page 99 claimed to
+// end at row 199,990; its header holds 2,000 values): the read plans again without the page index
+// and fetches the whole chunks it then needs, so the rows are right and no more than one more
+// request is spent on the lie.
+TEST_F(StrategyReaderTest, PagesThatDisproveTheOffsetIndexAreReadWithoutIt) {
+  WriterOptions o;
+  o.page_row_limit = 2'000;
+  o.write_metadata_checksums = false;  // the pages alone must tell, as in other writers' files
+  FixtureFile f = WriteInt64File(2, 400'000, 0, o).value();
+  std::vector<uint8_t> bytes(f.bytes.data(), f.bytes.data() + f.bytes.size());
+  const ColumnChunk& chunk = f.written.metadata.row_groups[0].columns[0];
+  const ByteRange at{*chunk.offset_index_offset, *chunk.offset_index_length};
+  auto oi = ParseOffsetIndex(
+      ByteView(bytes).subspan(static_cast<size_t>(at.offset), static_cast<size_t>(at.length)));
+  ASSERT_TRUE(oi.has_value());
+  oi->page_locations[100].first_row_index = 199'990;
+  auto lying = SerializeOffsetIndex(*oi);
+  ASSERT_TRUE(lying.has_value());
+  ASSERT_EQ(static_cast<int64_t>(lying->size()), at.length);
+  std::copy(lying->begin(), lying->end(), bytes.begin() + at.offset);
+  ASSERT_TRUE(store().Put("lying.parquet", bytes).has_value());
+
+  StrategyReadOptions so;
+  so.read.use_page_index = true;
+  so.read.predicates.push_back(ColumnPredicate::Range("c0", int64_t{199'000}, int64_t{199'100}));
+  store().Reset();
+  auto fetched =
+      FetchFile(store(), "lying.parquet", FileHints{static_cast<uint64_t>(bytes.size()), -1}, so);
+  ASSERT_TRUE(fetched.has_value()) << fetched.error().ToString();
+  const io::RequestCounts n = store().Snapshot();
+  const int64_t page99 = oi->page_locations[99].offset;
+  EXPECT_EQ(fetched->plan.counts.metadata_rejected, 1);
+  EXPECT_EQ(fetched->plan.first_rejection,
+            fmt::format("parquet file '{}': column 'c0' of row group 0: the page at offset {} "
+                        "holds 2000 values, the offset index gives it 1990 rows; the file was "
+                        "read without its page index",
+                        io::JoinKey(store().Uri(), "lying.parquet"), page99));
+  // The tail (footer and page index), the kept pages, then what the whole chunks add.
+  EXPECT_EQ(n.get, 4);
+  EXPECT_EQ(n.head, 0);
+  EXPECT_EQ(fetched->plan.counts.rows, 400'000);
+  auto batches = fetched->reader.ReadAll(std::move(fetched->plan), std::move(fetched->bytes));
+  ASSERT_TRUE(batches.has_value()) << batches.error().ToString();
+  int64_t rows = 0, matching = 0;
+  for (const auto& b : *batches) {
+    const auto* c0 = reinterpret_cast<const int64_t*>(b.column(0)->values.data());
+    for (int64_t i = 0; i < b.num_rows; ++i) matching += c0[i] >= 199'000 && c0[i] <= 199'100;
+    rows += b.num_rows;
+  }
+  EXPECT_EQ(rows, 400'000);
+  EXPECT_EQ(matching, 101);
 }
 
 }  // namespace

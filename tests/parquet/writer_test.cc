@@ -9,6 +9,7 @@
 #include "floe/columnar/column_builder.h"
 #include "floe/parquet/file_reader.h"
 #include "floe/parquet/footer.h"
+#include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_header.h"
 #include "floe/parquet/page_index.h"
 #include "read_fixture_util.h"
@@ -181,7 +182,13 @@ TEST(WriterTest, FooterNamesFloeAndCarriesSchemaOrdersAndMetadata) {
   EXPECT_TRUE(std::regex_match(*w.meta.created_by,
                                std::regex(R"(floe version \d+\.\d+\.\d+ \(build [0-9a-z]+\))")))
       << *w.meta.created_by;
-  EXPECT_EQ(w.meta.key_value_metadata, o.key_value_metadata);
+  // The caller's entries, then floe's checksums (metadata_checksum_test.cc).
+  ASSERT_EQ(w.meta.key_value_metadata.size(), 4u);
+  EXPECT_EQ(std::vector<KeyValue>(w.meta.key_value_metadata.begin(),
+                                  w.meta.key_value_metadata.begin() + 2),
+            o.key_value_metadata);
+  EXPECT_EQ(w.meta.key_value_metadata[2].key, "floe.page_index.crc32");
+  EXPECT_EQ(w.meta.key_value_metadata[3].key, "floe.footer.crc32");
   EXPECT_EQ(w.meta.column_orders, std::vector<ColumnOrder>(2, ColumnOrder::kTypeDefinedOrder));
   const SchemaElement& s = w.meta.schema[2];
   EXPECT_EQ(s.field_id, 12);
@@ -273,6 +280,34 @@ TEST(WriterTest, DisabledDictionaryWritesPlainAndDeltaOnly) {
     EXPECT_FALSE(c.meta_data->dictionary_page_offset.has_value());
     EXPECT_EQ(c.meta_data->encodings, (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle}));
   }
+}
+
+// Page CRCs are on by default: every page, dictionary pages too, carries the CRC-32 of its
+// stored bytes.
+TEST(WriterTest, EveryPageCarriesItsCrcByDefault) {
+  auto schema = SchemaOf({{"s", columnar::String(), true, 1}});
+  WriterOptions o;
+  o.page_row_limit = 1000;
+  auto w = WriteAll(
+      schema, {BatchOf(schema, {Strings(5000, [](int64_t i) { return std::to_string(i % 7); })})},
+      o);
+  const ColumnMetaData& m = *w.meta.row_groups[0].columns[0].meta_data;
+  ByteView chunk = ByteView(w.bytes).subspan(static_cast<size_t>(m.chunk_start()),
+                                             static_cast<size_t>(m.total_compressed_size));
+  int pages = 0, dictionaries = 0;
+  while (!chunk.empty()) {
+    size_t len = 0;
+    auto h = ParsePageHeader(chunk, &len);
+    ASSERT_TRUE(h.has_value());
+    ByteView stored = chunk.subspan(len, static_cast<size_t>(h->compressed_page_size));
+    ASSERT_TRUE(h->crc.has_value());
+    EXPECT_EQ(static_cast<uint32_t>(*h->crc), Crc32(stored));
+    ++pages;
+    dictionaries += h->type == PageType::kDictionaryPage;
+    chunk = chunk.subspan(len + stored.size());
+  }
+  EXPECT_EQ(pages, 6);
+  EXPECT_EQ(dictionaries, 1);
 }
 
 TEST(WriterTest, PageIndexPointsAtEveryDataPage) {

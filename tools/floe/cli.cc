@@ -83,7 +83,10 @@ io::S3Options S3OptionsFrom(const GlobalOptions& g) {
 
 Result<io::StorePtr> OpenStoreFor(const GlobalOptions& g, const std::string& uri,
                                   bool simulate_by_default) {
-  FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(uri, S3OptionsFrom(g)));
+  // The user's own files: one truncated while floe reads it must be an error, not a SIGBUS.
+  io::LocalStoreOptions local;
+  local.map_reads = false;
+  FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(uri, S3OptionsFrom(g), local));
   return DecorateStore(g, std::move(store), simulate_by_default);
 }
 

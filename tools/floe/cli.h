@@ -38,7 +38,8 @@ io::S3Options S3OptionsFrom(const GlobalOptions& options);
 
 // Opens the store a URI names with the global flags applied: S3 settings, and the simulated-S3
 // decorator when --simulate-s3 is given (or by default for commands that simulate by default,
-// unless --no-simulate-s3).
+// unless --no-simulate-s3). For a user's files (inputs, files to inspect or write), never a
+// warehouse: local files are copied, never mapped, as they may change while read.
 Result<io::StorePtr> OpenStoreFor(const GlobalOptions& options, const std::string& uri,
                                   bool simulate_by_default);
 

@@ -36,14 +36,21 @@ struct QueryArgs {
 };
 
 std::string StatsJson(const sql::QueryStats& s, const io::RequestCounts& r, double wall_ms) {
+  // Only when the reader turned metadata away, so the usual object keeps its shape.
+  std::string rejected;
+  if (s.metadata_rejected > 0) {
+    rejected = fmt::format(R"("metadata_rejected": {}, "warning": )", s.metadata_rejected);
+    columnar::AppendJsonString(s.metadata_warning, &rejected);
+    rejected += ", ";
+  }
   return fmt::format(
       R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}}}, )"
-      R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, )"
+      R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {})"
       R"("requests": {{"GET": {}, "HEAD": {}, "PUT": {}, "LIST": {}, "DELETE": {}}}, )"
       R"("bytes_fetched": {}, "wall_ms": {:.1f}}})",
       s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds,
-      s.row_groups_read, s.row_groups_skipped, s.pages_skipped, r.get, r.head, r.put, r.list, r.del,
-      r.bytes_read, wall_ms);
+      s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, r.get, r.head, r.put,
+      r.list, r.del, r.bytes_read, wall_ms);
 }
 
 io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {

@@ -174,6 +174,8 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   stats->row_groups_read += rs.row_groups_read;
   stats->row_groups_skipped += rs.row_groups_skipped;
   stats->pages_skipped += rs.pages_skipped;
+  stats->metadata_rejected += rs.metadata_rejected;
+  if (stats->metadata_warning.empty()) stats->metadata_warning = rs.metadata_warning;
   if (!first_error) return first_error;
   if (!read) return read;
   return first_error;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -43,6 +44,8 @@ struct TableScanStats {
   int64_t row_groups_skipped = 0;
   int64_t pages_skipped = 0;
   int64_t rows = 0;
+  int64_t metadata_rejected = 0;  // iceberg::ScanReadStats
+  std::string metadata_warning;
 };
 
 using ScanConsumer = std::function<Status(int worker, columnar::RecordBatch batch)>;

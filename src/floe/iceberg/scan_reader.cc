@@ -593,10 +593,13 @@ int64_t ProjectedBytes(const DataFile& file, const std::vector<int32_t>& leaf_id
 }
 
 // Keeps the fields and predicates `reader`'s file has: by field id when the file carries ids,
-// else by name (files registered from tools that write none).
+// else by name (files registered from tools that write none). A field the file lacks reads as
+// nulls -- unless the file's manifest entry records sizes or counts for it: then the file did
+// hold it, and its schema lost it (a flipped byte in a footer no CRC guards), which is an error
+// rather than a column of nulls.
 Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
                                             const parquet::ReadOptions& base,
-                                            const ScanShape& shape) {
+                                            const ScanShape& shape, const DataFile& file) {
   const parquet::ParquetSchema& schema = reader.schema();
   bool has_ids = false;
   for (const columnar::Field& f : reader.arrow_schema().fields) has_ids |= f.field_id >= 0;
@@ -606,7 +609,20 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
   o.predicates.clear();
   for (const NestedField& f : shape.read_schema.fields()) {
     if (has_ids) {
-      if (schema.FindFieldId(f.id) != nullptr) o.field_ids.push_back(f.id);
+      if (schema.FindFieldId(f.id) != nullptr) {
+        o.field_ids.push_back(f.id);
+        continue;
+      }
+      std::vector<int32_t> ids;
+      CollectNestedIds(f, &ids);
+      for (int32_t id : ids) {
+        if (file.column_sizes.count(id) || file.value_counts.count(id)) {
+          return Corrupt(
+              "data file '{}' has no column with field id {} ('{}'), yet its manifest entry "
+              "records values for it",
+              file.file_path, id, f.name);
+        }
+      }
     } else if (schema.FindPath(f.name) != nullptr) {
       o.columns.push_back(f.name);
     }
@@ -734,8 +750,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     so.cache = cache;
     so.tails = floe ? &tails : nullptr;
     so.gate = floe ? &gate : nullptr;
-    so.resolve = [&shape](const parquet::FileReader& r, const parquet::ReadOptions& base) {
-      return ResolveForFile(r, base, shape);
+    so.resolve = [&shape, &task](const parquet::FileReader& r, const parquet::ReadOptions& base) {
+      return ResolveForFile(r, base, shape, task.file);
     };
     parquet::FileHints hints;
     hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, task.file.file_size_in_bytes));
@@ -769,6 +785,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
       stats->row_groups_read += rg_read;
       stats->row_groups_skipped += counts.row_groups - rg_read;
       stats->pages_skipped += counts.pages_skipped;
+      stats->metadata_rejected += counts.metadata_rejected;
+      if (stats->metadata_warning.empty()) stats->metadata_warning = fetched->plan.first_rejection;
       stats->requests += fetched->stats.requests;
       stats->heads += fetched->stats.heads;
       stats->bytes_fetched += fetched->stats.bytes_fetched;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -60,6 +61,10 @@ struct ScanReadStats {
   int64_t row_groups_skipped = 0;
   int64_t pages_skipped = 0;
   int64_t rows_read = 0;
+  // Page indexes and statistics the Parquet reader did not use because they broke a rule (the
+  // rows were read without them), and the first reason.
+  int64_t metadata_rejected = 0;
+  std::string metadata_warning;
 
   // Added by the read path (issue 5): what the reader itself sent (a CountingStore under the
   // FileIO counts the same, plus anything else that used the store).

@@ -339,12 +339,13 @@ Result<Buffer> LocalStore::Get(std::string_view key, Range range) {
   auto span = range.Resolve(key, static_cast<uint64_t>(st.st_size));
   if (!span) return std::unexpected(InStore(span.error()));
   auto [begin, end] = *span;
-  if (end - begin >= kMapBytes) {
+  if (options_.map_reads && end - begin >= kMapBytes) {
     // Mapped, not copied: the reader touches only the pages it decodes, so a whole-file read of
     // which a query needs a few columns costs no copy of the rest (a quarter of a warm local
     // query that reads four 2.5 MB files whole). Put renames a new file into place and never
     // writes an existing one, so the mapping holds one version, as the descriptor does; only a
-    // program truncating the file in place while it is mapped could fault the reader. Below
+    // program truncating the file in place while it is mapped could fault the reader, which is
+    // why stores of files floe does not own turn map_reads off. Below
     // kMapBytes a copy is cheaper than mapping and unmapping. If mmap fails, pread below.
     static const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
     const uint64_t start = begin / page * page;

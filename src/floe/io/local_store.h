@@ -18,6 +18,11 @@ struct LocalStoreOptions {
   // fsync each object and its directory before the call returns: crash durability on top of the
   // atomic visibility every Put has. Off by default (tests and benchmarks write a lot).
   bool fsync = false;
+  // Map reads of kMapBytes or more (see Get) instead of copying them. Sound only for files that
+  // nothing rewrites in place -- a warehouse's, which Put replaces by rename -- because a mapped
+  // file truncated under a reader kills the process with SIGBUS, which no error can report. Off
+  // for stores of a user's own files (inputs to append, files to inspect).
+  bool map_reads = true;
 };
 
 class LocalStore final : public ObjectStore {

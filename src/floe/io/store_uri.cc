@@ -183,11 +183,12 @@ Result<StoreUri> ParseStoreUri(std::string_view uri) {
       uri, std::string(uri.substr(0, sep)));
 }
 
-Result<StorePtr> OpenStore(std::string_view uri, const S3Options& s3) {
+Result<StorePtr> OpenStore(std::string_view uri, const S3Options& s3,
+                           const LocalStoreOptions& local) {
   FLOE_ASSIGN_OR_RETURN(StoreUri parsed, ParseStoreUri(uri));
   switch (parsed.scheme) {
     case StoreUri::Scheme::kFile: {
-      FLOE_ASSIGN_OR_RETURN(auto store, LocalStore::Open(parsed.path));
+      FLOE_ASSIGN_OR_RETURN(auto store, LocalStore::Open(parsed.path, local));
       return StorePtr(std::move(store));
     }
     case StoreUri::Scheme::kS3: {

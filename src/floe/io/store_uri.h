@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "floe/io/local_store.h"
 #include "floe/io/object_store.h"
 #include "floe/io/s3_store.h"
 
@@ -20,8 +21,9 @@ struct StoreUri {
 
 Result<StoreUri> ParseStoreUri(std::string_view uri);
 
-// Opens the store a URI names. A file store's directory is created if missing. `mem://name`
-// stores with the same name share contents within the process.
-Result<StorePtr> OpenStore(std::string_view uri, const S3Options& s3 = {});
+// Opens the store a URI names. A file store's directory is created if missing and opened with
+// `local`. `mem://name` stores with the same name share contents within the process.
+Result<StorePtr> OpenStore(std::string_view uri, const S3Options& s3 = {},
+                           const LocalStoreOptions& local = {});
 
 }  // namespace floe::io

@@ -1,7 +1,5 @@
 #include "floe/parquet/column_chunk_reader.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -11,6 +9,7 @@
 #include "floe/parquet/bit_packed.h"
 #include "floe/parquet/bit_util_internal.h"
 #include "floe/parquet/decoder.h"
+#include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_header.h"
 #include "floe/parquet/record_assembler.h"
 #include "floe/parquet/rle_bit_packed_hybrid.h"
@@ -395,7 +394,9 @@ struct ColumnChunkReader::State {
   std::vector<int32_t> indices;
 
   std::unexpected<Error> At(Error e) const {
-    e.message = fmt::format("page {} at offset {}: {}", page_number, page_offset, e.message);
+    e.message = page_number < 0
+                    ? fmt::format("the dictionary page at offset {}: {}", page_offset, e.message)
+                    : fmt::format("page {} at offset {}: {}", page_number, page_offset, e.message);
     return std::unexpected(std::move(e));
   }
 
@@ -421,8 +422,7 @@ struct ColumnChunkReader::State {
 
   Status CheckCrc(const PageHeader& h, ByteView stored) const {
     if (!options.verify_checksums || !h.crc) return {};
-    uint32_t crc = static_cast<uint32_t>(
-        crc32(crc32(0, nullptr, 0), stored.data(), static_cast<uInt>(stored.size())));
+    const uint32_t crc = Crc32(stored);
     if (crc != static_cast<uint32_t>(*h.crc)) {
       return Corrupt("CRC-32 of the page is {:08x}, its header says {:08x}", crc,
                      static_cast<uint32_t>(*h.crc));
@@ -653,6 +653,12 @@ struct ColumnChunkReader::State {
       size_t total = 0;
       auto h = Header(p.bytes.view(), &stored, &total);
       if (!h) return At(std::move(h).error());
+      if (total != p.bytes.size()) {
+        return At(Error{ErrorKind::kCorrupt,
+                        fmt::format("the page takes {} bytes with its header, the offset index "
+                                    "says {}",
+                                    total, p.bytes.size())});
+      }
       if (h->type != PageType::kDataPage && h->type != PageType::kDataPageV2) {
         return At(Error{ErrorKind::kCorrupt, fmt::format("the offset index points at a {} page",
                                                          PageTypeName(h->type))});
@@ -905,6 +911,35 @@ struct ColumnChunkReader::State {
   }
 };
 
+Status CheckPageHeaders(ByteView chunk, int64_t chunk_offset, int64_t num_values) {
+  int64_t values = 0;
+  size_t at = 0;
+  for (int page = 0; values < num_values; ++page) {
+    if (at >= chunk.size()) {
+      return Corrupt("column chunk ends after {} of its {} values", values, num_values);
+    }
+    const int64_t offset = chunk_offset + static_cast<int64_t>(at);
+    size_t header_len = 0;
+    auto h = ParsePageHeader(chunk.subspan(at), &header_len);
+    if (!h) return Corrupt("page {} at offset {}: {}", page, offset, h.error().message);
+    const size_t size = static_cast<size_t>(h->compressed_page_size);
+    if (size > chunk.size() - at - header_len) {
+      return Corrupt("page {} at offset {}: page claims {} bytes, the chunk has {} left", page,
+                     offset, size, chunk.size() - at - header_len);
+    }
+    at += header_len + size;
+    int64_t n = 0;
+    if (h->type == PageType::kDataPage) n = h->data_page_header->num_values;
+    if (h->type == PageType::kDataPageV2) n = h->data_page_header_v2->num_values;
+    if (n < 0 || n > num_values - values) {
+      return Corrupt("page {} at offset {}: page holds {} values, the chunk only {} more", page,
+                     offset, n, num_values - values);
+    }
+    values += n;
+  }
+  return {};
+}
+
 ColumnChunkReader::ColumnChunkReader(std::unique_ptr<State> state) : s_(std::move(state)) {}
 ColumnChunkReader::ColumnChunkReader(ColumnChunkReader&&) noexcept = default;
 ColumnChunkReader& ColumnChunkReader::operator=(ColumnChunkReader&&) noexcept = default;
@@ -926,6 +961,10 @@ Result<ColumnChunkReader> ColumnChunkReader::Make(const ColumnDescriptor& leaf,
   FLOE_ASSIGN_OR_RETURN(s->codec, MakeCodec(meta.codec));
   s->value_width = ValueWidth(leaf);
   s->dict.width = s->value_width;
+  if (!s->src.paged && !s->src.headers_checked) {
+    FLOE_RETURN_IF_ERROR(
+        CheckPageHeaders(s->src.chunk.view(), s->src.chunk_offset, meta.num_values));
+  }
   return ColumnChunkReader(std::move(s));
 }
 

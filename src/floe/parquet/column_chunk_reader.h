@@ -66,14 +66,24 @@ struct ChunkSource {
     int64_t num_rows = 0;
   };
   std::vector<Page> pages;
+
+  // Whole-chunk mode: CheckPageHeaders already passed over `chunk` (FileReader does it once per
+  // fetched file), so the reader need not walk the headers again.
+  bool headers_checked = false;
 };
+
+// Whole-chunk mode, before any page is decoded: the data pages' headers, each inside `chunk`, add
+// up to the chunk's value count. A count flipped in one header is then an error even when the
+// rows read end before that page (the pages after it would otherwise shift silently). Parses
+// headers only; nothing is decompressed.
+Status CheckPageHeaders(ByteView chunk, int64_t chunk_offset, int64_t num_values);
 
 // Whether each of some non-null values of a leaf (in their Arrow layout) satisfies a filter: one
 // byte per value, 1 or 0.
 using ValueMatcher = std::function<Result<std::vector<uint8_t>>(DenseValues values)>;
 
 struct ChunkReaderOptions {
-  bool verify_checksums = false;  // check each page's CRC-32 when the writer stored one
+  bool verify_checksums = true;  // check each page's CRC-32 when the writer stored one
   // When set, ReadRows hands out for each non-null value whether it matches (width 1) instead of
   // the value. A dictionary page is matched once, and its pages' indices look the answers up:
   // the values themselves are never gathered.

@@ -176,6 +176,10 @@ void SetBounds(const ColumnDescriptor& leaf, ColumnOrder order, std::optional<st
 
 }  // namespace
 
+std::optional<int> ComparePredicateValues(const PredicateValue& a, const PredicateValue& b) {
+  return Compare(a, b);
+}
+
 ColumnPredicate ColumnPredicate::Equal(std::string column, PredicateValue v) {
   ColumnPredicate p;
   p.column = std::move(column);

@@ -89,6 +89,10 @@ ValueBounds ChunkBounds(const ColumnDescriptor& leaf, const FileMetaData& metada
 std::vector<ValueBounds> PageBounds(const ColumnDescriptor& leaf, const FileMetaData& metadata,
                                     const ColumnIndex& index);
 
+// Orders two values of one domain: negative, zero or positive; nullopt when either is NaN or
+// their alternatives differ (the comparison CanSkip and AllMatch make).
+std::optional<int> ComparePredicateValues(const PredicateValue& a, const PredicateValue& b);
+
 // Decodes one PLAIN statistics value of `leaf` into its domain; nullopt when its size is wrong or
 // the domain has no order.
 std::optional<PredicateValue> DecodeStatValue(const ColumnDescriptor& leaf, std::string_view bytes);

@@ -1,7 +1,5 @@
 #include "floe/parquet/column_writer.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -10,6 +8,7 @@
 #include "floe/parquet/bit_util_internal.h"
 #include "floe/parquet/delta_binary_packed.h"
 #include "floe/parquet/dictionary_encoder.h"
+#include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_header.h"
 
 namespace floe::parquet {
@@ -113,11 +112,6 @@ Status CompressInto(const Codec* codec, ByteView input, std::vector<uint8_t>* ou
   FLOE_ASSIGN_OR_RETURN(size_t n, codec->Compress(input, *out));
   out->resize(n);
   return {};
-}
-
-int32_t Crc32(ByteView bytes) {
-  return static_cast<int32_t>(
-      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(bytes.size())));
 }
 
 // ---- Bloom filter hashes --------------------------------------------------------------------
@@ -390,7 +384,7 @@ Status ColumnWriterBase::FinishPage() {
   }
   header.uncompressed_page_size = static_cast<int32_t>(uncompressed);
   header.compressed_page_size = static_cast<int32_t>(stored_.size());
-  if (options_.write_page_checksums) header.crc = Crc32(stored_);
+  if (options_.write_page_checksums) header.crc = static_cast<int32_t>(Crc32(stored_));
   FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> header_bytes, SerializePageHeader(header));
 
   PageLocation location;
@@ -487,7 +481,7 @@ Result<ColumnChunkResult> ColumnWriterBase::Flush(OutputSink* sink) {
     header.type = PageType::kDictionaryPage;
     header.uncompressed_page_size = static_cast<int32_t>(body_.size());
     header.compressed_page_size = static_cast<int32_t>(stored_.size());
-    if (options_.write_page_checksums) header.crc = Crc32(stored_);
+    if (options_.write_page_checksums) header.crc = static_cast<int32_t>(Crc32(stored_));
     DictionaryPageHeader dh;
     dh.num_values = entries;
     dh.encoding = Encoding::kPlain;

@@ -44,7 +44,7 @@ struct ColumnWriterOptions {
   int32_t column_index_truncate_length = 64;
   bool write_page_index = true;
   bool write_page_header_statistics = false;
-  bool write_page_checksums = false;
+  bool write_page_checksums = true;
   // Bloom filter: off unless bloom_filter is set.
   bool bloom_filter = false;
   double bloom_filter_fpp = 0.01;

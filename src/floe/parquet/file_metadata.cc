@@ -119,6 +119,10 @@ Result<SchemaElement> SchemaElementFromThrift(const format::SchemaElement& in, s
   }
   if (in.__isset.type_length) out.type_length = in.type_length;
   if (in.__isset.repetition_type) {
+    if (in.repetition_type < 0 || in.repetition_type > 2) {
+      return Corrupt("{}: schema element '{}' has invalid repetition type {}", kWhat, in.name,
+                     in.repetition_type);
+    }
     out.repetition_type = static_cast<FieldRepetitionType>(in.repetition_type);
   }
   if (in.__isset.num_children) {

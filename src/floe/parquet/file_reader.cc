@@ -70,6 +70,46 @@ Status FileReader::ApplyPageIndex(const FetchedBytes& index_bytes, ReadPlan* pla
   return parquet::ApplyPageIndex(impl_->Input(), index_bytes, plan);
 }
 
+Result<bool> FileReader::ReplanIfIndexDisagrees(const ReadOptions& options,
+                                                const FetchedBytes& bytes, ReadPlan* plan) const {
+  Status st = VerifyPageIndex(impl_->Input(), bytes, *plan);
+  if (st) return false;
+  if (st.error().kind != ErrorKind::kCorrupt) return std::unexpected(std::move(st).error());
+  ReadOptions without = options;
+  without.use_page_index = false;
+  FLOE_ASSIGN_OR_RETURN(ReadPlan replanned, Plan(without));
+  replanned.counts.metadata_rejected += plan->counts.metadata_rejected + 1;
+  replanned.first_rejection =
+      !plan->first_rejection.empty()
+          ? plan->first_rejection
+          : fmt::format("{}; the file was read without its page index", st.error().message);
+  *plan = std::move(replanned);
+  return true;
+}
+
+Status FileReader::CheckPageHeaders(const FetchedBytes& bytes, ReadPlan* plan) const {
+  for (RowGroupPlan& rg : plan->row_groups) {
+    const RowGroup& meta_rg = impl_->metadata.row_groups[static_cast<size_t>(rg.row_group)];
+    for (ColumnChunkPlan& c : rg.columns) {
+      if (c.paged || c.headers_checked) continue;
+      const ColumnMetaData& meta = *meta_rg.columns[static_cast<size_t>(c.column)].meta_data;
+      auto chunk = bytes.Find(c.chunk);
+      if (!chunk) chunk = bytes.Find(ByteRange{meta.chunk_start(), meta.total_compressed_size});
+      if (!chunk) continue;  // decoding reports the missing bytes
+      if (auto st = parquet::CheckPageHeaders(chunk->view(), c.chunk.offset, meta.num_values);
+          !st) {
+        Error e = std::move(st).error();
+        e.message = fmt::format("parquet file '{}': column '{}' of row group {}: {}", impl_->path,
+                                impl_->schema.leaves()[static_cast<size_t>(c.column)].path,
+                                rg.row_group, e.message);
+        return std::unexpected(std::move(e));
+      }
+      c.headers_checked = true;
+    }
+  }
+  return {};
+}
+
 struct BatchReader::State {
   std::shared_ptr<const FileReader::Impl> file;
   ReadPlan plan;
@@ -115,6 +155,7 @@ struct BatchReader::State {
         }
         src.chunk = std::move(*chunk);
         src.chunk_offset = c.chunk.offset;
+        src.headers_checked = c.headers_checked;
       } else {
         src.paged = true;
         if (c.dictionary) {

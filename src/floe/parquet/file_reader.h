@@ -46,6 +46,19 @@ class FileReader {
   // After fetching plan->IndexRanges(): prunes pages; plan->DataRanges() is then final.
   Status ApplyPageIndex(const FetchedBytes& index_bytes, ReadPlan* plan) const;
 
+  // After fetching plan->DataRanges(): when the pages fetched contradict the page index the plan
+  // used (VerifyPageIndex), `plan` becomes the plan of `options` without the page index, the
+  // rejection counted and named in its counts, and true comes back: the caller then fetches the
+  // ranges of the new plan it lacks. A page index never decides an answer its pages disprove.
+  Result<bool> ReplanIfIndexDisagrees(const ReadOptions& options, const FetchedBytes& bytes,
+                                      ReadPlan* plan) const;
+
+  // After the last fetch: walks the page headers of every chunk `plan` reads whole, once, so the
+  // readers of its batches (several per chunk when a scan splits it over threads or reads it in
+  // two passes) need not (CheckPageHeaders in column_chunk_reader.h). Corrupt, naming the file,
+  // column and page, when a chunk's headers do not add up.
+  Status CheckPageHeaders(const FetchedBytes& bytes, ReadPlan* plan) const;
+
   // Decodes the fetched data ranges of `plan` batch by batch.
   Result<BatchReader> Decode(ReadPlan plan, FetchedBytes bytes) const;
   // Convenience: every batch at once.

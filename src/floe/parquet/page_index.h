@@ -41,6 +41,13 @@ struct OffsetIndex {
   std::vector<PageLocation> page_locations;              // data pages only, in file order
   std::vector<int64_t> unencoded_byte_array_data_bytes;  // per page, or empty
 
+  // Rows of page `i`: up to the next page's first row, or the row group's end.
+  int64_t PageRows(size_t i, int64_t row_group_rows) const {
+    return (i + 1 < page_locations.size() ? page_locations[i + 1].first_row_index
+                                          : row_group_rows) -
+           page_locations[i].first_row_index;
+  }
+
   friend bool operator==(const OffsetIndex&, const OffsetIndex&) = default;
 };
 

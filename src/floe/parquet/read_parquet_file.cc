@@ -88,6 +88,11 @@ Status FetchRanges(io::ObjectStore& store, std::string_view key,
     ++stats->requests;
     if (!results[i]) return std::unexpected(std::move(results[i]).error());
     stats->bytes_fetched += static_cast<int64_t>(results[i]->size());
+    if (static_cast<int64_t>(results[i]->size()) != merged[i].length) {
+      // A range past the end comes back short: the file shrank since its footer was read.
+      return Corrupt("parquet file '{}': read {} of the {} bytes at offset {}", Name(store, key),
+                     results[i]->size(), merged[i].length, merged[i].offset);
+    }
     have->Add(merged[i].offset, std::move(*results[i]));
   }
   return {};
@@ -107,6 +112,12 @@ Result<ParquetFileContents> ReadParquetFile(io::ObjectStore& store, std::string_
   }
   FLOE_RETURN_IF_ERROR(
       FetchRanges(store, key, plan.DataRanges(), options.coalesce_gap, &bytes, &out.stats));
+  FLOE_ASSIGN_OR_RETURN(bool replanned, reader.ReplanIfIndexDisagrees(options.read, bytes, &plan));
+  if (replanned) {
+    FLOE_RETURN_IF_ERROR(
+        FetchRanges(store, key, plan.DataRanges(), options.coalesce_gap, &bytes, &out.stats));
+  }
+  FLOE_RETURN_IF_ERROR(reader.CheckPageHeaders(bytes, &plan));
   out.schema = plan.schema;
   out.stats.plan = plan.counts;
   FLOE_ASSIGN_OR_RETURN(out.batches, reader.ReadAll(std::move(plan), std::move(bytes)));

@@ -1,11 +1,15 @@
 #include "floe/parquet/read_plan.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "floe/parquet/metadata_checksum.h"
+#include "floe/parquet/page_header.h"
 #include "floe/parquet/page_index.h"
+#include "floe/parquet/page_index_check.h"
 
 namespace floe::parquet {
 
@@ -194,39 +198,146 @@ void ApplyLimit(ReadPlan* plan) {
   plan->row_groups = std::move(kept);
 }
 
-// An offset index usable for this chunk: pages in row and file order, inside the chunk.
-bool OffsetIndexFits(const OffsetIndex& oi, const ByteRange& chunk, int64_t num_rows) {
-  const auto& p = oi.page_locations;
-  if (p.empty() || p[0].first_row_index != 0) return false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i].compressed_page_size <= 0 || p[i].offset < chunk.offset ||
-        p[i].offset + p[i].compressed_page_size > chunk.end() || p[i].first_row_index >= num_rows) {
-      return false;
+std::string LeafPath(const PlanInput& in, int column) {
+  return in.schema->leaves()[static_cast<size_t>(column)].path;
+}
+
+std::unexpected<Error> InChunk(const PlanInput& in, int row_group, int column, Error e) {
+  e.message = fmt::format("parquet file '{}': column '{}' of row group {}: {}", in.path,
+                          LeafPath(in, column), row_group, e.message);
+  return std::unexpected(std::move(e));
+}
+
+// Notes a page index or statistics left unused because they broke a rule.
+void Reject(const PlanInput& in, int row_group, int column, std::string_view what,
+            std::string_view why, ReadPlan* plan) {
+  ++plan->counts.metadata_rejected;
+  if (plan->first_rejection.empty()) {
+    plan->first_rejection =
+        fmt::format("parquet file '{}': column '{}' of row group {}: {} not used: {}", in.path,
+                    LeafPath(in, column), row_group, what, why);
+  }
+}
+
+// The page indexes of the chunks of a plan's row groups, each parsed and checked once
+// (page_index_check.h); one that breaks a rule is rejected (counted) and reads as absent.
+class CheckedIndexes {
+ public:
+  CheckedIndexes(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* plan)
+      : in_(in), bytes_(bytes), plan_(plan) {}
+
+  // The chunk's offset index, or null when it has none or it was rejected. An error only when
+  // the plan's index ranges were not supplied.
+  Result<const OffsetIndex*> Offsets(int row_group, int column) {
+    auto [it, added] = offsets_.try_emplace({row_group, column});
+    if (added) {
+      const ColumnChunk& chunk = Chunk(row_group, column);
+      if (!chunk.meta_data || !chunk.offset_index_offset || !chunk.offset_index_length ||
+          *chunk.offset_index_length <= 0) {
+        return nullptr;
+      }
+      FLOE_ASSIGN_OR_RETURN(
+          Buffer b,
+          bytes_.Get({*chunk.offset_index_offset, *chunk.offset_index_length}, "an offset index"));
+      auto oi = ParseOffsetIndex(b.view());
+      Status st = CheckRecordedCrc(row_group, column, false, b.view());
+      if (st) {
+        st = oi ? CheckOffsetIndex(*oi, Context(row_group, column))
+                : Status(std::unexpected(std::move(oi).error()));
+      }
+      if (!st) {
+        Reject(in_, row_group, column, "its page index", st.error().message, plan_);
+        return nullptr;
+      }
+      it->second = std::move(*oi);
     }
-    if (i > 0 && (p[i].first_row_index <= p[i - 1].first_row_index ||
-                  p[i].offset < p[i - 1].offset + p[i - 1].compressed_page_size)) {
-      return false;
+    return it->second ? &*it->second : nullptr;
+  }
+
+  // The chunk's column index, checked against its offset index; null when either is absent or
+  // was rejected.
+  Result<const ColumnIndex*> Columns(int row_group, int column) {
+    auto [it, added] = columns_.try_emplace({row_group, column});
+    if (added) {
+      const ColumnChunk& chunk = Chunk(row_group, column);
+      if (!chunk.meta_data || !chunk.column_index_offset || !chunk.column_index_length ||
+          *chunk.column_index_length <= 0) {
+        return nullptr;
+      }
+      FLOE_ASSIGN_OR_RETURN(const OffsetIndex* oi, Offsets(row_group, column));
+      if (oi == nullptr) return nullptr;
+      FLOE_ASSIGN_OR_RETURN(
+          Buffer b,
+          bytes_.Get({*chunk.column_index_offset, *chunk.column_index_length}, "a column index"));
+      auto ci = ParseColumnIndex(b.view());
+      Status st = CheckRecordedCrc(row_group, column, true, b.view());
+      if (st) {
+        st = ci ? CheckColumnIndex(*ci, *oi, Context(row_group, column))
+                : Status(std::unexpected(std::move(ci).error()));
+      }
+      if (!st) {
+        Reject(in_, row_group, column, "its column index", st.error().message, plan_);
+        return nullptr;
+      }
+      it->second = std::move(*ci);
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+ private:
+  // The CRC-32 floe's writer recorded for the index, where it recorded one.
+  Status CheckRecordedCrc(int row_group, int column, bool column_index, ByteView bytes) const {
+    auto want = RecordedIndexCrc(*in_.metadata, static_cast<size_t>(row_group),
+                                 static_cast<size_t>(column), column_index);
+    if (!want) return {};
+    const uint32_t got = Crc32(bytes);
+    if (got == *want) return {};
+    return Corrupt("the CRC-32 of its {} is {:08x}, the footer records {:08x}",
+                   column_index ? "column index" : "offset index", got, *want);
+  }
+
+  const ColumnChunk& Chunk(int row_group, int column) const {
+    return in_.metadata->row_groups[static_cast<size_t>(row_group)]
+        .columns[static_cast<size_t>(column)];
+  }
+
+  PageIndexContext Context(int row_group, int column) const {
+    PageIndexContext c;
+    c.leaf = &in_.schema->leaves()[static_cast<size_t>(column)];
+    c.metadata = in_.metadata;
+    c.meta = &*Chunk(row_group, column).meta_data;
+    c.chunk = ChunkRange(in_, *c.meta);
+    c.row_group_rows = in_.metadata->row_groups[static_cast<size_t>(row_group)].num_rows;
+    return c;
+  }
+
+  const PlanInput& in_;
+  const FetchedBytes& bytes_;
+  ReadPlan* plan_;
+  std::map<std::pair<int, int>, std::optional<OffsetIndex>> offsets_;
+  std::map<std::pair<int, int>, std::optional<ColumnIndex>> columns_;
+};
+
+// A row group whose row count its columns disprove: a non-repeated leaf has one value (or null)
+// per row, a repeated one at least one level per row. Such a row group would be read short or
+// long without a word, so it is an error.
+Status CheckRowCounts(const PlanInput& in, size_t r, const std::vector<int>& columns) {
+  const RowGroup& rg = in.metadata->row_groups[r];
+  if (rg.num_rows < 0) {
+    return Corrupt("parquet file '{}': row group {} has {} rows", in.path, r, rg.num_rows);
+  }
+  for (int col : columns) {
+    const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
+    if (!chunk.meta_data) continue;
+    const int64_t values = chunk.meta_data->num_values;
+    const bool repeated = in.schema->leaves()[static_cast<size_t>(col)].max_rep > 0;
+    if (repeated ? values < rg.num_rows : values != rg.num_rows) {
+      return Corrupt("parquet file '{}': row group {} has {} rows, but column '{}' holds {} values",
+                     in.path, r, rg.num_rows, LeafPath(in, col), values);
     }
   }
-  return true;
+  return {};
 }
-
-int64_t PageRows(const OffsetIndex& oi, size_t i, int64_t num_rows) {
-  const auto& p = oi.page_locations;
-  return (i + 1 < p.size() ? p[i + 1].first_row_index : num_rows) - p[i].first_row_index;
-}
-
-Result<std::optional<OffsetIndex>> LoadOffsetIndex(const FetchedBytes& bytes,
-                                                   const ColumnChunk& chunk,
-                                                   const ByteRange& chunk_range, int64_t rows) {
-  if (!chunk.offset_index_offset || !chunk.offset_index_length) return std::nullopt;
-  ByteRange r{*chunk.offset_index_offset, *chunk.offset_index_length};
-  FLOE_ASSIGN_OR_RETURN(Buffer b, bytes.Get(r, "an offset index"));
-  auto oi = ParseOffsetIndex(b.view());
-  if (!oi || !OffsetIndexFits(*oi, chunk_range, rows)) return std::nullopt;
-  return std::move(*oi);
-}
-
 }  // namespace
 
 std::string_view RangeKindName(RangeKind kind) {
@@ -347,11 +458,15 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
   // row out; otherwise it would only cost a step.
   const bool page_pruning = options.use_page_index && !plan.predicates.empty();
   const bool index_step = options.use_page_index && (page_pruning || plan.limit >= 0);
+  std::vector<int> read_columns = plan.columns;
+  read_columns.insert(read_columns.end(), plan.predicate_columns.begin(),
+                      plan.predicate_columns.end());
   int64_t planned_rows = 0;
   for (size_t r = 0; r < md.row_groups.size(); ++r) {
     if (plan.limit >= 0 && planned_rows >= plan.limit && !page_pruning) break;
     const RowGroup& rg = md.row_groups[r];
-    if (rg.num_rows <= 0) continue;
+    FLOE_RETURN_IF_ERROR(CheckRowCounts(in, r, read_columns));
+    if (rg.num_rows == 0) continue;
     bool pruned = false;
     bool certain = !plan.predicates.empty();
     for (size_t p = 0; p < plan.predicates.size() && !pruned; ++p) {
@@ -363,6 +478,11 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
       }
       ValueBounds bounds = ChunkBounds(in.schema->leaves()[col], md, *chunk.meta_data);
       if (bounds.num_values != rg.num_rows) bounds.num_values = -1;  // only trust flat counts
+      if (auto why = BoundsContradiction(bounds)) {
+        Reject(in, static_cast<int>(r), col, "its statistics", *why, &plan);
+        certain = false;
+        continue;
+      }
       pruned = CanSkip(plan.predicates[p], bounds);
       certain = certain && AllMatch(plan.predicates[p], bounds);
     }
@@ -426,42 +546,34 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
 Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* plan) {
   if (!plan->index_pending) return {};
   const FileMetaData& md = *in.metadata;
+  CheckedIndexes indexes(in, bytes, plan);
+  auto in_rg = [&](int row_group, Error e) {
+    e.message = fmt::format("parquet file '{}', row group {}: {}", in.path, row_group, e.message);
+    return std::unexpected(std::move(e));
+  };
   std::vector<RowGroupPlan> kept;
   for (RowGroupPlan& rgp : plan->row_groups) {
-    const RowGroup& rg = md.row_groups[static_cast<size_t>(rgp.row_group)];
-    auto in_rg = [&](Error e) {
-      e.message =
-          fmt::format("parquet file '{}', row group {}: {}", in.path, rgp.row_group, e.message);
-      return std::unexpected(std::move(e));
-    };
     // Rows the predicates' column indexes leave possible, and those they prove match.
     std::vector<RowRange> rows = rgp.rows;
     std::vector<RowRange> certain = rgp.rows;
     const std::vector<RowRange> chunk_certain = rgp.certain;
     for (size_t p = 0; p < plan->predicates.size(); ++p) {
       const int col = plan->predicate_columns[p];
-      const ColumnChunk& chunk = rg.columns[static_cast<size_t>(col)];
-      if (!chunk.meta_data || !chunk.column_index_offset || !chunk.column_index_length) {
+      auto ci = indexes.Columns(rgp.row_group, col);
+      if (!ci) return in_rg(rgp.row_group, std::move(ci).error());
+      if (*ci == nullptr) {
+        // Nothing known per page: only the chunk's statistics prove rows match.
         certain = Intersect(certain, chunk_certain);
         continue;
       }
-      auto oi = LoadOffsetIndex(bytes, chunk, ChunkRange(in, *chunk.meta_data), rg.num_rows);
-      if (!oi) return in_rg(std::move(oi).error());
-      if (!*oi) continue;
-      auto ci_bytes = bytes.Get(ByteRange{*chunk.column_index_offset, *chunk.column_index_length},
-                                "a column index");
-      if (!ci_bytes) return in_rg(std::move(ci_bytes).error());
-      auto ci = ParseColumnIndex(ci_bytes->view());
-      if (!ci || ci->num_pages() != (*oi)->page_locations.size()) {
-        certain = Intersect(certain, chunk_certain);
-        continue;
-      }
+      auto oi = indexes.Offsets(rgp.row_group, col);
+      if (!oi) return in_rg(rgp.row_group, std::move(oi).error());
       const ColumnDescriptor& leaf = in.schema->leaves()[col];
-      std::vector<ValueBounds> bounds = PageBounds(leaf, md, *ci);
+      std::vector<ValueBounds> bounds = PageBounds(leaf, md, **ci);
       std::vector<RowRange> possible, all_match;
       for (size_t i = 0; i < bounds.size(); ++i) {
         const int64_t first = (*oi)->page_locations[i].first_row_index;
-        const int64_t n = PageRows(**oi, i, rg.num_rows);
+        const int64_t n = (*oi)->PageRows(i, rgp.num_rows);
         if (leaf.max_def <= 1 && leaf.max_rep == 0) bounds[i].num_values = n;
         if (leaf.max_def == 0 && !bounds[i].null_count) bounds[i].null_count = 0;  // required
         if (!CanSkip(plan->predicates[p], bounds[i])) AddRange(&possible, first, first + n);
@@ -486,23 +598,16 @@ Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* 
 
   // Keep, per projected chunk with a usable offset index, the pages holding selected rows.
   for (RowGroupPlan& rgp : plan->row_groups) {
-    const RowGroup& rg = md.row_groups[static_cast<size_t>(rgp.row_group)];
     for (ColumnChunkPlan& c : rgp.columns) {
-      const ColumnChunk& chunk = rg.columns[static_cast<size_t>(c.column)];
-      auto oi = LoadOffsetIndex(bytes, chunk, c.chunk, rg.num_rows);
-      if (!oi) {
-        Error e = std::move(oi).error();
-        e.message =
-            fmt::format("parquet file '{}', row group {}: {}", in.path, rgp.row_group, e.message);
-        return std::unexpected(std::move(e));
-      }
-      if (!*oi) continue;
+      auto oi = indexes.Offsets(rgp.row_group, c.column);
+      if (!oi) return in_rg(rgp.row_group, std::move(oi).error());
+      if (*oi == nullptr) continue;
       const auto& locs = (*oi)->page_locations;
       std::vector<PagePlan> pages;
       size_t r = 0;
       for (size_t i = 0; i < locs.size(); ++i) {
         const int64_t first = locs[i].first_row_index;
-        const int64_t end = first + PageRows(**oi, i, rg.num_rows);
+        const int64_t end = first + (*oi)->PageRows(i, rgp.num_rows);
         while (r < rgp.rows.size() && rgp.rows[r].end <= first) ++r;
         if (r < rgp.rows.size() && rgp.rows[r].begin < end) {
           pages.push_back(
@@ -512,7 +617,15 @@ Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* 
       c.total_pages = static_cast<int64_t>(locs.size());
       plan->counts.pages += c.total_pages;
       plan->counts.pages_skipped += c.total_pages - static_cast<int64_t>(pages.size());
-      if (pages.size() == locs.size()) continue;  // every page: read the chunk as one range
+      if (pages.size() == locs.size()) {
+        // Every page: read the chunk as one range. The rows chosen still rest on the index
+        // when a predicate used it, so its pages are checked against their headers.
+        const bool chose_rows =
+            std::find(plan->predicate_columns.begin(), plan->predicate_columns.end(), c.column) !=
+            plan->predicate_columns.end();
+        if (chose_rows) c.indexed_pages = std::move(pages);
+        continue;
+      }
       c.paged = true;
       if (c.chunk.offset < locs[0].offset) {
         c.dictionary = ByteRange{c.chunk.offset, locs[0].offset - c.chunk.offset};
@@ -522,6 +635,41 @@ Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* 
   }
   plan->counts.rows = 0;
   for (const RowGroupPlan& rg : plan->row_groups) plan->counts.rows += CountRows(rg.rows);
+  return {};
+}
+
+Status VerifyPageIndex(const PlanInput& in, const FetchedBytes& bytes, const ReadPlan& plan) {
+  for (const RowGroupPlan& rgp : plan.row_groups) {
+    for (const ColumnChunkPlan& c : rgp.columns) {
+      const ColumnDescriptor& leaf = in.schema->leaves()[static_cast<size_t>(c.column)];
+      auto check = [&](const PagePlan& p) -> Status {
+        FLOE_ASSIGN_OR_RETURN(Buffer b, bytes.Get(p.range, "a data page"));
+        return CheckPageAgainstIndex(
+            b.view(),
+            PageLocation{p.range.offset, static_cast<int32_t>(p.range.length), p.first_row},
+            p.num_rows, leaf);
+      };
+      Status st;
+      if (c.paged && c.dictionary) {
+        // The dictionary is read as the bytes before the first indexed page: they must be
+        // exactly one dictionary page.
+        auto d = bytes.Get(*c.dictionary, "the dictionary page");
+        if (!d) return InChunk(in, rgp.row_group, c.column, std::move(d).error());
+        size_t header_len = 0;
+        auto h = ParsePageHeader(d->view(), &header_len);
+        if (!h || h->type != PageType::kDictionaryPage ||
+            static_cast<int64_t>(header_len) + h->compressed_page_size != c.dictionary->length) {
+          st = Corrupt(
+              "page index: the {} bytes before the first indexed page are not one dictionary "
+              "page",
+              c.dictionary->length);
+        }
+      }
+      for (size_t i = 0; st && i < c.pages.size(); ++i) st = check(c.pages[i]);
+      for (size_t i = 0; st && i < c.indexed_pages.size(); ++i) st = check(c.indexed_pages[i]);
+      if (!st) return InChunk(in, rgp.row_group, c.column, std::move(st).error());
+    }
+  }
   return {};
 }
 

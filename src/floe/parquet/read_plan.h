@@ -47,7 +47,9 @@ struct ReadOptions {
   // Fewer rows per batch (down to kMinBatchRows) when the projection's decoded row is wide
   // (EstimatedRowBytes); 0 = rows only.
   int64_t batch_bytes = kDefaultBatchBytes;
-  bool verify_checksums = false;
+  // Check the CRC-32 of every page whose header carries one (a mismatch is an error naming the
+  // page); CRC-32 runs at several GB/s, well above decompression.
+  bool verify_checksums = true;
 };
 
 enum class RangeKind { kColumnChunk, kDictionaryPage, kDataPage, kColumnIndex, kOffsetIndex };
@@ -82,6 +84,11 @@ struct ColumnChunkPlan {
   std::optional<ByteRange> dictionary;
   std::vector<PagePlan> pages;
   int64_t total_pages = -1;  // data pages in the chunk, when its offset index was read
+  // Every page of the offset index when the chunk is read whole yet its page index chose rows for
+  // a predicate: VerifyPageIndex checks them (and a paged chunk's `pages`) against the headers.
+  std::vector<PagePlan> indexed_pages;
+  // The data step checked the chunk's page headers (FileReader::CheckPageHeaders).
+  bool headers_checked = false;
 };
 
 struct RowGroupPlan {
@@ -108,7 +115,7 @@ struct ReadPlan {
   std::vector<RowGroupPlan> row_groups;     // those to read, in file order
   int64_t limit = -1;
   int64_t batch_rows = kDefaultBatchRows;
-  bool verify_checksums = false;
+  bool verify_checksums = true;
   bool index_pending = false;  // IndexRanges() must be fetched and applied first
   // Leaf -> matcher (ChunkReaderOptions::matcher), for flat leaves only: that field's column then
   // comes out as uint8, 1 where the row's value matches, 0 where not, null where it is null.
@@ -121,7 +128,11 @@ struct ReadPlan {
     int64_t pages = 0;          // data pages of projected chunks whose offset index was read
     int64_t pages_skipped = 0;  // of those, not fetched
     int64_t rows = 0;           // rows the plan produces
+    // Page indexes and chunk statistics left unused because they broke a rule
+    // (page_index_check.h): those chunks are pruned and read without them.
+    int64_t metadata_rejected = 0;
   } counts;
+  std::string first_rejection;  // the first of those: file, column, row group and rule
 
   // The index step: column and offset index ranges, by offset. Empty unless index_pending.
   std::vector<PlannedRange> IndexRanges() const;
@@ -142,9 +153,17 @@ struct PlanInput {
 Result<ReadPlan> MakeReadPlan(const PlanInput& input, const ReadOptions& options);
 
 // Parses the fetched page index, keeps the pages that can match and fixes the row selection;
-// afterwards the plan's DataRanges() are final. A page index that contradicts its chunk is
-// ignored for that chunk (it is then read whole).
+// afterwards the plan's DataRanges() are final. A page index that breaks a rule of
+// page_index_check.h is not used for that chunk (counted in counts.metadata_rejected): the
+// chunk is then neither pruned by it nor paged.
 Status ApplyPageIndex(const PlanInput& input, const FetchedBytes& index_bytes, ReadPlan* plan);
+
+// The data step's check of what ApplyPageIndex could not see: that the page headers fetched are
+// where the offset index points and agree with it (CheckPageAgainstIndex), for every paged chunk
+// and every chunk whose page index chose rows. Corrupt, naming the file, column, row group and
+// rule, when not: the plan must then not be decoded (a reader plans again without the index).
+Status VerifyPageIndex(const PlanInput& input, const FetchedBytes& data_bytes,
+                       const ReadPlan& plan);
 
 // Whether a writer is known to leave the dictionary page header out of the chunk sizes
 // (parquet-mr before 1.2.9, PARQUET-816), so chunk ranges need padding.

@@ -523,6 +523,11 @@ Result<ParquetSchema> ParquetSchema::Make(const FileMetaData& metadata) {
   const auto& schema = metadata.schema;
   if (schema.empty()) return Corrupt("the schema is empty");
   Tree tree = BuildTree(schema);
+  for (size_t i = 1; i < schema.size(); ++i) {
+    if (!schema[i].repetition_type) {
+      return Corrupt("schema element '{}' has no repetition type", schema[i].name);
+    }
+  }
 
   std::vector<LeafLevels> levels;
   std::vector<std::string> path;

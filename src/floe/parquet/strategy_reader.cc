@@ -157,6 +157,7 @@ Result<ReadOptions> Resolve(const StrategyReadOptions& o, const FileReader& read
 
 Result<FetchedFile> Finish(FileReader reader, ReadPlan plan, FetchedBytes bytes,
                            StoreReadStats stats) {
+  FLOE_RETURN_IF_ERROR(reader.CheckPageHeaders(bytes, &plan));
   stats.plan = plan.counts;
   return FetchedFile{std::move(reader), std::move(plan), std::move(bytes), stats, false};
 }
@@ -226,6 +227,8 @@ Result<FetchedFile> ReadWhole(Fetcher& f, int64_t len, const StrategyReadOptions
   read.use_page_index = read.use_page_index && use_page_index;
   ReadPlan plan;
   FLOE_RETURN_IF_ERROR(PlanWithIndex(f, opened.first, read, &have, &plan));
+  // The whole file is at hand: a plan made again without the page index needs no request.
+  FLOE_RETURN_IF_ERROR(opened.first.ReplanIfIndexDisagrees(read, have, &plan));
   return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
 }
 
@@ -269,10 +272,16 @@ Result<FetchedFile> ReadArrowRs(Fetcher& f, int64_t len, const StrategyReadOptio
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
   ReadPlan plan;
   FLOE_RETURN_IF_ERROR(PlanWithIndex(f, opened.first, read, &have, &plan));
-  for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
-    FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceRanges(Missing(ranges, have), kArrowRsCoalesceGap),
-                                    kArrowRsParallelRanges, &have));
-  }
+  auto fetch = [&]() -> Status {
+    for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
+      FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceRanges(Missing(ranges, have), kArrowRsCoalesceGap),
+                                      kArrowRsParallelRanges, &have));
+    }
+    return {};
+  };
+  FLOE_RETURN_IF_ERROR(fetch());
+  FLOE_ASSIGN_OR_RETURN(bool replanned, opened.first.ReplanIfIndexDisagrees(read, have, &plan));
+  if (replanned) FLOE_RETURN_IF_ERROR(fetch());
   return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
 }
 
@@ -339,9 +348,14 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   // A file within the whole-file threshold is one request whatever it needs (the footer came from
   // the cache): its gaps are below the break-even, so the waste guard does not split it.
   const double waste_ratio = len <= p.whole_file_bytes ? 0 : p.max_waste_ratio;
-  FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceCapped(Missing(plan.DataRanges(), have), p.coalesce_gap,
-                                                 p.max_request_bytes, waste_ratio),
-                                  options.gate ? options.gate->capacity() : 64, &have));
+  auto fetch = [&]() {
+    return f.GetBatch(CoalesceCapped(Missing(plan.DataRanges(), have), p.coalesce_gap,
+                                     p.max_request_bytes, waste_ratio),
+                      options.gate ? options.gate->capacity() : 64, &have);
+  };
+  FLOE_RETURN_IF_ERROR(fetch());
+  FLOE_ASSIGN_OR_RETURN(bool replanned, reader->ReplanIfIndexDisagrees(read, have, &plan));
+  if (replanned) FLOE_RETURN_IF_ERROR(fetch());
   // Cache the footer and the index pieces this read fetched; a warm read that had to fetch index
   // pieces the entry lacked (another query's columns) refreshes it.
   if (options.cache && (!cached || index_requests > 0)) {

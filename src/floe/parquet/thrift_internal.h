@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <thrift/TConfiguration.h>
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
@@ -66,6 +68,21 @@ class BoundedCompactProtocol
   apache::thrift::transport::TMemoryBuffer* buffer_;
 };
 
+// A Thrift exception's text with its control bytes as \xNN: some quote the byte they choke on,
+// which may be a newline, and an error is one line.
+inline std::string Printable(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += fmt::format("\\x{:02x}", u);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Reads one T from the front of `bytes`; *consumed (if given) receives the bytes it took.
 // Memory: a corrupt count or length fails before anything is sized by it; a well-formed message
 // can still make the generated structs take a few hundred times its size (an empty struct is one
@@ -93,11 +110,11 @@ Status ReadThrift(ByteView bytes, T* out, size_t* consumed, std::string_view wha
     out->read(&protocol);
     if (consumed != nullptr) *consumed = size - buffer->available_read();
   } catch (const apache::thrift::TException& e) {
-    return Corrupt("{} is not valid Thrift compact data ({})", what, e.what());
+    return Corrupt("{} is not valid Thrift compact data ({})", what, Printable(e.what()));
   } catch (const std::bad_alloc&) {
     return Corrupt("{} claims more memory than can be allocated", what);
   } catch (const std::exception& e) {
-    return Corrupt("{} could not be parsed ({})", what, e.what());
+    return Corrupt("{} could not be parsed ({})", what, Printable(e.what()));
   }
   return {};
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "floe/parquet/footer.h"
+#include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_index.h"
 
 #ifndef FLOE_BUILD_ID
@@ -338,11 +339,18 @@ Result<WrittenFile> ParquetWriter::Close() {
       FLOE_RETURN_IF_ERROR(sink_->Write(bytes));
     }
   }
+  // Their CRCs, per chunk: metadata_checksum.h.
+  std::vector<std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>>> crcs(
+      metadata_.row_groups.size(),
+      std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>>(writers_.size()));
+  bool any_index = false;
   for (size_t r = 0; r < metadata_.row_groups.size(); ++r) {
     for (size_t c = 0; c < writers_.size(); ++c) {
       if (!column_indexes_[r][c]) continue;
       FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
                             SerializeColumnIndex(*column_indexes_[r][c]));
+      crcs[r][c].first = Crc32(bytes);
+      any_index = true;
       ColumnChunk& chunk = metadata_.row_groups[r].columns[c];
       chunk.column_index_offset = sink_->position();
       chunk.column_index_length = static_cast<int32_t>(bytes.size());
@@ -354,6 +362,8 @@ Result<WrittenFile> ParquetWriter::Close() {
       if (!offset_indexes_[r][c]) continue;
       FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
                             SerializeOffsetIndex(*offset_indexes_[r][c]));
+      crcs[r][c].second = Crc32(bytes);
+      any_index = true;
       ColumnChunk& chunk = metadata_.row_groups[r].columns[c];
       chunk.offset_index_offset = sink_->position();
       chunk.offset_index_length = static_cast<int32_t>(bytes.size());
@@ -361,7 +371,16 @@ Result<WrittenFile> ParquetWriter::Close() {
     }
   }
   metadata_.num_rows = rows_written_;
+  if (options_.write_metadata_checksums) {
+    if (any_index)
+      metadata_.key_value_metadata.push_back(
+          {std::string(kPageIndexCrcKey), PageIndexCrcValue(crcs)});
+    metadata_.key_value_metadata.push_back({std::string(kFooterCrcKey), "00000000"});
+  }
   FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> footer, SerializeFileMetaData(metadata_));
+  if (options_.write_metadata_checksums) {
+    FLOE_ASSIGN_OR_RETURN(metadata_.key_value_metadata.back().value, SealFooter(&footer));
+  }
   FLOE_RETURN_IF_ERROR(sink_->Write(footer));
   const uint32_t footer_len = static_cast<uint32_t>(footer.size());
   uint8_t trailer[8];

@@ -48,7 +48,13 @@ struct WriterOptions {
   int32_t column_index_truncate_length = 64;
   bool write_page_index = true;               // ColumnIndex + OffsetIndex for every column chunk
   bool write_page_header_statistics = false;  // page headers repeat the ColumnIndex entry
-  bool write_page_checksums = false;          // CRC-32 in every page header
+  // CRC-32 of the stored bytes in every page header: readers verify it, and it makes a flipped
+  // page byte an error instead of a different value.
+  bool write_page_checksums = true;
+  // CRC-32s of the footer and of each column and offset index in the footer's key-value
+  // metadata (metadata_checksum.h), which floe's reader checks: statistics and page indexes
+  // decide which rows are read, and Parquet protects neither.
+  bool write_metadata_checksums = true;
   DataPageVersion data_page_version = DataPageVersion::kV1;
   std::vector<BloomFilterColumn> bloom_filter_columns;  // bloom filters are off by default
   int64_t bloom_filter_max_bytes = int64_t{1} << 20;    // write.parquet.bloom-filter-max-bytes

@@ -231,6 +231,8 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     result.stats.row_groups_read = ss.row_groups_read;
     result.stats.row_groups_skipped = ss.row_groups_skipped;
     result.stats.pages_skipped = ss.pages_skipped;
+    result.stats.metadata_rejected = ss.metadata_rejected;
+    result.stats.metadata_warning = ss.metadata_warning;
   } else {
     workers.push_back(new_worker());
     RecordBatch source;

@@ -40,6 +40,9 @@ struct QueryStats {
   int64_t row_groups_read = 0;
   int64_t row_groups_skipped = 0;
   int64_t pages_skipped = 0;
+  // Page indexes and statistics read around because they broke a rule, and the first reason.
+  int64_t metadata_rejected = 0;
+  std::string metadata_warning;
 };
 
 struct QueryResult {
