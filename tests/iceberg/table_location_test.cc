@@ -101,7 +101,7 @@ TEST(TableLocation, OrphanRemovalAndPurgeOfPAKeepPABsFiles) {
   ASSERT_EQ(pab_files.size(), 5u);  // two metadata files, a manifest list, a manifest, a data file
   RemoveOrphanFilesOptions o;
   o.older_than_ms = UnixMillisNow() + kDay;  // everything is old enough
-  o.allow_recent_files = true;  // no write is running
+  o.allow_recent_files = true;               // no write is running
   auto r = RemoveOrphanFiles(*w.cat, *w.io, pa, o);
   ASSERT_TRUE(r.has_value()) << r.error().ToString();
   EXPECT_TRUE(r->orphan_file_locations.empty());
