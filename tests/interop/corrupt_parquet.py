@@ -131,7 +131,7 @@ def main():
         floe(w, "table", "create", "t.floe", "--like", src, "--sort-by", "customer_id",
              "--property", "write.parquet.page-row-limit=1000")
         floe(w, "table", "append", "t.floe", src)
-        floe_file = next(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(w, "t", "floe"))
+        floe_file = next(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(w, "t.db", "floe", "data"))
                          for f in fs if f.endswith(".parquet"))
 
         # The case: the predicate column's offset index damaged, the count unchanged.
