@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The two commands of the README's quick start, for a fresh Debian 12 machine (run as root, or as a
 # user with sudo):
-#   ./floe.sh demo   set up, build, and run the main job on the embedded default store
-#   ./floe.sh test   set up, build, and pass the whole test suite (with CI=true also: formatting
-#                    check and the suite again under AddressSanitizer + UndefinedBehaviorSanitizer)
-# Other verbs: setup, build [PRESET], format (rewrite), format-check.
+#   ./floe.sh demo   set up what building needs, build the floe binary, and run the main job on the
+#                    embedded default store (no test server, Python or Spark: the demo needs none)
+#   ./floe.sh test   set up, build everything, and pass the whole test suite (with CI=true also: the
+#                    formatting check, the layer table, the suite under AddressSanitizer +
+#                    UndefinedBehaviorSanitizer, and clang-tidy over src/)
+# Other verbs: setup, build [PRESET], format (rewrite), format-check, layers (the include rules),
+# tidy [--all | FILE...] (clang-tidy on what changed since main, or on everything).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -13,11 +16,11 @@ jobs="${FLOE_JOBS:-$(nproc)}"
 
 say() { printf '\n== %s\n' "$*" >&2; }
 
-build() {  # build PRESET
-  local preset="$1"
-  say "building ($preset)"
+build() {  # build PRESET [TARGET]: everything, or one target and what it links
+  local preset="$1" target=("${@:2}")
+  say "building ($preset${target:+: ${target[*]}})"
   cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$jobs"
+  cmake --build --preset "$preset" -j "$jobs" ${target:+--target "${target[@]}"}
 }
 
 format_files() {
@@ -34,6 +37,16 @@ format_check() {
     return 1
   fi
   echo "clang-format: $(format_files | wc -l) files clean"
+}
+
+layers_check() {
+  say "checking the layer table (scripts/layers.txt)"
+  python3 scripts/check_layers.py
+}
+
+tidy_check() {  # tidy_check ARGS...: scripts/clang_tidy.py over the release build's compile database
+  say "running clang-tidy (${*:-files changed since main})"
+  python3 scripts/clang_tidy.py -p build/release -j "$jobs" "$@"
 }
 
 run_tests() {  # run_tests PRESET
@@ -53,8 +66,8 @@ case "$verb" in
     build "${1:-release}"
     ;;
   demo)
-    scripts/setup.sh
-    build release
+    scripts/setup.sh --build-only
+    build release floe
     say "running the main job: floe demo"
     exec build/release/floe demo "$@"
     ;;
@@ -62,10 +75,14 @@ case "$verb" in
     scripts/setup.sh
     if [[ "${CI:-}" == "true" ]]; then
       format_check
+      layers_check
       build asan
       run_tests asan
     fi
     build release
+    if [[ "${CI:-}" == "true" ]]; then
+      tidy_check --all
+    fi
     run_tests release
     ;;
   format)
@@ -74,8 +91,14 @@ case "$verb" in
   format-check)
     format_check
     ;;
+  layers)
+    layers_check
+    ;;
+  tidy)
+    tidy_check "$@"
+    ;;
   *)
-    echo "usage: ./floe.sh demo|test|setup|build [PRESET]|format|format-check" >&2
+    echo "usage: ./floe.sh demo|test|setup|build [PRESET]|format|format-check|layers|tidy [--all|FILE...]" >&2
     exit 2
     ;;
 esac

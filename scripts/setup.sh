@@ -5,15 +5,20 @@
 # the Spark peer: Java 17 and Maven from Debian when missing, pyspark in the virtual environment,
 # Iceberg's Spark runtime and the SQLite JDBC driver fetched by their Maven coordinates into
 # ~/.cache/floe/jars.
-# Usage: scripts/setup.sh [--no-s3-server] [--no-python] [--no-spark]
+# Usage: scripts/setup.sh [--build-only] [--no-s3-server] [--no-python] [--no-spark]
+#   --build-only   only the Debian packages that building floe needs (what `./floe.sh demo` uses:
+#                  the demo runs in-process on a local directory); no test server, no Python
+#                  environment, no Spark peer, no lint tools
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 want_s3=1
 want_python=1
 want_spark=1
+want_lint=1
 for arg in "$@"; do
   case "$arg" in
+    --build-only) want_s3=0; want_python=0; want_spark=0; want_lint=0 ;;
     --no-s3-server) want_s3=0 ;;
     --no-python) want_python=0; want_spark=0 ;;
     --no-spark) want_spark=0 ;;
@@ -23,17 +28,19 @@ done
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
-# Build tools, the libraries of DESIGN.md, and what the tests and CI use.
+# Build tools and the libraries of DESIGN.md (GoogleTest too: configuring the tree needs it), and
+# what the tests and CI use. clang-tidy 16 is the first that parses libstdc++ 12's std::expected.
 packages=(
   build-essential cmake ninja-build pkg-config ccache git ca-certificates curl
-  clang-format clang-tidy
   libcurl4-openssl-dev libssl-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
   thrift-compiler libthrift-dev libboost-dev
   nlohmann-json3-dev libsqlite3-dev libpg-query-dev libcli11-dev libfmt-dev libxxhash-dev
   libyaml-cpp-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-venv python3-pip
+  python3
 )
+((want_lint)) && packages+=(clang-format clang-tidy-16)
+((want_python)) && packages+=(python3-venv python3-pip)
 
 # The Spark peer runs on Java 17 (Debian's), and its jars come through Maven.
 if ((want_spark)); then

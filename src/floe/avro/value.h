@@ -22,7 +22,7 @@ struct ArrayValue {
 };
 struct MapValue {
   std::vector<std::pair<std::string, Value>> entries;
-  friend bool operator==(const MapValue&, const MapValue&) = default;
+  friend bool operator==(const MapValue&, const MapValue&);
 };
 // bytes and fixed
 struct BytesValue {
@@ -75,5 +75,9 @@ struct Value {
 
   friend bool operator==(const Value&, const Value&) = default;
 };
+
+// Defined once Value is complete: comparing entries instantiates std::pair<std::string, Value>,
+// which the standard (and clang) refuses for an incomplete Value.
+inline bool operator==(const MapValue& a, const MapValue& b) { return a.entries == b.entries; }
 
 }  // namespace floe::avro

@@ -3,13 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "floe/parquet/build_id.h"  // generated at build time (scripts/build_id.cmake)
 #include "floe/parquet/footer.h"
 #include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_index.h"
-
-#ifndef FLOE_BUILD_ID
-#define FLOE_BUILD_ID "unknown"
-#endif
 
 namespace floe::parquet {
 
