@@ -18,6 +18,11 @@ import subprocess
 import sys
 import time
 
+# clang 16 spells C++23 c++2b, and its __cpp_concepts (201907) is below the 202002 that
+# libstdc++ 12 asks before it declares std::expected; the compile database is GCC's.
+EXTRA_ARGS = ["--extra-arg=-std=c++2b", "--extra-arg=-Wno-builtin-macro-redefined",
+              "--extra-arg=-D__cpp_concepts=202002L"]
+
 DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (warning|error): (.*?)(?: \[([^\]]+)\])?$")
 
 
@@ -64,7 +69,8 @@ def changed_files(root, base, sources):
 
 def run_one(clang_tidy, build, path):
     start = time.monotonic()
-    p = subprocess.run([clang_tidy, "--quiet", "-p", build, path], capture_output=True, text=True)
+    p = subprocess.run([clang_tidy, "--quiet", "-p", build, *EXTRA_ARGS, path], capture_output=True,
+                       text=True)
     return path, p.returncode, p.stdout + p.stderr, time.monotonic() - start
 
 

@@ -29,24 +29,27 @@ namespace {
 // Iceberg metadata cache persist across runs, as in any long-lived engine, so the protocol's
 // warm-up fills them; `cold` empties both before every run instead, which is what an engine that
 // keeps no cache between queries (Spark's Parquet reader, without its catalog cache) pays.
-bench::QuestionFnFactory EngineQuestions(bool cold) {
-  return [cold](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
-    return bench::QuestionFn([w, cold](const std::string& sql) -> Result<bench::QuestionOutcome> {
-      if (cold) {
-        parquet::FooterCache::Default().Clear();
-        iceberg::MetadataCache::Default().Clear();
-      }
-      sql::Engine engine(w);
-      FLOE_ASSIGN_OR_RETURN(sql::QueryResult r, engine.Execute(sql));
-      bench::QuestionOutcome out;
-      out.data_files_opened = r.stats.data_files_opened;
-      for (const auto& b : r.batches) {
-        if (out.rows == 0 && b.num_rows > 0 && b.num_columns() > 0)
-          out.first_value = columnar::ValueToString(*b.columns[0], 0);
-        out.rows += b.num_rows;
-      }
-      return out;
-    });
+bench::QuestionFnFactory EngineQuestions(bool cold, const parquet::ReadPlannerOptions& planner) {
+  return [cold, planner](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
+    return bench::QuestionFn(
+        [w, cold, planner](const std::string& sql) -> Result<bench::QuestionOutcome> {
+          if (cold) {
+            parquet::FooterCache::Default().Clear();
+            iceberg::MetadataCache::Default().Clear();
+          }
+          sql::Engine engine(w);
+          sql::QueryOptions options;
+          options.planner = planner;
+          FLOE_ASSIGN_OR_RETURN(sql::QueryResult r, engine.Execute(sql, options));
+          bench::QuestionOutcome out;
+          out.data_files_opened = r.stats.data_files_opened;
+          for (const auto& b : r.batches) {
+            if (out.rows == 0 && b.num_rows > 0 && b.num_columns() > 0)
+              out.first_value = columnar::ValueToString(*b.columns[0], 0);
+            out.rows += b.num_rows;
+          }
+          return out;
+        });
   };
 }
 
@@ -58,6 +61,7 @@ struct BenchArgs {
   std::string json;
   double scale = 1;
   bool cold = false;
+  std::string read_objective = "latency";
 };
 
 bench::BenchOptions OptionsFor(const GlobalOptions& g, const std::string& warehouse, int rounds,
@@ -136,7 +140,9 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
     warehouse = scratch->path();
   }
   auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale);
-  auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold));
+  auto planner = PlannerOptionsFor(g, a.read_objective);
+  if (!planner) return ReportError(planner.error());
+  auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner));
   if (!result) return ReportError(result.error());
   fmt::print("{}", bench::FormatTables(*result));
   if (!a.json.empty()) {
@@ -159,6 +165,7 @@ struct DemoArgs {
   int rounds = 7;
   int warmup = 2;
   bool cold = false;
+  std::string read_objective = "latency";
 };
 
 int Demo(const GlobalOptions& g, const DemoArgs& a) {
@@ -184,7 +191,9 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
     auto sheet = bench::ParseWorksheet(builtin.yaml, "built-in worksheet " + builtin.name);
     if (!sheet) return ReportError(sheet.error());
     auto options = OptionsFor(g, a.out + "/warehouse", a.rounds, a.warmup, a.scale);
-    auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold));
+    auto planner = PlannerOptionsFor(g, a.read_objective);
+    if (!planner) return ReportError(planner.error());
+    auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner));
     if (!result) return ReportError(result.error());
     fmt::print("{}", bench::FormatTables(*result));
     std::fflush(stdout);
@@ -247,6 +256,7 @@ void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_flag("--cold", args->cold,
                 "Empty the footer and metadata caches before every run (default: warm, as the "
                 "warm-up runs leave them)");
+  cmd->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
   cmd->callback([&options, args] {
     int rc = Bench(options, *args);
     if (rc != 0) std::exit(rc);
@@ -268,6 +278,7 @@ void AddDemoCommand(CLI::App& app, GlobalOptions& options) {
       ->check(CLI::Range(0, 1000));
   cmd->add_flag("--cold", args->cold,
                 "Empty the footer and metadata caches before every run (default: warm)");
+  cmd->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
   cmd->callback([&options, args] {
     int rc = Demo(options, *args);
     if (rc != 0) std::exit(rc);

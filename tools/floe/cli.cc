@@ -102,6 +102,20 @@ Result<io::StorePtr> DecorateStore(const GlobalOptions& g, io::StorePtr store,
   return io::StorePtr(std::make_shared<io::SimulatedStore>(std::move(store), *parsed));
 }
 
+Result<parquet::ReadPlannerOptions> PlannerOptionsFor(const GlobalOptions& g,
+                                                      const std::string& objective) {
+  parquet::ReadPlannerOptions p;
+  auto parsed = parquet::ParseReadObjective(objective);
+  if (!parsed) {
+    return InvalidInput("--read-objective '{}': expected latency, requests or cost", objective);
+  }
+  p.objective = *parsed;
+  if (g.simulate_s3 && !g.no_simulate_s3) {
+    FLOE_ASSIGN_OR_RETURN(p.store_model, io::ParseSimulationOptions(*g.simulate_s3));
+  }
+  return p;
+}
+
 std::string SimulationFooter() { return "--simulate-s3 settings:\n" + io::SimulationHelp(); }
 
 }  // namespace floe::cli

@@ -10,6 +10,7 @@
 #include "floe/base/result.h"
 #include "floe/io/object_store.h"
 #include "floe/io/s3_store.h"
+#include "floe/parquet/read_planner.h"
 
 namespace floe::cli {
 
@@ -46,6 +47,15 @@ Result<io::StorePtr> OpenStoreFor(const GlobalOptions& options, const std::strin
 // Applies the global decorators (simulated S3) to an opened store.
 Result<io::StorePtr> DecorateStore(const GlobalOptions& options, io::StorePtr store,
                                    bool simulate_by_default);
+
+// The floe read strategy's planner for --read-objective NAME: the objective, and as its store
+// model the --simulate-s3 settings when the store is simulated (SimulatedStore's defaults else).
+Result<parquet::ReadPlannerOptions> PlannerOptionsFor(const GlobalOptions& options,
+                                                      const std::string& objective);
+inline constexpr const char* kReadObjectiveHelp =
+    "What the floe strategy's request planner minimises: latency (default; modelled time under the "
+    "store model, the fewest requests among plans within 10% of the fastest), requests, or cost "
+    "(S3's GET price per request, transfer free in-region)";
 
 // `floe table ...`
 void AddTableCommand(CLI::App& app, GlobalOptions& options);

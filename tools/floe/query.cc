@@ -19,6 +19,8 @@
 #include "floe/base/progress.h"
 #include "floe/columnar/value_format.h"
 #include "floe/io/counting_store.h"
+#include "floe/io/simulated_store.h"
+#include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
 #include "floe/sql/engine.h"
 #include "floe/sql/parser.h"
@@ -33,6 +35,7 @@ struct QueryArgs {
   std::string format = "table";
   bool stats = false;
   std::string read_strategy = "floe";
+  std::string read_objective = "latency";
 };
 
 std::string StatsJson(const sql::QueryStats& s, const io::RequestCounts& r, double wall_ms) {
@@ -226,9 +229,12 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
       return ReportError(Error{ErrorKind::kNotFound, fmt::format("cannot read '{}'", a.file)});
     }
   }
+  auto planner = PlannerOptionsFor(g, a.read_objective);
+  if (!planner) return ReportError(planner.error());
   Session s;
   s.args = &a;
   s.options.read_strategy = *strategy;
+  s.options.planner = *planner;
   iceberg::WarehouseOptions o;
   o.uri = g.warehouse;
   o.catalog = g.catalog;
@@ -289,6 +295,7 @@ void AddQueryCommand(CLI::App& app, GlobalOptions& options) {
       "Also print files opened/skipped, row groups, pages, requests, bytes and wall time");
   sub->add_option("--read-strategy", args->read_strategy,
                   "floe (default), parquet-mr, aal, eager or arrow-rs");
+  sub->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
   sub->callback([&options, args] {
     int rc = Query(options, *args);
     std::fflush(stdout);

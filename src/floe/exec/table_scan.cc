@@ -147,6 +147,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
 
   iceberg::ScanReadOptions ro;
   ro.strategy = options.strategy;
+  ro.planner = options.planner;
   ro.on_file_done = options.on_file_done;
   iceberg::ScanReadStats rs;
   Status read = iceberg::ReadScan(

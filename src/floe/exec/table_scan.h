@@ -17,6 +17,7 @@
 #include "floe/iceberg/expression.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/table.h"
+#include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
 
 namespace floe::exec {
@@ -30,6 +31,8 @@ struct TableScanOptions {
   std::optional<int64_t> snapshot_id;
   std::optional<int64_t> as_of_timestamp_ms;
   parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
+  // The floe strategy's planner: what it minimises and the store it models.
+  parquet::ReadPlannerOptions planner;
   int threads = 2;
   // Progress: files read and files the scan plans, from the reading threads.
   std::function<void(size_t done, size_t total)> on_file_done;

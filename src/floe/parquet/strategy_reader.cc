@@ -345,13 +345,11 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
     if (index_start >= 0) needed = std::max(needed, len - index_start);
     if (options.tails) options.tails->Observe(needed, with_index);
   }
-  // A file within the whole-file threshold is one request whatever it needs (the footer came from
-  // the cache): its gaps are below the break-even, so the waste guard does not split it.
-  const double waste_ratio = len <= p.whole_file_bytes ? 0 : p.max_waste_ratio;
+  // The wanted ranges become the requests the planner's objective prefers (read.objective).
+  const int width = options.gate ? options.gate->capacity() : 64;
   auto fetch = [&]() {
-    return f.GetBatch(CoalesceCapped(Missing(plan.DataRanges(), have), p.coalesce_gap,
-                                     p.max_request_bytes, waste_ratio),
-                      options.gate ? options.gate->capacity() : 64, &have);
+    return f.GetBatch(PlanRequests(Missing(plan.DataRanges(), have), p, width).requests, width,
+                      &have);
   };
   FLOE_RETURN_IF_ERROR(fetch());
   FLOE_ASSIGN_OR_RETURN(bool replanned, reader->ReplanIfIndexDisagrees(read, have, &plan));

@@ -217,6 +217,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
     so.strategy = options.read_strategy;
+    so.planner = options.planner;
     so.threads = options.threads;
     so.on_file_done = options.progress;
     nworkers = exec::ScanWorkers(so);

@@ -15,6 +15,7 @@
 #include "floe/base/result.h"
 #include "floe/columnar/column.h"
 #include "floe/iceberg/warehouse.h"
+#include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
 
 namespace floe::sql {
@@ -24,7 +25,8 @@ using ResultSink = std::function<Status(const columnar::RecordBatch&)>;
 
 struct QueryOptions {
   parquet::ReadStrategy read_strategy = parquet::ReadStrategy::kFloe;
-  int threads = 0;  // 0: hardware concurrency
+  parquet::ReadPlannerOptions planner;  // the floe strategy's objective and store model
+  int threads = 0;                      // 0: hardware concurrency
   // When set, result rows go here instead of into QueryResult::batches: a plan without an
   // aggregate or ORDER BY streams them as the scan produces them, so memory follows a batch, not
   // the answer (SELECT * of a 10M-row table held 3.4 GB); others deliver their final rows.
