@@ -759,3 +759,124 @@ TEST(RewriteDataFiles, OptionsFromIcebergNames) {
 
 }  // namespace
 }  // namespace floe::iceberg
+
+namespace floe::iceberg {
+namespace {
+
+using namespace testing_support;
+
+// A catalog that lets another writer commit just before each of the first `times` swaps it
+// forwards, so the swap the caller asked for loses to that writer's.
+class InterleavingCatalog : public catalog::Catalog {
+ public:
+  InterleavingCatalog(catalog::Catalog& inner, std::function<void()> writer, int times)
+      : inner_(inner), writer_(std::move(writer)), times_(times) {}
+
+  std::string name() const override { return inner_.name(); }
+  Result<std::vector<std::string>> ListNamespaces() override { return inner_.ListNamespaces(); }
+  Result<bool> NamespaceExists(std::string_view ns) override { return inner_.NamespaceExists(ns); }
+  Status CreateNamespace(std::string_view ns,
+                         const std::map<std::string, std::string>& properties) override {
+    return inner_.CreateNamespace(ns, properties);
+  }
+  Status DropNamespace(std::string_view ns) override { return inner_.DropNamespace(ns); }
+  Result<std::map<std::string, std::string>> NamespaceProperties(std::string_view ns) override {
+    return inner_.NamespaceProperties(ns);
+  }
+  Result<std::vector<catalog::TableIdentifier>> ListTables(std::string_view ns) override {
+    return inner_.ListTables(ns);
+  }
+  Result<std::string> LoadTable(const catalog::TableIdentifier& id) override {
+    return inner_.LoadTable(id);
+  }
+  Status CreateTable(const catalog::TableIdentifier& id, std::string_view location) override {
+    return inner_.CreateTable(id, location);
+  }
+  Status CommitTable(const catalog::TableIdentifier& id, std::string_view expected,
+                     std::string_view next) override {
+    ++swaps_;
+    if (times_ > 0) {
+      --times_;
+      writer_();
+    }
+    return inner_.CommitTable(id, expected, next);
+  }
+  Status DropTable(const catalog::TableIdentifier& id) override { return inner_.DropTable(id); }
+  Status RenameTable(const catalog::TableIdentifier& from,
+                     const catalog::TableIdentifier& to) override {
+    return inner_.RenameTable(from, to);
+  }
+  int swaps() const { return swaps_; }
+
+ private:
+  catalog::Catalog& inner_;
+  std::function<void()> writer_;
+  int times_;
+  int swaps_ = 0;
+};
+
+catalog::TableIdentifier DimId() { return catalog::TableIdentifier::Parse("db.dim").value(); }
+
+// A maintenance commit goes through the same retry as an append: rewrite_manifests loses its
+// first swap to an append, rebuilds on the appended table, and its snapshot follows the append's
+// and lists the appended file too.
+TEST(RewriteManifests, RetriedAfterAConcurrentAppendKeepsTheAppend) {
+  Warehouse w;
+  CreateDimension(w, DimId(), "", "", {{"commit.retry.min-wait-ms", "1"}});
+  for (int i = 0; i < 3; ++i) AppendBatch(w, DimId(), DimensionBatch({i}));
+  int64_t appended_snapshot = 0;
+  std::string appended_metadata;
+  InterleavingCatalog cat(
+      *w.cat,
+      [&] {
+        Table appended = AppendBatch(w, DimId(), DimensionBatch({100}));
+        appended_snapshot = appended.metadata.CurrentSnapshot()->snapshot_id;
+        appended_metadata = appended.metadata_location;
+      },
+      1);
+  auto r = RewriteManifests(cat, *w.io, DimId());
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(cat.swaps(), 2);
+  EXPECT_EQ(r->rewritten_manifests_count, 4);  // counted on the table it committed to
+  EXPECT_EQ(r->added_manifests_count, 1);
+  Table t = w.Load(DimId());
+  ASSERT_EQ(t.metadata.snapshots.size(), 5u);
+  const Snapshot* current = t.metadata.CurrentSnapshot();
+  EXPECT_EQ(current->snapshot_id, *r->snapshot_id);
+  EXPECT_EQ(current->operation(), "replace");
+  EXPECT_EQ(current->parent_snapshot_id, appended_snapshot);
+  EXPECT_EQ(current->summary.at("total-records"), "4");
+  EXPECT_EQ(ReadMetadataTable(t, *w.io, "manifests")->num_rows, 1);
+  EXPECT_EQ(AllIds(w, DimId()), (std::vector<int64_t>{0, 1, 2, 100}));
+  // The metadata log names the append's metadata as the one the rewrite replaced, and the lost
+  // attempt's manifests are gone.
+  ASSERT_FALSE(t.metadata.metadata_log.empty());
+  EXPECT_EQ(t.metadata.metadata_log.back().metadata_file, appended_metadata);
+  ExpectNoUnreferencedFile(w, DimId());
+}
+
+// commit.retry.total-timeout-ms bounds the retries of every commit: with 0, the first lost swap
+// is the last, whatever num-retries allows, and the lost attempt leaves no file behind.
+TEST(RewriteManifests, TotalTimeoutEndsTheRetries) {
+  Warehouse w;
+  CreateDimension(w, DimId(), "", "",
+                  {{"commit.retry.num-retries", "100"}, {"commit.retry.total-timeout-ms", "0"}});
+  for (int i = 0; i < 2; ++i) AppendBatch(w, DimId(), DimensionBatch({i}));
+  InterleavingCatalog cat(
+      *w.cat, [&] { AppendBatch(w, DimId(), DimensionBatch({7})); }, 100);
+  auto r = RewriteManifests(cat, *w.io, DimId());
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kConflict);
+  EXPECT_NE(r.error().message.find("commit to 'db.dim' lost to concurrent commits 1 times in "),
+            std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("(commit.retry.total-timeout-ms=0)"), std::string::npos);
+  EXPECT_EQ(cat.swaps(), 1);
+  Table t = w.Load(DimId());
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->operation(), "append");
+  EXPECT_EQ(AllIds(w, DimId()), (std::vector<int64_t>{0, 1, 7}));
+  ExpectNoUnreferencedFile(w, DimId());
+}
+
+}  // namespace
+}  // namespace floe::iceberg

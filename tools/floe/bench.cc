@@ -21,6 +21,7 @@
 #include "floe/iceberg/metadata_cache.h"
 #include "floe/parquet/footer_cache.h"
 #include "floe/sql/engine.h"
+#include "floe/sql/query_log.h"
 
 namespace floe::cli {
 namespace {
@@ -223,7 +224,7 @@ int Advise(const AdviseArgs& a) {
         Error{ErrorKind::kNotFound, fmt::format("query log '{}' cannot be read", a.queries)});
   std::stringstream ss;
   ss << in.rdbuf();
-  auto analysis = bench::AnalyzeQueryLog(ss.str(), a.table);
+  auto analysis = sql::AnalyzeQueryLog(ss.str(), a.table);
   if (!analysis) {
     Error e = analysis.error();
     e.message = a.queries + ": " + e.message;

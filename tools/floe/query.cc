@@ -8,23 +8,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <vector>
 
 #include <editline/readline.h>
 #include <fmt/format.h>
 
 #include "cli.h"
-#include "floe/base/clock.h"
-#include "floe/base/progress.h"
-#include "floe/columnar/value_format.h"
-#include "floe/io/counting_store.h"
-#include "floe/io/simulated_store.h"
-#include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
-#include "floe/sql/engine.h"
 #include "floe/sql/parser.h"
-#include "result_printer.h"
+#include "query_session.h"
 
 namespace floe::cli {
 namespace {
@@ -36,86 +28,6 @@ struct QueryArgs {
   bool stats = false;
   std::string read_strategy = "floe";
   std::string read_objective = "latency";
-};
-
-std::string StatsJson(const sql::QueryStats& s, const io::RequestCounts& r, double wall_ms) {
-  // Only when the reader turned metadata away, so the usual object keeps its shape.
-  std::string rejected;
-  if (s.metadata_rejected > 0) {
-    rejected = fmt::format(R"("metadata_rejected": {}, "warning": )", s.metadata_rejected);
-    columnar::AppendJsonString(s.metadata_warning, &rejected);
-    rejected += ", ";
-  }
-  return fmt::format(
-      R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}}}, )"
-      R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {})"
-      R"("requests": {{"GET": {}, "HEAD": {}, "PUT": {}, "LIST": {}, "DELETE": {}}}, )"
-      R"("bytes_fetched": {}, "wall_ms": {:.1f}}})",
-      s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds,
-      s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, r.get, r.head, r.put,
-      r.list, r.del, r.bytes_read, wall_ms);
-}
-
-io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {
-  io::RequestCounts d;
-  d.get = a.get - b.get;
-  d.head = a.head - b.head;
-  d.put = a.put - b.put;
-  d.post = a.post - b.post;
-  d.list = a.list - b.list;
-  d.del = a.del - b.del;
-  d.bytes_read = a.bytes_read - b.bytes_read;
-  return d;
-}
-
-struct Session {
-  std::unique_ptr<sql::Engine> engine;
-  // One per store: the warehouse's, and those of other roots that tables' locations reach, which
-  // are opened while a statement runs (hence the mutex).
-  std::mutex counters_mu;
-  std::vector<std::shared_ptr<io::CountingStore>> counters;
-  sql::QueryOptions options;
-  const QueryArgs* args = nullptr;
-
-  io::RequestCounts Counted() {
-    std::lock_guard lock(counters_mu);
-    io::RequestCounts sum;
-    for (const auto& c : counters) sum += c->Snapshot();
-    return sum;
-  }
-
-  // Runs one statement and prints it; the error, if any, is returned for the caller to report.
-  Status Run(const std::string& statement) {
-    io::RequestCounts before = Counted();
-    Stopwatch watch;
-    // Rows are printed as they come; on an error mid-answer what was printed stays, and the
-    // error follows on stderr.
-    ResultPrinter printer(args->format, stdout);
-    sql::QueryOptions o = options;
-    o.sink = [&printer](const columnar::RecordBatch& b) { return printer.Add(b); };
-    // A bar on a terminal while a scan reads its files (drawn only past 100 ms, erased when the
-    // answer prints); not when rows stream to that same terminal.
-    const bool rows_to_terminal = args->format != "table" && isatty(STDOUT_FILENO);
-    Progress progress(
-        "query", 0, "files",
-        isatty(STDERR_FILENO) && !rows_to_terminal ? ProgressMode::kBar : ProgressMode::kSilent);
-    o.progress = [&progress](size_t done, size_t total) {
-      progress.SetTotal(total);
-      progress.Advance();
-      (void)done;
-    };
-    auto r = engine->Execute(statement, o);
-    progress.Abandon();
-    double ms = watch.ElapsedMs();
-    if (!r) return std::unexpected(r.error());
-    io::RequestCounts used = Diff(Counted(), before);
-    std::optional<std::string> stats;
-    if (args->stats) stats = StatsJson(r->stats, used, ms);
-    printer.Finish(r->schema ? r->schema->fields : std::vector<columnar::Field>{}, stats,
-                   r->message);
-    std::fflush(stdout);
-    return {};
-  }
 };
 
 // True when `text` holds a complete statement: a ';' outside quotes and comments at its end.
@@ -142,7 +54,7 @@ bool StatementComplete(const std::string& text) {
   return complete && !quote;
 }
 
-int Shell(Session& s) {
+int Shell(QuerySession& s) {
   std::string history;
   if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.floe_history";
   using_history();
@@ -179,7 +91,7 @@ int Shell(Session& s) {
 // long-lived process over a pipe, statement by statement; a statement still open at the end of
 // the input runs then. With `dot_commands`, a .quit or .exit line ends the input, as in the shell.
 // The first error stops the run.
-int RunStream(Session& s, std::FILE* f, bool dot_commands) {
+int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
   std::string pending;
   int ran = 0;
   int line_of_pending = 1;  // the input's line where `pending` starts, for error positions
@@ -231,29 +143,15 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
   }
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
-  Session s;
-  s.args = &a;
-  s.options.read_strategy = *strategy;
-  s.options.planner = *planner;
-  iceberg::WarehouseOptions o;
-  o.uri = g.warehouse;
-  o.catalog = g.catalog;
-  o.s3 = S3OptionsFrom(g);
-  o.create_if_missing = false;  // queries read: a missing warehouse is an error, never created
-  GlobalOptions copy = g;
-  o.decorate = [copy, &s](io::StorePtr store) -> Result<io::StorePtr> {
-    FLOE_ASSIGN_OR_RETURN(io::StorePtr decorated, DecorateStore(copy, std::move(store), false));
-    auto counter = std::make_shared<io::CountingStore>(std::move(decorated));
-    std::lock_guard lock(s.counters_mu);
-    s.counters.push_back(counter);
-    return io::StorePtr(counter);
-  };
-  auto w = iceberg::OpenWarehouse(o);
-  if (!w) {
+  QueryOutput output;
+  output.format = a.format;
+  output.stats = a.stats;
+  auto session = QuerySession::Open(g, *strategy, *planner, std::move(output));
+  if (!session) {
     if (file != nullptr && file != stdin) std::fclose(file);
-    return ReportError(w.error());
+    return ReportError(session.error());
   }
-  s.engine = std::make_unique<sql::Engine>(std::move(*w));
+  QuerySession& s = **session;
 
   if (file != nullptr) {
     int rc = RunStream(s, file, false);

@@ -34,8 +34,6 @@ Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g,
 Result<iceberg::Table> LoadTableFor(const GlobalOptions& g, const std::string& name);
 // The Iceberg schema of a Parquet file's columns (ids from the file, fresh ones where missing).
 Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::string& path);
-// `--where` FILTER: `col OP value [AND col OP value ...]` (table_scan.cc).
-Result<iceberg::ExprPtr> ParseWhere(std::string_view text);
 // Maintenance: rewrite, rewrite-manifests (table_rewrite.cc), expire, remove-orphans
 // (table_expire.cc).
 void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options);

@@ -1,5 +1,5 @@
 // `floe table rewrite NS.T --strategy binpack|sort [--sort-by ORDER] [--target-file-size SIZE]
-// [--where FILTER] ...` and `floe table rewrite-manifests NS.T`: compaction through the iceberg
+// [--where SQL] ...` and `floe table rewrite-manifests NS.T`: compaction through the iceberg
 // module's rewrite_data_files / rewrite_manifests, with a progress bar and a one-line summary.
 #include <optional>
 
@@ -9,6 +9,7 @@
 #include "floe/bench/worksheet.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_manifests.h"
+#include "floe/sql/table_filter.h"
 #include "table_internal.h"
 
 namespace floe::cli {
@@ -38,7 +39,9 @@ Result<int64_t> SizeFlag(const std::string& flag, const std::string& text) {
   return v;
 }
 
-Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a) {
+// The filter binds against the table's schema, so `w` and `id` are needed when --where is given.
+Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a, iceberg::Warehouse& w,
+                                            const catalog::TableIdentifier& id) {
   iceberg::RewriteOptions o;
   if (a.strategy == "sort") {
     o.strategy = iceberg::RewriteStrategy::kSort;
@@ -62,7 +65,13 @@ Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a) {
                           SizeFlag("--max-file-group-size", *a.max_group));
   }
   if (!a.where.empty()) {
-    FLOE_ASSIGN_OR_RETURN(o.filter, ParseWhere(a.where));
+    FLOE_ASSIGN_OR_RETURN(iceberg::Table table, iceberg::LoadTable(*w.catalog, *w.io, id));
+    auto filter = sql::BindTableFilter(a.where, table);
+    if (!filter) {
+      return MakeError(filter.error().kind, "--where " + filter.error().message,
+                       filter.error().transient);
+    }
+    o.filter = *filter;
   }
   if (a.min_input_files < 1 || a.min_input_files > INT32_MAX)
     return InvalidInput("--min-input-files {}: expected 1 to {}", a.min_input_files, INT32_MAX);
@@ -84,7 +93,7 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   if (!w) return ReportError(w.error());
   auto id = catalog::TableIdentifier::Parse(a.table);
   if (!id) return ReportError(id.error());
-  auto options = OptionsFrom(a);
+  auto options = OptionsFrom(a, *w, *id);
   if (!options) return ReportError(options.error());
   auto plan = iceberg::PlanRewriteDataFiles(*w->catalog, *w->io, *id, *options);
   if (!plan) return ReportError(plan.error());
@@ -165,7 +174,7 @@ void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
   sub->add_option("--partial-progress", a->partial_progress_commits,
                   "Commit groups as they finish, in at most N commits");
   sub->add_option("--where", a->where,
-                  "Only files that may hold matching rows: col OP value [AND ...]");
+                  "Only files that may hold matching rows: a SQL WHERE condition");
   sub->add_flag("--dry-run", a->dry_run, "Print the file groups, rewrite nothing");
   sub->callback([&options, a] {
     int rc = Rewrite(options, *a);

@@ -1,8 +1,7 @@
-// Advise: reads a query log (statements separated by ';'), counts which columns are filtered and
-// how (equality, range, IN) and how often, and writes a starting worksheet: candidate designs
-// derived from those counts, each choice explained in a YAML comment. A light tokenizer, not a
-// SQL parser: it understands `col op literal`, `col IN (...)`, `col BETWEEN a AND b` and
-// `f(col) op literal` in WHERE clauses; anything else is skipped, never an error.
+// Advise: from a query log's analysis -- which columns are filtered and how (equality, range, IN)
+// and how often, counted by sql::AnalyzeQueryLog (sql/query_log.h) with the SQL parser -- a
+// starting worksheet: candidate designs derived from those counts, each choice explained in a
+// YAML comment. The analysis is plain data here, so bench knows no SQL.
 #pragma once
 
 #include <string>
@@ -26,7 +25,7 @@ struct LoggedQuery {
   std::string sql;        // as logged (trimmed)
   int count = 0;          // identical statements folded together
   bool point = false;     // an equality filter on some column and nothing scanned wider
-  bool filtered = false;  // has a WHERE clause the tokenizer understood
+  bool filtered = false;  // has a WHERE condition that was counted
 };
 
 struct QueryLogAnalysis {
@@ -34,11 +33,6 @@ struct QueryLogAnalysis {
   std::vector<ColumnUse> columns;  // most used first
   std::vector<LoggedQuery> queries;
 };
-
-// Splits on top-level ';' (quotes and -- / /* */ comments respected) and counts filter use.
-// Only statements that mention `table` are counted when `table` is not empty. Errors only when the
-// log holds no statement at all.
-Result<QueryLogAnalysis> AnalyzeQueryLog(std::string_view log, std::string_view table = {});
 
 // The worksheet YAML (with comments) for `table` ("NS.T") derived from the analysis.
 std::string AdviseWorksheet(const QueryLogAnalysis& analysis, std::string_view table);

@@ -1,14 +1,11 @@
 #include "floe/iceberg/commit.h"
 
 #include <algorithm>
-#include <random>
 #include <set>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "floe/base/clock.h"
-#include "floe/base/log.h"
 #include "floe/base/random.h"
 #include "floe/iceberg/location.h"
 #include "floe/iceberg/remove_orphan_files.h"
@@ -38,21 +35,6 @@ int64_t SummaryInt(const std::map<std::string, std::string>& s, const std::strin
   }
 }
 
-// Files written by one attempt, removed if it does not land.
-struct Written {
-  std::vector<std::string> locations;
-  void Cleanup(const FileIO& io) {
-    for (const auto& l : locations) (void)io.Delete(l);
-    locations.clear();
-  }
-};
-
-// A validation failure that retrying cannot fix (as opposed to losing the catalog swap).
-struct Attempt {
-  Table table;
-  bool retryable_conflict = false;
-};
-
 std::string ManifestLocation(const TableMetadata& m, int n) {
   return fmt::format("{}/metadata/{}-m{}.avro", m.location, NewUuid(), n);
 }
@@ -61,13 +43,13 @@ Result<ManifestFile> WriteManifestFile(const FileIO& io, const TableMetadata& m,
                                        const PartitionSpec& spec,
                                        const std::vector<ManifestEntry>& entries,
                                        int64_t snapshot_id, int64_t sequence_number,
-                                       Written* written) {
+                                       std::vector<std::string>* written) {
   const Schema& schema = m.CurrentSchema();
   FLOE_ASSIGN_OR_RETURN(std::string bytes,
                         WriteManifest({&schema, &spec, 2, ManifestContent::kData}, entries));
-  std::string location = ManifestLocation(m, static_cast<int>(written->locations.size()));
+  std::string location = ManifestLocation(m, static_cast<int>(written->size()));
   FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
-  written->locations.push_back(location);
+  written->push_back(location);
   ManifestFile mf;
   mf.manifest_path = location;
   mf.manifest_length = static_cast<int64_t>(bytes.size());
@@ -111,8 +93,9 @@ Result<std::vector<ManifestEntry>> ReadEntries(const FileIO& io, const TableMeta
   return ReadManifest(bytes, mf.manifest_path, mf, *ptype);
 }
 
-Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate& u, int attempt,
-                      Written* written) {
+// The metadata of `u` committed on `base`, with the manifests and manifest list it needs written.
+Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotUpdate& u,
+                            int attempt, std::vector<std::string>* written) {
   TableMetadata m = base.metadata;
   const PartitionSpec& spec = m.DefaultSpec();
   const int64_t snapshot_id = NewSnapshotId(m);
@@ -257,7 +240,7 @@ Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate&
                         parent ? std::optional<int64_t>(parent->snapshot_id) : std::nullopt, seq,
                         all));
   FLOE_RETURN_IF_ERROR(io.Write(list_location, AsBytes(list_bytes)));
-  written->locations.push_back(list_location);
+  written->push_back(list_location);
 
   Snapshot snap;
   snap.snapshot_id = snapshot_id;
@@ -303,16 +286,9 @@ Result<Attempt> Apply(const FileIO& io, const Table& base, const SnapshotUpdate&
   m.current_snapshot_id = snapshot_id;
   m.refs["main"] = SnapshotRef{snapshot_id, "branch", nlohmann::json::object()};
   m.snapshot_log.push_back({snap.timestamp_ms, snapshot_id});
-  RecordPreviousMetadata(base, &m);
   m.last_sequence_number = seq;
   m.last_updated_ms = snap.timestamp_ms;
-
-  int version = std::max(MetadataVersion(base.metadata_location), 0) + 1;
-  Table next{base.id, NewMetadataLocation(m.location, version), std::move(m)};
-  std::string json = next.metadata.ToJson().dump();
-  FLOE_RETURN_IF_ERROR(io.WriteIfAbsent(next.metadata_location, AsBytes(json)));
-  written->locations.push_back(next.metadata_location);
-  return Attempt{std::move(next)};
+  return m;
 }
 
 // Checks that the files a commit adds exist, as far as orphan removal could have deleted them
@@ -349,69 +325,18 @@ Status CheckAddedFilesExist(const FileIO& io, const TableMetadata& m,
 
 }  // namespace
 
-CommitRetryPolicy CommitRetryPolicy::Of(const TableMetadata& m) {
-  CommitRetryPolicy p;
-  p.num_retries = m.PropertyInt("commit.retry.num-retries", p.num_retries);
-  p.min_wait_ms = m.PropertyInt("commit.retry.min-wait-ms", p.min_wait_ms);
-  p.max_wait_ms = m.PropertyInt("commit.retry.max-wait-ms", p.max_wait_ms);
-  return p;
-}
-
-int64_t CommitRetryPolicy::WaitMs(int attempt) const {
-  const int64_t cap =
-      std::min(max_wait_ms, std::max<int64_t>(1, min_wait_ms) << std::min(attempt, 20));
-  return cap / 2 + static_cast<int64_t>(RandomU64() % static_cast<uint64_t>(cap / 2 + 1));
-}
-
-void RecordPreviousMetadata(const Table& base, TableMetadata* next) {
-  const int64_t keep = next->PropertyInt("write.metadata.previous-versions-max", 100);
-  auto& log = next->metadata_log;
-  log.push_back({base.metadata.last_updated_ms, base.metadata_location});
-  if (static_cast<int64_t>(log.size()) > keep) log.erase(log.begin(), log.end() - keep);
-}
-
 Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
                              const catalog::TableIdentifier& id, const SnapshotUpdate& update,
                              CommitStats* stats) {
-  FLOE_ASSIGN_OR_RETURN(Table base, LoadTable(catalog, io, id));
-  FLOE_RETURN_IF_ERROR(ValidateTableProperties(base.metadata.properties));
-  const CommitRetryPolicy retry = CommitRetryPolicy::Of(base.metadata);
-  for (int attempt = 0;; ++attempt) {
-    if (stats) stats->attempts = attempt + 1;
-    if (attempt > 0) {
-      auto reloaded = LoadTable(catalog, io, id);
-      if (!reloaded) return std::unexpected(reloaded.error());
-      base = std::move(*reloaded);
-    }
-    // Checked per attempt: a retry may come long after the files were written.
-    FLOE_RETURN_IF_ERROR(CheckAddedFilesExist(io, base.metadata, update.added));
-    Written written;
-    auto applied = Apply(io, base, update, attempt, &written);
-    if (!applied) {
-      written.Cleanup(io);
-      return std::unexpected(applied.error());
-    }
-    auto swapped =
-        catalog.CommitTable(id, base.metadata_location, applied->table.metadata_location);
-    if (swapped) return std::move(applied->table);
-    if (swapped.error().kind != ErrorKind::kConflict) {
-      // The swap may have landed before the error surfaced: check before cleaning up.
-      auto now = catalog.LoadTable(id);
-      if (now && *now == applied->table.metadata_location) return std::move(applied->table);
-      written.Cleanup(io);
-      return std::unexpected(swapped.error());
-    }
-    written.Cleanup(io);
-    if (attempt >= retry.num_retries) {
-      return Conflict(
-          "commit to '{}' lost to concurrent commits {} times; giving up "
-          "(commit.retry.num-retries={})",
-          id.ToString(), attempt + 1, retry.num_retries);
-    }
-    const int64_t wait = retry.WaitMs(attempt);
-    Log(LogLevel::kInfo, "commit to {} conflicted; retrying in {} ms", id.ToString(), wait);
-    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
-  }
+  return CommitWithRetry(
+      catalog, io, id,
+      [&](const Table& base, int attempt,
+          std::vector<std::string>* written) -> Result<std::optional<TableMetadata>> {
+        // Checked per attempt: a retry may come long after the files were written.
+        FLOE_RETURN_IF_ERROR(CheckAddedFilesExist(io, base.metadata, update.added));
+        return Apply(io, base, update, attempt, written);
+      },
+      stats);
 }
 
 }  // namespace floe::iceberg

@@ -1,7 +1,8 @@
 // Snapshot-producing commits: append (fast append, manifests merged past
 // commit.manifest.min-count-to-merge) and replace (a set of live files by new ones, the basis of
 // rewrites). Each commit writes manifests, a manifest list and a new metadata file, then swaps the
-// catalog pointer; on a concurrent commit it re-reads the table and retries per commit.retry.*.
+// catalog pointer through CommitWithRetry (commit_retry.h): on a concurrent commit it re-reads
+// the table and rebuilds the snapshot on it, per commit.retry.*.
 // A commit that fails at any step leaves the table exactly as it was and removes what it wrote.
 // The files it adds must exist: one this process wrote recently is vouched for by its writer (and
 // orphan removal's age floor), any other under the table's location is checked with a HEAD.
@@ -14,6 +15,7 @@
 
 #include "floe/base/result.h"
 #include "floe/catalog/catalog.h"
+#include "floe/iceberg/commit_retry.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/manifest.h"
 #include "floe/iceberg/table.h"
@@ -29,28 +31,6 @@ struct SnapshotUpdate {
   // its outputs the sequence number of the snapshot it read, so delete files committed since
   // still apply to the rewritten rows (Iceberg's RewriteFiles with the starting sequence number).
   std::optional<int64_t> data_sequence_number;
-};
-
-// How a commit retries after losing the catalog swap: the table's commit.retry.num-retries,
-// min-wait-ms and max-wait-ms (Iceberg's names and defaults). Read from properties that
-// ValidateTableProperties (table_properties.h) has checked, so every value is in its range.
-struct CommitRetryPolicy {
-  int64_t num_retries = 4;
-  int64_t min_wait_ms = 100;
-  int64_t max_wait_ms = 60000;
-
-  static CommitRetryPolicy Of(const TableMetadata& metadata);
-  // The jittered wait before retry `attempt` (0: the first): doubling from the minimum, capped
-  // at the maximum.
-  int64_t WaitMs(int attempt) const;
-};
-
-// Records `base`'s metadata file in `next`'s metadata log, which keeps the newest
-// write.metadata.previous-versions-max entries (validated properties, as above).
-void RecordPreviousMetadata(const Table& base, TableMetadata* next);
-
-struct CommitStats {
-  int attempts = 0;  // 1 when no concurrent commit interfered
 };
 
 Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,

@@ -1,66 +1,24 @@
 #include "floe/iceberg/maintenance_internal.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "floe/base/clock.h"
-#include "floe/base/log.h"
-#include "floe/iceberg/commit.h"
-#include "floe/iceberg/table_properties.h"
+#include "floe/iceberg/commit_retry.h"
 
 namespace floe::iceberg::internal {
 
 Result<Table> CommitMetadataChange(catalog::Catalog& catalog, const FileIO& io,
                                    const catalog::TableIdentifier& id,
                                    const MetadataChange& change) {
-  FLOE_ASSIGN_OR_RETURN(Table base, LoadTable(catalog, io, id));
-  FLOE_RETURN_IF_ERROR(ValidateTableProperties(base.metadata.properties));
-  const CommitRetryPolicy retry = CommitRetryPolicy::Of(base.metadata);
-  for (int attempt = 0;; ++attempt) {
-    if (attempt > 0) {
-      FLOE_ASSIGN_OR_RETURN(base, LoadTable(catalog, io, id));
-    }
-    std::vector<std::string> written;
-    auto cleanup = [&] {
-      for (const auto& w : written) (void)io.Delete(w);
-    };
-    auto next = change(base, &written);
-    if (!next) {
-      cleanup();
-      return std::unexpected(next.error());
-    }
-    TableMetadata m = std::move(*next);
-    if (written.empty() && m.ToJson() == base.metadata.ToJson()) return base;  // nothing to do
-    RecordPreviousMetadata(base, &m);
-    m.last_updated_ms = std::max(UnixMillisNow(), base.metadata.last_updated_ms);
-    int version = std::max(MetadataVersion(base.metadata_location), 0) + 1;
-    Table t{id, NewMetadataLocation(m.location, version), std::move(m)};
-    std::string json = t.metadata.ToJson().dump();
-    auto put = io.WriteIfAbsent(t.metadata_location, AsBytes(json));
-    if (!put) {
-      cleanup();
-      return std::unexpected(put.error());
-    }
-    written.push_back(t.metadata_location);
-    auto swapped = catalog.CommitTable(id, base.metadata_location, t.metadata_location);
-    if (swapped) return t;
-    if (swapped.error().kind != ErrorKind::kConflict) {
-      auto now = catalog.LoadTable(id);
-      if (now && *now == t.metadata_location) return t;
-      cleanup();
-      return std::unexpected(swapped.error());
-    }
-    cleanup();
-    if (attempt >= retry.num_retries) {
-      return Conflict(
-          "commit to '{}' lost to concurrent commits {} times; giving up "
-          "(commit.retry.num-retries={})",
-          id.ToString(), attempt + 1, retry.num_retries);
-    }
-    const int64_t wait = retry.WaitMs(attempt);
-    Log(LogLevel::kInfo, "commit to {} conflicted; retrying in {} ms", id.ToString(), wait);
-    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
-  }
+  return CommitWithRetry(
+      catalog, io, id,
+      [&](const Table& base, int,
+          std::vector<std::string>* written) -> Result<std::optional<TableMetadata>> {
+        FLOE_ASSIGN_OR_RETURN(TableMetadata m, change(base, written));
+        if (written->empty() && m.ToJson() == base.metadata.ToJson()) return std::nullopt;
+        m.last_updated_ms = std::max(UnixMillisNow(), base.metadata.last_updated_ms);
+        return m;
+      });
 }
 
 Result<const std::vector<ManifestFile>*> ManifestCache::List(const Snapshot& snapshot) {

@@ -1,5 +1,5 @@
 // Shared by the maintenance operations (expire_snapshots, remove_orphan_files, rewrite_manifests):
-// a metadata-only commit with the catalog's compare-and-swap and commit.retry.* retries, and the
+// a metadata-only commit through CommitWithRetry (commit_retry.h), and the
 // sets of files a table's snapshots reach. Internal to the iceberg module.
 #pragma once
 
@@ -22,9 +22,9 @@ namespace floe::iceberg::internal {
 using MetadataChange =
     std::function<Result<TableMetadata>(const Table& base, std::vector<std::string>* written)>;
 
-// Writes the change as the next metadata version and swaps the catalog pointer to it, re-running
-// `change` on the new base when a concurrent commit wins (commit.retry.num-retries times). A change
-// that returns the base metadata unchanged (and wrote nothing) commits nothing and returns base.
+// Commits the change with CommitWithRetry, which re-runs `change` on the new base when a
+// concurrent commit wins. A change that returns the base metadata unchanged (and wrote nothing)
+// commits nothing and returns base.
 Result<Table> CommitMetadataChange(catalog::Catalog& catalog, const FileIO& io,
                                    const catalog::TableIdentifier& id,
                                    const MetadataChange& change);

@@ -50,6 +50,8 @@ const std::vector<PropertyDef>& TableProperties() {
       {"commit.retry.min-wait-ms", K::kInteger, 0, kHourMs, "100",
        "First wait before a retry (doubles each time)"},
       {"commit.retry.max-wait-ms", K::kInteger, 0, kDayMs, "60000", "Longest wait before a retry"},
+      {"commit.retry.total-timeout-ms", K::kInteger, 0, kDayMs, "1800000",
+       "A commit that lost to concurrent ones is not retried after this long"},
       {"commit.manifest-merge.enabled", K::kBoolean, 0, 0, "true",
        "Merge small manifests on append"},
       {"commit.manifest.min-count-to-merge", K::kInteger, 0, kInt32Max, "100",

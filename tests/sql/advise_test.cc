@@ -1,12 +1,18 @@
-// floe advise: filter counting from a query log and the worksheet it derives (which must parse).
-#include "floe/bench/advise.h"
+// floe advise: filter counting from a query log (parsed by the SQL parser) and the worksheet it
+// derives (which must parse).
+#include "floe/sql/query_log.h"
 
 #include <gtest/gtest.h>
 
 #include "floe/bench/worksheet.h"
 
-namespace floe::bench {
+namespace floe::sql {
 namespace {
+
+using bench::AdviseWorksheet;
+using bench::ColumnUse;
+using bench::ParseWorksheet;
+using bench::QueryLogAnalysis;
 
 constexpr const char* kLog = R"(
 -- dashboard
@@ -78,5 +84,30 @@ TEST(Advise, NoFiltersGivesOnlyTheBaseline) {
   EXPECT_EQ(w->designs.size(), 1u);
 }
 
+// The parser reads the condition, not the text: a literal that looks like a filter counts for
+// nothing, a constant on the left is still a filter of its column, DATE '...' makes it temporal,
+// a statement the parser rejects is skipped, and a table named only in a string is not read.
+TEST(Advise, CountsTheParsedConditionNotTheText) {
+  auto a = AnalyzeQueryLog(
+      "SELECT 'where fake = 1' FROM s.t WHERE 42 = id AND note = 'a = b';\n"
+      "SELECT * FROM s.t WHERE DATE '2024-01-01' <= day_key;\n"
+      "SELEKT nonsense FROM s.t WHERE id = 1;\n"
+      "SELECT * FROM s.other WHERE id = 7 AND label = 's.t'",
+      "s.t");
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  EXPECT_EQ(a->statements, 2);
+  EXPECT_EQ(Find(*a, "fake"), nullptr);
+  ASSERT_NE(Find(*a, "id"), nullptr);
+  EXPECT_EQ(Find(*a, "id")->equality, 1);
+  ASSERT_NE(Find(*a, "note"), nullptr);
+  EXPECT_EQ(Find(*a, "note")->equality, 1);
+  const ColumnUse* day = Find(*a, "day_key");
+  ASSERT_NE(day, nullptr);
+  EXPECT_EQ(day->range, 1);
+  EXPECT_TRUE(day->temporal);
+  EXPECT_TRUE(a->queries[0].point);
+  EXPECT_FALSE(a->queries[1].point);
+}
+
 }  // namespace
-}  // namespace floe::bench
+}  // namespace floe::sql

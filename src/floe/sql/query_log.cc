@@ -1,0 +1,262 @@
+#include "floe/sql/query_log.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "floe/sql/parser.h"
+
+namespace floe::sql {
+namespace {
+
+using json = nlohmann::json;
+using bench::ColumnUse;
+using bench::LoggedQuery;
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::pair<std::string, const json*> Unwrap(const json& node) {
+  if (!node.is_object() || node.empty()) return {"", &node};
+  return {node.begin().key(), &node.begin().value()};
+}
+
+// body[key], or null when `body` is not an object or lacks it.
+const json& Field(const json& body, const char* key) {
+  static const json kNull;
+  if (!body.is_object()) return kNull;
+  auto it = body.find(key);
+  return it == body.end() ? kNull : *it;
+}
+
+std::string LastName(const json& names) {
+  if (!names.is_array() || names.empty()) return "";
+  const json& last = names.back();
+  const json& str = Field(last, "String");
+  if (str.is_object()) return str.value("sval", "");
+  return "";
+}
+
+// A statement as the log's reader knows it: comments dropped, whitespace collapsed, so that
+// identical statements fold together.
+std::string Normalize(std::string_view s) {
+  std::string out;
+  auto space = [&] {
+    if (!out.empty() && out.back() != ' ') out.push_back(' ');
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
+    if (ch == '\'' || ch == '"') {
+      size_t j = s.find(ch, i + 1);
+      if (j == std::string_view::npos) j = s.size() - 1;
+      out.append(s.substr(i, j + 1 - i));
+      i = j;
+    } else if (ch == '-' && i + 1 < s.size() && s[i + 1] == '-') {
+      while (i < s.size() && s[i] != '\n') ++i;
+      space();
+    } else if (ch == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      size_t end = s.find("*/", i + 2);
+      i = end == std::string_view::npos ? s.size() : end + 1;
+      space();
+    } else if (std::isspace(static_cast<unsigned char>(ch))) {
+      space();
+    } else {
+      out.push_back(ch);
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (!out.empty() && out.front() == ' ') out.erase(0, 1);
+  return out;
+}
+
+bool TemporalName(std::string_view c) {
+  return c == "ts" || c.ends_with("_ts") || c.ends_with("_at") || c.ends_with("date") ||
+         c.ends_with("time") || c.ends_with("timestamp") || c == "day";
+}
+
+// Whether `node` reads the table `want` ("ns.t", lower case) anywhere, subqueries included.
+bool Reads(const json& node, const std::string& want) {
+  if (node.is_array()) {
+    return std::any_of(node.begin(), node.end(), [&](const json& n) { return Reads(n, want); });
+  }
+  if (!node.is_object()) return false;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (it.key() == "RangeVar" && it->is_object()) {
+      std::string name;
+      for (const char* k : {"catalogname", "schemaname", "relname"}) {
+        if (!it->contains(k)) continue;
+        name += (name.empty() ? "" : ".") + Lower((*it)[k].get<std::string>());
+      }
+      if (name == want || name.ends_with("." + want)) return true;
+    }
+    if (Reads(*it, want)) return true;
+  }
+  return false;
+}
+
+struct Operand {
+  enum Kind { kOther, kColumn, kLiteral } kind = kOther;
+  std::string column;     // kColumn: the last part of the name
+  bool temporal = false;  // a column under a function, or a date/timestamp literal
+};
+
+Operand Classify(const json& node) {
+  auto [type, body] = Unwrap(node);
+  Operand o;
+  if (type == "ColumnRef") {
+    const json& fields = Field(*body, "fields");
+    std::string name = LastName(fields);
+    if (!name.empty()) o = {Operand::kColumn, Lower(name), false};
+  } else if (type == "FuncCall") {
+    // f(col): the column is the argument, and a function over a column is usually date_trunc,
+    // date, year, ... (the old log reader's rule).
+    const json& args = Field(*body, "args");
+    if (args.is_array() && args.size() == 1) {
+      Operand arg = Classify(args[0]);
+      if (arg.kind == Operand::kColumn) o = {Operand::kColumn, arg.column, true};
+    }
+  } else if (type == "A_Const") {
+    o.kind = Operand::kLiteral;
+    if (body->contains("sval")) {
+      const json& sval = Field(Field(*body, "sval"), "sval");
+      std::string v = sval.is_string() ? sval.get<std::string>() : std::string();
+      o.temporal = v.size() >= 10 && std::isdigit(static_cast<unsigned char>(v[0])) &&
+                   v[4] == '-' && v[7] == '-';
+    }
+  } else if (type == "TypeCast") {
+    Operand arg = Classify(Field(*body, "arg"));
+    if (arg.kind == Operand::kLiteral) {
+      std::string t = Lower(LastName(Field(Field(*body, "typeName"), "names")));
+      o = {Operand::kLiteral, "", arg.temporal || t == "date" || t.starts_with("timestamp")};
+    } else if (arg.kind == Operand::kColumn) {
+      o = arg;
+    }
+  }
+  return o;
+}
+
+struct Counter {
+  std::map<std::string, ColumnUse>& uses;
+  LoggedQuery& query;
+  bool eq_seen = false;
+  bool wide_seen = false;
+
+  void Count(const std::string& column, const ColumnUse& u) {
+    query.filtered = true;
+    ColumnUse& total = uses[column];
+    total.column = column;
+    total.equality += u.equality;
+    total.range += u.range;
+    total.in_list += u.in_list;
+    total.temporal |= u.temporal || (TemporalName(column) && u.range > 0);
+  }
+
+  void Comparison(const json& a_expr) {
+    const std::string kind = a_expr.value("kind", "");
+    const std::string op = LastName(a_expr.value("name", json::array()));
+    Operand left = Classify(a_expr.value("lexpr", json::object()));
+    if (kind == "AEXPR_OP") {
+      Operand right = Classify(a_expr.value("rexpr", json::object()));
+      if (left.kind == Operand::kLiteral && right.kind == Operand::kColumn) std::swap(left, right);
+      if (left.kind != Operand::kColumn || right.kind != Operand::kLiteral) return;
+      ColumnUse u;
+      u.temporal = left.temporal || right.temporal;
+      if (op == "=") {
+        u.equality = 1;
+        eq_seen = true;
+      } else if (op == "<" || op == "<=" || op == ">" || op == ">=") {
+        u.range = 1;
+        wide_seen = true;
+      } else {
+        wide_seen = true;  // <> scans nearly everything
+        return;
+      }
+      Count(left.column, u);
+    } else if (kind == "AEXPR_IN" && left.kind == Operand::kColumn) {
+      if (op == "<>") {  // NOT IN
+        wide_seen = true;
+        return;
+      }
+      ColumnUse u;
+      u.in_list = 1;
+      eq_seen = true;
+      Count(left.column, u);
+    } else if ((kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") &&
+               left.kind == Operand::kColumn) {
+      wide_seen = true;
+      if (kind == "AEXPR_NOT_BETWEEN") return;
+      ColumnUse u;
+      u.range = 1;
+      u.temporal = left.temporal;
+      auto [lt, list] = Unwrap(a_expr.value("rexpr", json::object()));
+      if (lt == "List") {
+        const json& items = Field(*list, "items");
+        if (items.is_array()) {
+          for (const auto& item : items) u.temporal |= Classify(item).temporal;
+        }
+      }
+      Count(left.column, u);
+    }
+  }
+
+  // Every comparison in `node`, however deep (AND, OR, NOT, subqueries).
+  void Walk(const json& node) {
+    if (node.is_array()) {
+      for (const auto& n : node) Walk(n);
+      return;
+    }
+    if (!node.is_object()) return;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (it.key() == "A_Expr" && it->is_object()) Comparison(*it);
+      Walk(*it);
+    }
+  }
+};
+
+}  // namespace
+
+Result<bench::QueryLogAnalysis> AnalyzeQueryLog(std::string_view log, std::string_view table) {
+  bench::QueryLogAnalysis a;
+  std::map<std::string, ColumnUse> uses;
+  std::map<std::string, size_t> seen;
+  const std::string want = Lower(std::string(table));
+  for (const auto& text : SplitSql(log)) {
+    const std::string stmt = Normalize(text);
+    if (stmt.empty()) continue;
+    auto parsed = ParseStatement(stmt);
+    if (!parsed) continue;  // not SQL floe's parser reads: skipped
+    if (!want.empty() && !Reads(parsed->node, want)) continue;
+    ++a.statements;
+    auto it = seen.find(stmt);
+    size_t index;
+    if (it != seen.end()) {
+      index = it->second;
+      a.queries[index].count++;
+    } else {
+      index = a.queries.size();
+      seen[stmt] = index;
+      a.queries.push_back({stmt, 1, false, false});
+    }
+    // The conditions that select rows: WHERE (and those of the subqueries in it).
+    if (parsed->kind != "SelectStmt" || !parsed->node.contains("whereClause")) continue;
+    Counter counter{uses, a.queries[index]};
+    counter.Walk(parsed->node["whereClause"]);
+    a.queries[index].point = counter.eq_seen && !counter.wide_seen;
+  }
+  if (a.statements == 0)
+    return InvalidInput("the query log holds no statement{}",
+                        table.empty() ? std::string() : fmt::format(" on '{}'", table));
+  for (auto& [name, u] : uses) a.columns.push_back(u);
+  std::stable_sort(a.columns.begin(), a.columns.end(),
+                   [](const ColumnUse& x, const ColumnUse& y) { return x.total() > y.total(); });
+  std::stable_sort(a.queries.begin(), a.queries.end(),
+                   [](const LoggedQuery& x, const LoggedQuery& y) { return x.count > y.count; });
+  return a;
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,112 @@
+#include "query_session.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "floe/base/clock.h"
+#include "floe/base/progress.h"
+#include "floe/columnar/value_format.h"
+#include "result_printer.h"
+
+namespace floe::cli {
+namespace {
+
+std::string StatsJson(const sql::QueryStats& s, const io::RequestCounts& r, double wall_ms) {
+  // Only when the reader turned metadata away, so the usual object keeps its shape.
+  std::string rejected;
+  if (s.metadata_rejected > 0) {
+    rejected = fmt::format(R"("metadata_rejected": {}, "warning": )", s.metadata_rejected);
+    columnar::AppendJsonString(s.metadata_warning, &rejected);
+    rejected += ", ";
+  }
+  return fmt::format(
+      R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}}}, )"
+      R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {})"
+      R"("requests": {{"GET": {}, "HEAD": {}, "PUT": {}, "LIST": {}, "DELETE": {}}}, )"
+      R"("bytes_fetched": {}, "wall_ms": {:.1f}}})",
+      s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds,
+      s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, r.get, r.head, r.put,
+      r.list, r.del, r.bytes_read, wall_ms);
+}
+
+io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {
+  io::RequestCounts d;
+  d.get = a.get - b.get;
+  d.head = a.head - b.head;
+  d.put = a.put - b.put;
+  d.post = a.post - b.post;
+  d.list = a.list - b.list;
+  d.del = a.del - b.del;
+  d.bytes_read = a.bytes_read - b.bytes_read;
+  return d;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
+                                                         parquet::ReadStrategy strategy,
+                                                         const parquet::ReadPlannerOptions& planner,
+                                                         QueryOutput output) {
+  std::unique_ptr<QuerySession> s(new QuerySession());
+  s->options_.read_strategy = strategy;
+  s->options_.planner = planner;
+  s->output_ = std::move(output);
+  iceberg::WarehouseOptions o;
+  o.uri = g.warehouse;
+  o.catalog = g.catalog;
+  o.s3 = S3OptionsFrom(g);
+  o.create_if_missing = false;  // queries read: a missing warehouse is an error, never created
+  GlobalOptions copy = g;
+  QuerySession* session = s.get();
+  o.decorate = [copy, session](io::StorePtr store) -> Result<io::StorePtr> {
+    FLOE_ASSIGN_OR_RETURN(io::StorePtr decorated, DecorateStore(copy, std::move(store), false));
+    auto counter = std::make_shared<io::CountingStore>(std::move(decorated));
+    std::lock_guard lock(session->counters_mu_);
+    session->counters_.push_back(counter);
+    return io::StorePtr(counter);
+  };
+  FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(o));
+  s->engine_ = std::make_unique<sql::Engine>(std::move(w));
+  return s;
+}
+
+io::RequestCounts QuerySession::Counted() {
+  std::lock_guard lock(counters_mu_);
+  io::RequestCounts sum;
+  for (const auto& c : counters_) sum += c->Snapshot();
+  return sum;
+}
+
+Status QuerySession::Run(const std::string& statement) {
+  io::RequestCounts before = Counted();
+  Stopwatch watch;
+  ResultPrinter printer(output_.format, stdout);
+  sql::QueryOptions o = options_;
+  o.sink = [&printer](const columnar::RecordBatch& b) { return printer.Add(b); };
+  // A bar on a terminal while a scan reads its files (drawn only past 100 ms, erased when the
+  // answer prints); not when rows stream to that same terminal.
+  const bool rows_to_terminal = output_.format != "table" && isatty(STDOUT_FILENO);
+  Progress progress(
+      "query", 0, "files",
+      isatty(STDERR_FILENO) && !rows_to_terminal ? ProgressMode::kBar : ProgressMode::kSilent);
+  o.progress = [&progress](size_t done, size_t total) {
+    progress.SetTotal(total);
+    progress.Advance();
+    (void)done;
+  };
+  auto r = engine_->Execute(statement, o);
+  progress.Abandon();
+  double ms = watch.ElapsedMs();
+  if (!r) return std::unexpected(r.error());
+  io::RequestCounts used = Diff(Counted(), before);
+  std::optional<std::string> stats;
+  if (output_.stats) stats = StatsJson(r->stats, used, ms);
+  printer.Finish(r->schema ? r->schema->fields : std::vector<columnar::Field>{}, stats, r->message);
+  std::fflush(stdout);
+  return {};
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,51 @@
+// QuerySession: the SQL engine over the warehouse the global flags name, with a CountingStore
+// around every store it opens, running statements one at a time and printing each through
+// ResultPrinter in CLI.md's formats with its four numbers. The one way the CLI answers a query:
+// `floe query` and `floe table scan` both run through it. Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "floe/base/result.h"
+#include "floe/io/counting_store.h"
+#include "floe/parquet/read_planner.h"
+#include "floe/parquet/read_strategy.h"
+#include "floe/sql/engine.h"
+
+namespace floe::cli {
+
+struct QueryOutput {
+  std::string format = "table";  // table, csv or json
+  bool stats = false;            // print the stats object after the rows
+};
+
+class QuerySession {
+ public:
+  // Opens the warehouse for reading: a missing warehouse is an error, never created.
+  static Result<std::unique_ptr<QuerySession>> Open(const GlobalOptions& options,
+                                                    parquet::ReadStrategy strategy,
+                                                    const parquet::ReadPlannerOptions& planner,
+                                                    QueryOutput output);
+
+  // Runs one statement and prints its rows as they come; on an error mid-answer what was printed
+  // stays, and the error is returned for the caller to report.
+  Status Run(const std::string& statement);
+
+ private:
+  QuerySession() = default;
+  io::RequestCounts Counted();
+
+  std::unique_ptr<sql::Engine> engine_;
+  // One per store: the warehouse's, and those of other roots that tables' locations reach, which
+  // are opened while a statement runs (hence the mutex).
+  std::mutex counters_mu_;
+  std::vector<std::shared_ptr<io::CountingStore>> counters_;
+  sql::QueryOptions options_;
+  QueryOutput output_;
+};
+
+}  // namespace floe::cli
