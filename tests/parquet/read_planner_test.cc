@@ -85,11 +85,14 @@ TEST(PlanRequestsTest, LatencyObjectiveTakesAFewParallelRequests) {
   // The fewest requests within 10% of the fastest candidate: one request (5.85 MB, 90 ms) is
   // not among them, the fastest's width is.
   EXPECT_GT(plan.requests.size(), 1u);
-  EXPECT_EQ(plan.modelled_ms, ModelRequestsMs(p.store_model, [&] {
-              std::vector<int64_t> s;
-              for (const ByteRange& r : plan.requests) s.push_back(r.length);
-              return s;
-            }(), 64));
+  EXPECT_EQ(plan.modelled_ms, ModelRequestsMs(
+                                  p.store_model,
+                                  [&] {
+                                    std::vector<int64_t> s;
+                                    for (const ByteRange& r : plan.requests) s.push_back(r.length);
+                                    return s;
+                                  }(),
+                                  64));
 }
 
 TEST(PlanRequestsTest, WithoutJitterNarrowRequestsWin) {
