@@ -25,7 +25,6 @@ struct ShreddedLeaf {
 // Rows [offset, offset + length) of `column` (the leaf's top-level column, of type field.type).
 // A null below a required field is an error naming the field.
 Status ShredLeaf(const LeafColumn& leaf, const columnar::Field& field,
-                 const columnar::Column& column, int64_t offset, int64_t length,
-                 ShreddedLeaf* out);
+                 const columnar::Column& column, int64_t offset, int64_t length, ShreddedLeaf* out);
 
 }  // namespace floe::parquet
