@@ -47,8 +47,7 @@ ColumnPtr ListOf(DataType type, std::vector<int32_t> offsets, const std::vector<
   return c;
 }
 
-ColumnPtr StructOf(DataType type, const std::vector<bool>& valid,
-                   std::vector<ColumnPtr> children) {
+ColumnPtr StructOf(DataType type, const std::vector<bool>& valid, std::vector<ColumnPtr> children) {
   auto c = std::make_shared<Column>();
   c->type = std::move(type);
   c->length = static_cast<int64_t>(valid.size());
@@ -82,9 +81,10 @@ using Str = std::optional<std::string>;
 
 // ll: list<list<int32>>, rows [[1], [2, 3]], [[]], NULL, [NULL, [4]], [[5, NULL]].
 Field ListOfListField() {
-  return {"ll", columnar::List({"element", columnar::List({"element", columnar::Int32(), true, 4}),
-                                true, 3}),
-          true, 2};
+  return {
+      "ll",
+      columnar::List({"element", columnar::List({"element", columnar::Int32(), true, 4}), true, 3}),
+      true, 2};
 }
 ColumnPtr ListOfList() {
   Field f = ListOfListField();
@@ -104,15 +104,16 @@ struct Table {
 // Every shape at once, with a null at each level, empty lists, a map with null values, a
 // struct of a list and a list of structs.
 Table MakeTable() {
-  Field s{"s",
-          columnar::Struct({{"x", columnar::Int32(), true, 11},
-                            {"y", columnar::String(), false, 12},
-                            {"l", columnar::List({"element", columnar::Int64(), true, 14}), true,
-                             13}}),
-          true, 10};
-  Field m{"m",
-          columnar::Map({"key", columnar::String(), false, 21}, {"value", columnar::Int64(), true, 22}),
-          true, 20};
+  Field s{
+      "s",
+      columnar::Struct({{"x", columnar::Int32(), true, 11},
+                        {"y", columnar::String(), false, 12},
+                        {"l", columnar::List({"element", columnar::Int64(), true, 14}), true, 13}}),
+      true, 10};
+  Field m{
+      "m",
+      columnar::Map({"key", columnar::String(), false, 21}, {"value", columnar::Int64(), true, 22}),
+      true, 20};
   Field ls{"ls",
            columnar::List({"element",
                            columnar::Struct({{"a", columnar::Int32(), true, 32},
@@ -148,7 +149,8 @@ Table MakeTable() {
 }
 
 std::vector<uint8_t> Write(const Table& t, WriterOptions options,
-                           const std::vector<RecordBatch>& batches, WrittenFile* written = nullptr) {
+                           const std::vector<RecordBatch>& batches,
+                           WrittenFile* written = nullptr) {
   MemorySink sink;
   auto w = ParquetWriter::Open(t.schema, &sink, std::move(options));
   EXPECT_TRUE(w.has_value()) << w.error().ToString();
@@ -229,32 +231,21 @@ TEST(WriterNestedTest, SchemaIsThreeLevelListAndKeyValueMapWithFieldIds) {
     std::string logical;
     if (e.logical_type && e.logical_type->kind == LogicalType::Kind::kList) logical = " LIST";
     if (e.logical_type && e.logical_type->kind == LogicalType::Kind::kMap) logical = " MAP";
-    got.push_back(fmt::format("{} {}{} id={} children={}", r, e.name, logical, e.field_id.value_or(-1),
-                              e.num_children.value_or(0)));
+    got.push_back(fmt::format("{} {}{} id={} children={}", r, e.name, logical,
+                              e.field_id.value_or(-1), e.num_children.value_or(0)));
   }
   EXPECT_EQ(got, (std::vector<std::string>{
-                     "root schema id=-1 children=5",
-                     "required id id=1 children=0",
-                     "optional s id=10 children=3",
-                     "optional x id=11 children=0",
-                     "required y id=12 children=0",
-                     "optional l LIST id=13 children=1",
-                     "repeated list id=-1 children=1",
-                     "optional element id=14 children=0",
-                     "optional m MAP id=20 children=1",
-                     "repeated key_value id=-1 children=2",
-                     "required key id=21 children=0",
-                     "optional value id=22 children=0",
-                     "required ls LIST id=30 children=1",
-                     "repeated list id=-1 children=1",
-                     "optional element id=31 children=2",
-                     "optional a id=32 children=0",
-                     "optional b id=33 children=0",
-                     "optional ll LIST id=2 children=1",
-                     "repeated list id=-1 children=1",
-                     "optional element LIST id=3 children=1",
-                     "repeated list id=-1 children=1",
-                     "optional element id=4 children=0",
+                     "root schema id=-1 children=5",      "required id id=1 children=0",
+                     "optional s id=10 children=3",       "optional x id=11 children=0",
+                     "required y id=12 children=0",       "optional l LIST id=13 children=1",
+                     "repeated list id=-1 children=1",    "optional element id=14 children=0",
+                     "optional m MAP id=20 children=1",   "repeated key_value id=-1 children=2",
+                     "required key id=21 children=0",     "optional value id=22 children=0",
+                     "required ls LIST id=30 children=1", "repeated list id=-1 children=1",
+                     "optional element id=31 children=2", "optional a id=32 children=0",
+                     "optional b id=33 children=0",       "optional ll LIST id=2 children=1",
+                     "repeated list id=-1 children=1",    "optional element LIST id=3 children=1",
+                     "repeated list id=-1 children=1",    "optional element id=4 children=0",
                  }));
   // Chunk metadata: paths, level entries as num_values, nulls counted over levels.
   const RowGroup& rg = tail->metadata->row_groups.at(0);
@@ -474,8 +465,8 @@ TEST(WriterNestedTest, StatisticsBloomFilterAndSizesForNestedLeaves) {
   EXPECT_EQ(bmd.path_in_schema, (std::vector<std::string>{"ls", "list", "element", "b"}));
   ASSERT_TRUE(bmd.bloom_filter_offset.has_value());
   ASSERT_TRUE(bmd.bloom_filter_length.has_value());
-  auto bf = BloomFilter::Parse(
-      ByteView(bytes.data() + *bmd.bloom_filter_offset, static_cast<size_t>(*bmd.bloom_filter_length)));
+  auto bf = BloomFilter::Parse(ByteView(bytes.data() + *bmd.bloom_filter_offset,
+                                        static_cast<size_t>(*bmd.bloom_filter_length)));
   ASSERT_TRUE(bf.has_value()) << bf.error().ToString();
   EXPECT_TRUE(bf->MightContain(BloomFilter::Hash(std::string_view("z"))));
   EXPECT_TRUE(bf->MightContain(BloomFilter::Hash(std::string_view("w"))));
