@@ -56,7 +56,8 @@ TEST(SchemaConform, NullUnderAValidStructIsRefused) {
   ASSERT_TRUE(schema.has_value()) << schema.error().ToString();
   auto out = ConformToSchema(b, *schema, /*by_field_id=*/false);
   ASSERT_FALSE(out.has_value());
-  EXPECT_EQ(out.error().ToString(), "invalid input: column 'p.n' is required but the input has 1 nulls");
+  EXPECT_EQ(out.error().ToString(),
+            "invalid input: column 'p.n' is required but the input has 1 nulls");
 }
 
 }  // namespace
