@@ -161,10 +161,12 @@ TEST(Expression, StructFieldIsNullWhereTheStructIs) {
   EXPECT_EQ(Texts(Evaluate(**e, b).value()), (std::vector<std::string>{"1", "NULL", "NULL"}));
   auto missing = MakeCall(Fn::kStructField, {ref}, "zz");
   ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().ToString(), "not found: struct struct<a: int32> has no field 'zz' (fields: a)");
+  EXPECT_EQ(missing.error().ToString(),
+            "not found: struct struct<a: int32> has no field 'zz' (fields: a)");
   auto not_struct = MakeCall(Fn::kStructField, {X()}, "a");
   ASSERT_FALSE(not_struct.has_value());
-  EXPECT_EQ(not_struct.error().ToString(), "invalid input: cannot take field 'a' of int64 (not a struct)");
+  EXPECT_EQ(not_struct.error().ToString(),
+            "invalid input: cannot take field 'a' of int64 (not a struct)");
 }
 
 }  // namespace

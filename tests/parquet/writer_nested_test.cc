@@ -472,6 +472,40 @@ TEST(WriterNestedTest, StatisticsBloomFilterAndSizesForNestedLeaves) {
   EXPECT_TRUE(bf->MightContain(BloomFilter::Hash(std::string_view("w"))));
 }
 
+// Rows of large strings: pages close near the page size, still at row boundaries.
+TEST(WriterNestedTest, LargeValuesCutPagesBySizeAtRows) {
+  auto schema = std::make_shared<columnar::Schema>();
+  Field f{"l", columnar::List({"element", columnar::String(), true, 2}), true, 1};
+  schema->fields = {f};
+  std::vector<Str> values;
+  std::vector<int32_t> offsets = {0};
+  std::vector<bool> valid;
+  for (int r = 0; r < 40; ++r) {
+    for (int k = 0; k < 3; ++k)
+      values.push_back(std::string(100'000, static_cast<char>('a' + r % 26)));
+    offsets.push_back(static_cast<int32_t>(values.size()));
+    valid.push_back(true);
+  }
+  RecordBatch b{schema, {ListOf(f.type, offsets, valid, Strings(values))}, 40};
+  Table t{schema, b};
+  WriterOptions o;
+  o.page_size_bytes = 256 << 10;
+  o.enable_dictionary = false;
+  const auto bytes = Write(t, o, {b});
+  auto tail = ParseFooter("n.parquet", bytes.size(), bytes);
+  ASSERT_TRUE(tail.has_value() && tail->metadata.has_value());
+  const ColumnChunk& chunk = tail->metadata->row_groups.at(0).columns.at(0);
+  auto oi = ParseOffsetIndex(ByteView(bytes.data() + *chunk.offset_index_offset,
+                                      static_cast<size_t>(*chunk.offset_index_length)));
+  ASSERT_TRUE(oi.has_value());
+  // 300 KB a row: no page holds more than one row past the 256 KB mark.
+  ASSERT_EQ(oi->page_locations.size(), 40u);
+  for (size_t p = 0; p < oi->page_locations.size(); ++p) {
+    EXPECT_EQ(oi->page_locations[p].first_row_index, static_cast<int64_t>(p));
+  }
+  EXPECT_EQ(Render(ReadBack(bytes, nullptr)), Render({b}));
+}
+
 TEST(WriterNestedTest, RejectsANullUnderARequiredField) {
   auto schema = std::make_shared<columnar::Schema>();
   Field f{"l", columnar::List({"element", columnar::Int64(), false, 2}), true, 1};

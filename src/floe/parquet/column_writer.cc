@@ -257,17 +257,24 @@ class ColumnWriterBase : public ColumnChunkWriter {
         FLOE_RETURN_IF_ERROR(FinishPage());
         continue;
       }
-      // Whole rows only: up to `room` of them, and about kMiniBatch level entries.
-      int64_t end = done, rows = 0;
+      // Whole rows only: up to `room` of them, about kMiniBatch level entries, and values of
+      // about a page's bytes (so rows of large strings still make pages near the page size).
+      int64_t end = done, rows = 0, defined = 0;
       while (end < total && rows < room) {
         int64_t next = end + 1;
         while (next < total && rep[static_cast<size_t>(next)] != 0) ++next;
-        if (rows > 0 && next - done > kMiniBatch) break;
+        int64_t row_defined = 0;
+        for (int64_t i = end; i < next; ++i) row_defined += def[static_cast<size_t>(i)] == max_def;
+        if (rows > 0 &&
+            (next - done > kMiniBatch ||
+             (row_defined > 0 && DenseBytes(*s.values, values_done, defined + row_defined) >
+                                     options_.page_size_bytes))) {
+          break;
+        }
         end = next;
+        defined += row_defined;
         ++rows;
       }
-      int64_t defined = 0;
-      for (int64_t i = done; i < end; ++i) defined += def[static_cast<size_t>(i)] == max_def;
       page_def_levels_.insert(page_def_levels_.end(), def.begin() + done, def.begin() + end);
       page_rep_levels_.insert(page_rep_levels_.end(), rep.begin() + done, rep.begin() + end);
       const int64_t n = end - done;
@@ -294,6 +301,8 @@ class ColumnWriterBase : public ColumnChunkWriter {
   // Appends values [offset, offset + n) of `values` (the leaf's type, no nulls) to the open
   // page; their levels are already counted.
   virtual Status AppendDense(const Column& values, int64_t offset, int64_t n) = 0;
+  // PLAIN bytes of values [offset, offset + n) of `values` when they vary in size, else 0.
+  virtual int64_t DenseBytes(const Column& values, int64_t offset, int64_t n) const { return 0; }
 
   // -- what each physical type provides --
   // Encoded bytes of the open page's values, roughly.
@@ -692,6 +701,10 @@ class ValueColumnWriter final : public ColumnWriterBase {
  protected:
   Status AppendDense(const Column& values, int64_t offset, int64_t n) override {
     return AppendValues(values, offset, n);
+  }
+  int64_t DenseBytes(const Column& values, int64_t offset, int64_t n) const override {
+    if (leaf_.conversion != ValueConversion::kByteArray || offset + n > values.length) return 0;
+    return values.Offsets()[offset + n] - values.Offsets()[offset] + 4 * n;
   }
 
   // The non-null values of rows [offset, offset + n) of `column` into the open page (which may
