@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/columnar/column_builder.h"
 #include "floe/exec/filter.h"
 
 namespace floe::exec {
@@ -131,6 +132,41 @@ TEST(Expression, CastsAndMalformedLiterals) {
   EXPECT_EQ(bad.error().message, "malformed integer literal '4x2'");
   EXPECT_EQ(ParseTimestampMicros("2024-01-03 10:00:00.5"), 1704276000500000);
   EXPECT_FALSE(ParseDate("2023-02-29"));
+}
+
+// s.a: the struct's child widened like any column, NULL where the struct is NULL.
+TEST(Expression, StructFieldIsNullWhereTheStructIs) {
+  columnar::FixedWidthBuilder<int32_t> a(columnar::Int32());
+  a.Append(1);
+  a.Append(2);  // under the NULL struct: hidden
+  a.AppendNull();
+  columnar::ValidityBuilder valid;
+  valid.AppendValid();
+  valid.AppendNull();
+  valid.AppendValid();
+  auto s = std::make_shared<columnar::Column>();
+  s->type = columnar::Struct({{"a", columnar::Int32(), true, 2}});
+  s->length = 3;
+  s->null_count = 1;
+  s->validity = valid.Finish();
+  s->children = {a.Finish()};
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"s", s->type}}});
+  b.columns = {s};
+  b.num_rows = 3;
+  auto ref = ColumnRef(0, s->type, "s");
+  auto e = MakeCall(Fn::kStructField, {ref}, "A");
+  ASSERT_TRUE(e.has_value()) << e.error().ToString();
+  EXPECT_EQ((*e)->type, columnar::Int64());
+  EXPECT_EQ(Texts(Evaluate(**e, b).value()), (std::vector<std::string>{"1", "NULL", "NULL"}));
+  auto missing = MakeCall(Fn::kStructField, {ref}, "zz");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().ToString(),
+            "not found: struct struct<a: int32> has no field 'zz' (fields: a)");
+  auto not_struct = MakeCall(Fn::kStructField, {X()}, "a");
+  ASSERT_FALSE(not_struct.has_value());
+  EXPECT_EQ(not_struct.error().ToString(),
+            "invalid input: cannot take field 'a' of int64 (not a struct)");
 }
 
 }  // namespace

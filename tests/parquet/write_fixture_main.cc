@@ -772,6 +772,84 @@ void WriteRoundTrip(const std::filesystem::path& dir, int seed) {
 
 // ---- Bloom filter probing -------------------------------------------------------------------
 
+// ---- nested columns (writer_interop.py's check_nested has the same formulas) -------------------
+
+ColumnPtr NestedOf(DataType type, const std::vector<bool>& valid, std::vector<int32_t> offsets,
+                   std::vector<ColumnPtr> children) {
+  auto c = std::make_shared<Column>();
+  c->type = std::move(type);
+  c->length = static_cast<int64_t>(valid.size());
+  ValidityBuilder v;
+  for (bool ok : valid) {
+    ok ? v.AppendValid() : v.AppendNull();
+    c->null_count += !ok;
+  }
+  if (c->null_count > 0) c->validity = v.Finish();
+  if (!offsets.empty()) c->offsets = Buffer::Adopt(std::move(offsets));
+  c->children = std::move(children);
+  return c;
+}
+
+void WriteNested(const std::filesystem::path& dir) {
+  const Field l{"l", List({"element", Int64(), true, 2}), true, 1};
+  const Field s{
+      "s", Struct({{"a", Int32(), true, 4}, {"t", List({"element", String(), true, 6}), true, 5}}),
+      true, 3};
+  const Field m{"m", Map({"key", String(), false, 8}, {"value", Int64(), true, 9}), true, 7};
+  auto schema = MakeSchema({{"id", Int64(), false, 10}, l, s, m});
+  const int64_t n = 5000;
+  auto build = [&](int64_t start, int64_t len) {
+    std::vector<bool> lv, sv, tv, mv, entries_valid;
+    std::vector<int32_t> lo{0}, to{0}, mo{0};
+    FixedWidthBuilder<int64_t> ids(Int64()), le(Int64()), mvals(Int64());
+    FixedWidthBuilder<int32_t> sa(Int32());
+    BinaryBuilder te, keys;
+    for (int64_t i = start; i < start + len; ++i) {
+      ids.Append(i);
+      lv.push_back(i % 7 != 3);
+      if (lv.back()) {
+        for (int64_t k = 0; k < i % 4; ++k) {
+          (i + k) % 5 == 0 ? le.AppendNull() : le.Append(i * 10 + k);
+        }
+      }
+      lo.push_back(static_cast<int32_t>(le.length()));
+      sv.push_back(i % 9 != 4);
+      i % 3 == 0 ? sa.AppendNull() : sa.Append(static_cast<int32_t>(i));
+      tv.push_back(i % 4 != 1);
+      if (tv.back() && sv.back()) {
+        for (int64_t k = 0; k < i % 3; ++k) Check(te.Append("t" + std::to_string(i % 6)), "t");
+      }
+      to.push_back(static_cast<int32_t>(te.length()));
+      mv.push_back(i % 11 != 0);
+      if (mv.back()) {
+        for (int64_t j = 0; j < i % 3; ++j) {
+          Check(keys.Append("k" + std::to_string(j)), "key");
+          (i + j) % 4 == 0 ? mvals.AppendNull() : mvals.Append(i * j);
+          entries_valid.push_back(true);
+        }
+      }
+      mo.push_back(static_cast<int32_t>(keys.length()));
+    }
+    auto t = NestedOf(s.type.children[1].type, tv, std::move(to), {te.Finish()});
+    auto entries =
+        NestedOf(m.type.children[0].type, entries_valid, {}, {keys.Finish(), mvals.Finish()});
+    return std::vector<ColumnPtr>{ids.Finish(), NestedOf(l.type, lv, std::move(lo), {le.Finish()}),
+                                  NestedOf(s.type, sv, {}, {sa.Finish(), std::move(t)}),
+                                  NestedOf(m.type, mv, std::move(mo), {std::move(entries)})};
+  };
+  WriterOptions o = Options();
+  o.row_group_row_limit = 2000;
+  o.page_row_limit = 50;
+  o.bloom_filter_columns = {{"l.list.element", 0.01, std::nullopt},
+                            {"s.t.list.element", 0.01, std::nullopt}};
+  WriteFile(dir, "nested", schema, Batches(n, {1000, 777}, build), o);
+  o.data_page_version = parquet::DataPageVersion::kV2;
+  WriteFile(dir, "nested_v2", schema, Batches(n, {1000, 777}, build), o);
+  o.enable_dictionary = false;
+  o.codec = CompressionCodec::kUncompressed;
+  WriteFile(dir, "nested_v2_plain", schema, Batches(n, {}, build), o);
+}
+
 int ProbeBloom(int argc, char** argv) {
   if (argc < 7) Die("usage: probe-bloom <file> <column> <row group> <type> <value>...");
   const std::string path = argv[2], column = argv[3], type = argv[5];
@@ -843,6 +921,7 @@ int main(int argc, char** argv) {
   WriteManyRowGroups(dir);
   WriteStatsEdges(dir);
   WriteEmpty(dir);
+  WriteNested(dir);
   for (int s = 0; s < seeds; ++s) WriteRoundTrip(dir, s);
   std::printf("wrote fixtures and %d round-trip files to %s\n", seeds, dir.c_str());
   return 0;

@@ -859,6 +859,74 @@ def check_roundtrips(workdir, seeds):
         check_metrics_against_pyarrow(name, path, {f"c{c}": cols[c] for c in range(len(spec))})
 
 
+def nested_expected(n=5000):
+    rows = []
+    for i in range(n):
+        rows.append({
+            "id": i,
+            "l": None if i % 7 == 3 else [None if (i + k) % 5 == 0 else i * 10 + k for k in range(i % 4)],
+            "s": None if i % 9 == 4 else {
+                "a": None if i % 3 == 0 else i,
+                "t": None if i % 4 == 1 else [f"t{i % 6}"] * (i % 3)},
+            "m": None if i % 11 == 0 else [(f"k{j}", None if (i + j) % 4 == 0 else i * j)
+                                           for j in range(i % 3)],
+        })
+    return rows
+
+
+def check_nested(workdir):
+    """list, struct and map columns (v1, v2, v2 without dictionary or compression): pyarrow and
+    DuckDB read the formulas' rows; pages hold whole rows (the offset index counts rows in
+    50-row pages); level counts, null counts and bounds of the leaves agree with pyarrow."""
+    want = nested_expected()
+    for name in ["nested", "nested_v2", "nested_v2_plain"]:
+        path = os.path.join(workdir, name + ".parquet")
+        got = pq.read_table(path).to_pylist()
+        check(got == want, f"{name}: pyarrow reads the formulas' rows")
+        duck = sql("select id, l, s, m from read_parquet(?) order by id", path)
+        duck_want = [(r["id"], r["l"], r["s"], None if r["m"] is None else dict(r["m"])) for r in want]
+        check(duck == duck_want, f"{name}: DuckDB reads the formulas' rows")
+        md = pq.ParquetFile(path).metadata
+        check(md.num_row_groups == 3, f"{name}: 3 row groups")
+        schema = pq.ParquetFile(path).schema
+        paths = [schema.column(c).path for c in range(md.num_columns)]
+        check(paths == ["id", "l.list.element", "s.a", "s.t.list.element", "m.key_value.key",
+                        "m.key_value.value"], f"{name}: leaf paths {paths}")
+        ids = [schema.column(c).max_definition_level for c in range(md.num_columns)]
+        check(ids == [0, 3, 2, 4, 2, 3], f"{name}: max definition levels {ids}")
+        reps = [schema.column(c).max_repetition_level for c in range(md.num_columns)]
+        check(reps == [0, 1, 0, 1, 1, 1], f"{name}: max repetition levels {reps}")
+        start = 0
+        for g in range(md.num_row_groups):
+            rg = md.row_group(g)
+            rows = want[start:start + rg.num_rows]
+            start += rg.num_rows
+            # l.list.element: a level entry per value, NULL list or empty list.
+            entries = sum(max(len(r["l"] or []), 1) for r in rows)
+            nulls = sum(1 for r in rows if not r["l"]) + sum(v is None for r in rows for v in (r["l"] or []))
+            col = rg.column(1)
+            check(col.num_values == entries, f"{name}: rg {g} l num_values {col.num_values} != {entries}")
+            check(col.statistics.null_count == nulls, f"{name}: rg {g} l null_count")
+            values = [v for r in rows for v in (r["l"] or []) if v is not None]
+            check((col.statistics.min, col.statistics.max) == (min(values), max(values)),
+                  f"{name}: rg {g} l bounds")
+            col = rg.column(2)  # s.a: one per row
+            check(col.num_values == rg.num_rows, f"{name}: rg {g} s.a num_values")
+            check(col.statistics.null_count == sum(1 for r in rows if r["s"] is None or r["s"]["a"] is None),
+                  f"{name}: rg {g} s.a null_count")
+        # Every page starts a row: the offset index's first rows step by the page row limit, and
+        # v2 headers count those rows (field 8: DataPageHeaderV2, its field 3: num_rows).
+        for rg, col, oi, ci, rg_rows, data in page_indexes(path):
+            firsts = [loc[3] for loc in oi[1]]
+            check(firsts == list(range(0, rg_rows, 50)), f"{name}.{col} rg {rg}: pages start every 50 rows")
+            if name != "nested":
+                for p, loc in enumerate(oi[1]):
+                    header = Compact(data, loc[1]).struct()
+                    rows_in_page = min(50, rg_rows - loc[3])
+                    check(header[1] == 3 and header[8][3] == rows_in_page,
+                          f"{name}.{col} rg {rg} page {p}: a v2 page of {rows_in_page} rows")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fixture", required=True)
@@ -887,6 +955,7 @@ def main():
         ("row_groups", lambda: check_many_row_groups(args.workdir)),
         ("stats_edges", lambda: check_stats_edges(args.workdir)),
         ("empty", lambda: check_empty(args.workdir)),
+        ("nested", lambda: check_nested(args.workdir)),
         ("roundtrips", lambda: check_roundtrips(args.workdir, args.seeds)),
     ]
     for step, fn in steps:

@@ -13,7 +13,7 @@ std::string_view FnName(Fn fn) {
       "<>",    "<",          "<=",          ">",      ">=",   "AND",      "OR",
       "NOT",   "IS NULL",    "IS NOT NULL", "IN",     "LIKE", "ILIKE",    "starts_with",
       "lower", "upper",      "substring",   "length", "||",   "coalesce", "CASE",
-      "CAST",  "date_trunc", "date_part",   "abs"};
+      "CAST",  "date_trunc", "date_part",   "abs",    "."};
   return kNames[static_cast<int>(fn)];
 }
 
@@ -232,6 +232,31 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
         }
       }
       return MakeNode(fn, out, std::move(args));
+    }
+    case Fn::kStructField: {
+      FLOE_RETURN_IF_ERROR(arity(1, 1));
+      const DataType& t = args[0]->type;
+      if (t.id != TypeId::kStruct) {
+        return InvalidInput("cannot take field '{}' of {} (not a struct)", text, t.ToString());
+      }
+      for (const auto& c : t.children) {
+        if (c.name == text) {
+          return MakeNode(fn, NormalizedType(c.type), std::move(args), std::move(text));
+        }
+      }
+      auto lower = [](std::string v) {
+        for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return v;
+      };
+      for (const auto& c : t.children) {
+        if (lower(c.name) == lower(text)) {
+          return MakeNode(fn, NormalizedType(c.type), std::move(args), c.name);
+        }
+      }
+      std::string known;
+      for (const auto& c : t.children) known += (known.empty() ? "" : ", ") + c.name;
+      return MakeError(ErrorKind::kNotFound, fmt::format("struct {} has no field '{}' (fields: {})",
+                                                         t.ToString(), text, known));
     }
     case Fn::kNeg:
     case Fn::kAbs: {
@@ -550,6 +575,8 @@ bool CompareResult(Fn fn, int c) {
 // One row of a call, from its argument values.
 Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
   switch (e.fn) {
+    case Fn::kStructField:
+      return Internal("a struct field is evaluated by column");
     case Fn::kAdd:
     case Fn::kSub:
     case Fn::kMul:
@@ -783,6 +810,31 @@ Result<ColumnPtr> FastPath(const Expr& e, const std::vector<ColumnPtr>& cols) {
   return ColumnPtr{};
 }
 
+// The struct's child, null also where the struct is.
+Result<ColumnPtr> StructField(const Expr& e, const columnar::Column& s) {
+  size_t k = 0;
+  while (k < s.type.children.size() && s.type.children[k].name != e.text) ++k;
+  if (k >= s.children.size() || !s.children[k]) {
+    return Internal("struct {} has no field '{}'", s.type.ToString(), e.text);
+  }
+  const ColumnPtr& child = s.children[k];
+  if (s.null_count == 0 || s.validity.empty()) return NormalizeColumn(child);
+  auto out = std::make_shared<columnar::Column>(*child);
+  std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(s.length)), 0);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < s.length; ++i) {
+    if (s.IsValid(i) && child->IsValid(i)) {
+      columnar::SetBit(bits.data(), i);
+    } else {
+      ++nulls;
+    }
+  }
+  out->validity = Buffer(std::move(bits));
+  out->null_count = nulls;
+  // Codes of a dictionary-decoded column stay valid: only nulls were added.
+  return NormalizeColumn(ColumnPtr(std::move(out)));
+}
+
 }  // namespace
 
 Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
@@ -803,6 +855,7 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
     FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*a, batch));
     cols.push_back(std::move(c));
   }
+  if (e.fn == Fn::kStructField) return StructField(e, *cols[0]);
   FLOE_ASSIGN_OR_RETURN(ColumnPtr fast, FastPath(e, cols));
   if (fast) return fast;
   ValueColumnBuilder out(e.type);

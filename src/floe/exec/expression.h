@@ -48,6 +48,7 @@ enum class Fn {
   kDateTrunc,  // unit in `text`
   kDatePart,   // part in `text`: year, month, day, hour, minute, second, dow, doy, quarter, epoch
   kAbs,
+  kStructField,  // args[0]'s field named `text` (NULL where the struct is)
 };
 
 std::string_view FnName(Fn fn);

@@ -136,6 +136,9 @@ Status ApplyMetrics(const TableMetadata& m, const Schema& schema,
     f->null_value_counts[c.field_id] = c.null_count;
     if (c.nan_count) f->nan_value_counts[c.field_id] = *c.nan_count;
     if (mode.kind == MetricsMode::Kind::kCounts || !field->type->IsPrimitive()) continue;
+    // A value under a list or map is one of many per row: Iceberg (as Java's writers) keeps no
+    // bounds for it. Struct fields are one per row and keep theirs.
+    if (c.max_repetition_level > 0) continue;
     std::optional<std::string> lo = c.min ? ToIcebergBound(*c.min, *field->type) : std::nullopt;
     std::optional<std::string> hi = c.max ? ToIcebergBound(*c.max, *field->type) : std::nullopt;
     bool truncatable = field->type->id == TypeId::kString || field->type->id == TypeId::kBinary;

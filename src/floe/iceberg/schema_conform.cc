@@ -113,8 +113,23 @@ Result<c::ColumnPtr> Widen(const c::ColumnPtr& col, const c::DataType& want,
       FLOE_ASSIGN_OR_RETURN(c::ColumnPtr conformed,
                             Widen(col->children[*j], wf.type, child, want.id == T::kMap));
       if (!wf.nullable && conformed->null_count > 0) {
-        return InvalidInput("column '{}' is required but the input has {} nulls", child,
-                            conformed->null_count);
+        // Only the nulls a reader sees count: a struct's child is null where the struct is (a
+        // null list's range, if any, holds nothing visible either).
+        int64_t visible = 0;
+        if (want.id == T::kStruct) {
+          for (int64_t r = 0; r < col->length; ++r) {
+            visible += col->IsValid(r) && conformed->IsNull(r);
+          }
+        } else {
+          const int32_t* offsets = col->Offsets();
+          for (int64_t r = 0; r < col->length; ++r) {
+            if (!col->IsValid(r)) continue;
+            for (int32_t k = offsets[r]; k < offsets[r + 1]; ++k) visible += conformed->IsNull(k);
+          }
+        }
+        if (visible > 0) {
+          return InvalidInput("column '{}' is required but the input has {} nulls", child, visible);
+        }
       }
       out->children.push_back(std::move(conformed));
     }

@@ -10,6 +10,7 @@
 #include "floe/parquet/dictionary_encoder.h"
 #include "floe/parquet/metadata_checksum.h"
 #include "floe/parquet/page_header.h"
+#include "floe/parquet/rle_bit_packed_hybrid.h"
 
 namespace floe::parquet {
 
@@ -241,7 +242,68 @@ class ColumnWriterBase : public ColumnChunkWriter {
 
   Result<ColumnChunkResult> Flush(OutputSink* sink) override;
 
+  Status WriteShredded(const ShreddedLeaf& s) override {
+    const auto& def = s.definition_levels;
+    const auto& rep = s.repetition_levels;
+    const int64_t total = static_cast<int64_t>(def.size());
+    if (rep.size() != def.size() || (total > 0 && rep[0] != 0)) {
+      return Internal("column '{}': shredded levels do not start a row", leaf_.dotted_path());
+    }
+    const int16_t max_def = leaf_.max_definition_level;
+    int64_t done = 0, values_done = 0;
+    while (done < total) {
+      const int64_t room = options_.page_row_limit - page_rows_;
+      if (room <= 0) {
+        FLOE_RETURN_IF_ERROR(FinishPage());
+        continue;
+      }
+      // Whole rows only: up to `room` of them, about kMiniBatch level entries, and values of
+      // about a page's bytes (so rows of large strings still make pages near the page size).
+      int64_t end = done, rows = 0, defined = 0;
+      while (end < total && rows < room) {
+        int64_t next = end + 1;
+        while (next < total && rep[static_cast<size_t>(next)] != 0) ++next;
+        int64_t row_defined = 0;
+        for (int64_t i = end; i < next; ++i) row_defined += def[static_cast<size_t>(i)] == max_def;
+        if (rows > 0 &&
+            (next - done > kMiniBatch ||
+             (row_defined > 0 && DenseBytes(*s.values, values_done, defined + row_defined) >
+                                     options_.page_size_bytes))) {
+          break;
+        }
+        end = next;
+        defined += row_defined;
+        ++rows;
+      }
+      page_def_levels_.insert(page_def_levels_.end(), def.begin() + done, def.begin() + end);
+      page_rep_levels_.insert(page_rep_levels_.end(), rep.begin() + done, rep.begin() + end);
+      const int64_t n = end - done;
+      page_rows_ += rows;
+      page_values_ += n;
+      page_levels_ += n * level_bits_;
+      const int64_t nulls = n - defined;
+      page_nulls_ += nulls;
+      page_stats_.AddNulls(nulls);
+      if (defined > 0) {
+        if (!s.values || s.values->length < values_done + defined) {
+          return Internal("column '{}': shredded values run short", leaf_.dotted_path());
+        }
+        FLOE_RETURN_IF_ERROR(AppendDense(*s.values, values_done, defined));
+      }
+      values_done += defined;
+      done = end;
+      if (PageFull()) FLOE_RETURN_IF_ERROR(FinishPage());
+    }
+    return {};
+  }
+
  protected:
+  // Appends values [offset, offset + n) of `values` (the leaf's type, no nulls) to the open
+  // page; their levels are already counted.
+  virtual Status AppendDense(const Column& values, int64_t offset, int64_t n) = 0;
+  // PLAIN bytes of values [offset, offset + n) of `values` when they vary in size, else 0.
+  virtual int64_t DenseBytes(const Column& values, int64_t offset, int64_t n) const { return 0; }
+
   // -- what each physical type provides --
   // Encoded bytes of the open page's values, roughly.
   virtual int64_t EstimatedValueBytes() const = 0;
@@ -265,6 +327,7 @@ class ColumnWriterBase : public ColumnChunkWriter {
   // returns the null count.
   int64_t AppendLevels(const Column& column, int64_t offset, int64_t n) {
     page_rows_ += n;
+    page_values_ += n;
     if (leaf_.max_definition_level == 0) return 0;
     int64_t nulls = 0;
     if (column.null_count == 0 || column.validity.empty()) {
@@ -296,10 +359,56 @@ class ColumnWriterBase : public ColumnChunkWriter {
   bool used_dictionary_pages_ = false;
 
  private:
+  // Appends the hybrid encoding of `levels` for a maximum level of `max_level`.
+  static void EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level,
+                           std::vector<uint8_t>* out) {
+    RleBitPackedHybridEncoder encoder(internal::BitWidth(static_cast<uint64_t>(max_level)));
+    encoder.Put(std::span<const int16_t>(levels));
+    encoder.Flush(out);
+  }
+  // Appends the open page's repetition levels (nested leaves with any), then its definition
+  // levels, each behind a 4-byte length when `length_prefix` (v1 pages).
+  void AppendPageLevels(bool length_prefix, std::vector<uint8_t>* out, size_t* rep_bytes,
+                        size_t* def_bytes) const {
+    auto section = [&](auto&& encode) {
+      const size_t at = out->size();
+      if (length_prefix) out->resize(at + 4);
+      encode();
+      const size_t len = out->size() - at - (length_prefix ? 4 : 0);
+      if (length_prefix) {
+        const auto l = static_cast<uint32_t>(len);
+        std::memcpy(out->data() + at, &l, 4);
+      }
+      return len;
+    };
+    *rep_bytes = *def_bytes = 0;
+    if (leaf_.max_repetition_level > 0) {
+      *rep_bytes =
+          section([&] { EncodeLevels(page_rep_levels_, leaf_.max_repetition_level, out); });
+    }
+    if (leaf_.max_definition_level > 0) {
+      *def_bytes = section([&] {
+        if (leaf_.nested()) {
+          EncodeLevels(page_def_levels_, leaf_.max_definition_level, out);
+        } else {
+          EncodeBitmapHybrid(page_def_bits_.data(), page_levels_, out);
+        }
+      });
+    }
+  }
+
   // Open page.
-  std::vector<uint8_t> page_def_bits_;
-  int64_t page_levels_ = 0;  // definition levels appended (0 for a required column)
+  std::vector<uint8_t> page_def_bits_;  // flat leaves: definition levels as a bitmap
+  // Nested leaves: the levels themselves.
+  std::vector<int16_t> page_def_levels_, page_rep_levels_;
+  // Flat: definition levels appended (0 for a required column); nested: their bits, roughly.
+  int64_t page_levels_ = 0;
+  const int64_t level_bits_ =
+      internal::BitWidth(static_cast<uint64_t>(leaf_.max_definition_level)) +
+      internal::BitWidth(static_cast<uint64_t>(leaf_.max_repetition_level));
   int64_t page_rows_ = 0;
+  int64_t page_values_ = 0;  // level entries (= rows for a flat leaf)
+  int64_t chunk_values_ = 0;
   int64_t page_nulls_ = 0;
   // Finished pages of the open chunk.
   std::vector<uint8_t> pages_;
@@ -331,18 +440,14 @@ Status ColumnWriterBase::FinishPage() {
   if (!v2) {
     // One buffer: length-prefixed levels, then the values, compressed together.
     body_.clear();
-    if (leaf_.max_definition_level > 0) {
-      body_.resize(4);
-      EncodeBitmapHybrid(page_def_bits_.data(), page_levels_, &body_);
-      const uint32_t len = static_cast<uint32_t>(body_.size() - 4);
-      std::memcpy(body_.data(), &len, 4);
-    }
+    size_t rep_bytes = 0, def_bytes = 0;
+    AppendPageLevels(true, &body_, &rep_bytes, &def_bytes);
     FLOE_ASSIGN_OR_RETURN(encoding, EncodePageValues(&body_));
     uncompressed = static_cast<int64_t>(body_.size());
     FLOE_RETURN_IF_ERROR(CompressInto(options_.codec, body_, &stored_));
     header.type = PageType::kDataPage;
     DataPageHeader dp;
-    dp.num_values = static_cast<int32_t>(page_rows_);
+    dp.num_values = static_cast<int32_t>(page_values_);
     dp.encoding = encoding;
     dp.definition_level_encoding = Encoding::kRle;
     dp.repetition_level_encoding = Encoding::kRle;
@@ -353,9 +458,8 @@ Status ColumnWriterBase::FinishPage() {
   } else {
     // Levels stay uncompressed in front of the (compressed) values.
     levels_.clear();
-    if (leaf_.max_definition_level > 0) {
-      EncodeBitmapHybrid(page_def_bits_.data(), page_levels_, &levels_);
-    }
+    size_t rep_bytes = 0, def_bytes = 0;
+    AppendPageLevels(false, &levels_, &rep_bytes, &def_bytes);
     values_.clear();
     FLOE_ASSIGN_OR_RETURN(encoding, EncodePageValues(&values_));
     body_.clear();
@@ -365,12 +469,12 @@ Status ColumnWriterBase::FinishPage() {
     uncompressed = static_cast<int64_t>(levels_.size() + values_.size());
     header.type = PageType::kDataPageV2;
     DataPageHeaderV2 dp;
-    dp.num_values = static_cast<int32_t>(page_rows_);
+    dp.num_values = static_cast<int32_t>(page_values_);
     dp.num_nulls = static_cast<int32_t>(page_nulls_);
     dp.num_rows = static_cast<int32_t>(page_rows_);
     dp.encoding = encoding;
-    dp.definition_levels_byte_length = static_cast<int32_t>(levels_.size());
-    dp.repetition_levels_byte_length = 0;
+    dp.definition_levels_byte_length = static_cast<int32_t>(def_bytes);
+    dp.repetition_levels_byte_length = static_cast<int32_t>(rep_bytes);
     dp.is_compressed = options_.codec->codec() != CompressionCodec::kUncompressed;
     if (options_.write_page_header_statistics) {
       dp.statistics = page_stats_.ToStatistics(options_.statistics_truncate_length);
@@ -446,10 +550,14 @@ Status ColumnWriterBase::FinishPage() {
   chunk_stats_.Merge(page_stats_);
   page_stats_.Reset();
   chunk_rows_ += page_rows_;
+  chunk_values_ += page_values_;
   page_rows_ = 0;
+  page_values_ = 0;
   page_nulls_ = 0;
   page_levels_ = 0;
   page_def_bits_.clear();
+  page_def_levels_.clear();
+  page_rep_levels_.clear();
   return {};
 }
 
@@ -460,7 +568,7 @@ Result<ColumnChunkResult> ColumnWriterBase::Flush(OutputSink* sink) {
   md.type = leaf_.physical_type();
   md.path_in_schema = leaf_.path;
   md.codec = options_.codec->codec();
-  md.num_values = chunk_rows_;
+  md.num_values = chunk_values_;
 
   int64_t dictionary_total = 0, dictionary_uncompressed = 0;
   std::vector<Encoding> encodings;
@@ -535,6 +643,7 @@ Result<ColumnChunkResult> ColumnWriterBase::Flush(OutputSink* sink) {
   pages_.clear();
   encoding_stats_.clear();
   chunk_rows_ = 0;
+  chunk_values_ = 0;
   data_uncompressed_ = 0;
   used_dictionary_pages_ = false;
   chunk_stats_.Reset();
@@ -582,16 +691,7 @@ class ValueColumnWriter final : public ColumnWriterBase {
       int64_t n = std::min({length - done, room, kMiniBatch});
       if constexpr (kBytes) n = FitPage(column, offset + done, n);
       AppendLevels(column, offset + done, n);
-      FLOE_ASSIGN_OR_RETURN(std::span<const T> values, Gather(column, offset + done, n));
-      if (dict_mode_) {
-        AppendDictionaryIndices(values);
-        if (dict_.plain_size() > options_.dictionary_size_limit) {
-          FLOE_RETURN_IF_ERROR(FinishPage());
-          dict_mode_ = false;  // the pages so far keep the dictionary; the rest do without
-        }
-      } else {
-        AppendPlain(values);
-      }
+      FLOE_RETURN_IF_ERROR(AppendValues(column, offset + done, n));
       done += n;
       if (PageFull()) FLOE_RETURN_IF_ERROR(FinishPage());
     }
@@ -599,6 +699,30 @@ class ValueColumnWriter final : public ColumnWriterBase {
   }
 
  protected:
+  Status AppendDense(const Column& values, int64_t offset, int64_t n) override {
+    return AppendValues(values, offset, n);
+  }
+  int64_t DenseBytes(const Column& values, int64_t offset, int64_t n) const override {
+    if (leaf_.conversion != ValueConversion::kByteArray || offset + n > values.length) return 0;
+    return values.Offsets()[offset + n] - values.Offsets()[offset] + 4 * n;
+  }
+
+  // The non-null values of rows [offset, offset + n) of `column` into the open page (which may
+  // end here when the dictionary grows past its limit: a row boundary either way).
+  Status AppendValues(const Column& column, int64_t offset, int64_t n) {
+    FLOE_ASSIGN_OR_RETURN(std::span<const T> values, Gather(column, offset, n));
+    if (dict_mode_) {
+      AppendDictionaryIndices(values);
+      if (dict_.plain_size() > options_.dictionary_size_limit) {
+        FLOE_RETURN_IF_ERROR(FinishPage());
+        dict_mode_ = false;  // the pages so far keep the dictionary; the rest do without
+      }
+    } else {
+      AppendPlain(values);
+    }
+    return {};
+  }
+
   int64_t EstimatedValueBytes() const override {
     if (dict_mode_) {
       if (page_indices_.empty()) return 0;
@@ -910,18 +1034,7 @@ class BoolColumnWriter final : public ColumnWriterBase {
       const int64_t n = std::min({length - done, room, kMiniBatch});
       const int64_t start = offset + done;
       const int64_t nulls = AppendLevels(c, start, n);
-      const int64_t before = count_;
-      if (nulls == 0) {
-        AppendBits(c.values.data(), start, n, &bits_, &count_);
-      } else {
-        bits_.resize(static_cast<size_t>(columnar::BitmapBytes(count_ + n)), 0);
-        for (int64_t i = start; i < start + n; ++i) {
-          if (!c.IsValid(i)) continue;
-          if (c.BoolAt(i)) columnar::SetBit(bits_.data(), count_);
-          ++count_;
-        }
-      }
-      trues_ += CountSetBits(bits_.data(), before, count_ - before);
+      AppendBools(c, start, n, nulls);
       done += n;
       if (PageFull()) FLOE_RETURN_IF_ERROR(FinishPage());
     }
@@ -929,6 +1042,26 @@ class BoolColumnWriter final : public ColumnWriterBase {
   }
 
  protected:
+  Status AppendDense(const Column& values, int64_t offset, int64_t n) override {
+    AppendBools(values, offset, n, 0);
+    return {};
+  }
+
+  void AppendBools(const Column& c, int64_t start, int64_t n, int64_t nulls) {
+    const int64_t before = count_;
+    if (nulls == 0) {
+      AppendBits(c.values.data(), start, n, &bits_, &count_);
+    } else {
+      bits_.resize(static_cast<size_t>(columnar::BitmapBytes(count_ + n)), 0);
+      for (int64_t i = start; i < start + n; ++i) {
+        if (!c.IsValid(i)) continue;
+        if (c.BoolAt(i)) columnar::SetBit(bits_.data(), count_);
+        ++count_;
+      }
+    }
+    trues_ += CountSetBits(bits_.data(), before, count_ - before);
+  }
+
   int64_t EstimatedValueBytes() const override { return count_ / 8; }
   int64_t DictionaryBytes() const override { return 0; }
 
@@ -980,8 +1113,9 @@ Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(
     return InvalidInput("column '{}': page limits must be in 1..2^31-1 (rows {}, bytes {})", path,
                         options.page_row_limit, options.page_size_bytes);
   }
-  if (leaf.max_repetition_level > 0 || leaf.max_definition_level > 1) {
-    return Unsupported("nested column {}", path);
+  if (!leaf.nested() && (leaf.max_repetition_level > 0 || leaf.max_definition_level > 1)) {
+    return Internal("column '{}': a flat leaf with levels {}/{}", path, leaf.max_repetition_level,
+                    leaf.max_definition_level);
   }
   switch (leaf.physical_type()) {
     case PhysicalType::kBoolean:

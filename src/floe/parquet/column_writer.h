@@ -25,6 +25,7 @@
 #include "floe/parquet/file_metadata.h"
 #include "floe/parquet/output_sink.h"
 #include "floe/parquet/page_index.h"
+#include "floe/parquet/record_shredder.h"
 #include "floe/parquet/statistics_builder.h"
 #include "floe/parquet/write_schema.h"
 
@@ -83,6 +84,10 @@ class ColumnChunkWriter {
   // Appends rows [offset, offset + length) of `column`, the leaf's flat column (its type is the
   // leaf's source type; a required leaf's column has no nulls -- the caller checks both).
   virtual Status WriteFlat(const columnar::Column& column, int64_t offset, int64_t length) = 0;
+  // Appends the rows of a nested leaf, shredded (record_shredder.h). Pages are cut only where a
+  // row starts (repetition level 0): page row limits and the offset index count rows, a page's
+  // num_values its level entries.
+  virtual Status WriteShredded(const ShreddedLeaf& shredded) = 0;
 
   // Bytes held for the open chunk: finished pages (compressed), the open page, the dictionary.
   virtual int64_t buffered_bytes() const = 0;

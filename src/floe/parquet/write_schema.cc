@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace floe::parquet {
 
 namespace {
@@ -152,7 +155,7 @@ Result<Mapping> MapType(const columnar::Field& field, const std::string& path, b
     case TypeId::kList:
     case TypeId::kStruct:
     case TypeId::kMap:
-      return Unsupported("nested column {}", path);
+      return Internal("column '{}': MapType of a nested type", path);
     case TypeId::kNull:
     case TypeId::kFloat16:
       break;
@@ -179,6 +182,125 @@ int32_t DecimalFixedLength(int32_t precision) {
   return 16;
 }
 
+namespace {
+
+// Appends the elements of `f` (and of everything under it) and its leaves. `def`/`rep` are the
+// levels of the parent; `child_path` the child indices from the top-level column to `f`.
+Status AddField(const columnar::Field& f, const std::string& name, bool nullable,
+                std::vector<std::string> path, std::vector<int> child_path, int top_index,
+                int16_t def, int16_t rep, std::span<const int32_t> uuid_field_ids,
+                WriteSchema* out) {
+  path.push_back(name);
+  const std::string dotted = fmt::format("{}", fmt::join(path, "."));
+  SchemaElement e;
+  e.name = name;
+  e.repetition_type = nullable ? FieldRepetitionType::kOptional : FieldRepetitionType::kRequired;
+  if (f.field_id >= 0) e.field_id = f.field_id;
+  if (nullable) ++def;
+  const columnar::DataType& t = f.type;
+  switch (t.id) {
+    case TypeId::kStruct: {
+      if (t.children.empty()) {
+        return Unsupported("column '{}': a struct without fields (Parquet has no empty group)",
+                           dotted);
+      }
+      e.num_children = static_cast<int32_t>(t.children.size());
+      out->elements.push_back(e);
+      for (size_t k = 0; k < t.children.size(); ++k) {
+        const columnar::Field& c = t.children[k];
+        if (c.name.empty())
+          return InvalidInput("column '{}': field {} has an empty name", dotted, k);
+        for (size_t j = 0; j < k; ++j) {
+          if (t.children[j].name == c.name) {
+            return InvalidInput("column '{}': field name '{}' appears twice", dotted, c.name);
+          }
+        }
+        std::vector<int> cp = child_path;
+        cp.push_back(static_cast<int>(k));
+        FLOE_RETURN_IF_ERROR(AddField(c, c.name, c.nullable, path, std::move(cp), top_index, def,
+                                      rep, uuid_field_ids, out));
+      }
+      return {};
+    }
+    case TypeId::kList: {
+      // The LogicalTypes spec's three levels: <name> (LIST) { repeated group list { element } }.
+      if (t.children.size() != 1) return InvalidInput("column '{}': a list has one child", dotted);
+      e.num_children = 1;
+      e.logical_type = LogicalType::Of(LogicalType::Kind::kList);
+      e.converted_type = ConvertedType::kList;
+      out->elements.push_back(e);
+      SchemaElement r;
+      r.name = "list";
+      r.repetition_type = FieldRepetitionType::kRepeated;
+      r.num_children = 1;
+      out->elements.push_back(r);
+      path.push_back("list");
+      child_path.push_back(0);
+      const columnar::Field& c = t.children[0];
+      return AddField(c, "element", c.nullable, std::move(path), std::move(child_path), top_index,
+                      static_cast<int16_t>(def + 1), static_cast<int16_t>(rep + 1), uuid_field_ids,
+                      out);
+    }
+    case TypeId::kMap: {
+      // <name> (MAP) { repeated group key_value { required key; value } }.
+      if (t.children.size() != 1 || t.children[0].type.id != TypeId::kStruct ||
+          t.children[0].type.children.size() != 2) {
+        return InvalidInput("column '{}': a map has one struct<key, value> child", dotted);
+      }
+      const columnar::Field& key = t.children[0].type.children[0];
+      const columnar::Field& value = t.children[0].type.children[1];
+      e.num_children = 1;
+      e.logical_type = LogicalType::Of(LogicalType::Kind::kMap);
+      e.converted_type = ConvertedType::kMap;
+      out->elements.push_back(e);
+      SchemaElement r;
+      r.name = "key_value";
+      r.repetition_type = FieldRepetitionType::kRepeated;
+      r.num_children = 2;
+      out->elements.push_back(r);
+      path.push_back("key_value");
+      const auto d = static_cast<int16_t>(def + 1);
+      const auto rr = static_cast<int16_t>(rep + 1);
+      std::vector<int> kp = child_path, vp = child_path;
+      kp.insert(kp.end(), {0, 0});
+      vp.insert(vp.end(), {0, 1});
+      FLOE_RETURN_IF_ERROR(
+          AddField(key, "key", false, path, std::move(kp), top_index, d, rr, uuid_field_ids, out));
+      return AddField(value, "value", value.nullable, std::move(path), std::move(vp), top_index, d,
+                      rr, uuid_field_ids, out);
+    }
+    default:
+      break;
+  }
+  const bool is_uuid = f.field_id >= 0 && std::find(uuid_field_ids.begin(), uuid_field_ids.end(),
+                                                    f.field_id) != uuid_field_ids.end();
+  FLOE_ASSIGN_OR_RETURN(Mapping m, MapType(f, dotted, is_uuid));
+  e.type = m.type;
+  e.type_length = m.type_length;
+  e.converted_type = m.converted;
+  e.logical_type = m.logical;
+  if (m.logical && m.logical->kind == LogicalType::Kind::kDecimal) {
+    e.precision = m.logical->precision;
+    e.scale = m.logical->scale;
+  }
+  out->elements.push_back(e);
+
+  LeafColumn leaf;
+  leaf.path = std::move(path);
+  leaf.top_level_index = top_index;
+  leaf.child_path = std::move(child_path);
+  leaf.field_id = f.field_id;
+  leaf.element = e;
+  leaf.max_definition_level = def;
+  leaf.max_repetition_level = rep;
+  leaf.conversion = m.conversion;
+  leaf.source_type = f.type;
+  out->leaves.push_back(std::move(leaf));
+  return {};
+}
+
+}  // namespace
+
 Result<WriteSchema> MakeWriteSchema(const columnar::Schema& schema,
                                     std::span<const int32_t> uuid_field_ids) {
   WriteSchema out;
@@ -194,34 +316,7 @@ Result<WriteSchema> MakeWriteSchema(const columnar::Schema& schema,
         return InvalidInput("column name '{}' appears twice", f.name);
       }
     }
-    const bool is_uuid = f.field_id >= 0 && std::find(uuid_field_ids.begin(), uuid_field_ids.end(),
-                                                      f.field_id) != uuid_field_ids.end();
-    FLOE_ASSIGN_OR_RETURN(Mapping m, MapType(f, f.name, is_uuid));
-    SchemaElement e;
-    e.name = f.name;
-    e.type = m.type;
-    e.type_length = m.type_length;
-    e.repetition_type =
-        f.nullable ? FieldRepetitionType::kOptional : FieldRepetitionType::kRequired;
-    e.converted_type = m.converted;
-    e.logical_type = m.logical;
-    if (m.logical && m.logical->kind == LogicalType::Kind::kDecimal) {
-      e.precision = m.logical->precision;
-      e.scale = m.logical->scale;
-    }
-    if (f.field_id >= 0) e.field_id = f.field_id;
-    out.elements.push_back(e);
-
-    LeafColumn leaf;
-    leaf.path = {f.name};
-    leaf.top_level_index = i;
-    leaf.field_id = f.field_id;
-    leaf.element = e;
-    leaf.max_definition_level = f.nullable ? 1 : 0;
-    leaf.max_repetition_level = 0;
-    leaf.conversion = m.conversion;
-    leaf.source_type = f.type;
-    out.leaves.push_back(std::move(leaf));
+    FLOE_RETURN_IF_ERROR(AddField(f, f.name, f.nullable, {}, {}, i, 0, 0, uuid_field_ids, &out));
   }
   return out;
 }

@@ -12,7 +12,10 @@
 //   for ms/us (the spec pairs them whatever isAdjustedToUTC says); string -> BYTE_ARRAY STRING
 //   UTF8; binary -> BYTE_ARRAY; fixed_size_binary(n) -> FIXED_LEN_BYTE_ARRAY(n), annotated UUID
 //   only when n == 16 and the field's id is listed as a uuid (columnar has no uuid type).
-//   Nested types (struct, list, map), float16 and null are `unsupported`.
+//   struct -> a group; list -> the LogicalTypes spec's three levels, `<name> (LIST) { repeated
+//   group list { element } }`; map -> `<name> (MAP) { repeated group key_value { required key;
+//   value } }`. Every field's id goes on its element (the repeated groups have none, as in
+//   Iceberg's files). float16 and null are `unsupported`.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +52,9 @@ enum class ValueConversion {
 struct LeafColumn {
   std::vector<std::string> path;  // field names from the top-level field down to the leaf
   int top_level_index = 0;        // which column of a RecordBatch feeds this leaf
+  // Child indices from the top-level column down to the leaf's column (a list's values child is
+  // 0; a map's is 0, then 0 for the key, 1 for the value); empty for a flat column.
+  std::vector<int> child_path;
   int32_t field_id = -1;
   SchemaElement element;  // the leaf's element: physical type, annotations, repetition
   int16_t max_definition_level = 0;
@@ -56,6 +62,7 @@ struct LeafColumn {
   ValueConversion conversion = ValueConversion::kInt64;
   columnar::DataType source_type;
 
+  bool nested() const { return !child_path.empty(); }
   PhysicalType physical_type() const { return *element.type; }
   int32_t type_length() const { return element.type_length.value_or(0); }
   // "a.b.c": how options and messages name the column.

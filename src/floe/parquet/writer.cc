@@ -232,7 +232,15 @@ Status ParquetWriter::Write(const columnar::RecordBatch& batch) {
     n = std::min(n, slice);
     for (size_t i = 0; i < writers_.size(); ++i) {
       const LeafColumn& leaf = schema_.leaves[i];
-      Status s = writers_[i]->WriteFlat(*batch.column(leaf.top_level_index), done, n);
+      const columnar::Column& column = *batch.column(leaf.top_level_index);
+      Status s;
+      if (leaf.nested()) {
+        s = ShredLeaf(leaf, columnar_schema_->fields[static_cast<size_t>(leaf.top_level_index)],
+                      column, done, n, &shredded_);
+        if (s) s = writers_[i]->WriteShredded(shredded_);
+      } else {
+        s = writers_[i]->WriteFlat(column, done, n);
+      }
       if (!s) {
         failed_ = true;
         return s;
@@ -404,6 +412,7 @@ Result<WrittenFile> ParquetWriter::Close() {
     ColumnMetrics m;
     m.path = leaf.path;
     m.field_id = leaf.field_id;
+    m.max_repetition_level = leaf.max_repetition_level;
     m.physical_type = leaf.physical_type();
     m.logical_type = leaf.element.logical_type;
     m.compressed_size = column_sizes_[c];

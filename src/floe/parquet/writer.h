@@ -81,11 +81,12 @@ struct WriterOptions {
 struct ColumnMetrics {
   std::vector<std::string> path;
   int32_t field_id = -1;
+  int16_t max_repetition_level = 0;  // > 0: under a list or map
   PhysicalType physical_type = PhysicalType::kInt64;
   std::optional<LogicalType> logical_type;
   int64_t compressed_size = 0;  // all chunks, page headers included (Iceberg column_sizes)
-  int64_t num_values = 0;       // nulls included (value_counts)
-  int64_t null_count = 0;
+  int64_t num_values = 0;       // nulls included (value_counts); level entries for a nested leaf
+  int64_t null_count = 0;       // nested: entries below the maximum definition level
   std::optional<int64_t> nan_count;  // FLOAT/DOUBLE only
   // Exact bounds, NaN excluded, as PLAIN bytes of the physical type (no length prefix; INT32
   // decimals 4 bytes little-endian, FIXED decimals big-endian); absent when all null/NaN.
@@ -169,6 +170,7 @@ class ParquetWriter {
   // until Close writes it behind the row groups and shifts them).
   std::vector<bool> colocated_;
   MemorySink colocated_sink_;
+  ShreddedLeaf shredded_;  // scratch
 };
 
 }  // namespace floe::parquet

@@ -472,6 +472,36 @@ Result<ExprPtr> Binder::BindNode(const std::string& type, const json& b, int loc
     if (!fields.empty() && fields.back().contains("A_Star")) {
       return Fail(loc, ErrorKind::kInvalidInput, "* is only allowed in the select list");
     }
+    // a.b(.c...): when `a` (or, after a table qualifier, `b`) is a struct column, the rest are
+    // its fields; otherwise the leading names qualify the column.
+    std::vector<std::string> names;
+    for (const auto& f : fields) {
+      names.push_back(f.contains("String") ? f["String"].value("sval", "") : "");
+    }
+    auto struct_column = [&](const std::string& n) {
+      for (size_t i = 0; i < column_names_.size(); ++i) {
+        if (Lower(column_names_[i]) == Lower(n) &&
+            column_types_[i].id == columnar::TypeId::kStruct) {
+          return true;
+        }
+      }
+      return false;
+    };
+    size_t head = names.size();
+    if (names.size() >= 2 && struct_column(names[0])) {
+      head = 0;
+    } else if (names.size() >= 3 && struct_column(names[1])) {
+      head = 1;
+    }
+    if (head < names.size()) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, ResolveColumn(names[head], loc));
+      for (size_t i = head + 1; i < names.size(); ++i) {
+        auto field = exec::MakeCall(exec::Fn::kStructField, {e}, names[i]);
+        if (!field) return std::unexpected(Locate(field.error(), loc));
+        e = std::move(*field);
+      }
+      return e;
+    }
     return ResolveColumn(LastName(fields), loc);
   }
   if (type == "A_Const") return BindConst(b, loc);
