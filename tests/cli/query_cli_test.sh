@@ -34,6 +34,9 @@ check "json without stats" $?
 out="$(f query --format json --stats -e "select count(*) as n from db.t where day = '2024-01-04'")"
 echo "$out" | grep -qE '^\{"columns": \["n"\], "rows": \[\[1\]\], "stats": \{"data_files_opened": 1, "data_files_skipped": \{"partition": 1, "bounds": 0\}, "row_groups_read": 1, "row_groups_skipped": 0, "pages_skipped": 0, "requests": \{"GET": [0-9]+, "HEAD": 0, "PUT": 0, "LIST": 0, "DELETE": 0\}, "bytes_fetched": [0-9]+, "wall_ms": [0-9.]+\}\}$'
 check "json with stats: the exact form of CLI.md ($out)" $?
+# The table format shows a value as it is: quotes inside it are not CSV-doubled.
+[[ "$(f query -e "select 'say \"hi\"' as q, name from db.t where id = 3")" == $'q        | name\n---------+-----\nsay "hi" | c, d\n(1 row)' ]]
+check "table cells are not CSV-quoted" $?
 "$floe" query --format csv -e "select count(*) from db.t" --warehouse "$wh" | grep -qx 3
 check "global flags after the subcommand" $?
 printf 'select 1 as a;\nselect 2 as b;\n' >"$work/q.sql"

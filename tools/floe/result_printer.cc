@@ -41,7 +41,15 @@ std::vector<std::string> ResultPrinter::TableCells(const columnar::RecordBatch& 
       v = "NULL";
     } else {
       columnar::AppendCsvValue(*b.columns[c], row, &v);
-      if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+      if (v.size() >= 2 && v.front() == '"' && v.back() == '"') {
+        // The CSV quoting undone: the outer quotes go and each doubled quote is one.
+        std::string plain;
+        for (size_t i = 1; i + 1 < v.size(); ++i) {
+          plain += v[i];
+          if (v[i] == '"' && v[i + 1] == '"') ++i;
+        }
+        v = std::move(plain);
+      }
     }
     line.push_back(std::move(v));
   }
