@@ -169,5 +169,30 @@ TEST(Expression, StructFieldIsNullWhereTheStructIs) {
             "invalid input: cannot take field 'a' of int64 (not a struct)");
 }
 
+TEST(Expression, IsNullOfAStructReadsOnlyItsValidity) {
+  columnar::FixedWidthBuilder<int32_t> a(columnar::Int32());
+  a.Append(1);
+  a.AppendNull();
+  columnar::ValidityBuilder valid;
+  valid.AppendNull();
+  valid.AppendValid();  // a valid struct whose field is NULL is not NULL
+  auto s = std::make_shared<columnar::Column>();
+  s->type = columnar::Struct({{"a", columnar::Int32(), true, 2}});
+  s->length = 2;
+  s->null_count = 1;
+  s->validity = valid.Finish();
+  s->children = {a.Finish()};
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"s", s->type}}});
+  b.columns = {s};
+  b.num_rows = 2;
+  auto ref = ColumnRef(0, s->type, "s");
+  auto is_null = MakeCall(Fn::kIsNull, {ref});
+  auto not_null = MakeCall(Fn::kIsNotNull, {ref});
+  ASSERT_TRUE(is_null.has_value() && not_null.has_value());
+  EXPECT_EQ(Texts(Evaluate(**is_null, b).value()), (std::vector<std::string>{"true", "false"}));
+  EXPECT_EQ(Texts(Evaluate(**not_null, b).value()), (std::vector<std::string>{"false", "true"}));
+}
+
 }  // namespace
 }  // namespace floe::exec

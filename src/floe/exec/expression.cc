@@ -856,6 +856,13 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
     cols.push_back(std::move(c));
   }
   if (e.fn == Fn::kStructField) return StructField(e, *cols[0]);
+  if (e.fn == Fn::kIsNull || e.fn == Fn::kIsNotNull) {
+    // Of any type, nested ones included: only the validity is read.
+    columnar::BoolBuilder out;
+    const bool want_null = e.fn == Fn::kIsNull;
+    for (int64_t r = 0; r < batch.num_rows; ++r) out.Append(cols[0]->IsNull(r) == want_null);
+    return out.Finish();
+  }
   FLOE_ASSIGN_OR_RETURN(ColumnPtr fast, FastPath(e, cols));
   if (fast) return fast;
   ValueColumnBuilder out(e.type);
