@@ -255,7 +255,7 @@ class Fuzzer:
                   "write.parquet.bloom-filter-enabled.column.id",
                   "write.parquet.bloom-filter-fpp.column.id", "write.metadata.metrics.default",
                   "write.metadata.previous-versions-max", "commit.retry.num-retries",
-                  "commit.retry.min-wait-ms", "commit.retry.max-wait-ms",
+                  "commit.retry.min-wait-ms", "commit.retry.max-wait-ms", "commit.retry.total-timeout-ms",
                   "commit.manifest.min-count-to-merge", "history.expire.min-snapshots-to-keep",
                   "format-version", "unknown.property"]
 
