@@ -21,91 +21,19 @@ constexpr std::array<std::string_view, 12> kNames = {
     "partitions", "history",    "refs",         "all_data_files", "all_files", "all_manifests"};
 
 // A column of Literal cells, materialised to the columnar type of its Iceberg type.
-struct LiteralColumn {
+struct CellColumn {
   std::string name;
   TypePtr type;
   std::vector<Literal> cells;
 };
 
-Result<c::ColumnPtr> Materialize(const LiteralColumn& col, c::DataType* out_type) {
-  FLOE_ASSIGN_OR_RETURN(c::DataType dt, ToColumnarType(*col.type));
-  *out_type = dt;
-  auto fixed = [&](auto tag) -> c::ColumnPtr {
-    using T = decltype(tag);
-    c::FixedWidthBuilder<T> b(dt);
-    b.Reserve(static_cast<int64_t>(col.cells.size()));
-    for (const auto& v : col.cells) {
-      if (v.is_null()) {
-        b.AppendNull();
-        continue;
-      }
-      T x{};
-      std::visit(
-          [&](const auto& s) {
-            using S = std::decay_t<decltype(s)>;
-            if constexpr (std::is_arithmetic_v<S>) x = static_cast<T>(s);
-          },
-          v.storage());
-      b.Append(x);
-    }
-    return b.Finish();
-  };
-  switch (col.type->id) {
-    case TypeId::kBoolean: {
-      c::BoolBuilder b;
-      for (const auto& v : col.cells) {
-        if (v.is_null()) {
-          b.AppendNull();
-        } else {
-          b.Append(std::get<bool>(v.storage()));
-        }
-      }
-      return b.Finish();
-    }
-    case TypeId::kInt:
-    case TypeId::kDate:
-      return fixed(int32_t{});
-    case TypeId::kLong:
-    case TypeId::kTime:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampTz:
-    case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs:
-      return fixed(int64_t{});
-    case TypeId::kFloat:
-      return fixed(float{});
-    case TypeId::kDouble:
-      return fixed(double{});
-    case TypeId::kDecimal: {
-      c::FixedWidthBuilder<Int128> b(dt);
-      for (const auto& v : col.cells) {
-        if (v.is_null()) {
-          b.AppendNull();
-        } else {
-          b.Append(v.AsDecimal().unscaled);
-        }
-      }
-      return b.Finish();
-    }
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kFixed:
-    case TypeId::kUuid: {
-      c::BinaryBuilder b(dt);
-      for (const auto& v : col.cells) {
-        if (v.is_null()) {
-          b.AppendNull();
-        } else if (col.type->id == TypeId::kString) {
-          FLOE_RETURN_IF_ERROR(b.Append(v.AsString()));
-        } else {
-          FLOE_RETURN_IF_ERROR(b.Append(v.AsBytes()));
-        }
-      }
-      return b.Finish();
-    }
-    default:
-      return Unsupported("metadata table column '{}' of type {}", col.name, col.type->ToString());
+Result<c::ColumnPtr> Materialize(const CellColumn& col, c::DataType* out_type) {
+  FLOE_ASSIGN_OR_RETURN(*out_type, ToColumnarType(*col.type));
+  auto column = iceberg::LiteralColumn(col.cells, *col.type);
+  if (!column) {
+    return Unsupported("metadata table column '{}': {}", col.name, column.error().message);
   }
+  return column;
 }
 
 // Rows appended cell by cell in column order.
@@ -137,7 +65,7 @@ class Rows {
   }
 
  private:
-  std::vector<LiteralColumn> cols_;
+  std::vector<CellColumn> cols_;
 };
 
 TypePtr T(TypeId id) { return Primitive(id); }
