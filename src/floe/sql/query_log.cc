@@ -193,7 +193,7 @@ struct Counter {
       ColumnUse u;
       u.range = 1;
       u.temporal = left.temporal;
-      auto [lt, list] = Unwrap(a_expr.value("rexpr", json::object()));
+      auto [lt, list] = Unwrap(Field(a_expr, "rexpr"));
       if (lt == "List") {
         const json& items = Field(*list, "items");
         if (items.is_array()) {
