@@ -116,6 +116,20 @@ Result<parquet::ReadPlannerOptions> PlannerOptionsFor(const GlobalOptions& g,
   return p;
 }
 
+void AddSetOption(CLI::App* command, std::vector<std::string>* sets) {
+  command->add_option("--set", *sets,
+                      "NAME=VALUE: a read setting, e.g. read.request-budget=32 (repeatable; "
+                      "`floe query --help` lists them)");
+}
+
+Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets) {
+  sql::Settings s;
+  for (const auto& a : sets) {
+    FLOE_RETURN_IF_ERROR(s.SetAssignment(a));
+  }
+  return s;
+}
+
 std::string SimulationFooter() { return "--simulate-s3 settings:\n" + io::SimulationHelp(); }
 
 }  // namespace floe::cli
