@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "cli.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/simulated_store.h"
@@ -117,9 +119,12 @@ Result<parquet::ReadPlannerOptions> PlannerOptionsFor(const GlobalOptions& g,
 }
 
 void AddSetOption(CLI::App* command, std::vector<std::string>* sets) {
+  const bool listed_here = command->get_name() == "query";
   command->add_option("--set", *sets,
-                      "NAME=VALUE: a read setting, e.g. read.request-budget=32 (repeatable; "
-                      "`floe query --help` lists them)");
+                      fmt::format("NAME=VALUE: a read setting, e.g. read.request-budget=32 "
+                                  "(repeatable; {})",
+                                  listed_here ? "the settings are listed below"
+                                              : "`floe query --help` lists them"));
 }
 
 Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets) {
