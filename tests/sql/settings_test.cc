@@ -41,7 +41,8 @@ TEST(SettingsTest, SizesTakeUnitsAndValuesAreRangeChecked) {
   EXPECT_EQ(ParseSettingValue(gap, "0")->integer, 0);
   auto neg = ParseSettingValue(gap, "-1");
   ASSERT_FALSE(neg);
-  EXPECT_EQ(neg.error().message, "setting read.coalesce-gap-bytes: '-1' is out of range (0 to 1 TiB)");
+  EXPECT_EQ(neg.error().message,
+            "setting read.coalesce-gap-bytes: '-1' is out of range (0 to 1 TiB)");
   auto budget = ParseSettingValue(*FindSetting("read.request-budget"), "5000");
   ASSERT_FALSE(budget);
   EXPECT_EQ(budget.error().message,

@@ -28,74 +28,95 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+SettingDef Def(std::string_view name, SettingType type, double min, double max,
+               std::vector<std::string_view> choices, std::string_view description,
+               void (*apply)(const SettingValue&, QueryOptions*),
+               std::string (*get)(const QueryOptions&)) {
+  return {name, type, min, max, std::move(choices), description, apply, get};
+}
+
 std::vector<SettingDef> MakeSettings() {
   using T = SettingType;
   using V = const SettingValue&;
   using O = QueryOptions*;
   using C = const QueryOptions&;
   std::vector<SettingDef> s;
-  s.push_back({"read.strategy", T::kChoice, 0, 0, {"floe", "parquet-mr", "aal", "eager", "arrow-rs"},
-               "How data files are read: floe's planned reads, or a peer engine's pattern",
-               [](V v, O o) { o->read.strategy = *parquet::ParseReadStrategy(v.text); },
-               [](C o) { return std::string(parquet::ReadStrategyName(o.read.strategy)); }});
-  s.push_back({"read.objective", T::kChoice, 0, 0, {"latency", "requests", "cost"},
-               "What the floe strategy's request planner minimises",
-               [](V v, O o) { o->read.planner.objective = *parquet::ParseReadObjective(v.text); },
-               [](C o) { return std::string(parquet::ReadObjectiveName(o.read.planner.objective)); }});
-  s.push_back({"read.request-budget", T::kInt, 1, 4096, {},
-               "floe strategy: requests in flight across a scan",
-               [](V v, O o) { o->read.request_budget = static_cast<int>(v.integer); },
-               [](C o) { return Int(o.read.request_budget); }});
-  s.push_back({"read.baseline-tasks", T::kInt, 1, 1024, {},
-               "Peer strategies: files read at once (Spark local[4] reads 4)",
-               [](V v, O o) { o->read.baseline_tasks = static_cast<int>(v.integer); },
-               [](C o) { return Int(o.read.baseline_tasks); }});
-  s.push_back({"read.whole-file-bytes", T::kSize, 0, kMaxBytes, {},
-               "floe strategy: files at most this long are fetched whole in one GET (0: never)",
-               [](V v, O o) { o->read.planner.whole_file_bytes = v.integer; },
-               [](C o) { return Int(o.read.planner.whole_file_bytes); }});
-  s.push_back({"read.coalesce-gap-bytes", T::kSize, 0, kMaxBytes, {},
-               "floe strategy: a gap between wanted ranges read through rather than paying a request",
-               [](V v, O o) { o->read.planner.coalesce_gap = v.integer; },
-               [](C o) { return Int(o.read.planner.coalesce_gap); }});
-  s.push_back({"read.max-request-bytes", T::kSize, 0, kMaxBytes, {},
-               "floe strategy: ranges are not coalesced into a request longer than this",
-               [](V v, O o) { o->read.planner.max_request_bytes = v.integer; },
-               [](C o) { return Int(o.read.planner.max_request_bytes); }});
-  s.push_back({"read.footer-size-hint", T::kSize, 8, 64 << 20, {},
-               "floe strategy: bytes of a file's tail read first, before the scan has learned "
-               "its footers' size",
-               [](V v, O o) { o->read.planner.initial_tail_bytes = v.integer; },
-               [](C o) { return Int(o.read.planner.initial_tail_bytes); }});
-  s.push_back({"read.latency-slack", T::kDouble, 0, 10, {},
-               "latency objective: plans within this fraction of the fastest tie, broken by "
-               "fewer requests",
-               [](V v, O o) { o->read.planner.latency_slack = v.real; },
-               [](C o) { return Real(o.read.planner.latency_slack); }});
-  s.push_back({"read.max-buffered-bytes", T::kSize, 0, kMaxBytes, {},
-               "Fetched but not yet decoded bytes held at once (a larger file is read alone)",
-               [](V v, O o) { o->read.max_buffered_bytes = v.integer; },
-               [](C o) { return Int(o.read.max_buffered_bytes); }});
-  s.push_back({"read.page-index", T::kBool, 0, 0, {},
-               "Prune pages by the Parquet page index when the filter allows",
-               [](V v, O o) { o->read.use_page_index = v.integer != 0; },
-               [](C o) { return Bool(o.read.use_page_index); }});
-  s.push_back({"read.footer-cache-enabled", T::kBool, 0, 0, {},
-               "floe strategy: reuse parsed footers and page indexes across scans",
-               [](V v, O o) { o->read.use_footer_cache = v.integer != 0; },
-               [](C o) { return Bool(o.read.use_footer_cache); }});
-  s.push_back({"read.threads", T::kInt, 0, 1024, {},
-               "Threads consuming a scan's batches (0: one per core)",
-               [](V v, O o) { o->threads = static_cast<int>(v.integer); },
-               [](C o) { return Int(o.threads); }});
-  s.push_back({"read.footer-cache-bytes", T::kSize, 0, kMaxBytes, {},
-               "Capacity of the process's Parquet footer cache",
-               [](V v, O) { parquet::FooterCache::Default().set_capacity_bytes(v.integer); },
-               [](C) { return Int(parquet::FooterCache::Default().capacity_bytes()); }});
-  s.push_back({"read.metadata-cache-bytes", T::kSize, 0, kMaxBytes, {},
-               "Capacity of the process's Iceberg metadata cache (metadata JSON, manifests)",
-               [](V v, O) { iceberg::MetadataCache::Default().set_capacity_bytes(v.integer); },
-               [](C) { return Int(iceberg::MetadataCache::Default().capacity_bytes()); }});
+  s.push_back(Def(
+      "read.strategy", T::kChoice, 0, 0, {"floe", "parquet-mr", "aal", "eager", "arrow-rs"},
+      "How data files are read: floe's planned reads, or a peer engine's pattern",
+      [](V v, O o) { o->read.strategy = *parquet::ParseReadStrategy(v.text); },
+      [](C o) { return std::string(parquet::ReadStrategyName(o.read.strategy)); }));
+  s.push_back(Def(
+      "read.objective", T::kChoice, 0, 0, {"latency", "requests", "cost"},
+      "What the floe strategy's request planner minimises",
+      [](V v, O o) { o->read.planner.objective = *parquet::ParseReadObjective(v.text); },
+      [](C o) { return std::string(parquet::ReadObjectiveName(o.read.planner.objective)); }));
+  s.push_back(Def(
+      "read.request-budget", T::kInt, 1, 4096, {},
+      "floe strategy: requests in flight across a scan",
+      [](V v, O o) { o->read.request_budget = static_cast<int>(v.integer); },
+      [](C o) { return Int(o.read.request_budget); }));
+  s.push_back(Def(
+      "read.baseline-tasks", T::kInt, 1, 1024, {},
+      "Peer strategies: files read at once (Spark local[4] reads 4)",
+      [](V v, O o) { o->read.baseline_tasks = static_cast<int>(v.integer); },
+      [](C o) { return Int(o.read.baseline_tasks); }));
+  s.push_back(Def(
+      "read.whole-file-bytes", T::kSize, 0, kMaxBytes, {},
+      "floe strategy: files at most this long are fetched whole in one GET (0: never)",
+      [](V v, O o) { o->read.planner.whole_file_bytes = v.integer; },
+      [](C o) { return Int(o.read.planner.whole_file_bytes); }));
+  s.push_back(Def(
+      "read.coalesce-gap-bytes", T::kSize, 0, kMaxBytes, {},
+      "floe strategy: a gap between wanted ranges read through rather than paying a request",
+      [](V v, O o) { o->read.planner.coalesce_gap = v.integer; },
+      [](C o) { return Int(o.read.planner.coalesce_gap); }));
+  s.push_back(Def(
+      "read.max-request-bytes", T::kSize, 0, kMaxBytes, {},
+      "floe strategy: ranges are not coalesced into a request longer than this",
+      [](V v, O o) { o->read.planner.max_request_bytes = v.integer; },
+      [](C o) { return Int(o.read.planner.max_request_bytes); }));
+  s.push_back(Def(
+      "read.footer-size-hint", T::kSize, 8, 64 << 20, {},
+      "floe strategy: bytes of a file's tail read first, before the scan has learned "
+      "its footers' size",
+      [](V v, O o) { o->read.planner.initial_tail_bytes = v.integer; },
+      [](C o) { return Int(o.read.planner.initial_tail_bytes); }));
+  s.push_back(Def(
+      "read.latency-slack", T::kDouble, 0, 10, {},
+      "latency objective: plans within this fraction of the fastest tie, broken by "
+      "fewer requests",
+      [](V v, O o) { o->read.planner.latency_slack = v.real; },
+      [](C o) { return Real(o.read.planner.latency_slack); }));
+  s.push_back(Def(
+      "read.max-buffered-bytes", T::kSize, 0, kMaxBytes, {},
+      "Fetched but not yet decoded bytes held at once (a larger file is read alone)",
+      [](V v, O o) { o->read.max_buffered_bytes = v.integer; },
+      [](C o) { return Int(o.read.max_buffered_bytes); }));
+  s.push_back(Def(
+      "read.page-index", T::kBool, 0, 0, {},
+      "Prune pages by the Parquet page index when the filter allows",
+      [](V v, O o) { o->read.use_page_index = v.integer != 0; },
+      [](C o) { return Bool(o.read.use_page_index); }));
+  s.push_back(Def(
+      "read.footer-cache-enabled", T::kBool, 0, 0, {},
+      "floe strategy: reuse parsed footers and page indexes across scans",
+      [](V v, O o) { o->read.use_footer_cache = v.integer != 0; },
+      [](C o) { return Bool(o.read.use_footer_cache); }));
+  s.push_back(Def(
+      "read.threads", T::kInt, 0, 1024, {}, "Threads consuming a scan's batches (0: one per core)",
+      [](V v, O o) { o->threads = static_cast<int>(v.integer); },
+      [](C o) { return Int(o.threads); }));
+  s.push_back(Def(
+      "read.footer-cache-bytes", T::kSize, 0, kMaxBytes, {},
+      "Capacity of the process's Parquet footer cache",
+      [](V v, O) { parquet::FooterCache::Default().set_capacity_bytes(v.integer); },
+      [](C) { return Int(parquet::FooterCache::Default().capacity_bytes()); }));
+  s.push_back(Def(
+      "read.metadata-cache-bytes", T::kSize, 0, kMaxBytes, {},
+      "Capacity of the process's Iceberg metadata cache (metadata JSON, manifests)",
+      [](V v, O) { iceberg::MetadataCache::Default().set_capacity_bytes(v.integer); },
+      [](C) { return Int(iceberg::MetadataCache::Default().capacity_bytes()); }));
   return s;
 }
 
@@ -193,8 +214,10 @@ std::string SettingRange(const SettingDef& d) {
 
 Result<SettingValue> ParseSettingValue(const SettingDef& d, std::string_view raw) {
   std::string_view text = raw;
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
   auto bad = [&](std::string_view why) -> Result<SettingValue> {
     return InvalidInput("setting {}: '{}' {}", d.name, raw, why);
   };
@@ -226,7 +249,8 @@ Result<SettingValue> ParseSettingValue(const SettingDef& d, std::string_view raw
       std::string s(text);
       char* end = nullptr;
       double x = s.empty() ? 0 : std::strtod(s.c_str(), &end);
-      if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(x)) return bad("is not a number");
+      if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(x))
+        return bad("is not a number");
       if (x < d.min || x > d.max) return bad(fmt::format("is out of range ({})", SettingRange(d)));
       v.real = x;
       v.text = Real(x);
@@ -238,7 +262,8 @@ Result<SettingValue> ParseSettingValue(const SettingDef& d, std::string_view raw
       auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
       if (text.empty() || ec != std::errc() || p != text.data() + text.size()) {
         if (d.type == SettingType::kInt || ec == std::errc::result_out_of_range) {
-          return bad(ec == std::errc::result_out_of_range ? "is out of range" : "is not an integer");
+          return bad(ec == std::errc::result_out_of_range ? "is out of range"
+                                                          : "is not an integer");
         }
         auto size = bench::ParseSize(text);
         if (!size || text.starts_with("-")) return bad("is not a size (e.g. 65536, 64KiB, 2MB)");
@@ -255,8 +280,9 @@ Result<SettingValue> ParseSettingValue(const SettingDef& d, std::string_view raw
 }
 
 std::string SettingsHelp() {
-  std::string out = "Read settings (--set NAME=VALUE, or SQL SET NAME = VALUE; sizes as 65536, "
-                    "64KiB or 2MB):\n";
+  std::string out =
+      "Read settings (--set NAME=VALUE, or SQL SET NAME = VALUE; sizes as 65536, "
+      "64KiB or 2MB):\n";
   for (const auto& d : AllSettings()) {
     out += fmt::format("  {:<27} {} (default {}; {})\n", d.name, d.description, SettingDefault(d),
                        SettingRange(d));
@@ -276,13 +302,14 @@ std::optional<Result<SettingStatement>> ParseSettingStatement(std::string_view s
   if (name.empty()) {
     return Result<SettingStatement>(
         InvalidInput("{}: expected a setting name (SELECT * FROM floe_settings() lists them)",
-                     Lower(verb) == "set" ? "SET" : verb == "reset" ? "RESET" : "SHOW"));
+                     Lower(verb) == "set" ? "SET"
+                     : verb == "reset"    ? "RESET"
+                                          : "SHOW"));
   }
   if (verb != "set") {
     if (!Trim(rest).empty()) {
-      return Result<SettingStatement>(
-          InvalidInput("{} {}: unexpected '{}'", verb == "reset" ? "RESET" : "SHOW", name,
-                       Trim(rest)));
+      return Result<SettingStatement>(InvalidInput(
+          "{} {}: unexpected '{}'", verb == "reset" ? "RESET" : "SHOW", name, Trim(rest)));
     }
     bool all = Lower(name) == "all";
     if (verb == "reset") {
@@ -306,8 +333,10 @@ std::optional<Result<SettingStatement>> ParseSettingStatement(std::string_view s
   if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'') {
     value = value.substr(1, value.size() - 2);
   }
-  if (value.empty()) return Result<SettingStatement>(InvalidInput("SET {}: expected a value", name));
-  st.kind = Lower(value) == "default" ? SettingStatement::Kind::kReset : SettingStatement::Kind::kSet;
+  if (value.empty())
+    return Result<SettingStatement>(InvalidInput("SET {}: expected a value", name));
+  st.kind =
+      Lower(value) == "default" ? SettingStatement::Kind::kReset : SettingStatement::Kind::kSet;
   st.name = name;
   st.value = value;
   return Result<SettingStatement>(std::move(st));
@@ -329,7 +358,8 @@ Status Settings::SetAssignment(std::string_view assignment) {
     return InvalidInput("--set '{}': expected NAME=VALUE, e.g. read.request-budget=32", assignment);
   }
   std::string_view name = assignment.substr(0, eq);
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
+    name.remove_suffix(1);
   return Set(name, assignment.substr(eq + 1));
 }
 

@@ -76,8 +76,8 @@ class Settings {
 
   // Writes the values set so far over `options` (settings never set leave it as it is).
   void ApplyTo(QueryOptions* options) const;
-  // name, value, default_value, range, description for every setting; `effective` is the options the
-  // statement runs with (ApplyTo already applied), so `value` is what takes effect.
+  // name, value, default_value, range, description for every setting; `effective` is the options
+  // the statement runs with (ApplyTo already applied), so `value` is what takes effect.
   columnar::RecordBatch Table(const QueryOptions& effective) const;
 
  private:
