@@ -221,12 +221,13 @@ class Fuzzer:
         ("table", "describe"): [], ("table", "snapshots"): [], ("table", "files"): [],
         ("table", "scan"): ["--where", "--format", "--stats", "--limit", "--columns"],
         ("table", "rewrite-manifests"): ["--target-manifest-size"],
-        ("query",): ["-e", "--format", "--read-strategy", "--stats"],
+        ("query",): ["-e", "--format", "--read-strategy", "--stats", "--set"],
         ("parquet", "inspect"): [], ("parquet", "cat"): ["--columns", "--limit", "--format"],
     }
     VALUES = ["", "0", "-1", "1", "99999999999999999999", "2MB", "-5MiB", "0s", "3d", "x",
               "binpack", "sort", "id", "id DESC", "nosuch", "json", "csv", "table", "floe", "aal",
-              "'", "1e9", "4294967297", "2024-01-03", "id = 1", "id >", "9999-12-31T00:00:00Z"]
+              "'", "1e9", "4294967297", "2024-01-03", "id = 1", "id >", "9999-12-31T00:00:00Z",
+              "read.request-budget=0", "read.whole-file-bytes=64KiB", "read.nope=1", "read.threads="]
 
     def flag_case(self, wh):
         cmd = self.rng.choice(list(self.FLAGS))

@@ -30,17 +30,19 @@ namespace {
 // Iceberg metadata cache persist across runs, as in any long-lived engine, so the protocol's
 // warm-up fills them; `cold` empties both before every run instead, which is what an engine that
 // keeps no cache between queries (Spark's Parquet reader, without its catalog cache) pays.
-bench::QuestionFnFactory EngineQuestions(bool cold, const parquet::ReadPlannerOptions& planner) {
-  return [cold, planner](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
+bench::QuestionFnFactory EngineQuestions(bool cold, const parquet::ReadPlannerOptions& planner,
+                                         const sql::Settings& settings) {
+  return [cold, planner, settings](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
     return bench::QuestionFn(
-        [w, cold, planner](const std::string& sql) -> Result<bench::QuestionOutcome> {
+        [w, cold, planner, settings](const std::string& sql) -> Result<bench::QuestionOutcome> {
           if (cold) {
             parquet::FooterCache::Default().Clear();
             iceberg::MetadataCache::Default().Clear();
           }
           sql::Engine engine(w);
           sql::QueryOptions options;
-          options.planner = planner;
+          options.read.planner = planner;
+          settings.ApplyTo(&options);
           FLOE_ASSIGN_OR_RETURN(sql::QueryResult r, engine.Execute(sql, options));
           bench::QuestionOutcome out;
           out.data_files_opened = r.stats.data_files_opened;
@@ -63,6 +65,7 @@ struct BenchArgs {
   double scale = 1;
   bool cold = false;
   std::string read_objective = "latency";
+  std::vector<std::string> sets;
 };
 
 bench::BenchOptions OptionsFor(const GlobalOptions& g, const std::string& warehouse, int rounds,
@@ -143,7 +146,9 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
   auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale);
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
-  auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner));
+  auto settings = SettingsFrom(a.sets);
+  if (!settings) return ReportError(settings.error());
+  auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner, *settings));
   if (!result) return ReportError(result.error());
   fmt::print("{}", bench::FormatTables(*result));
   if (!a.json.empty()) {
@@ -167,6 +172,7 @@ struct DemoArgs {
   int warmup = 2;
   bool cold = false;
   std::string read_objective = "latency";
+  std::vector<std::string> sets;
 };
 
 int Demo(const GlobalOptions& g, const DemoArgs& a) {
@@ -174,6 +180,8 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
   if (g.no_simulate_s3 && g.simulate_s3)
     return ReportError(Error{ErrorKind::kInvalidInput,
                              "--simulate-s3 and --no-simulate-s3 contradict each other"});
+  auto settings = SettingsFrom(a.sets);
+  if (!settings) return ReportError(settings.error());
   std::error_code ec;
   std::filesystem::create_directories(a.out, ec);
   if (ec) return ReportError(Error{ErrorKind::kIO, fmt::format("cannot create '{}'", a.out)});
@@ -194,7 +202,7 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
     auto options = OptionsFor(g, a.out + "/warehouse", a.rounds, a.warmup, a.scale);
     auto planner = PlannerOptionsFor(g, a.read_objective);
     if (!planner) return ReportError(planner.error());
-    auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner));
+    auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner, *settings));
     if (!result) return ReportError(result.error());
     fmt::print("{}", bench::FormatTables(*result));
     std::fflush(stdout);
@@ -258,6 +266,7 @@ void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
                 "Empty the footer and metadata caches before every run (default: warm, as the "
                 "warm-up runs leave them)");
   cmd->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
+  AddSetOption(cmd, &args->sets);
   cmd->callback([&options, args] {
     int rc = Bench(options, *args);
     if (rc != 0) std::exit(rc);
@@ -280,6 +289,7 @@ void AddDemoCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_flag("--cold", args->cold,
                 "Empty the footer and metadata caches before every run (default: warm)");
   cmd->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
+  AddSetOption(cmd, &args->sets);
   cmd->callback([&options, args] {
     int rc = Demo(options, *args);
     if (rc != 0) std::exit(rc);

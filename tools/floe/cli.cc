@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "cli.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/simulated_store.h"
@@ -114,6 +116,23 @@ Result<parquet::ReadPlannerOptions> PlannerOptionsFor(const GlobalOptions& g,
     FLOE_ASSIGN_OR_RETURN(p.store_model, io::ParseSimulationOptions(*g.simulate_s3));
   }
   return p;
+}
+
+void AddSetOption(CLI::App* command, std::vector<std::string>* sets) {
+  const bool listed_here = command->get_name() == "query";
+  command->add_option("--set", *sets,
+                      fmt::format("NAME=VALUE: a read setting, e.g. read.request-budget=32 "
+                                  "(repeatable; {})",
+                                  listed_here ? "the settings are listed below"
+                                              : "`floe query --help` lists them"));
+}
+
+Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets) {
+  sql::Settings s;
+  for (const auto& a : sets) {
+    FLOE_RETURN_IF_ERROR(s.SetAssignment(a));
+  }
+  return s;
 }
 
 std::string SimulationFooter() { return "--simulate-s3 settings:\n" + io::SimulationHelp(); }

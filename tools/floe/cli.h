@@ -11,6 +11,7 @@
 #include "floe/io/object_store.h"
 #include "floe/io/s3_store.h"
 #include "floe/parquet/read_planner.h"
+#include "floe/sql/settings.h"
 
 namespace floe::cli {
 
@@ -56,6 +57,13 @@ inline constexpr const char* kReadObjectiveHelp =
     "What the floe strategy's request planner minimises: latency (default; modelled time under the "
     "store model, the fewest requests among plans within 10% of the fastest), requests, or cost "
     "(S3's GET price per request, transfer free in-region)";
+
+// --set NAME=VALUE (repeatable): a read setting of the registry (sql/settings.h), applied over
+// the other flags. --read-strategy and --read-objective are the same as read.strategy and
+// read.objective.
+void AddSetOption(CLI::App* command, std::vector<std::string>* sets);
+// The settings --set gave, checked: the error names the setting and the value.
+Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets);
 
 // `floe table ...`
 void AddTableCommand(CLI::App& app, GlobalOptions& options);

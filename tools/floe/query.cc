@@ -28,6 +28,7 @@ struct QueryArgs {
   bool stats = false;
   std::string read_strategy = "floe";
   std::string read_objective = "latency";
+  std::vector<std::string> sets;
 };
 
 // True when `text` holds a complete statement: a ';' outside quotes and comments at its end.
@@ -143,10 +144,13 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
   }
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
+  auto settings = SettingsFrom(a.sets);
+  if (!settings) return ReportError(settings.error());
   QueryOutput output;
   output.format = a.format;
   output.stats = a.stats;
-  auto session = QuerySession::Open(g, *strategy, *planner, std::move(output));
+  auto session =
+      QuerySession::Open(g, *strategy, *planner, std::move(output), std::move(*settings));
   if (!session) {
     if (file != nullptr && file != stdin) std::fclose(file);
     return ReportError(session.error());
@@ -194,6 +198,10 @@ void AddQueryCommand(CLI::App& app, GlobalOptions& options) {
   sub->add_option("--read-strategy", args->read_strategy,
                   "floe (default), parquet-mr, aal, eager or arrow-rs");
   sub->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
+  AddSetOption(sub, &args->sets);
+  sub->footer(sql::SettingsHelp() +
+              "In SQL: SET read.request-budget = 32; RESET read.request-budget; SHOW ALL;\n"
+              "SELECT * FROM floe_settings() shows each setting's value in effect.");
   sub->callback([&options, args] {
     int rc = Query(options, *args);
     std::fflush(stdout);

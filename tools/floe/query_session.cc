@@ -49,10 +49,11 @@ io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {
 Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
                                                          parquet::ReadStrategy strategy,
                                                          const parquet::ReadPlannerOptions& planner,
-                                                         QueryOutput output) {
+                                                         QueryOutput output,
+                                                         sql::Settings settings) {
   std::unique_ptr<QuerySession> s(new QuerySession());
-  s->options_.read_strategy = strategy;
-  s->options_.planner = planner;
+  s->options_.read.strategy = strategy;
+  s->options_.read.planner = planner;
   s->output_ = std::move(output);
   iceberg::WarehouseOptions o;
   o.uri = g.warehouse;
@@ -70,6 +71,7 @@ Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
   };
   FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(o));
   s->engine_ = std::make_unique<sql::Engine>(std::move(w));
+  s->engine_->settings() = std::move(settings);
   return s;
 }
 
@@ -104,6 +106,22 @@ Status QuerySession::Run(const std::string& statement) {
   io::RequestCounts used = Diff(Counted(), before);
   std::optional<std::string> stats;
   if (output_.stats) stats = StatsJson(r->stats, used, ms);
+  if (!r->schema && !r->message.empty() && r->batches.empty()) {
+    // A statement without rows (SET, RESET): its one line; csv stays rows only.
+    std::string out;
+    if (output_.format == "json") {
+      out = R"({"columns": [], "rows": [], "message": )";
+      columnar::AppendJsonString(r->message, &out);
+      if (stats) out += ", \"stats\": " + *stats;
+      out += "}\n";
+    } else if (output_.format == "table") {
+      out = r->message + "\n";
+      if (stats) out += *stats + "\n";
+    }
+    std::fputs(out.c_str(), stdout);
+    std::fflush(stdout);
+    return {};
+  }
   printer.Finish(r->schema ? r->schema->fields : std::vector<columnar::Field>{}, stats, r->message);
   std::fflush(stdout);
   return {};

@@ -29,7 +29,8 @@ class QuerySession {
   static Result<std::unique_ptr<QuerySession>> Open(const GlobalOptions& options,
                                                     parquet::ReadStrategy strategy,
                                                     const parquet::ReadPlannerOptions& planner,
-                                                    QueryOutput output);
+                                                    QueryOutput output,
+                                                    sql::Settings settings = {});
 
   // Runs one statement and prints its rows as they come; on an error mid-answer what was printed
   // stays, and the error is returned for the caller to report.

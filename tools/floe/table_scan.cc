@@ -22,6 +22,7 @@ struct ScanArgs {
   int64_t snapshot = -1;
   std::string read_strategy = "floe";
   std::string read_objective = "latency";
+  std::vector<std::string> sets;
 };
 
 std::string QuoteIdentifier(std::string_view name) {
@@ -80,7 +81,10 @@ int Scan(const GlobalOptions& g, const ScanArgs& a) {
   output.stats = a.stats;
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
-  auto session = QuerySession::Open(g, *strategy, *planner, std::move(output));
+  auto settings = SettingsFrom(a.sets);
+  if (!settings) return ReportError(settings.error());
+  auto session =
+      QuerySession::Open(g, *strategy, *planner, std::move(output), std::move(*settings));
   if (!session) return ReportError(session.error());
   Status run = (*session)->Run(*sql);
   if (!run) return ReportError(in_query(run.error()));
@@ -107,6 +111,7 @@ void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options) {
   sub->add_option("--read-strategy", args->read_strategy,
                   "How data files are fetched: floe (default), parquet-mr, aal, eager, arrow-rs");
   sub->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
+  AddSetOption(sub, &args->sets);
   sub->callback([&options, args] {
     int rc = Scan(options, *args);
     std::fflush(stdout);

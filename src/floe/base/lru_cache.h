@@ -72,6 +72,10 @@ class LruCache {
     capacity_ = capacity_bytes;
     EvictLocked();
   }
+  int64_t capacity_bytes() const {
+    std::lock_guard lock(mu_);
+    return capacity_;
+  }
 
   int64_t bytes() const {
     std::lock_guard lock(mu_);

@@ -145,9 +145,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) threads.emplace_back(consumer, w);
 
-  iceberg::ScanReadOptions ro;
-  ro.strategy = options.strategy;
-  ro.planner = options.planner;
+  iceberg::ScanReadOptions ro = options.read;
   ro.on_file_done = options.on_file_done;
   iceberg::ScanReadStats rs;
   Status read = iceberg::ReadScan(

@@ -16,9 +16,8 @@
 #include "floe/columnar/column.h"
 #include "floe/iceberg/expression.h"
 #include "floe/iceberg/file_io.h"
+#include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/table.h"
-#include "floe/parquet/read_planner.h"
-#include "floe/parquet/read_strategy.h"
 
 namespace floe::exec {
 
@@ -30,9 +29,9 @@ struct TableScanOptions {
   iceberg::ExprPtr filter;  // unbound (by column name) or bound; null: no pruning
   std::optional<int64_t> snapshot_id;
   std::optional<int64_t> as_of_timestamp_ms;
-  parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
-  // The floe strategy's planner: what it minimises and the store it models.
-  parquet::ReadPlannerOptions planner;
+  // How the files are read (strategy, request budget, the floe planner, buffering); its
+  // on_file_done is replaced by the one below.
+  iceberg::ScanReadOptions read;
   int threads = 2;
   // Progress: files read and files the scan plans, from the reading threads.
   std::function<void(size_t done, size_t total)> on_file_done;

@@ -109,6 +109,8 @@ class Binder {
   }
 
   Status BindFrom(const json& from);
+  Status BindRows(columnar::RecordBatch rows);
+  Status BindTableFunction(const json& body, int loc);
   Result<ExprPtr> ResolveColumn(const std::string& name, int loc);
   Result<ExprPtr> BindExpr(const json& node, Scope scope);
   Result<ExprPtr> BindNode(const std::string& type, const json& body, int loc, Scope scope);
@@ -143,6 +145,7 @@ Status Binder::BindFrom(const json& from) {
   auto [type, body] = Unwrap(from[0]);
   int loc = LocationOf(from[0]);
   if (type == "JoinExpr") return Unsupported(LocationOf((*body)["rarg"]), "joins");
+  if (type == "RangeFunction" && resolver_.table_function) return BindTableFunction(*body, loc);
   if (type != "RangeVar") return Unsupported(loc, Describe(type));
   std::vector<std::string> parts;
   for (const char* k : {"catalogname", "schemaname", "relname"}) {
@@ -197,21 +200,9 @@ Status Binder::BindFrom(const json& from) {
     }
   }
   if (!metadata.empty()) {
-    plan_.source = LogicalPlan::Source::kMetadataTable;
     auto rows = resolver_.read_metadata_table(plan_.table, metadata);
     if (!rows) return std::unexpected(Locate(rows.error(), loc));
-    columnar::RecordBatch b = std::move(*rows);
-    auto schema = std::make_shared<columnar::Schema>();
-    for (int c = 0; c < b.num_columns(); ++c) {
-      FLOE_ASSIGN_OR_RETURN(b.columns[c], exec::NormalizeColumn(b.columns[c]));
-      schema->fields.push_back({b.schema->fields[c].name, b.columns[c]->type});
-      column_names_.push_back(b.schema->fields[c].name);
-      column_types_.push_back(b.columns[c]->type);
-      scan_index_.push_back(c);
-    }
-    b.schema = schema;
-    plan_.metadata_rows = std::move(b);
-    return {};
+    return BindRows(std::move(*rows));
   }
   plan_.source = LogicalPlan::Source::kTable;
   for (const auto& f : plan_.table.metadata.CurrentSchema().fields()) {
@@ -222,6 +213,48 @@ Status Binder::BindFrom(const json& from) {
     scan_index_.push_back(-1);
   }
   return {};
+}
+
+// Rows computed while binding (a metadata table, a table function) as the source.
+Status Binder::BindRows(columnar::RecordBatch b) {
+  plan_.source = LogicalPlan::Source::kMetadataTable;
+  auto schema = std::make_shared<columnar::Schema>();
+  for (int c = 0; c < b.num_columns(); ++c) {
+    FLOE_ASSIGN_OR_RETURN(b.columns[c], exec::NormalizeColumn(b.columns[c]));
+    schema->fields.push_back({b.schema->fields[c].name, b.columns[c]->type});
+    column_names_.push_back(b.schema->fields[c].name);
+    column_types_.push_back(b.columns[c]->type);
+    scan_index_.push_back(c);
+  }
+  b.schema = schema;
+  plan_.metadata_rows = std::move(b);
+  return {};
+}
+
+// FROM name(): a table function without arguments.
+Status Binder::BindTableFunction(const json& body, int loc) {
+  const json* call = nullptr;
+  if (body.contains("functions") && body["functions"].is_array() && body["functions"].size() == 1) {
+    const json& f = body["functions"][0];
+    auto [ft, fb] = Unwrap(f);
+    if (ft == "List" && fb->contains("items") && !(*fb)["items"].empty()) {
+      call = &(*fb)["items"][0];
+    }
+  }
+  if (call == nullptr) return Unsupported(loc, Describe("RangeFunction"));
+  auto [ct, cb] = Unwrap(*call);
+  if (ct != "FuncCall") return Unsupported(loc, Describe("RangeFunction"));
+  std::string name = Lower(LastName((*cb)["funcname"]));
+  if (cb->contains("args") && !(*cb)["args"].empty()) {
+    return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{}() takes no arguments", name));
+  }
+  if (!st_.time_travel.empty()) {
+    return Unsupported(st_.time_travel[0].offset, "time travel on a table function");
+  }
+  source_name_ = name + "()";
+  auto rows = resolver_.table_function(name);
+  if (!rows) return std::unexpected(Locate(rows.error(), loc));
+  return BindRows(std::move(*rows));
 }
 
 Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc) {

@@ -19,6 +19,8 @@ struct TableResolver {
   std::function<bool(std::string_view)> is_metadata_table;
   std::function<Result<columnar::RecordBatch>(const iceberg::Table&, std::string_view)>
       read_metadata_table;
+  // Rows of a table function in FROM (floe_settings()); unset: table functions are unsupported.
+  std::function<Result<columnar::RecordBatch>(std::string_view)> table_function;
 };
 
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver);

@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
 #include "floe/exec/filter.h"
 #include "floe/exec/hash_aggregate.h"
@@ -216,8 +217,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
-    so.strategy = options.read_strategy;
-    so.planner = options.planner;
+    so.read = options.read;
     so.threads = options.threads;
     so.on_file_done = options.progress;
     nworkers = exec::ScanWorkers(so);
@@ -341,7 +341,67 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
 
 }  // namespace
 
-Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& options) {
+Result<QueryResult> Engine::RunSettingStatement(const SettingStatement& s,
+                                                const QueryOptions& caller_options) {
+  QueryResult r;
+  using K = SettingStatement::Kind;
+  switch (s.kind) {
+    case K::kSet:
+      FLOE_RETURN_IF_ERROR(settings_.Set(s.name, s.value));
+      break;
+    case K::kReset:
+      FLOE_RETURN_IF_ERROR(settings_.Reset(s.name));
+      break;
+    case K::kResetAll:
+      settings_.ResetAll();
+      r.message = "RESET ALL";
+      return r;
+    case K::kShow:
+    case K::kShowAll:
+      break;
+  }
+  QueryOptions options = caller_options;
+  settings_.ApplyTo(&options);
+  if (s.kind == K::kShowAll) {
+    r.batches.push_back(settings_.Table(options));
+  } else {
+    const SettingDef* d = FindSetting(s.name);
+    if (d == nullptr) {
+      return InvalidInput("unknown setting '{}' (SELECT * FROM floe_settings() lists them)",
+                          s.name);
+    }
+    if (s.kind == K::kShow) {
+      columnar::BinaryBuilder b;
+      FLOE_RETURN_IF_ERROR(b.Append(d->get(options)));
+      RecordBatch out;
+      auto schema = std::make_shared<columnar::Schema>();
+      schema->fields.push_back(columnar::Field{std::string(d->name), columnar::String(), true, -1});
+      out.schema = schema;
+      out.columns.push_back(b.Finish());
+      out.num_rows = 1;
+      r.batches.push_back(std::move(out));
+    } else {
+      r.message =
+          fmt::format("{} {} = {}", s.kind == K::kSet ? "SET" : "RESET", d->name, d->get(options));
+    }
+  }
+  if (!r.batches.empty()) {
+    r.schema = r.batches[0].schema;
+    if (caller_options.sink) {
+      for (const auto& b : r.batches) FLOE_RETURN_IF_ERROR(caller_options.sink(b));
+      r.batches.clear();
+    }
+  }
+  return r;
+}
+
+Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& caller_options) {
+  if (auto set = ParseSettingStatement(sql)) {
+    FLOE_ASSIGN_OR_RETURN(SettingStatement s, std::move(*set));
+    return RunSettingStatement(s, caller_options);
+  }
+  QueryOptions options = caller_options;
+  settings_.ApplyTo(&options);
   FLOE_ASSIGN_OR_RETURN(ParsedStatement st, ParseStatement(sql));
   if (st.kind == "CallStmt") {
     auto r = call_handler_ ? call_handler_(st.text, st.node)
@@ -372,6 +432,10 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& op
   };
   resolver.read_metadata_table = [this](const iceberg::Table& t, std::string_view name) {
     return iceberg::ReadMetadataTable(t, *warehouse_.io, name);
+  };
+  resolver.table_function = [this, &options](std::string_view name) -> Result<RecordBatch> {
+    if (name == "floe_settings") return settings_.Table(options);
+    return NotFound("table function {}() does not exist (floe has floe_settings())", name);
   };
   FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindSelect(st, resolver));
   auto r = Run(plan, warehouse_, options);

@@ -14,9 +14,9 @@
 
 #include "floe/base/result.h"
 #include "floe/columnar/column.h"
+#include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/warehouse.h"
-#include "floe/parquet/read_planner.h"
-#include "floe/parquet/read_strategy.h"
+#include "floe/sql/settings.h"
 
 namespace floe::sql {
 
@@ -24,9 +24,10 @@ namespace floe::sql {
 using ResultSink = std::function<Status(const columnar::RecordBatch&)>;
 
 struct QueryOptions {
-  parquet::ReadStrategy read_strategy = parquet::ReadStrategy::kFloe;
-  parquet::ReadPlannerOptions planner;  // the floe strategy's objective and store model
-  int threads = 0;                      // 0: hardware concurrency
+  // How table scans read: strategy, request budget, the floe planner's objective, thresholds and
+  // store model (its progress callback comes from `progress` below).
+  iceberg::ScanReadOptions read;
+  int threads = 0;  // 0: hardware concurrency
   // When set, result rows go here instead of into QueryResult::batches: a plan without an
   // aggregate or ORDER BY streams them as the scan produces them, so memory follows a batch, not
   // the answer (SELECT * of a 10M-row table held 3.4 GB); others deliver their final rows.
@@ -62,6 +63,9 @@ class Engine {
   // Splits a script into statements on top-level ';' (quotes and comments respected).
   static Result<std::vector<std::string>> SplitStatements(std::string_view script);
   iceberg::Warehouse& warehouse() { return warehouse_; }
+  // The session's read settings (SET, --set): written over the options of every statement, and
+  // listed by SELECT * FROM floe_settings().
+  Settings& settings() { return settings_; }
 
   // CALL statements (maintenance procedures, wired by the CLI) go to this hook when it is set:
   // the statement text and libpg_query's CallStmt node (its "funccall" holds the name and
@@ -71,8 +75,11 @@ class Engine {
   void SetCallHandler(CallHandler handler) { call_handler_ = std::move(handler); }
 
  private:
+  Result<QueryResult> RunSettingStatement(const SettingStatement& s, const QueryOptions& options);
+
   iceberg::Warehouse warehouse_;
   CallHandler call_handler_;
+  Settings settings_;
 };
 
 }  // namespace floe::sql
