@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <vector>
+
 #include "floe/columnar/column_builder.h"
 #include "floe/exec/filter.h"
 
@@ -135,26 +138,44 @@ TEST(Expression, CastsAndMalformedLiterals) {
 }
 
 // s.a: the struct's child widened like any column, NULL where the struct is NULL.
-TEST(Expression, StructFieldIsNullWhereTheStructIs) {
-  columnar::FixedWidthBuilder<int32_t> a(columnar::Int32());
-  a.Append(1);
-  a.Append(2);  // under the NULL struct: hidden
-  a.AppendNull();
-  columnar::ValidityBuilder valid;
-  valid.AppendValid();
-  valid.AppendNull();
-  valid.AppendValid();
+// A batch of one column s: struct<a: int32>, row i valid per `valid[i]`, its a = `a[i]`.
+columnar::RecordBatch StructBatch(const std::vector<bool>& valid,
+                                  const std::vector<std::optional<int32_t>>& a) {
+  columnar::FixedWidthBuilder<int32_t> field(columnar::Int32());
+  for (const auto& v : a) {
+    if (v) {
+      field.Append(*v);
+    } else {
+      field.AppendNull();
+    }
+  }
+  columnar::ValidityBuilder validity;
+  int64_t nulls = 0;
+  for (bool v : valid) {
+    if (v) {
+      validity.AppendValid();
+    } else {
+      validity.AppendNull();
+      ++nulls;
+    }
+  }
   auto s = std::make_shared<columnar::Column>();
   s->type = columnar::Struct({{"a", columnar::Int32(), true, 2}});
-  s->length = 3;
-  s->null_count = 1;
-  s->validity = valid.Finish();
-  s->children = {a.Finish()};
+  s->length = static_cast<int64_t>(valid.size());
+  s->null_count = nulls;
+  s->validity = validity.Finish();
+  s->children = {field.Finish()};
   columnar::RecordBatch b;
   b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"s", s->type}}});
   b.columns = {s};
-  b.num_rows = 3;
-  auto ref = ColumnRef(0, s->type, "s");
+  b.num_rows = s->length;
+  return b;
+}
+
+TEST(Expression, StructFieldIsNullWhereTheStructIs) {
+  // Row 1's a (2) lies under the NULL struct: hidden.
+  const columnar::RecordBatch b = StructBatch({true, false, true}, {1, 2, std::nullopt});
+  auto ref = ColumnRef(0, b.columns[0]->type, "s");
   auto e = MakeCall(Fn::kStructField, {ref}, "A");
   ASSERT_TRUE(e.has_value()) << e.error().ToString();
   EXPECT_EQ((*e)->type, columnar::Int64());
@@ -170,23 +191,9 @@ TEST(Expression, StructFieldIsNullWhereTheStructIs) {
 }
 
 TEST(Expression, IsNullOfAStructReadsOnlyItsValidity) {
-  columnar::FixedWidthBuilder<int32_t> a(columnar::Int32());
-  a.Append(1);
-  a.AppendNull();
-  columnar::ValidityBuilder valid;
-  valid.AppendNull();
-  valid.AppendValid();  // a valid struct whose field is NULL is not NULL
-  auto s = std::make_shared<columnar::Column>();
-  s->type = columnar::Struct({{"a", columnar::Int32(), true, 2}});
-  s->length = 2;
-  s->null_count = 1;
-  s->validity = valid.Finish();
-  s->children = {a.Finish()};
-  columnar::RecordBatch b;
-  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"s", s->type}}});
-  b.columns = {s};
-  b.num_rows = 2;
-  auto ref = ColumnRef(0, s->type, "s");
+  // Row 1: a valid struct whose field is NULL is not NULL.
+  const columnar::RecordBatch b = StructBatch({false, true}, {1, std::nullopt});
+  auto ref = ColumnRef(0, b.columns[0]->type, "s");
   auto is_null = MakeCall(Fn::kIsNull, {ref});
   auto not_null = MakeCall(Fn::kIsNotNull, {ref});
   ASSERT_TRUE(is_null.has_value() && not_null.has_value());
