@@ -27,7 +27,7 @@
 #include "floe/columnar/column_builder.h"
 #include "floe/io/local_store.h"
 #include "floe/parquet/file_reader.h"
-#include "floe/parquet/read_parquet_file.h"
+#include "floe/parquet/read_file.h"
 #include "floe/parquet/writer.h"
 
 namespace {

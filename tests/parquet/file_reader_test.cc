@@ -5,7 +5,7 @@
 #include "floe/columnar/take.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/mem_store.h"
-#include "floe/parquet/read_parquet_file.h"
+#include "floe/parquet/read_file.h"
 #include "parquet/reader_test_util.h"
 
 namespace floe::parquet {
@@ -239,54 +239,51 @@ TEST(FileReaderTest, ArrowLayout) {
   EXPECT_EQ(bools.values[0], 0x55);    // true, false, true, false, ...
 }
 
-// The store path: with the length known there is no HEAD, and a small file comes whole with its
-// footer (one GET); a larger one takes the tail and one coalesced read of the chunks.
-TEST(FileReaderTest, ReadParquetFileRequests) {
+// The store path (ReadFile, floe's planner): with the length known there is no HEAD, and a file
+// below the 2 MiB whole-file threshold comes whole with its footer in one GET -- with the page
+// index too, which then prunes pages without a request.
+TEST(FileReaderTest, ReadFileRequests) {
   auto mem = io::MemStore::Open("file_reader_test");
   ASSERT_TRUE(mem.has_value());
   auto small = ReadFileBytes(DataFile("alltypes_plain.parquet"));
-  auto large = ReadFileBytes(DataFile("alltypes_tiny_pages.parquet"));
+  auto large = ReadFileBytes(DataFile("alltypes_tiny_pages.parquet"));  // 454,233 bytes
   ASSERT_TRUE((*mem)->Put("small.parquet", small).has_value());
   ASSERT_TRUE((*mem)->Put("large.parquet", large).has_value());
   auto store = std::make_shared<io::CountingStore>(*mem);
 
-  auto a = ReadParquetFile(*store, "small.parquet", small.size());
+  auto a = ReadFileAll(*store, "small.parquet", {small.size()});
   ASSERT_TRUE(a.has_value()) << a.error().ToString();
   EXPECT_EQ(a->batches[0].num_rows, 8);
   auto counts = store->Snapshot();
   EXPECT_EQ(counts.get, 1u);
   EXPECT_EQ(counts.head, 0u);
   EXPECT_EQ(counts.bytes_read, small.size());
-  EXPECT_EQ(a->stats.requests, 1);
+  EXPECT_EQ(a->read.fetch.requests, 1);
 
   store->Reset();
-  auto b = ReadParquetFile(*store, "small.parquet", 0);  // length unknown: one suffix read
+  auto b = ReadFileAll(*store, "small.parquet", {0});  // length unknown: one suffix read
   ASSERT_TRUE(b.has_value()) << b.error().ToString();
   EXPECT_EQ(store->Snapshot().get, 1u);
   EXPECT_EQ(store->Snapshot().head, 0u);
 
   store->Reset();
-  StoreReadOptions options;
-  options.read.columns = {"id"};
-  auto c = ReadParquetFile(*store, "large.parquet", large.size(), options);
+  ReadFileOptions options;
+  options.fetch.read.columns = {"id"};
+  auto c = ReadFileAll(*store, "large.parquet", {large.size()}, options);
   ASSERT_TRUE(c.has_value()) << c.error().ToString();
-  EXPECT_EQ(store->Snapshot().get, 2u);  // the 64 KiB tail, then id's chunk [4, +37325)
+  EXPECT_EQ(store->Snapshot().get, 1u);  // below the threshold: the whole file
   EXPECT_EQ(store->Snapshot().head, 0u);
-  EXPECT_EQ(store->Snapshot().bytes_read, 65536u + 37325u);
+  EXPECT_EQ(store->Snapshot().bytes_read, large.size());
 
-  // With the page index: tail, index ranges, pages.
+  // With the page index: the same single read; 6 of id's 325 pages are decoded.
   store->Reset();
-  options.read.predicates = {ColumnPredicate::Equal("id", int64_t{3000})};
-  options.read.use_page_index = true;
-  options.coalesce_gap = 0;
-  auto d = ReadParquetFile(*store, "large.parquet", large.size(), options);
+  options.fetch.read.predicates = {ColumnPredicate::Equal("id", int64_t{3000})};
+  options.fetch.read.use_page_index = true;
+  auto d = ReadFileAll(*store, "large.parquet", {large.size()}, options);
   ASSERT_TRUE(d.has_value()) << d.error().ToString();
   EXPECT_EQ(testing::CountRows(d->batches), 132);
-  EXPECT_EQ(d->stats.plan.pages_skipped, 325 - 6);
-  // Tail; the column and offset index of id ([323583, +3919) [394311, +3503) -- the offset
-  // index lies inside the 64 KiB tail, so one read); six pages, of which 2413+109 = 2522 is
-  // adjacent: five reads.
-  EXPECT_EQ(store->Snapshot().get, 1u + 1u + 5u);
+  EXPECT_EQ(d->read.fetch.plan.pages_skipped, 325 - 6);
+  EXPECT_EQ(store->Snapshot().get, 1u);
   EXPECT_EQ(store->Snapshot().head, 0u);
   io::MemStore::Forget("file_reader_test");
 }

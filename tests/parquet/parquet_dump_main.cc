@@ -2,7 +2,7 @@
 // test (differential.py) compares with pyarrow and DuckDB:
 //   {"schema": [["name", "type"], ...], "rows": [[v, ...], ...], "pages_skipped": N}
 //   or {"error": "..."}
-// Values use columnar::AppendJsonValue. Reads through the store path (ReadParquetFile over a
+// Values use columnar::AppendJsonValue. Reads through the store path (ReadFile over a
 // local directory store) with the file length known, so planning, coalescing and decoding are all
 // exercised. Exit status: 0 read, 2 reported error, anything else a crash.
 #include <cstdio>
@@ -14,7 +14,7 @@
 
 #include "floe/columnar/value_format.h"
 #include "floe/io/store_uri.h"
-#include "floe/parquet/read_parquet_file.h"
+#include "floe/parquet/read_file.h"
 
 namespace {
 
@@ -30,7 +30,8 @@ int Fail(const std::string& message) {
 
 int main(int argc, char** argv) {
   std::string path;
-  floe::parquet::StoreReadOptions options;
+  floe::parquet::ReadFileOptions file_options;
+  floe::parquet::StrategyReadOptions& options = file_options.fetch;
   bool length_known = true;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
     if (a == "--batch-rows") {
       options.read.batch_rows = std::stoll(value());
     } else if (a == "--tail-bytes") {
-      options.tail_bytes = std::stoull(value());
+      options.planner.initial_tail_bytes = std::stoll(value());
     } else if (a == "--columns") {
       std::string list = value();
       size_t start = 0;
@@ -76,12 +77,12 @@ int main(int argc, char** argv) {
   if (ec) return Fail("cannot stat " + file.string());
   auto store = floe::io::OpenStore(file.parent_path().string());
   if (!store) return Fail(store.error().ToString());
-  auto contents = floe::parquet::ReadParquetFile(**store, file.filename().string(),
-                                                 length_known ? length : 0, options);
+  auto contents = floe::parquet::ReadFileAll(**store, file.filename().string(),
+                                             {length_known ? length : 0}, file_options);
   if (!contents) return Fail(contents.error().ToString());
 
   std::string out = "{\"schema\": [";
-  const auto& fields = contents->schema->fields;
+  const auto& fields = contents->read.schema->fields;
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i) out += ", ";
     out += "[";
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     out.clear();
   }
-  out += fmt::format("],\n\"pages_skipped\": {}}}\n", contents->stats.plan.pages_skipped);
+  out += fmt::format("],\n\"pages_skipped\": {}}}\n", contents->read.fetch.plan.pages_skipped);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

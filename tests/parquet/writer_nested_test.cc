@@ -10,7 +10,7 @@
 #include "floe/parquet/footer.h"
 #include "floe/parquet/page_header.h"
 #include "floe/parquet/page_index.h"
-#include "floe/parquet/read_parquet_file.h"
+#include "floe/parquet/read_file.h"
 #include "floe/parquet/record_shredder.h"
 #include "floe/parquet/rle_bit_packed_hybrid.h"
 #include "floe/parquet/writer.h"
@@ -181,10 +181,10 @@ std::vector<RecordBatch> ReadBack(const std::vector<uint8_t>& bytes, columnar::S
   auto mem = io::MemStore::Open("writer_nested_test");
   EXPECT_TRUE(mem.has_value());
   EXPECT_TRUE((*mem)->Put("n.parquet", bytes).has_value());
-  auto r = ReadParquetFile(**mem, "n.parquet", bytes.size());
+  auto r = ReadFileAll(**mem, "n.parquet", {bytes.size()});
   EXPECT_TRUE(r.has_value()) << r.error().ToString();
   if (!r) return {};
-  if (schema != nullptr) *schema = r->schema;
+  if (schema != nullptr) *schema = r->read.schema;
   return r->batches;
 }
 

@@ -14,7 +14,7 @@
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/value_format.h"
 #include "floe/parquet/column_predicate.h"
-#include "floe/parquet/read_parquet_file.h"
+#include "floe/parquet/read_file.h"
 
 namespace floe::cli {
 namespace {
@@ -29,14 +29,13 @@ struct ParquetArgs {
 struct OpenedFile {
   io::StorePtr store;
   std::string key;
-  parquet::FetchedBytes bytes;
-  parquet::StoreReadStats stats;
+  uint64_t length = 0;  // 0: unknown
   std::optional<parquet::FileReader> reader;
 };
 
 bool HasScheme(const std::string& path) { return path.find("://") != std::string::npos; }
 
-Result<OpenedFile> Open(const GlobalOptions& g, const std::string& path) {
+Result<OpenedFile> Open(const GlobalOptions& g, const std::string& path, bool read_footer = true) {
   OpenedFile f;
   std::string root;
   uint64_t length = 0;
@@ -57,8 +56,10 @@ Result<OpenedFile> Open(const GlobalOptions& g, const std::string& path) {
     f.key = p.filename().string();
   }
   FLOE_ASSIGN_OR_RETURN(f.store, OpenStoreFor(g, root, false));
-  FLOE_ASSIGN_OR_RETURN(
-      f.reader, parquet::OpenParquetFile(*f.store, f.key, length, 64 * 1024, &f.bytes, &f.stats));
+  f.length = length;
+  if (!read_footer) return f;  // the reader opens it
+  FLOE_ASSIGN_OR_RETURN(parquet::OpenedFooter opened, parquet::OpenFooter(*f.store, f.key, length));
+  f.reader = std::move(opened.reader);
   return f;
 }
 
@@ -264,22 +265,14 @@ int Inspect(const GlobalOptions& g, const ParquetArgs& a) {
 // ---- cat ------------------------------------------------------------------------------------
 
 int Cat(const GlobalOptions& g, const ParquetArgs& a) {
-  auto f = Open(g, a.path);
+  auto f = Open(g, a.path, /*footer=*/false);
   if (!f) return ReportError(f.error());
-  const parquet::FileReader& r = *f->reader;
-  parquet::ReadOptions options;
-  options.columns = SplitList(a.columns);
-  options.limit = a.limit;
-  auto plan = r.Plan(options);
-  if (!plan) return ReportError(plan.error());
-  if (auto st = parquet::FetchRanges(*f->store, f->key, plan->DataRanges(), 1 << 20, &f->bytes,
-                                     &f->stats);
-      !st) {
-    return ReportError(st.error());
-  }
-  auto schema = plan->schema;
-  auto reader = r.Decode(std::move(*plan), std::move(f->bytes));
-  if (!reader) return ReportError(reader.error());
+  parquet::ReadFileOptions options;
+  options.fetch.read.columns = SplitList(a.columns);
+  options.fetch.read.limit = a.limit;
+  auto contents = parquet::ReadFileAll(*f->store, f->key, {f->length}, options);
+  if (!contents) return ReportError(contents.error());
+  auto schema = contents->read.schema;
 
   const bool json = a.format == "json";
   std::string out;
@@ -300,21 +293,19 @@ int Cat(const GlobalOptions& g, const ParquetArgs& a) {
     out += '\n';
   }
   bool first = true;
-  while (true) {
-    auto batch = reader->Next();
-    if (!batch) return ReportError(batch.error());
-    if (!*batch) break;
-    for (int64_t row = 0; row < (*batch)->num_rows; ++row) {
+  for (const columnar::RecordBatch& b : contents->batches) {
+    const columnar::RecordBatch* batch = &b;
+    for (int64_t row = 0; row < batch->num_rows; ++row) {
       if (json) {
         out += first ? "\n  [" : ",\n  [";
         first = false;
       }
-      for (int c = 0; c < (*batch)->num_columns(); ++c) {
+      for (int c = 0; c < batch->num_columns(); ++c) {
         if (c) out += json ? ", " : ",";
         if (json) {
-          columnar::AppendJsonValue(*(*batch)->column(c), row, &out);
+          columnar::AppendJsonValue(*batch->column(c), row, &out);
         } else {
-          columnar::AppendCsvValue(*(*batch)->column(c), row, &out);
+          columnar::AppendCsvValue(*batch->column(c), row, &out);
         }
       }
       out += json ? "]" : "\n";

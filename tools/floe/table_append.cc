@@ -12,7 +12,7 @@
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
-#include "floe/parquet/read_parquet_file.h"
+#include "floe/parquet/read_file.h"
 #include "table_internal.h"
 
 namespace floe::cli {
@@ -89,12 +89,12 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
                               columnar::ReadCsv(bytes.string_view(), *target_schema, in.display));
         s = writer.Write(batch);
       } else {
-        FLOE_ASSIGN_OR_RETURN(auto contents, parquet::ReadParquetFile(*in.store, in.key, 0));
-        bytes_in += contents.stats.bytes_fetched;
+        FLOE_ASSIGN_OR_RETURN(auto contents, parquet::ReadFileAll(*in.store, in.key, {}));
+        bytes_in += contents.read.fetch.bytes_fetched;
         if (contents.batches.empty()) {  // no rows, but the schema must still fit the table
           columnar::RecordBatch empty;
-          empty.schema = contents.schema;
-          for (const auto& f : contents.schema->fields)
+          empty.schema = contents.read.schema;
+          for (const auto& f : contents.read.schema->fields)
             empty.columns.push_back(columnar::NullColumn(f.type, 0));
           contents.batches.push_back(std::move(empty));
         }
@@ -156,10 +156,8 @@ Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::str
   FLOE_ASSIGN_OR_RETURN(std::vector<InputFile> inputs, ExpandInputs(g, {path}));
   const InputFile& in = inputs.front();
   if (in.csv) return InvalidInput("--like needs a Parquet file; '{}' is CSV", path);
-  parquet::FetchedBytes tail;
-  parquet::StoreReadStats stats;
-  FLOE_ASSIGN_OR_RETURN(parquet::FileReader reader,
-                        parquet::OpenParquetFile(*in.store, in.key, 0, 64 * 1024, &tail, &stats));
+  FLOE_ASSIGN_OR_RETURN(parquet::OpenedFooter footer, parquet::OpenFooter(*in.store, in.key, 0));
+  const parquet::FileReader& reader = footer.reader;
   // A column the reader cannot map (decimal256, an unknown physical layout) says why.
   const auto& fields = reader.arrow_schema().fields;
   for (size_t i = 0; i < fields.size(); ++i) {

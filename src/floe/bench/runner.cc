@@ -22,7 +22,7 @@
 #include "floe/iceberg/table.h"
 #include "floe/io/store_uri.h"
 #include "floe/parquet/footer_cache.h"
-#include "floe/parquet/read_parquet_file.h"
+#include "floe/parquet/read_file.h"
 
 namespace floe::bench {
 namespace c = floe::columnar;
@@ -73,7 +73,7 @@ Result<std::vector<c::RecordBatch>> ReadParquetSource(const std::vector<std::str
     }
     for (const auto& [dir, key] : files) {
       FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(dir));
-      auto contents = parquet::ReadParquetFile(*store, key, 0);
+      auto contents = parquet::ReadFileAll(*store, key, {});
       if (!contents) {
         Error e = contents.error();
         e.message = fmt::format("source.parquet '{}/{}': {}", dir, key, e.message);

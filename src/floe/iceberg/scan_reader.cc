@@ -17,50 +17,11 @@
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/schema_conform.h"
 #include "floe/iceberg/table_reader.h"
-#include "floe/parquet/record_assembler.h"
-#include "floe/parquet/strategy_reader.h"
+#include "floe/parquet/read_file.h"
 
 namespace floe::iceberg {
 
 namespace {
-
-// Fetched bytes held by the scan: a reader waits before fetching while others hold more than the
-// bound; one reader alone always proceeds, so a file larger than the bound is still read.
-class ByteBudget {
- public:
-  explicit ByteBudget(int64_t limit) : limit_(std::max<int64_t>(limit, 1)) {}
-
-  void Reserve(int64_t n) {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return used_ == 0 || used_ + n <= limit_; });
-    used_ += n;
-    peak_ = std::max(peak_, used_);
-  }
-  // Replaces a reservation of `from` bytes by `to` (the bytes actually fetched).
-  void Adjust(int64_t from, int64_t to) {
-    std::lock_guard lock(mu_);
-    used_ += to - from;
-    peak_ = std::max(peak_, used_);
-  }
-  void Release(int64_t n) {
-    {
-      std::lock_guard lock(mu_);
-      used_ -= n;
-    }
-    cv_.notify_all();
-  }
-  int64_t peak() const {
-    std::lock_guard lock(mu_);
-    return peak_;
-  }
-
- private:
-  const int64_t limit_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  int64_t used_ = 0;
-  int64_t peak_ = 0;
-};
 
 // A literal in the Parquet reader's value domain; nullopt for types whose file representation
 // may differ from Iceberg's (decimals) -- those prune nothing. Timestamps are in Iceberg's unit
@@ -222,54 +183,6 @@ ThreadPool& ScanPool() {
 // Threads decoding may use at once: the machine's cores.
 size_t DecodeThreads() { return Cores(); }
 
-// `plan` cut into at most `parts` plans to decode on their own threads, in plan order: blocks of
-// whole row groups when there are enough of them, else each row group's rows cut into `parts` runs
-// (each thread then reads the same dictionary page, and passes over the pages before its rows).
-// Pieces stay above kMinRows rows; one plan back means no split.
-std::vector<parquet::ReadPlan> SplitForThreads(const parquet::ReadPlan& plan, size_t parts) {
-  constexpr int64_t kMinRows = 32 * 1024;
-  int64_t total = 0;
-  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
-    for (const parquet::RowRange& r : rg.rows) total += r.end - r.begin;
-  }
-  parts = std::min<size_t>(parts, static_cast<size_t>(std::max<int64_t>(1, total / kMinRows)));
-  if (parts <= 1) return {};
-  std::vector<parquet::ReadPlan> out(parts, plan);
-  for (parquet::ReadPlan& p : out) p.row_groups.clear();
-  if (plan.row_groups.size() >= parts) {
-    // Contiguous blocks, so the slices taken in turn keep the plan's order.
-    const size_t n = plan.row_groups.size();
-    for (size_t i = 0; i < n; ++i) out[i * parts / n].row_groups.push_back(plan.row_groups[i]);
-    return out;
-  }
-  // Fewer row groups than parts: equal shares of the rows, in order, cutting row groups.
-  const int64_t share = (total + static_cast<int64_t>(parts) - 1) / static_cast<int64_t>(parts);
-  size_t part = 0;
-  int64_t taken = 0;  // rows given to `part` so far
-  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
-    parquet::RowGroupPlan piece = rg;
-    piece.rows.clear();
-    piece.certain.clear();  // decoding does not look at it
-    for (parquet::RowRange r : rg.rows) {
-      while (r.begin < r.end) {
-        const int64_t n = std::min(r.end - r.begin, share - taken);
-        piece.rows.push_back({r.begin, r.begin + n});
-        r.begin += n;
-        taken += n;
-        if (taken == share && part + 1 < parts) {
-          out[part].row_groups.push_back(piece);
-          piece.rows.clear();
-          ++part;
-          taken = 0;
-        }
-      }
-    }
-    if (!piece.rows.empty()) out[part].row_groups.push_back(std::move(piece));
-  }
-  std::erase_if(out, [](const parquet::ReadPlan& p) { return p.row_groups.empty(); });
-  return out;
-}
-
 // The residual's conjuncts grouped by the one column each names, when every conjunct names one
 // column and a NULL there fails it (no IS NULL, no NOT): then a row matches when each column's
 // group holds for it, and each column can be filtered on its own. nullopt otherwise.
@@ -289,297 +202,6 @@ std::optional<std::map<int32_t, ExprPtr>> PerColumnFilters(const ExprPtr& residu
     slot = slot ? And(slot, c) : c;
   }
   return out;
-}
-
-// Rows of `a` not in `b` (both sorted and disjoint).
-std::vector<parquet::RowRange> Subtract(const std::vector<parquet::RowRange>& a,
-                                        const std::vector<parquet::RowRange>& b) {
-  std::vector<parquet::RowRange> out;
-  size_t j = 0;
-  for (parquet::RowRange r : a) {
-    while (j < b.size() && b[j].end <= r.begin) ++j;
-    for (size_t k = j; k < b.size() && b[k].begin < r.end; ++k) {
-      if (b[k].begin > r.begin) out.push_back({r.begin, b[k].begin});
-      r.begin = std::max(r.begin, b[k].end);
-    }
-    if (r.begin < r.end) out.push_back(r);
-  }
-  return out;
-}
-
-// Whether the plan's predicates are the residual exactly: it is a conjunction of predicates that
-// each became one of them (none dropped for the file), so rows they prove match it.
-bool PredicatesAreTheResidual(const ExprPtr& residual, const parquet::ReadPlan& plan) {
-  const size_t conjuncts = Conjuncts(residual).size();
-  std::vector<parquet::ColumnPredicate> collected;
-  CollectPredicates(residual, &collected);
-  return conjuncts > 0 && collected.size() == conjuncts && plan.predicates.size() == conjuncts;
-}
-
-// Late materialization, step 1: decodes only the residual's columns of `plan`'s rows and returns
-// one byte per row (in plan order, rows proven to match left out when `trust_certain`): 1 where
-// the residual holds. nullopt when it cannot pay: no filter, a limit, a residual column the file
-// lacks, or no column left to read later.
-Result<std::optional<std::vector<uint8_t>>> MatchFilterColumns(
-    const parquet::FileReader& reader, const parquet::ReadPlan& plan,
-    const parquet::FetchedBytes& bytes, const ExprPtr& residual, const Schema& read_schema,
-    bool has_ids, const std::set<int32_t>& keep_ids, bool trust_certain, size_t threads) {
-  if (!residual || residual->op == Op::kTrue || plan.limit >= 0) return std::nullopt;
-  std::set<int32_t> ids;
-  std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
-    if (e->is_predicate()) ids.insert(e->field_id);
-    for (const ExprPtr& c : e->children) walk(c);
-  };
-  walk(residual);
-  if (ids.empty()) return std::nullopt;
-  parquet::ReadPlan first = plan;
-  first.fields.clear();
-  auto schema = std::make_shared<columnar::Schema>();
-  std::set<int> leaves;
-  std::vector<NestedField> fields;
-  for (const parquet::FieldNode& f : plan.fields) {
-    if (!ids.count(f.field.field_id)) continue;
-    first.fields.push_back(f);
-    schema->fields.push_back(f.field);
-    leaves.insert(f.leaves.begin(), f.leaves.end());
-    if (const NestedField* nf = read_schema.FindById(f.field.field_id)) fields.push_back(*nf);
-  }
-  if (first.fields.size() != ids.size() || fields.size() != ids.size() ||
-      (first.fields.size() == plan.fields.size() && !keep_ids.empty())) {
-    return std::nullopt;  // a residual column the file lacks, or nothing left for later
-  }
-  // When every conjunct of the residual names one column and rejects NULL, each column is
-  // filtered on its own, and a flat column by a matcher: a dictionary is matched once per entry
-  // and the rows' values are never gathered from it (plain pages hand their values over).
-  const std::optional<std::map<int32_t, ExprPtr>> per_column = PerColumnFilters(residual);
-  std::vector<Schema> one_field;  // per first.fields entry: its Iceberg field alone
-  if (per_column) {
-    for (const parquet::FieldNode& f : first.fields) {
-      const NestedField* nf = read_schema.FindById(f.field.field_id);
-      one_field.emplace_back(read_schema.schema_id(), std::vector<NestedField>{*nf});
-      auto it = per_column->find(f.field.field_id);
-      if (f.kind != parquet::FieldNode::Kind::kLeaf || it == per_column->end()) continue;
-      const parquet::ColumnDescriptor& leaf = reader.schema().leaves()[f.leaf];
-      if (leaf.max_rep > 0 || leaf.conversion == parquet::ReadConversion::kNull) continue;
-      auto field_schema = std::make_shared<columnar::Schema>();
-      field_schema->fields.push_back(f.field);
-      first.matchers[f.leaf] = [leaf, field_schema, one = one_field.back(), expr = it->second,
-                                has_ids](parquet::DenseValues v) -> Result<std::vector<uint8_t>> {
-        FLOE_ASSIGN_OR_RETURN(columnar::ColumnPtr c, parquet::ValuesAsColumn(leaf, std::move(v)));
-        columnar::RecordBatch b;
-        b.schema = field_schema;
-        b.num_rows = c->length;
-        b.columns = {std::move(c)};
-        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(b, one, has_ids));
-        return MatchRows(conformed, expr, one);
-      };
-    }
-  }
-  first.schema = schema;
-  first.columns.assign(leaves.begin(), leaves.end());
-  // Rows the statistics or page index prove match are not decoded to be filtered.
-  for (parquet::RowGroupPlan& rg : first.row_groups) {
-    std::erase_if(rg.columns,
-                  [&](const parquet::ColumnChunkPlan& c) { return !leaves.count(c.column); });
-    if (trust_certain) rg.rows = Subtract(rg.rows, rg.certain);
-  }
-  std::erase_if(first.row_groups, [](const parquet::RowGroupPlan& rg) { return rg.rows.empty(); });
-  const Schema filter_schema(read_schema.schema_id(), std::move(fields));
-  std::set<int> first_matchers;
-  for (const auto& [leaf, m] : first.matchers) first_matchers.insert(leaf);
-  const std::vector<parquet::FieldNode> filter_fields = first.fields;
-  // Decodes one slice of `first` into its rows' match bytes, appended to *match.
-  auto match_slice = [&](const parquet::ReadPlan& slice, std::vector<uint8_t>* match) -> Status {
-    FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches, reader.Decode(slice, bytes));
-    while (true) {
-      FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
-      if (!b) break;
-      if (!per_column) {
-        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
-                              ConformToSchema(*b, filter_schema, has_ids));
-        FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> m,
-                              MatchRows(conformed, residual, filter_schema));
-        match->insert(match->end(), m.begin(), m.end());
-        continue;
-      }
-      // Column by column: a matched column's flags (NULL never matches), else its own filter.
-      const size_t at = match->size();
-      const size_t n = static_cast<size_t>(b->num_rows);
-      match->resize(at + n, 1);
-      uint8_t* m = match->data() + at;
-      for (size_t i = 0; i < filter_fields.size(); ++i) {
-        const columnar::Column& col = *b->columns[i];
-        if (filter_fields[i].kind == parquet::FieldNode::Kind::kLeaf &&
-            first_matchers.count(filter_fields[i].leaf)) {
-          const uint8_t* flags = col.values.data();
-          if (col.null_count == 0) {
-            for (size_t r = 0; r < n; ++r) m[r] &= flags[r];
-          } else {
-            for (size_t r = 0; r < n; ++r) {
-              m[r] &= flags[r] & (col.IsValid(static_cast<int64_t>(r)) ? 1 : 0);
-            }
-          }
-          continue;
-        }
-        columnar::RecordBatch one;
-        auto one_schema = std::make_shared<columnar::Schema>();
-        one_schema->fields.push_back(filter_fields[i].field);
-        one.schema = std::move(one_schema);
-        one.columns = {b->columns[i]};
-        one.num_rows = b->num_rows;
-        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
-                              ConformToSchema(one, one_field[i], has_ids));
-        FLOE_ASSIGN_OR_RETURN(
-            std::vector<uint8_t> mine,
-            MatchRows(conformed, per_column->at(filter_fields[i].field.field_id), one_field[i]));
-        for (size_t r = 0; r < n; ++r) m[r] &= mine[r];
-      }
-    }
-    return {};
-  };
-  // Slices in plan order on their own threads; their match bytes concatenate in that order.
-  std::vector<parquet::ReadPlan> slices = SplitForThreads(first, threads);
-  if (slices.empty()) slices.push_back(std::move(first));
-  std::vector<std::vector<uint8_t>> parts(slices.size());
-  std::vector<Status> done(slices.size());
-  {
-    std::vector<std::thread> workers;
-    for (size_t p = 1; p < slices.size(); ++p) {
-      workers.emplace_back([&, p] { done[p] = match_slice(slices[p], &parts[p]); });
-    }
-    done[0] = match_slice(slices[0], &parts[0]);
-    for (std::thread& t : workers) t.join();
-  }
-  for (Status& st : done) FLOE_RETURN_IF_ERROR(std::move(st));
-  std::vector<uint8_t> match = std::move(parts[0]);
-  for (size_t p = 1; p < parts.size(); ++p)
-    match.insert(match.end(), parts[p].begin(), parts[p].end());
-  return match;
-}
-
-// The rows of each of `plan`'s row groups that match, as ranges.
-struct MatchingRows {
-  std::vector<std::vector<parquet::RowRange>> per_group;
-  int64_t planned = 0;  // rows the plan reads
-  int64_t matched = 0;
-  int64_t ranges = 0;
-};
-
-// Step 2: the matching rows of every row group -- proven ranges whole (when `trust_certain`),
-// the others from `match` (MatchFilterColumns). nullopt when `match` does not cover them exactly.
-std::optional<MatchingRows> FindMatchingRows(const parquet::ReadPlan& plan,
-                                             const std::vector<uint8_t>& match,
-                                             bool trust_certain) {
-  MatchingRows m;
-  size_t at = 0;
-  for (const parquet::RowGroupPlan& rg : plan.row_groups) {
-    std::vector<parquet::RowRange>& out = m.per_group.emplace_back();
-    auto add = [&](int64_t begin, int64_t end) {
-      if (!out.empty() && out.back().end == begin) {
-        out.back().end = end;
-      } else {
-        out.push_back({begin, end});
-        ++m.ranges;
-      }
-      m.matched += end - begin;
-    };
-    const std::vector<parquet::RowRange> none;
-    const std::vector<parquet::RowRange>& certain = trust_certain ? rg.certain : none;
-    size_t c = 0;
-    for (const parquet::RowRange& r : rg.rows) {
-      m.planned += r.end - r.begin;
-      int64_t row = r.begin;
-      while (row < r.end) {
-        while (c < certain.size() && certain[c].end <= row) ++c;
-        if (c < certain.size() && certain[c].begin <= row) {
-          const int64_t end = std::min(r.end, certain[c].end);
-          add(row, end);
-          row = end;
-          continue;
-        }
-        const int64_t end = c < certain.size() ? std::min(r.end, certain[c].begin) : r.end;
-        if (at + static_cast<size_t>(end - row) > match.size()) return std::nullopt;
-        // Runs of matches, found with memchr (most rows of a selective filter fail it).
-        while (row < end) {
-          const uint8_t* from = match.data() + at;
-          const auto* hit =
-              static_cast<const uint8_t*>(std::memchr(from, 1, static_cast<size_t>(end - row)));
-          if (hit == nullptr) {
-            at += static_cast<size_t>(end - row);
-            row = end;
-            break;
-          }
-          const int64_t skip = hit - from;
-          int64_t run = 1;
-          while (row + skip + run < end && hit[run]) ++run;
-          add(row + skip, row + skip + run);
-          at += static_cast<size_t>(skip + run);
-          row += skip + run;
-        }
-      }
-    }
-  }
-  if (at != match.size()) return std::nullopt;
-  return m;
-}
-
-// Step 3: `plan` reading only the fields of `keep_ids` and only the rows of `matching`, all of
-// them certain to match, in batches of at most kNarrowedBatchRows. nullopt when the file lacks a
-// kept field.
-std::optional<parquet::ReadPlan> NarrowedPlan(
-    const parquet::ReadPlan& plan, const std::set<int32_t>& keep_ids,
-    std::vector<std::vector<parquet::RowRange>> matching) {
-  parquet::ReadPlan narrowed = plan;
-  narrowed.batch_rows = std::min(plan.batch_rows, kNarrowedBatchRows);
-  narrowed.row_groups.clear();
-  std::set<int> kept_leaves;
-  auto out_schema = std::make_shared<columnar::Schema>();
-  narrowed.fields.clear();
-  for (const parquet::FieldNode& f : plan.fields) {
-    if (!keep_ids.count(f.field.field_id)) continue;
-    narrowed.fields.push_back(f);
-    out_schema->fields.push_back(f.field);
-    kept_leaves.insert(f.leaves.begin(), f.leaves.end());
-  }
-  if (narrowed.fields.size() != keep_ids.size()) return std::nullopt;  // a projected column missing
-  narrowed.schema = out_schema;
-  narrowed.columns.assign(kept_leaves.begin(), kept_leaves.end());
-  for (size_t g = 0; g < plan.row_groups.size(); ++g) {
-    if (matching[g].empty()) continue;
-    parquet::RowGroupPlan out = plan.row_groups[g];
-    out.rows = std::move(matching[g]);
-    out.certain = out.rows;
-    std::erase_if(out.columns,
-                  [&](const parquet::ColumnChunkPlan& c) { return !kept_leaves.count(c.column); });
-    narrowed.row_groups.push_back(std::move(out));
-  }
-  return narrowed;
-}
-
-// Late materialization. When the residual filter reads fewer columns than the scan projects,
-// decode those first, find the rows that match, and return the plan narrowed to them: the other
-// columns are then decoded only there, their pages without a match passed over undecoded (a point
-// lookup on an unsorted file decodes one column, not sixty). nullopt when it cannot pay: nothing
-// to leave out, a limit, or more than half the rows matching in short runs. The residual is
-// applied to the narrowed plan's rows all match: they need no filtering again, and the columns
-// only the filter read (not in `keep_ids`, the projection) are left out of it.
-Result<std::optional<parquet::ReadPlan>> NarrowToMatches(
-    const parquet::FileReader& reader, const parquet::ReadPlan& plan,
-    const parquet::FetchedBytes& bytes, const ExprPtr& residual, const Schema& read_schema,
-    bool has_ids, const std::set<int32_t>& keep_ids, bool trust_certain, size_t threads) {
-  FLOE_ASSIGN_OR_RETURN(std::optional<std::vector<uint8_t>> match,
-                        MatchFilterColumns(reader, plan, bytes, residual, read_schema, has_ids,
-                                           keep_ids, trust_certain, threads));
-  if (!match) return std::nullopt;
-  std::optional<MatchingRows> m = FindMatchingRows(plan, *match, trust_certain);
-  if (!m) return std::nullopt;
-  // Narrowing pays when few rows match, or when the matches come in long runs (a range of a
-  // sorted column), or when nothing but the filter's columns is read (a count); otherwise
-  // reading the matches one by one costs more than filtering.
-  if (2 * m->matched > m->planned && m->ranges * 64 > m->matched && !keep_ids.empty()) {
-    return std::nullopt;
-  }
-  return NarrowedPlan(plan, keep_ids, std::move(m->per_group));
 }
 
 int64_t ProjectedBytes(const DataFile& file, const std::vector<int32_t>& leaf_ids) {
@@ -670,6 +292,58 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
   return o;
 }
 
+// The residual as the Parquet reader's row filter: its columns, its test (conformed to the table
+// schema and evaluated with SQL semantics), per column when it is a conjunction of null-rejecting
+// single-column groups, and the projection as the output (residual-only columns left out).
+parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_schema,
+                                 const Schema& projected) {
+  parquet::RowFilter filter;
+  std::set<int32_t> ids;
+  CollectFieldIds(residual, &ids);
+  std::vector<NestedField> fields;
+  for (int32_t id : ids) {
+    const NestedField* f = read_schema.FindById(id);
+    if (f == nullptr) continue;
+    fields.push_back(*f);
+    filter.fields.push_back({f->id, f->name});
+  }
+  auto has_ids = [](const columnar::RecordBatch& b) {
+    return std::any_of(b.schema->fields.begin(), b.schema->fields.end(),
+                       [](const columnar::Field& f) { return f.field_id >= 0; });
+  };
+  const Schema filter_schema(read_schema.schema_id(), fields);
+  filter.evaluate = [filter_schema, residual,
+                     has_ids](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                          ConformToSchema(b, filter_schema, has_ids(b)));
+    return MatchRows(conformed, residual, filter_schema);
+  };
+  if (auto per_column = PerColumnFilters(residual);
+      per_column && per_column->size() == fields.size()) {
+    for (const NestedField& f : fields) {
+      auto it = per_column->find(f.id);
+      if (it == per_column->end()) {
+        filter.per_field.clear();
+        break;
+      }
+      const Schema one(read_schema.schema_id(), std::vector<NestedField>{f});
+      filter.per_field.push_back([one, expr = it->second, has_ids](const columnar::RecordBatch& b)
+                                     -> Result<std::vector<uint8_t>> {
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(b, one, has_ids(b)));
+        return MatchRows(conformed, expr, one);
+      });
+    }
+  }
+  std::vector<parquet::ColumnPredicate> collected;
+  CollectPredicates(residual, &collected);
+  const size_t conjuncts = Conjuncts(residual).size();
+  filter.predicates_are_filter = conjuncts > 0 && collected.size() == conjuncts;
+  std::vector<parquet::FieldKey> output;
+  for (const NestedField& f : projected.fields()) output.push_back({f.id, f.name});
+  filter.output = std::move(output);
+  return filter;
+}
+
 Error NameFile(Error e, const FileScanTask& task) {
   if (e.message.find(task.file.file_path) == std::string::npos) {
     e.message = "reading '" + task.file.file_path + "': " + e.message;
@@ -698,15 +372,13 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
 
   const bool floe = options.strategy == parquet::ReadStrategy::kFloe;
   const ScanShape shape = ShapeOf(tasks, projected, options.apply_residual);
-  std::set<int32_t> projected_ids;
-  for (const NestedField& f : projected.fields()) projected_ids.insert(f.id);
   parquet::TailEstimator tails(options.planner);
   parquet::RequestGate gate(options.request_budget);
   parquet::FooterCache* cache = nullptr;
   if (floe && options.use_footer_cache) {
     cache = options.footer_cache ? options.footer_cache : &parquet::FooterCache::Default();
   }
-  ByteBudget budget(options.max_buffered_bytes);
+  parquet::ByteBudget budget(options.max_buffered_bytes);
 
   std::mutex mu;  // guards `stats`, `first_error`, the delivery state and calls of `sink`
   std::optional<Error> first_error;
@@ -735,7 +407,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     const FileScanTask& task = tasks[index];
     std::vector<columnar::RecordBatch> held_batches;  // preserve_order only
     FLOE_ASSIGN_OR_RETURN(StoreObject object, io.Resolve(task.file.file_path));
-    parquet::StrategyReadOptions so;
+    parquet::ReadFileOptions ro;
+    parquet::StrategyReadOptions& so = ro.fetch;
     so.strategy = options.strategy;
     so.read.field_ids = shape.read_ids;
     so.read.use_page_index = options.use_page_index;
@@ -753,113 +426,61 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     so.resolve = [&shape, &task](const parquet::FileReader& r, const parquet::ReadOptions& base) {
       return ResolveForFile(r, base, shape, task.file);
     };
+    const bool filtered = options.apply_residual && task.residual && task.residual->op != Op::kTrue;
+    parquet::RowFilter filter;
+    if (filtered) {
+      filter = MakeRowFilter(task.residual, shape.read_schema, projected);
+      ro.filter = &filter;
+    }
+    // With fewer files than cores, one file's rows are decoded on several threads (every core
+    // busy on a one-file table); batches then arrive in no particular order, so not when order
+    // or a limit matters.
+    const size_t threads = std::max<size_t>(1, DecodeThreads() / tasks.size());
+    ro.filter_threads = threads;
+    ro.decode_threads = options.preserve_order || options.limit >= 0 ? 1 : threads;
+    ro.narrowed_batch_rows = kNarrowedBatchRows;
+    ro.budget = &budget;
+    ro.stop = &failed;
     parquet::FileHints hints;
     hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, task.file.file_size_in_bytes));
     hints.projected_bytes = ProjectedBytes(task.file, shape.leaf_ids);
 
-    const int64_t len = task.file.file_size_in_bytes;
-    int64_t reserved =
-        hints.projected_bytes >= 0
-            ? std::min(len, hints.projected_bytes + options.planner.initial_tail_bytes)
-            : len;
-    reserved = std::max<int64_t>(reserved, 0);
-    budget.Reserve(reserved);
-    auto fetched = parquet::FetchFile(*object.store, object.key, hints, so);
-    if (!fetched) {
-      budget.Release(reserved);
-      return std::unexpected(std::move(fetched).error());
-    }
-    const int64_t held = fetched->bytes.total_bytes();
-    budget.Adjust(reserved, held);
-    struct Releaser {
-      ByteBudget& b;
-      int64_t n;
-      ~Releaser() { b.Release(n); }
-    } releaser{budget, held};
-
-    const parquet::ReadPlan::Counts counts = fetched->plan.counts;
-    const int64_t rg_read = static_cast<int64_t>(fetched->plan.row_groups.size());
-    {
+    std::atomic<int64_t> rows_in{0};
+    auto sink = [&](columnar::RecordBatch b) -> Status {
+      const bool has_ids = std::any_of(b.schema->fields.begin(), b.schema->fields.end(),
+                                       [](const columnar::Field& f) { return f.field_id >= 0; });
+      columnar::RecordBatch conformed;
+      if (filtered) {
+        FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(b, projected, has_ids));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(b, shape.read_schema, has_ids));
+        if (shape.needs_projection) {
+          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
+        }
+      }
       std::lock_guard lock(mu);
-      if (fetched->stats.bytes_fetched > 0) ++stats->data_files_opened;
-      stats->row_groups_read += rg_read;
-      stats->row_groups_skipped += counts.row_groups - rg_read;
+      if (options.preserve_order && (index != next_to_deliver || !held_batches.empty())) {
+        if (conformed.num_rows > 0) held_batches.push_back(std::move(conformed));
+        return {};
+      }
+      return deliver(std::move(conformed));
+    };
+    FLOE_ASSIGN_OR_RETURN(parquet::FileReadResult read,
+                          parquet::ReadFile(*object.store, object.key, hints, ro, sink));
+    {
+      const parquet::ReadPlan::Counts& counts = read.fetch.plan;
+      std::lock_guard lock(mu);
+      if (read.fetch.bytes_fetched > 0) ++stats->data_files_opened;
+      stats->row_groups_read += read.row_groups_read;
+      stats->row_groups_skipped += counts.row_groups - read.row_groups_read;
       stats->pages_skipped += counts.pages_skipped;
       stats->metadata_rejected += counts.metadata_rejected;
-      if (stats->metadata_warning.empty()) stats->metadata_warning = fetched->plan.first_rejection;
-      stats->requests += fetched->stats.requests;
-      stats->heads += fetched->stats.heads;
-      stats->bytes_fetched += fetched->stats.bytes_fetched;
-      stats->footer_cache_hits += fetched->footer_cached ? 1 : 0;
-    }
-    bool has_ids = false;
-    for (const columnar::Field& f : fetched->reader.arrow_schema().fields) {
-      has_ids |= f.field_id >= 0;
-    }
-    // Narrowed to its matches, the plan reads exactly the projected columns of matching rows.
-    bool narrowed_to_matches = false;
-    if (options.apply_residual && task.residual) {
-      FLOE_ASSIGN_OR_RETURN(
-          std::optional<parquet::ReadPlan> narrowed,
-          NarrowToMatches(fetched->reader, fetched->plan, fetched->bytes, task.residual,
-                          shape.read_schema, has_ids, projected_ids,
-                          PredicatesAreTheResidual(task.residual, fetched->plan),
-                          std::max<size_t>(1, DecodeThreads() / tasks.size())));
-      if (narrowed) {
-        fetched->plan = std::move(*narrowed);
-        narrowed_to_matches = true;
-      }
-    }
-    // Decodes `plan`'s row groups in order, filtering and delivering each batch.
-    auto decode = [&](parquet::ReadPlan plan, parquet::FetchedBytes bytes) -> Status {
-      FLOE_ASSIGN_OR_RETURN(parquet::BatchReader batches,
-                            fetched->reader.Decode(std::move(plan), std::move(bytes)));
-      while (!failed.load()) {
-        FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
-        if (!b) break;
-        const int64_t rows = b->num_rows;
-        columnar::RecordBatch conformed;
-        if (narrowed_to_matches) {
-          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(*b, projected, has_ids));
-        } else {
-          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(*b, shape.read_schema, has_ids));
-          if (options.apply_residual && task.residual) {
-            FLOE_ASSIGN_OR_RETURN(conformed,
-                                  FilterRows(conformed, task.residual, shape.read_schema));
-          }
-          if (shape.needs_projection) {
-            FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
-          }
-        }
-        std::lock_guard lock(mu);
-        stats->rows_read += rows;
-        if (options.preserve_order && (index != next_to_deliver || !held_batches.empty())) {
-          if (conformed.num_rows > 0) held_batches.push_back(std::move(conformed));
-          continue;
-        }
-        FLOE_RETURN_IF_ERROR(deliver(std::move(conformed)));
-      }
-      return {};
-    };
-    // With fewer files than cores, one file's row groups are decoded on several threads (every
-    // core busy on a one-file table); batches then arrive in no particular order, so not when
-    // order or a limit matters.
-    const std::vector<parquet::ReadPlan> slices =
-        options.preserve_order || options.limit >= 0
-            ? std::vector<parquet::ReadPlan>{}
-            : SplitForThreads(fetched->plan, std::max<size_t>(1, DecodeThreads() / tasks.size()));
-    const size_t parts = slices.size();
-    if (parts <= 1) {
-      FLOE_RETURN_IF_ERROR(decode(std::move(fetched->plan), std::move(fetched->bytes)));
-    } else {
-      std::vector<Status> done(parts);
-      std::vector<std::thread> threads;
-      for (size_t p = 1; p < parts; ++p) {
-        threads.emplace_back([&, p] { done[p] = decode(slices[p], fetched->bytes); });
-      }
-      done[0] = decode(slices[0], fetched->bytes);
-      for (std::thread& t : threads) t.join();
-      for (Status& st : done) FLOE_RETURN_IF_ERROR(std::move(st));
+      if (stats->metadata_warning.empty()) stats->metadata_warning = read.first_rejection;
+      stats->requests += read.fetch.requests;
+      stats->heads += read.fetch.heads;
+      stats->bytes_fetched += read.fetch.bytes_fetched;
+      stats->footer_cache_hits += read.footer_cached ? 1 : 0;
+      stats->rows_read += read.rows_decoded;
     }
     if (options.preserve_order) {
       std::lock_guard lock(mu);

@@ -5,8 +5,8 @@
 #include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/evaluator.h"
+#include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/schema_conform.h"
-#include "floe/parquet/read_parquet_file.h"
 
 namespace floe::iceberg {
 namespace {
@@ -200,41 +200,23 @@ Result<columnar::RecordBatch> FilterRows(const columnar::RecordBatch& batch, con
 
 Result<std::vector<columnar::RecordBatch>> ReadTask(const FileScanTask& task, const Schema& schema,
                                                     const FileIO& io, TaskReadStats* stats) {
-  if (!task.deletes.empty()) {
-    return Unsupported(
-        "data file '{}' has {} delete files; applying deletes (merge-on-read) is not built yet",
-        task.file.file_path, task.deletes.size());
-  }
-  if (task.file.file_format != "PARQUET" && task.file.file_format != "parquet") {
-    return Unsupported("data file '{}' is {}; floe reads Parquet", task.file.file_path,
-                       task.file.file_format);
-  }
-  FLOE_ASSIGN_OR_RETURN(StoreObject object, io.Resolve(task.file.file_path));
-  const std::string& key = object.key;
-  auto contents = parquet::ReadParquetFile(*object.store, key,
-                                           static_cast<uint64_t>(task.file.file_size_in_bytes));
-  if (!contents) {
-    Error e = contents.error();
-    if (e.message.find(task.file.file_path) == std::string::npos &&
-        e.message.find(key) == std::string::npos) {
-      e.message = "reading '" + task.file.file_path + "': " + e.message;
-    }
-    return std::unexpected(e);
-  }
-  if (stats) {
-    stats->requests += contents->stats.requests;
-    stats->bytes_fetched += contents->stats.bytes_fetched;
-  }
+  ScanReadOptions options;
+  options.preserve_order = true;
+  options.use_footer_cache = false;
   std::vector<columnar::RecordBatch> out;
-  for (const auto& b : contents->batches) {
-    // Files written without field ids (registered from other tools) are matched by name.
-    bool has_ids = std::any_of(b.schema->fields.begin(), b.schema->fields.end(),
-                               [](const columnar::Field& f) { return f.field_id >= 0; });
-    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
-                          ConformToSchema(b, schema, /*by_field_id=*/has_ids));
-    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch filtered,
-                          FilterRows(conformed, task.residual, schema));
-    if (filtered.num_rows > 0) out.push_back(std::move(filtered));
+  ScanReadStats read;
+  FLOE_RETURN_IF_ERROR(ReadScan(
+      {task}, schema, io, options,
+      [&](columnar::RecordBatch b) -> Status {
+        out.push_back(std::move(b));
+        return {};
+      },
+      &read));
+  if (stats) {
+    stats->requests += read.requests;
+    stats->bytes_fetched += read.bytes_fetched;
+    stats->row_groups_read += read.row_groups_read;
+    stats->row_groups_skipped += read.row_groups_skipped;
   }
   return out;
 }

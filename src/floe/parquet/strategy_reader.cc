@@ -155,6 +155,11 @@ Result<ReadOptions> Resolve(const StrategyReadOptions& o, const FileReader& read
   return o.read;
 }
 
+// The caller's last word on a plan before its data ranges are fetched.
+void Adjust(const StrategyReadOptions& o, const FileReader& reader, ReadPlan* plan) {
+  if (o.adjust_plan) o.adjust_plan(reader, plan);
+}
+
 Result<FetchedFile> Finish(FileReader reader, ReadPlan plan, FetchedBytes bytes,
                            StoreReadStats stats) {
   FLOE_RETURN_IF_ERROR(reader.CheckPageHeaders(bytes, &plan));
@@ -183,6 +188,7 @@ Result<FetchedFile> ReadParquetMr(Fetcher& f, int64_t len, const StrategyReadOpt
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, reader));
   read.use_page_index = false;  // Iceberg's Parquet reader filters row groups, not pages
   FLOE_ASSIGN_OR_RETURN(ReadPlan plan, reader.Plan(read));
+  Adjust(o, reader, &plan);
   for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
     for (const ByteRange& r : CoalesceRanges(Missing(ranges, have), kParquetMrSeekReadThrough)) {
       FLOE_RETURN_IF_ERROR(f.GetInto(r.offset, r.length, &have));
@@ -193,8 +199,9 @@ Result<FetchedFile> ReadParquetMr(Fetcher& f, int64_t len, const StrategyReadOpt
 
 // Plans, fetches the page index (if the plan wants it and `have` lacks it) in one GET, applies it.
 // `index_start` (optional) receives the lowest offset of the index ranges used, or -1.
-Status PlanWithIndex(Fetcher& f, const FileReader& reader, const ReadOptions& read,
-                     FetchedBytes* have, ReadPlan* plan, int64_t* index_start = nullptr) {
+Status PlanWithIndex(Fetcher& f, const StrategyReadOptions& o, const FileReader& reader,
+                     const ReadOptions& read, FetchedBytes* have, ReadPlan* plan,
+                     int64_t* index_start = nullptr) {
   FLOE_ASSIGN_OR_RETURN(*plan, reader.Plan(read));
   if (index_start) *index_start = -1;
   if (plan->index_pending) {
@@ -210,6 +217,7 @@ Status PlanWithIndex(Fetcher& f, const FileReader& reader, const ReadOptions& re
     }
     FLOE_RETURN_IF_ERROR(reader.ApplyPageIndex(*have, plan));
   }
+  Adjust(o, reader, plan);
   return {};
 }
 
@@ -226,9 +234,10 @@ Result<FetchedFile> ReadWhole(Fetcher& f, int64_t len, const StrategyReadOptions
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
   read.use_page_index = read.use_page_index && use_page_index;
   ReadPlan plan;
-  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, opened.first, read, &have, &plan));
+  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, o, opened.first, read, &have, &plan));
   // The whole file is at hand: a plan made again without the page index needs no request.
-  FLOE_RETURN_IF_ERROR(opened.first.ReplanIfIndexDisagrees(read, have, &plan));
+  FLOE_ASSIGN_OR_RETURN(bool replanned, opened.first.ReplanIfIndexDisagrees(read, have, &plan));
+  if (replanned) Adjust(o, opened.first, &plan);
   return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
 }
 
@@ -254,6 +263,7 @@ Result<FetchedFile> ReadAal(Fetcher& f, const StrategyReadOptions& o, StoreReadS
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
   read.use_page_index = false;  // the engine above (Iceberg's reader) filters row groups only
   FLOE_ASSIGN_OR_RETURN(ReadPlan plan, opened.first.Plan(read));
+  Adjust(o, opened.first, &plan);
   FLOE_RETURN_IF_ERROR(f.GetBatch(
       CoalesceCapped(Missing(plan.DataRanges(), have), kAalCoalesceTolerance, kAalBlockBytes), 64,
       &have));
@@ -271,7 +281,7 @@ Result<FetchedFile> ReadArrowRs(Fetcher& f, int64_t len, const StrategyReadOptio
   FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, len - hint, &have));
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
   ReadPlan plan;
-  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, opened.first, read, &have, &plan));
+  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, o, opened.first, read, &have, &plan));
   auto fetch = [&]() -> Status {
     for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
       FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceRanges(Missing(ranges, have), kArrowRsCoalesceGap),
@@ -281,22 +291,31 @@ Result<FetchedFile> ReadArrowRs(Fetcher& f, int64_t len, const StrategyReadOptio
   };
   FLOE_RETURN_IF_ERROR(fetch());
   FLOE_ASSIGN_OR_RETURN(bool replanned, opened.first.ReplanIfIndexDisagrees(read, have, &plan));
-  if (replanned) FLOE_RETURN_IF_ERROR(fetch());
+  if (replanned) {
+    Adjust(o, opened.first, &plan);
+    FLOE_RETURN_IF_ERROR(fetch());
+  }
   return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
 }
 
 // ---- floe.
+// `prefetched_from` >= 0: `have` already holds the file from there to its end (the first read).
 Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
-                             const StrategyReadOptions& options, StoreReadStats* stats) {
+                             const StrategyReadOptions& options, StoreReadStats* stats,
+                             FetchedBytes have = {}, int64_t prefetched_from = -1) {
   const ReadPlannerOptions& p = options.planner;
   const bool with_index =
       options.read.use_page_index && (!options.read.predicates.empty() || options.read.limit >= 0);
-  FetchedBytes have;
   std::optional<FileReader> reader;
   bool cached = false;
   int64_t footer_tail = 0;
   int64_t cached_from = len;  // where the footer (and what a cache keeps) begins
-  if (options.cache) {
+  if (prefetched_from >= 0) {
+    FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, prefetched_from, &have));
+    reader = std::move(opened.first);
+    footer_tail = opened.second;
+    cached_from = len - footer_tail;
+  } else if (options.cache) {
     if (auto hit = options.cache->Find(f.cache_key(), static_cast<uint64_t>(len))) {
       reader = std::move(hit->reader);
       for (auto& [offset, bytes] : hit->tail) {
@@ -336,7 +355,7 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   ReadPlan plan;
   int64_t index_start = -1;
   const int64_t requests_before_index = stats->requests;
-  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, *reader, read, &have, &plan, &index_start));
+  FLOE_RETURN_IF_ERROR(PlanWithIndex(f, options, *reader, read, &have, &plan, &index_start));
   const int64_t index_requests = stats->requests - requests_before_index;
   if (!cached) {
     // What this file needed from its end: the footer, and the index ranges this read used (a
@@ -353,7 +372,10 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   };
   FLOE_RETURN_IF_ERROR(fetch());
   FLOE_ASSIGN_OR_RETURN(bool replanned, reader->ReplanIfIndexDisagrees(read, have, &plan));
-  if (replanned) FLOE_RETURN_IF_ERROR(fetch());
+  if (replanned) {
+    Adjust(options, *reader, &plan);
+    FLOE_RETURN_IF_ERROR(fetch());
+  }
   // Cache the footer and the index pieces this read fetched; a warm read that had to fetch index
   // pieces the entry lacked (another query's columns) refreshes it.
   if (options.cache && (!cached || index_requests > 0)) {
@@ -370,12 +392,63 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
 
 }  // namespace
 
+Result<OpenedFooter> OpenFooter(io::ObjectStore& store, std::string_view key, uint64_t file_length,
+                                int64_t tail_bytes) {
+  StoreReadStats stats;
+  Fetcher f(store, key, nullptr, &stats);
+  tail_bytes = std::max(tail_bytes, static_cast<int64_t>(kFooterTrailerLength));
+  FetchedBytes have;
+  int64_t len = static_cast<int64_t>(file_length);
+  int64_t from = 0;
+  if (len > 0) {
+    const int64_t n = std::min(tail_bytes, len);
+    from = len - n;
+    FLOE_RETURN_IF_ERROR(f.GetInto(from, n, &have));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(Buffer tail, f.Get(io::Range::Suffix(static_cast<uint64_t>(tail_bytes))));
+    if (static_cast<int64_t>(tail.size()) < tail_bytes) {
+      len = static_cast<int64_t>(tail.size());  // the whole object came back
+    } else {
+      FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
+      len = static_cast<int64_t>(size);
+      if (static_cast<int64_t>(tail.size()) > len) {
+        return Corrupt("parquet file '{}': read {} tail bytes of a {}-byte file", f.Name(),
+                       tail.size(), len);
+      }
+    }
+    from = len - static_cast<int64_t>(tail.size());
+    have.Add(from, std::move(tail));
+  }
+  FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, from, &have));
+  return OpenedFooter{std::move(opened.first), std::move(have), stats};
+}
+
 Result<FetchedFile> FetchFile(io::ObjectStore& store, std::string_view key, const FileHints& hints,
                               const StrategyReadOptions& options) {
   StoreReadStats stats;
   Fetcher f(store, key, options.strategy == ReadStrategy::kFloe ? options.gate : nullptr, &stats);
   int64_t len = static_cast<int64_t>(hints.file_length);
   if (options.strategy == ReadStrategy::kAal) return ReadAal(f, options, &stats);
+  if (len <= 0 && options.strategy == ReadStrategy::kFloe) {
+    // No length from a manifest: the first read is a suffix, which is all of a small file.
+    const uint64_t want = static_cast<uint64_t>(
+        std::max(options.planner.initial_tail_bytes, static_cast<int64_t>(kFooterTrailerLength)));
+    FLOE_ASSIGN_OR_RETURN(Buffer tail, f.Get(io::Range::Suffix(want)));
+    FetchedBytes have;
+    if (tail.size() < want) {
+      len = static_cast<int64_t>(tail.size());
+    } else {
+      FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
+      len = static_cast<int64_t>(size);
+      if (static_cast<int64_t>(tail.size()) > len) {
+        return Corrupt("parquet file '{}': read {} tail bytes of a {}-byte file", f.Name(),
+                       tail.size(), len);
+      }
+    }
+    const int64_t from = len - static_cast<int64_t>(tail.size());
+    have.Add(from, std::move(tail));
+    return ReadFloe(f, len, hints, options, &stats, std::move(have), from);
+  }
   if (len <= 0) {
     // No length from a manifest: the peers ask the store for it (one HEAD).
     FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());

@@ -14,7 +14,6 @@
 #include "floe/io/object_store.h"
 #include "floe/parquet/file_reader.h"
 #include "floe/parquet/footer_cache.h"
-#include "floe/parquet/read_parquet_file.h"
 #include "floe/parquet/read_plan.h"
 #include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
@@ -34,6 +33,14 @@ inline constexpr int64_t kArrowRsFooterHint = 512 << 10;  // DataFusion's metada
 inline constexpr int64_t kArrowRsCoalesceGap = 1 << 20;
 inline constexpr int kArrowRsParallelRanges = 10;
 
+// What one file's fetch did, for tests and the CLI's numbers.
+struct StoreReadStats {
+  int requests = 0;  // GETs and HEADs sent
+  int heads = 0;
+  int64_t bytes_fetched = 0;
+  ReadPlan::Counts plan;
+};
+
 struct FileHints {
   uint64_t file_length = 0;      // from the manifest; 0 = unknown (a reader must find it out)
   int64_t projected_bytes = -1;  // projected columns' bytes from column_sizes; -1 = unknown
@@ -51,6 +58,8 @@ struct StrategyReadOptions {
   // When set, called once the footer is known to adapt `read` to the file (e.g. keep only the
   // field ids the file has); its result replaces `read` for that file.
   std::function<Result<ReadOptions>(const FileReader&, const ReadOptions&)> resolve;
+  // When set, called on every plan before its data ranges are fetched (a row mask narrows it).
+  std::function<void(const FileReader&, ReadPlan*)> adjust_plan;
 };
 
 struct FetchedFile {
@@ -61,8 +70,22 @@ struct FetchedFile {
   bool footer_cached = false;  // floe: the footer came from the cache
 };
 
-// `key` is the object's key in `store`; messages name it with the store's URI.
+// `key` is the object's key in `store`; messages name it with the store's URI. With no length
+// in `hints`, floe reads a suffix of planner.initial_tail_bytes first (all of a small file; a
+// larger one then needs one HEAD, the store API reporting no object size with a range read);
+// the peers send a HEAD first.
 Result<FetchedFile> FetchFile(io::ObjectStore& store, std::string_view key, const FileHints& hints,
                               const StrategyReadOptions& options);
+
+struct OpenedFooter {
+  FileReader reader;
+  FetchedBytes tail;  // the bytes read: the footer, and all of a small file
+  StoreReadStats stats;
+};
+
+// The footer of `key` alone, for tools that inspect a file: a suffix read of `tail_bytes` (one
+// more when the footer is longer; a HEAD when `file_length` is 0 and the file is longer).
+Result<OpenedFooter> OpenFooter(io::ObjectStore& store, std::string_view key, uint64_t file_length,
+                                int64_t tail_bytes = 64 * 1024);
 
 }  // namespace floe::parquet

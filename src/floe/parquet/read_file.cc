@@ -1,0 +1,311 @@
+#include "floe/parquet/read_file.h"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "floe/columnar/take.h"
+#include "floe/parquet/record_assembler.h"
+#include "floe/parquet/row_selection.h"
+
+namespace floe::parquet {
+
+namespace {
+
+// The plan fields `keys` name, in key order; `all` says whether every key found one.
+std::vector<size_t> FieldIndexes(const ReadPlan& plan, const std::vector<FieldKey>& keys,
+                                 bool* all) {
+  std::vector<size_t> out;
+  *all = true;
+  for (const FieldKey& k : keys) {
+    bool found = false;
+    for (size_t i = 0; i < plan.fields.size(); ++i) {
+      if (k.Matches(plan.fields[i].field)) {
+        out.push_back(i);
+        found = true;
+        break;
+      }
+    }
+    *all &= found;
+  }
+  return out;
+}
+
+// The columns `idx` of `b`, in that order (a batch of no columns keeps its row count).
+columnar::RecordBatch Columns(const columnar::RecordBatch& b, const std::vector<size_t>& idx) {
+  columnar::RecordBatch out;
+  auto schema = std::make_shared<columnar::Schema>();
+  for (size_t i : idx) {
+    schema->fields.push_back(b.schema->fields[i]);
+    out.columns.push_back(b.columns[i]);
+  }
+  out.schema = std::move(schema);
+  out.num_rows = b.num_rows;
+  return out;
+}
+
+// Runs `work(p)` for every p < n, p = 0 on the calling thread; the first error wins.
+Status OnThreads(size_t n, const std::function<Status(size_t)>& work) {
+  std::vector<Status> done(n);
+  {
+    std::vector<std::thread> threads;
+    for (size_t p = 1; p < n; ++p) threads.emplace_back([&, p] { done[p] = work(p); });
+    if (n > 0) done[0] = work(0);
+    for (std::thread& t : threads) t.join();
+  }
+  for (Status& st : done) FLOE_RETURN_IF_ERROR(std::move(st));
+  return {};
+}
+
+// What the filter needs of one file's plan.
+struct FilterShape {
+  std::vector<size_t> filter;  // plan fields the filter reads, in RowFilter::fields order
+  bool filter_complete = false;
+  std::vector<size_t> output;  // plan fields the output carries
+  bool output_complete = false;
+  bool trust_certain = false;
+};
+
+// Late materialisation, step 1: decodes only the filter's fields of `plan`'s rows and returns one
+// byte per row (in plan order, rows proven to match left out when trusted): 1 where the filter
+// holds. nullopt when it cannot pay: a limit, a filter field the file lacks, or no field left to
+// read later.
+Result<std::optional<std::vector<uint8_t>>> MatchFilterFields(
+    const FileReader& reader, const ReadPlan& plan, const FetchedBytes& bytes,
+    const RowFilter& filter, const FilterShape& shape, size_t threads) {
+  if (plan.limit >= 0 || shape.filter.empty() || !shape.filter_complete) return std::nullopt;
+  if (shape.filter.size() == plan.fields.size() && !shape.output.empty()) return std::nullopt;
+  ReadPlan first = plan;
+  first.fields.clear();
+  auto schema = std::make_shared<columnar::Schema>();
+  std::set<int> leaves;
+  for (size_t i : shape.filter) {
+    const FieldNode& f = plan.fields[i];
+    first.fields.push_back(f);
+    schema->fields.push_back(f.field);
+    leaves.insert(f.leaves.begin(), f.leaves.end());
+  }
+  // Field by field when the filter allows it: a flat field by a matcher, so a dictionary is
+  // matched once per entry and the rows' values are never gathered from it.
+  const bool per_field = filter.per_field.size() == filter.fields.size();
+  std::vector<bool> matched(first.fields.size(), false);
+  if (per_field) {
+    for (size_t i = 0; i < first.fields.size(); ++i) {
+      const FieldNode& f = first.fields[i];
+      if (f.kind != FieldNode::Kind::kLeaf) continue;
+      const ColumnDescriptor& leaf = reader.schema().leaves()[f.leaf];
+      if (leaf.max_rep > 0 || leaf.conversion == ReadConversion::kNull) continue;
+      auto field_schema = std::make_shared<columnar::Schema>();
+      field_schema->fields.push_back(f.field);
+      first.matchers[f.leaf] = [leaf, field_schema, test = filter.per_field[i]](
+                                   DenseValues v) -> Result<std::vector<uint8_t>> {
+        FLOE_ASSIGN_OR_RETURN(columnar::ColumnPtr c, ValuesAsColumn(leaf, std::move(v)));
+        columnar::RecordBatch b;
+        b.schema = field_schema;
+        b.num_rows = c->length;
+        b.columns = {std::move(c)};
+        return test(b);
+      };
+      matched[i] = true;
+    }
+  }
+  first.schema = schema;
+  first.columns.assign(leaves.begin(), leaves.end());
+  // Rows the statistics or page index prove match are not decoded to be filtered.
+  for (RowGroupPlan& rg : first.row_groups) {
+    std::erase_if(rg.columns, [&](const ColumnChunkPlan& c) { return !leaves.count(c.column); });
+    if (shape.trust_certain) rg.rows = SubtractRows(rg.rows, rg.certain);
+  }
+  std::erase_if(first.row_groups, [](const RowGroupPlan& rg) { return rg.rows.empty(); });
+  // Decodes one slice of `first` into its rows' match bytes, appended to *match.
+  auto match_slice = [&](const ReadPlan& slice, std::vector<uint8_t>* match) -> Status {
+    FLOE_ASSIGN_OR_RETURN(BatchReader batches, reader.Decode(slice, bytes));
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
+      if (!b) break;
+      if (!per_field) {
+        FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> m, filter.evaluate(*b));
+        match->insert(match->end(), m.begin(), m.end());
+        continue;
+      }
+      // Field by field: a matched field's flags (NULL never matches), else its own test.
+      const size_t at = match->size();
+      const size_t n = static_cast<size_t>(b->num_rows);
+      match->resize(at + n, 1);
+      uint8_t* m = match->data() + at;
+      for (size_t i = 0; i < matched.size(); ++i) {
+        const columnar::Column& col = *b->columns[i];
+        if (matched[i]) {
+          const uint8_t* flags = col.values.data();
+          if (col.null_count == 0) {
+            for (size_t r = 0; r < n; ++r) m[r] &= flags[r];
+          } else {
+            for (size_t r = 0; r < n; ++r) {
+              m[r] &= flags[r] & (col.IsValid(static_cast<int64_t>(r)) ? 1 : 0);
+            }
+          }
+          continue;
+        }
+        FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> mine, filter.per_field[i](Columns(*b, {i})));
+        for (size_t r = 0; r < n; ++r) m[r] &= mine[r];
+      }
+    }
+    return {};
+  };
+  // Slices in plan order on their own threads; their match bytes concatenate in that order.
+  std::vector<ReadPlan> slices = SplitPlan(first, threads);
+  if (slices.empty()) slices.push_back(std::move(first));
+  std::vector<std::vector<uint8_t>> parts(slices.size());
+  FLOE_RETURN_IF_ERROR(
+      OnThreads(slices.size(), [&](size_t p) { return match_slice(slices[p], &parts[p]); }));
+  std::vector<uint8_t> match = std::move(parts[0]);
+  for (size_t p = 1; p < parts.size(); ++p) {
+    match.insert(match.end(), parts[p].begin(), parts[p].end());
+  }
+  return match;
+}
+
+// Late materialisation, steps 2 and 3: the plan narrowed to the rows that match and the output
+// fields, their pages without a match passed over undecoded (a point lookup on an unsorted file
+// decodes one column, not sixty). nullopt when it cannot pay: more than half the rows matching in
+// short runs, unless nothing but the filter's fields is read (a count).
+Result<std::optional<ReadPlan>> NarrowToMatches(const FileReader& reader, const ReadPlan& plan,
+                                                const FetchedBytes& bytes, const RowFilter& filter,
+                                                const FilterShape& shape, size_t threads,
+                                                int64_t batch_rows) {
+  if (!shape.output_complete) return std::nullopt;  // an output field the file lacks
+  FLOE_ASSIGN_OR_RETURN(std::optional<std::vector<uint8_t>> match,
+                        MatchFilterFields(reader, plan, bytes, filter, shape, threads));
+  if (!match) return std::nullopt;
+  std::optional<RowSelection> m = SelectMatches(plan, *match, shape.trust_certain);
+  if (!m) return std::nullopt;
+  if (2 * m->selected > m->planned && m->ranges * 64 > m->selected && !shape.output.empty()) {
+    return std::nullopt;
+  }
+  return NarrowPlan(plan, shape.output, std::move(*m), batch_rows);
+}
+
+}  // namespace
+
+Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
+                                const FileHints& hints, const ReadFileOptions& options,
+                                const FileBatchSink& sink) {
+  // Bytes held from the fetch to the end of the decode: the projection's bytes and a tail when
+  // the manifest says them, else the file.
+  int64_t reserved = 0;
+  if (options.budget) {
+    const int64_t len = static_cast<int64_t>(hints.file_length);
+    reserved = hints.projected_bytes >= 0
+                   ? std::min(len, hints.projected_bytes + options.fetch.planner.initial_tail_bytes)
+                   : len;
+    reserved = std::max<int64_t>(reserved, 0);
+    options.budget->Reserve(reserved);
+  }
+  struct Releaser {
+    ByteBudget* b;
+    int64_t n = 0;
+    ~Releaser() {
+      if (b) b->Release(n);
+    }
+  } releaser{options.budget, reserved};
+
+  // The row mask goes into the plan before any data is fetched, so pages it empties are not.
+  StrategyReadOptions fetch_options = options.fetch;
+  std::vector<int64_t> starts;
+  if (!options.excluded_rows.empty()) {
+    fetch_options.adjust_plan = [&](const FileReader& r, ReadPlan* plan) {
+      if (starts.empty()) starts = FileRowStarts(r.metadata());
+      ExcludeRows(options.excluded_rows, starts, plan);
+    };
+  }
+  FLOE_ASSIGN_OR_RETURN(FetchedFile fetched, FetchFile(store, key, hints, fetch_options));
+  if (options.budget) {
+    const int64_t held = fetched.bytes.total_bytes();
+    options.budget->Adjust(reserved, held);
+    releaser.n = held;
+  }
+  FileReadResult out;
+  out.fetch = fetched.stats;
+  out.footer_cached = fetched.footer_cached;
+  out.row_groups_read = static_cast<int64_t>(fetched.plan.row_groups.size());
+  out.first_rejection = fetched.plan.first_rejection;
+
+  ReadPlan plan = std::move(fetched.plan);
+  const RowFilter* filter = options.filter;
+  FilterShape shape;
+  bool narrowed = false;
+  if (filter) {
+    shape.filter = FieldIndexes(plan, filter->fields, &shape.filter_complete);
+    if (filter->output) {
+      shape.output = FieldIndexes(plan, *filter->output, &shape.output_complete);
+    } else {
+      for (size_t i = 0; i < plan.fields.size(); ++i) shape.output.push_back(i);
+      shape.output_complete = true;
+    }
+    shape.trust_certain = filter->predicates_are_filter &&
+                          plan.predicates.size() == options.fetch.read.predicates.size();
+    FLOE_ASSIGN_OR_RETURN(
+        std::optional<ReadPlan> n,
+        NarrowToMatches(fetched.reader, plan, fetched.bytes, *filter, shape,
+                        std::max<size_t>(1, options.filter_threads), options.narrowed_batch_rows));
+    if (n) {
+      plan = std::move(*n);
+      narrowed = true;
+    }
+  }
+  out.schema = plan.schema;
+  if (filter && !narrowed) {
+    auto schema = std::make_shared<columnar::Schema>();
+    for (size_t i : shape.output) schema->fields.push_back(plan.schema->fields[i]);
+    out.schema = std::move(schema);
+  }
+  std::atomic<int64_t> rows_decoded{0};
+  // Decodes `slice` in order; rows of a plan not narrowed are filtered batch by batch.
+  auto decode = [&](ReadPlan slice, FetchedBytes bytes) -> Status {
+    FLOE_ASSIGN_OR_RETURN(BatchReader batches,
+                          fetched.reader.Decode(std::move(slice), std::move(bytes)));
+    while (!(options.stop && options.stop->load())) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
+      if (!b) break;
+      rows_decoded += b->num_rows;
+      if (filter && !narrowed) {
+        FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match,
+                              filter->evaluate(Columns(*b, shape.filter)));
+        std::vector<int64_t> keep;
+        for (int64_t r = 0; r < b->num_rows; ++r) {
+          if (match[static_cast<size_t>(r)]) keep.push_back(r);
+        }
+        if (static_cast<int64_t>(keep.size()) != b->num_rows) {
+          FLOE_ASSIGN_OR_RETURN(*b, columnar::Take(*b, keep));
+        }
+        *b = Columns(*b, shape.output);
+      }
+      FLOE_RETURN_IF_ERROR(sink(std::move(*b)));
+    }
+    return {};
+  };
+  const std::vector<ReadPlan> slices = SplitPlan(plan, std::max<size_t>(1, options.decode_threads));
+  if (slices.size() <= 1) {
+    FLOE_RETURN_IF_ERROR(decode(std::move(plan), std::move(fetched.bytes)));
+  } else {
+    FLOE_RETURN_IF_ERROR(
+        OnThreads(slices.size(), [&](size_t p) { return decode(slices[p], fetched.bytes); }));
+  }
+  out.rows_decoded = rows_decoded.load();
+  return out;
+}
+
+Result<FileContents> ReadFileAll(io::ObjectStore& store, std::string_view key,
+                                 const FileHints& hints, const ReadFileOptions& options) {
+  FileContents out;
+  ReadFileOptions o = options;
+  o.decode_threads = 1;  // in file order
+  FLOE_ASSIGN_OR_RETURN(out.read, ReadFile(store, key, hints, o, [&](columnar::RecordBatch b) {
+                          out.batches.push_back(std::move(b));
+                          return Status{};
+                        }));
+  return out;
+}
+
+}  // namespace floe::parquet

@@ -1,0 +1,210 @@
+#include "floe/parquet/row_selection.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace floe::parquet {
+
+std::vector<RowRange> SubtractRows(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
+  std::vector<RowRange> out;
+  size_t j = 0;
+  for (RowRange r : a) {
+    while (j < b.size() && b[j].end <= r.begin) ++j;
+    for (size_t k = j; k < b.size() && b[k].begin < r.end; ++k) {
+      if (b[k].begin > r.begin) out.push_back({r.begin, b[k].begin});
+      r.begin = std::max(r.begin, b[k].end);
+    }
+    if (r.begin < r.end) out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<RowRange> IntersectRows(const std::vector<RowRange>& a,
+                                    const std::vector<RowRange>& b) {
+  std::vector<RowRange> out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const int64_t begin = std::max(a[i].begin, b[j].begin);
+    const int64_t end = std::min(a[i].end, b[j].end);
+    if (begin < end) out.push_back({begin, end});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return out;
+}
+
+std::optional<RowSelection> SelectMatches(const ReadPlan& plan, const std::vector<uint8_t>& match,
+                                          bool trust_certain) {
+  RowSelection m;
+  size_t at = 0;
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    std::vector<RowRange>& out = m.per_group.emplace_back();
+    auto add = [&](int64_t begin, int64_t end) {
+      if (!out.empty() && out.back().end == begin) {
+        out.back().end = end;
+      } else {
+        out.push_back({begin, end});
+        ++m.ranges;
+      }
+      m.selected += end - begin;
+    };
+    const std::vector<RowRange> none;
+    const std::vector<RowRange>& certain = trust_certain ? rg.certain : none;
+    size_t c = 0;
+    for (const RowRange& r : rg.rows) {
+      m.planned += r.end - r.begin;
+      int64_t row = r.begin;
+      while (row < r.end) {
+        while (c < certain.size() && certain[c].end <= row) ++c;
+        if (c < certain.size() && certain[c].begin <= row) {
+          const int64_t end = std::min(r.end, certain[c].end);
+          add(row, end);
+          row = end;
+          continue;
+        }
+        const int64_t end = c < certain.size() ? std::min(r.end, certain[c].begin) : r.end;
+        if (at + static_cast<size_t>(end - row) > match.size()) return std::nullopt;
+        // Runs of matches, found with memchr (most rows of a selective filter fail it).
+        while (row < end) {
+          const uint8_t* from = match.data() + at;
+          const auto* hit =
+              static_cast<const uint8_t*>(std::memchr(from, 1, static_cast<size_t>(end - row)));
+          if (hit == nullptr) {
+            at += static_cast<size_t>(end - row);
+            row = end;
+            break;
+          }
+          const int64_t skip = hit - from;
+          int64_t run = 1;
+          while (row + skip + run < end && hit[run]) ++run;
+          add(row + skip, row + skip + run);
+          at += static_cast<size_t>(skip + run);
+          row += skip + run;
+        }
+      }
+    }
+  }
+  if (at != match.size()) return std::nullopt;
+  return m;
+}
+
+ReadPlan NarrowPlan(const ReadPlan& plan, const std::vector<size_t>& fields, RowSelection selection,
+                    int64_t batch_rows) {
+  ReadPlan narrowed = plan;
+  narrowed.batch_rows = std::min(plan.batch_rows, batch_rows);
+  narrowed.row_groups.clear();
+  narrowed.fields.clear();
+  std::set<int> kept_leaves;
+  auto out_schema = std::make_shared<columnar::Schema>();
+  for (size_t i : fields) {
+    const FieldNode& f = plan.fields[i];
+    narrowed.fields.push_back(f);
+    out_schema->fields.push_back(f.field);
+    kept_leaves.insert(f.leaves.begin(), f.leaves.end());
+  }
+  narrowed.schema = out_schema;
+  narrowed.columns.assign(kept_leaves.begin(), kept_leaves.end());
+  std::erase_if(narrowed.matchers, [&](const auto& m) { return !kept_leaves.count(m.first); });
+  for (size_t g = 0; g < plan.row_groups.size(); ++g) {
+    if (selection.per_group[g].empty()) continue;
+    RowGroupPlan out = plan.row_groups[g];
+    out.rows = std::move(selection.per_group[g]);
+    out.certain = out.rows;
+    std::erase_if(out.columns,
+                  [&](const ColumnChunkPlan& c) { return !kept_leaves.count(c.column); });
+    narrowed.row_groups.push_back(std::move(out));
+  }
+  return narrowed;
+}
+
+std::vector<int64_t> FileRowStarts(const FileMetaData& metadata) {
+  std::vector<int64_t> out;
+  int64_t at = 0;
+  for (const RowGroup& rg : metadata.row_groups) {
+    out.push_back(at);
+    at += rg.num_rows;
+  }
+  return out;
+}
+
+void ExcludeRows(const std::vector<RowRange>& excluded,
+                 const std::vector<int64_t>& row_group_starts, ReadPlan* plan) {
+  if (excluded.empty()) return;
+  int64_t rows = 0;
+  for (RowGroupPlan& rg : plan->row_groups) {
+    const int64_t start =
+        rg.row_group >= 0 && static_cast<size_t>(rg.row_group) < row_group_starts.size()
+            ? row_group_starts[static_cast<size_t>(rg.row_group)]
+            : 0;
+    std::vector<RowRange> local;
+    for (const RowRange& r : excluded) {
+      const int64_t begin = std::max<int64_t>(r.begin - start, 0);
+      const int64_t end = std::min<int64_t>(r.end - start, rg.num_rows);
+      if (begin < end) local.push_back({begin, end});
+    }
+    if (!local.empty()) {
+      rg.rows = SubtractRows(rg.rows, local);
+      rg.certain = SubtractRows(rg.certain, local);
+      for (ColumnChunkPlan& c : rg.columns) {
+        if (!c.paged) continue;
+        const size_t before = c.pages.size();
+        std::erase_if(c.pages, [&](const PagePlan& p) {
+          return IntersectRows(rg.rows, {{p.first_row, p.first_row + p.num_rows}}).empty();
+        });
+        plan->counts.pages_skipped += static_cast<int64_t>(before - c.pages.size());
+      }
+    }
+    for (const RowRange& r : rg.rows) rows += r.end - r.begin;
+  }
+  std::erase_if(plan->row_groups, [](const RowGroupPlan& rg) { return rg.rows.empty(); });
+  plan->counts.rows = rows;
+}
+
+std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts, int64_t min_rows) {
+  int64_t total = 0;
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    for (const RowRange& r : rg.rows) total += r.end - r.begin;
+  }
+  parts = std::min<size_t>(parts, static_cast<size_t>(std::max<int64_t>(1, total / min_rows)));
+  if (parts <= 1) return {};
+  std::vector<ReadPlan> out(parts, plan);
+  for (ReadPlan& p : out) p.row_groups.clear();
+  if (plan.row_groups.size() >= parts) {
+    // Contiguous blocks, so the slices taken in turn keep the plan's order.
+    const size_t n = plan.row_groups.size();
+    for (size_t i = 0; i < n; ++i) out[i * parts / n].row_groups.push_back(plan.row_groups[i]);
+    return out;
+  }
+  // Fewer row groups than parts: equal shares of the rows, in order, cutting row groups.
+  const int64_t share = (total + static_cast<int64_t>(parts) - 1) / static_cast<int64_t>(parts);
+  size_t part = 0;
+  int64_t taken = 0;  // rows given to `part` so far
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    RowGroupPlan piece = rg;
+    piece.rows.clear();
+    piece.certain.clear();  // decoding does not look at it
+    for (RowRange r : rg.rows) {
+      while (r.begin < r.end) {
+        const int64_t n = std::min(r.end - r.begin, share - taken);
+        piece.rows.push_back({r.begin, r.begin + n});
+        r.begin += n;
+        taken += n;
+        if (taken == share && part + 1 < parts) {
+          out[part].row_groups.push_back(piece);
+          piece.rows.clear();
+          ++part;
+          taken = 0;
+        }
+      }
+    }
+    if (!piece.rows.empty()) out[part].row_groups.push_back(std::move(piece));
+  }
+  std::erase_if(out, [](const ReadPlan& p) { return p.row_groups.empty(); });
+  return out;
+}
+
+}  // namespace floe::parquet

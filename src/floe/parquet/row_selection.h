@@ -1,0 +1,56 @@
+// Row selection: which rows of a planned Parquet read are produced. A plan's row groups each carry
+// their rows to produce (RowGroupPlan::rows) and the rows every predicate is known to hold for
+// (RowGroupPlan::certain); this file holds the operations on them the reader's row filter and a
+// caller's row mask need: set algebra on sorted ranges, the rows a filter matched as ranges,
+// a plan narrowed to selected rows and fields, a mask of file positions taken out (deletes), and
+// a plan cut into pieces decoded on several threads. Pure: plans in, plans out.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "floe/parquet/read_plan.h"
+
+namespace floe::parquet {
+
+// Rows of `a` not in `b` (both sorted and disjoint).
+std::vector<RowRange> SubtractRows(const std::vector<RowRange>& a, const std::vector<RowRange>& b);
+// Rows in both `a` and `b` (both sorted and disjoint).
+std::vector<RowRange> IntersectRows(const std::vector<RowRange>& a, const std::vector<RowRange>& b);
+
+// The rows of a plan's row groups that a filter matched.
+struct RowSelection {
+  std::vector<std::vector<RowRange>> per_group;  // per plan row group, in plan order
+  int64_t planned = 0;                           // rows the plan reads
+  int64_t selected = 0;
+  int64_t ranges = 0;  // runs of consecutive selected rows
+};
+
+// The matching rows of every row group of `plan`: with `trust_certain` its certain ranges whole,
+// the other rows from `match` (one byte per row in plan order, certain rows left out when
+// `trust_certain`; 1 = matches). nullopt when `match` does not cover those rows exactly.
+std::optional<RowSelection> SelectMatches(const ReadPlan& plan, const std::vector<uint8_t>& match,
+                                          bool trust_certain);
+
+// `plan` producing only `fields` (indexes into plan.fields, ascending) and only the rows of
+// `selection`, all of them certain to match, in batches of at most `batch_rows`.
+ReadPlan NarrowPlan(const ReadPlan& plan, const std::vector<size_t>& fields, RowSelection selection,
+                    int64_t batch_rows);
+
+// `plan` without the rows of `excluded` (sorted, disjoint file row positions: row 0 is the first
+// row of the file's first row group): row groups left without rows are dropped, and pages of a
+// paged chunk holding none of the rows left are neither fetched nor decoded. `row_group_starts`
+// gives each row group's first file position (FileRowStarts).
+void ExcludeRows(const std::vector<RowRange>& excluded,
+                 const std::vector<int64_t>& row_group_starts, ReadPlan* plan);
+// The file position of each row group's first row.
+std::vector<int64_t> FileRowStarts(const FileMetaData& metadata);
+
+// `plan` cut into at most `parts` plans to decode on their own threads, in plan order: blocks of
+// whole row groups when there are enough of them, else each row group's rows cut into runs (each
+// thread then reads the same dictionary page, and passes over the pages before its rows). Pieces
+// keep at least `min_rows` rows; an empty result means no split.
+std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts, int64_t min_rows = 32 * 1024);
+
+}  // namespace floe::parquet

@@ -1,0 +1,209 @@
+// The one Parquet read front end: a file truncated under it, the caller's RowFilter (late
+// materialisation and the batch-by-batch fallback), and a row mask from outside that keeps the
+// pages it empties from being fetched. Fixture files: parquet/read_fixture_util.h (c0 = row).
+#include "floe/parquet/read_file.h"
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "floe/io/local_store.h"
+#include "floe/io/mem_store.h"
+#include "floe/parquet/footer_cache.h"
+#include "parquet/read_fixture_util.h"
+#include "support/temp_dir.h"
+
+namespace floe::parquet {
+namespace {
+
+using testing::FixtureValue;
+using testing::WriteInt64File;
+
+// Issue 16, point 13: an input truncated while `table append` reads it. Between the footer read
+// and the data read the file shrinks; the read comes back short, which is one line naming the
+// file -- never a read of bytes that are gone (the input store copies, never maps).
+TEST(ReadFileTest, AFileTruncatedAfterItsFooterWasReadIsAnError) {
+  floe::testing::TempDir dir;
+  auto store = io::LocalStore::Open(dir.str(), io::LocalStoreOptions{.map_reads = false});
+  ASSERT_TRUE(store.has_value());
+  auto f = WriteInt64File(4, 100'000);  // 3.2 MB: above the 2 MiB whole-file threshold
+  ASSERT_TRUE(f.has_value());
+  ASSERT_TRUE((*store)->Put("in.parquet", f->bytes.view()).has_value());
+  auto footer = OpenFooter(**store, "in.parquet", 0);
+  ASSERT_TRUE(footer.has_value()) << footer.error().ToString();
+  EXPECT_EQ(footer->stats.requests, 2);  // the 64 KiB suffix, then a HEAD for the length
+  EXPECT_EQ(footer->stats.heads, 1);
+
+  const std::string path = (dir.path() / "in.parquet").string();
+  const uint64_t length = static_cast<uint64_t>(f->size());
+  // A first read leaves the footer in a cache; the file then shrinks to half.
+  FooterCache cache;
+  ReadFileOptions options;
+  options.fetch.cache = &cache;
+  ASSERT_TRUE(ReadFileAll(**store, "in.parquet", {length}, options).has_value());
+  const int64_t half = f->size() / 2;
+  ASSERT_EQ(::truncate(path.c_str(), half), 0);
+  // The footer comes from the cache; the data reads come back short.
+  auto read = ReadFileAll(**store, "in.parquet", {length}, options);
+  ASSERT_FALSE(read.has_value());
+  const std::string message = read.error().ToString();
+  EXPECT_EQ(message.rfind(fmt::format("corrupt: parquet file 'file://{}': read ", path), 0), 0u)
+      << message;
+  EXPECT_NE(message.find(" bytes at offset "), std::string::npos) << message;
+  // Without the cache the first read, the 64 KiB tail, is past the end: the store says so.
+  auto cold = ReadFileAll(**store, "in.parquet", {length});
+  ASSERT_FALSE(cold.has_value());
+  EXPECT_NE(cold.error().ToString().find(fmt::format("of 'in.parquet' ({} bytes)", half)),
+            std::string::npos)
+      << cold.error().ToString();
+}
+
+class ReadFileFilterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    io::MemStore::Forget("read-file-test");
+    mem_ = io::MemStore::Open("read-file-test").value();
+    // 4 columns x 100,000 rows, one row group, 2,000-row pages.
+    WriterOptions o;
+    o.page_row_limit = 2'000;
+    file_ = WriteInt64File(4, 100'000, 0, o).value();
+    ASSERT_TRUE(mem_->Put("f.parquet", file_.bytes.view()).has_value());
+  }
+  void TearDown() override { io::MemStore::Forget("read-file-test"); }
+
+  // c0 and c2 read; c0 the filter's column, c2 the output.
+  static ReadFileOptions Options() {
+    ReadFileOptions o;
+    o.fetch.read.columns = {"c0", "c2"};
+    return o;
+  }
+  // The filter: `test` on c0's values; output c2.
+  static RowFilter FilterOnC0(std::function<bool(int64_t)> test, int* calls) {
+    RowFilter f;
+    f.fields = {{1, "c0"}};
+    f.evaluate = [test, calls](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+      ++*calls;
+      EXPECT_EQ(b.num_columns(), 1);
+      EXPECT_EQ(b.schema->fields[0].name, "c0");
+      std::vector<uint8_t> m(static_cast<size_t>(b.num_rows));
+      const int64_t* v = b.columns[0]->Values<int64_t>();
+      for (int64_t r = 0; r < b.num_rows; ++r) m[static_cast<size_t>(r)] = test(v[r]) ? 1 : 0;
+      return m;
+    };
+    f.output = std::vector<FieldKey>{{3, "c2"}};
+    return f;
+  }
+
+  // c2's values of the batches, checking each is the fixture's value for its row (c0 = row).
+  static std::vector<int64_t> RowsOf(const FileContents& c) {
+    std::vector<int64_t> rows;
+    for (const columnar::RecordBatch& b : c.batches) {
+      EXPECT_EQ(b.num_columns(), 1);
+      const int64_t* v = b.columns[0]->Values<int64_t>();
+      for (int64_t r = 0; r < b.num_rows; ++r) rows.push_back(v[r]);
+    }
+    return rows;
+  }
+
+  io::StorePtr mem_;
+  testing::FixtureFile file_;
+};
+
+TEST_F(ReadFileFilterTest, FewMatchesAreDecodedAloneInTheOutputColumns) {
+  int calls = 0;
+  const RowFilter filter = FilterOnC0([](int64_t v) { return v >= 5000 && v < 5010; }, &calls);
+  ReadFileOptions o = Options();
+  o.filter = &filter;
+  auto c = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, o);
+  ASSERT_TRUE(c.has_value()) << c.error().ToString();
+  std::vector<int64_t> want;
+  for (int64_t row = 5000; row < 5010; ++row) want.push_back(FixtureValue(row, 2));
+  EXPECT_EQ(RowsOf(*c), want);
+  ASSERT_EQ(c->read.schema->fields.size(), 1u);
+  EXPECT_EQ(c->read.schema->fields[0].name, "c2");
+  // c0 decoded once for the filter, then c2 only at the ten matching rows.
+  EXPECT_EQ(c->read.rows_decoded, 10);
+  EXPECT_GT(calls, 0);
+}
+
+// Tested field by field, c0 goes through a matcher; the answer is the same.
+TEST_F(ReadFileFilterTest, AFieldByFieldFilterMatchesTheSameRows) {
+  int calls = 0;
+  RowFilter filter = FilterOnC0([](int64_t v) { return v >= 5000 && v < 5010; }, &calls);
+  int per_field_calls = 0;
+  filter.per_field = {
+      [&per_field_calls](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+        ++per_field_calls;
+        std::vector<uint8_t> m(static_cast<size_t>(b.num_rows));
+        const int64_t* v = b.columns[0]->Values<int64_t>();
+        for (int64_t r = 0; r < b.num_rows; ++r)
+          m[static_cast<size_t>(r)] = v[r] >= 5000 && v[r] < 5010;
+        return m;
+      }};
+  ReadFileOptions o = Options();
+  o.filter = &filter;
+  auto c = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, o);
+  ASSERT_TRUE(c.has_value()) << c.error().ToString();
+  std::vector<int64_t> want;
+  for (int64_t row = 5000; row < 5010; ++row) want.push_back(FixtureValue(row, 2));
+  EXPECT_EQ(RowsOf(*c), want);
+  EXPECT_EQ(c->read.rows_decoded, 10);
+  EXPECT_GT(per_field_calls, 0);
+  EXPECT_EQ(calls, 0);  // the whole filter is never asked
+}
+
+TEST_F(ReadFileFilterTest, ManyShortMatchesAreFilteredBatchByBatch) {
+  int calls = 0;
+  const RowFilter filter = FilterOnC0([](int64_t v) { return v % 3 != 0; }, &calls);
+  ReadFileOptions o = Options();
+  o.filter = &filter;
+  auto c = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, o);
+  ASSERT_TRUE(c.has_value()) << c.error().ToString();
+  std::vector<int64_t> want;
+  for (int64_t row = 0; row < 100'000; ++row) {
+    if (row % 3 != 0) want.push_back(FixtureValue(row, 2));
+  }
+  EXPECT_EQ(RowsOf(*c), want);
+  // Two thirds match in runs of two: narrowing does not pay, every row is decoded and filtered.
+  EXPECT_EQ(c->read.rows_decoded, 100'000);
+  ASSERT_EQ(c->read.schema->fields.size(), 1u);
+  EXPECT_EQ(c->read.schema->fields[0].name, "c2");
+}
+
+TEST_F(ReadFileFilterTest, ExcludedRowsAreNeitherProducedNorTheirPagesFetched) {
+  // c0 < 50,000 keeps 25 of 50 pages; the mask takes out [0, 40,000): 5 pages are left, the same
+  // pages a predicate 40,000 <= c0 < 50,000 keeps.
+  ReadFileOptions masked = Options();
+  masked.fetch.read.use_page_index = true;
+  ColumnPredicate below =
+      ColumnPredicate::Range("c0", std::nullopt, PredicateValue(int64_t{50'000}));
+  below.max_inclusive = false;
+  masked.fetch.read.predicates = {below};
+  masked.excluded_rows = {{0, 40'000}};
+  auto m = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, masked);
+  ASSERT_TRUE(m.has_value()) << m.error().ToString();
+
+  ReadFileOptions ranged = Options();
+  ranged.fetch.read.use_page_index = true;
+  ColumnPredicate range = ColumnPredicate::Range("c0", PredicateValue(int64_t{40'000}),
+                                                 PredicateValue(int64_t{50'000}));
+  range.max_inclusive = false;
+  ranged.fetch.read.predicates = {range};
+  auto r = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, ranged);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+
+  int64_t rows = 0;
+  for (const auto& b : m->batches) {
+    const int64_t* c0 = b.columns[0]->Values<int64_t>();
+    for (int64_t i = 0; i < b.num_rows; ++i) EXPECT_EQ(c0[i], 40'000 + rows + i);
+    rows += b.num_rows;
+  }
+  EXPECT_EQ(rows, 10'000);
+  EXPECT_EQ(m->read.fetch.plan.pages_skipped, 2 * 45);  // both columns' 45 other pages
+  EXPECT_EQ(m->read.fetch.plan.pages_skipped, r->read.fetch.plan.pages_skipped);
+  EXPECT_EQ(m->read.fetch.bytes_fetched, r->read.fetch.bytes_fetched);
+  EXPECT_EQ(m->read.fetch.requests, r->read.fetch.requests);
+}
+
+}  // namespace
+}  // namespace floe::parquet
