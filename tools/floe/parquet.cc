@@ -1,5 +1,6 @@
-// `floe parquet inspect|cat`: a Parquet file's footer in readable form, and its rows as CSV or as
-// the JSON of CLI.md. PATH is a local file or a store URI whose last segment is the key.
+// `floe parquet inspect|cat`: a Parquet file's footer in readable form, and its rows as CSV, as
+// the JSON of CLI.md or as a table, through `floe query`'s result printer. PATH is a local file or
+// a store URI whose last segment is the key.
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "floe/columnar/value_format.h"
 #include "floe/parquet/column_predicate.h"
 #include "floe/parquet/read_parquet_file.h"
+#include "result_printer.h"
 
 namespace floe::cli {
 namespace {
@@ -281,49 +283,15 @@ int Cat(const GlobalOptions& g, const ParquetArgs& a) {
   auto reader = r.Decode(std::move(*plan), std::move(f->bytes));
   if (!reader) return ReportError(reader.error());
 
-  const bool json = a.format == "json";
-  std::string out;
-  if (json) {
-    out = "{\"columns\": [";
-    for (size_t i = 0; i < schema->fields.size(); ++i) {
-      if (i) out += ", ";
-      columnar::AppendJsonString(schema->fields[i].name, &out);
-    }
-    out += "],\n \"rows\": [";
-  } else {
-    for (size_t i = 0; i < schema->fields.size(); ++i) {
-      if (i) out += ',';
-      columnar::BinaryBuilder b(columnar::String());
-      (void)b.Append(schema->fields[i].name);
-      columnar::AppendCsvValue(*b.Finish(), 0, &out);
-    }
-    out += '\n';
-  }
-  bool first = true;
+  // The result printer of `floe query`, in cat's layout of CLI.md.
+  ResultPrinter printer(a.format, stdout, {.json_row_per_line = true, .csv_quote_names = true});
   while (true) {
     auto batch = reader->Next();
     if (!batch) return ReportError(batch.error());
     if (!*batch) break;
-    for (int64_t row = 0; row < (*batch)->num_rows; ++row) {
-      if (json) {
-        out += first ? "\n  [" : ",\n  [";
-        first = false;
-      }
-      for (int c = 0; c < (*batch)->num_columns(); ++c) {
-        if (c) out += json ? ", " : ",";
-        if (json) {
-          columnar::AppendJsonValue(*(*batch)->column(c), row, &out);
-        } else {
-          columnar::AppendCsvValue(*(*batch)->column(c), row, &out);
-        }
-      }
-      out += json ? "]" : "\n";
-    }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    out.clear();
+    if (auto st = printer.Add(**batch); !st) return ReportError(st.error());
   }
-  if (json) out += "]}\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  printer.Finish(schema->fields, std::nullopt, "");
   return 0;
 }
 
@@ -344,14 +312,16 @@ void AddParquetCommand(CLI::App& app, GlobalOptions& options) {
     if (rc != 0) std::exit(rc);
   });
 
-  auto* cat = cmd->add_subcommand("cat", "Print rows as CSV (with a header line) or JSON");
+  auto* cat = cmd->add_subcommand(
+      "cat", "Print rows as CSV (with a header line), JSON or an aligned table");
   cat->add_option("path", args->path, "A local Parquet file or a store URI")->required();
   cat->add_option("--columns", args->columns,
                   "Comma-separated columns to print (dotted paths reach into structs)");
   cat->add_option("--limit", args->limit, "Print at most N rows")->check(CLI::NonNegativeNumber);
   cat->add_option("--format", args->format,
-                  "csv (default) or json: {\"columns\": [...], \"rows\": [[...], ...]}")
-      ->check(CLI::IsMember({"csv", "json"}));
+                  "csv (default), json: {\"columns\": [...], \"rows\": [[...], ...]}, or table "
+                  "(as `floe query` prints it)")
+      ->check(CLI::IsMember({"csv", "json", "table"}));
   cat->callback([&options, args] {
     int rc = Cat(options, *args);
     if (rc != 0) std::exit(rc);
