@@ -171,7 +171,8 @@ std::string_view HttpResponse::Header(std::string_view lower_name) const {
 
 class HttpClient::Loop {
  public:
-  explicit Loop(HttpClientOptions options) : opt_(std::move(options)), rng_(std::random_device{}()) {
+  explicit Loop(HttpClientOptions options)
+      : opt_(std::move(options)), rng_(std::random_device{}()) {
     CurlGlobalInit();
     multi_ = curl_multi_init();
     curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, static_cast<long>(max_conn()));
@@ -378,8 +379,8 @@ class HttpClient::Loop {
                                  ? IsTransientCurlCode(code)
                                  : x->request.retry_if && x->request.retry_if(x->response);
       if (transient && x->response.attempts < std::max(1, opt_.max_attempts) && in_budget) {
-        int delay = BackoffMs(x->response.attempts - 1, opt_.base_backoff_ms, opt_.max_backoff_ms,
-                              rng_);
+        int delay =
+            BackoffMs(x->response.attempts - 1, opt_.base_backoff_ms, opt_.max_backoff_ms, rng_);
         Log(LogLevel::kDebug, "{}: retrying {} in {} ms (attempt {} {})", opt_.log_name,
             x->request.label, delay, x->response.attempts,
             code != CURLE_OK ? curl_easy_strerror(code)
