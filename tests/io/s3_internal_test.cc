@@ -1,9 +1,8 @@
 // The server-free parts of S3Store: XML extraction, SigV4 query encoding, endpoint parsing,
-// backoff bounds and S3Options::ApplyEnvironment.
+// and S3Options::ApplyEnvironment.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <random>
 
 #include "floe/io/s3_request_internal.h"
 #include "floe/io/s3_store.h"
@@ -164,22 +163,6 @@ TEST(S3Request, TransientStatuses) {
   EXPECT_FALSE(s3::IsTransientStatus(403));
   EXPECT_FALSE(s3::IsTransientStatus(404));
   EXPECT_FALSE(s3::IsTransientStatus(412));
-}
-
-TEST(S3Request, BackoffIsFullJitterUnderACap) {
-  std::mt19937_64 rng(1);
-  for (int retry = 0; retry < 20; ++retry) {
-    int cap = std::min<int64_t>(5000, 50ll << std::min(retry, 30));
-    int max_seen = 0;
-    for (int i = 0; i < 200; ++i) {
-      int b = s3::BackoffMs(retry, 50, 5000, rng);
-      ASSERT_GE(b, 0);
-      ASSERT_LE(b, cap) << "retry " << retry;
-      max_seen = std::max(max_seen, b);
-    }
-    EXPECT_GT(max_seen, cap / 2) << "retry " << retry;  // spread over the whole window
-  }
-  EXPECT_EQ(s3::BackoffMs(3, 0, 5000, rng), 0);
 }
 
 // Sets or clears environment variables for one test and restores them afterwards.

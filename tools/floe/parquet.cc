@@ -1,5 +1,6 @@
-// `floe parquet inspect|cat`: a Parquet file's footer in readable form, and its rows as CSV or as
-// the JSON of CLI.md. PATH is a local file or a store URI whose last segment is the key.
+// `floe parquet inspect|cat`: a Parquet file's footer in readable form, and its rows as CSV, as
+// the JSON of CLI.md or as a table, through `floe query`'s result printer. PATH is a local file or
+// a store URI whose last segment is the key.
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "floe/columnar/value_format.h"
 #include "floe/parquet/column_predicate.h"
 #include "floe/parquet/read_file.h"
+#include "result_printer.h"
 
 namespace floe::cli {
 namespace {
@@ -265,56 +267,18 @@ int Inspect(const GlobalOptions& g, const ParquetArgs& a) {
 // ---- cat ------------------------------------------------------------------------------------
 
 int Cat(const GlobalOptions& g, const ParquetArgs& a) {
-  auto f = Open(g, a.path, /*footer=*/false);
+  auto f = Open(g, a.path, /*read_footer=*/false);
   if (!f) return ReportError(f.error());
   parquet::ReadFileOptions options;
   options.fetch.read.columns = SplitList(a.columns);
   options.fetch.read.limit = a.limit;
-  auto contents = parquet::ReadFileAll(*f->store, f->key, {f->length}, options);
-  if (!contents) return ReportError(contents.error());
-  auto schema = contents->read.schema;
-
-  const bool json = a.format == "json";
-  std::string out;
-  if (json) {
-    out = "{\"columns\": [";
-    for (size_t i = 0; i < schema->fields.size(); ++i) {
-      if (i) out += ", ";
-      columnar::AppendJsonString(schema->fields[i].name, &out);
-    }
-    out += "],\n \"rows\": [";
-  } else {
-    for (size_t i = 0; i < schema->fields.size(); ++i) {
-      if (i) out += ',';
-      columnar::BinaryBuilder b(columnar::String());
-      (void)b.Append(schema->fields[i].name);
-      columnar::AppendCsvValue(*b.Finish(), 0, &out);
-    }
-    out += '\n';
-  }
-  bool first = true;
-  for (const columnar::RecordBatch& b : contents->batches) {
-    const columnar::RecordBatch* batch = &b;
-    for (int64_t row = 0; row < batch->num_rows; ++row) {
-      if (json) {
-        out += first ? "\n  [" : ",\n  [";
-        first = false;
-      }
-      for (int c = 0; c < batch->num_columns(); ++c) {
-        if (c) out += json ? ", " : ",";
-        if (json) {
-          columnar::AppendJsonValue(*batch->column(c), row, &out);
-        } else {
-          columnar::AppendCsvValue(*batch->column(c), row, &out);
-        }
-      }
-      out += json ? "]" : "\n";
-    }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    out.clear();
-  }
-  if (json) out += "]}\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  // The result printer of `floe query`, in cat's layout of CLI.md; batches printed as they are
+  // decoded, in file order.
+  ResultPrinter printer(a.format, stdout, {.json_row_per_line = true, .csv_quote_names = true});
+  auto read = parquet::ReadFile(*f->store, f->key, {f->length}, options,
+                                [&](columnar::RecordBatch batch) { return printer.Add(batch); });
+  if (!read) return ReportError(read.error());
+  printer.Finish(read->schema->fields, std::nullopt, "");
   return 0;
 }
 
@@ -335,14 +299,16 @@ void AddParquetCommand(CLI::App& app, GlobalOptions& options) {
     if (rc != 0) std::exit(rc);
   });
 
-  auto* cat = cmd->add_subcommand("cat", "Print rows as CSV (with a header line) or JSON");
+  auto* cat = cmd->add_subcommand(
+      "cat", "Print rows as CSV (with a header line), JSON or an aligned table");
   cat->add_option("path", args->path, "A local Parquet file or a store URI")->required();
   cat->add_option("--columns", args->columns,
                   "Comma-separated columns to print (dotted paths reach into structs)");
   cat->add_option("--limit", args->limit, "Print at most N rows")->check(CLI::NonNegativeNumber);
   cat->add_option("--format", args->format,
-                  "csv (default) or json: {\"columns\": [...], \"rows\": [[...], ...]}")
-      ->check(CLI::IsMember({"csv", "json"}));
+                  "csv (default), json: {\"columns\": [...], \"rows\": [[...], ...]}, or table "
+                  "(as `floe query` prints it)")
+      ->check(CLI::IsMember({"csv", "json", "table"}));
   cat->callback([&options, args] {
     int rc = Cat(options, *args);
     if (rc != 0) std::exit(rc);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "floe/columnar/column_builder.h"
 #include "floe/columnar/value_format.h"
 
 namespace floe::cli {
@@ -21,11 +22,17 @@ void ResultPrinter::Begin(const std::vector<columnar::Field>& fields) {
       if (i) out += ", ";
       columnar::AppendJsonString(fields_[i].name, &out);
     }
-    out += "], \"rows\": [";
+    out += layout_.json_row_per_line ? "],\n \"rows\": [" : "], \"rows\": [";
   } else if (format_ == "csv") {
     for (size_t i = 0; i < fields_.size(); ++i) {
       if (i) out += ",";
-      out += fields_[i].name;
+      if (layout_.csv_quote_names) {
+        columnar::BinaryBuilder name(columnar::String());
+        (void)name.Append(fields_[i].name);
+        columnar::AppendCsvValue(*name.Finish(), 0, &out);
+      } else {
+        out += fields_[i].name;
+      }
     }
     out += "\n";
   }
@@ -62,7 +69,11 @@ Status ResultPrinter::Add(const columnar::RecordBatch& b) {
   std::string out;
   for (int64_t row = 0; row < b.num_rows; ++row, ++rows_) {
     if (format_ == "json") {
-      out += rows_ == 0 ? "[" : ", [";
+      if (layout_.json_row_per_line) {
+        out += rows_ == 0 ? "\n  [" : ",\n  [";
+      } else {
+        out += rows_ == 0 ? "[" : ", [";
+      }
       for (int c = 0; c < b.num_columns(); ++c) {
         if (c) out += ", ";
         columnar::AppendJsonValue(*b.columns[c], row, &out);

@@ -2,7 +2,8 @@
 // object: columns, rows, stats), csv, and the aligned table -- so an answer of any size costs the
 // memory of a batch: json and csv are written as they come; the table keeps its first and last
 // rows only (kTableRows in all, as DuckDB's box shows), with a line saying how many were left out.
-// One printer per statement; not thread-safe.
+// `floe query`, `floe table scan` and `floe parquet cat` all print through it. One printer per
+// statement; not thread-safe.
 #pragma once
 
 #include <cstdio>
@@ -16,11 +17,22 @@
 
 namespace floe::cli {
 
+// Where the commands' forms of one format differ, as CLI.md gives them.
+struct ResultLayout {
+  // json: each row on a line of its own (`parquet cat`) rather than the answer on one line.
+  bool json_row_per_line = false;
+  // csv: header names quoted as values are when they hold a comma, quote, CR or LF (`parquet
+  // cat`); `query` prints them as they are.
+  bool csv_quote_names = false;
+};
+
 class ResultPrinter {
  public:
   static constexpr int64_t kTableRows = 40;
 
-  ResultPrinter(std::string format, std::FILE* out) : format_(std::move(format)), out_(out) {}
+  // `format`: "json", "csv", anything else the aligned table.
+  ResultPrinter(std::string format, std::FILE* out, ResultLayout layout = {})
+      : format_(std::move(format)), out_(out), layout_(layout) {}
 
   // Rows of the answer, in order; every batch has the output's columns and names.
   Status Add(const columnar::RecordBatch& batch);
@@ -36,6 +48,7 @@ class ResultPrinter {
 
   std::string format_;
   std::FILE* out_;
+  ResultLayout layout_;
   bool begun_ = false;
   std::vector<columnar::Field> fields_;
   int64_t rows_ = 0;

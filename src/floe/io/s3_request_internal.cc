@@ -121,12 +121,4 @@ Status ValidateBucketName(std::string_view b) {
 
 bool IsTransientStatus(long status) { return status >= 500 && status != 501; }
 
-int BackoffMs(int retry, int base_ms, int max_ms, std::mt19937_64& rng) {
-  int64_t cap = std::max(0, base_ms);
-  for (int i = 0; i < retry && cap < max_ms; ++i) cap *= 2;
-  cap = std::min<int64_t>(cap, std::max(0, max_ms));
-  if (cap <= 0) return 0;
-  return static_cast<int>(std::uniform_int_distribution<int64_t>(0, cap)(rng));
-}
-
 }  // namespace floe::io::s3

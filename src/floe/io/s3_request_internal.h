@@ -1,10 +1,9 @@
 // The pure parts of building and judging an S3 request: URL encoding as SigV4 canonicalises it,
-// query strings in canonical order, endpoint parsing, which failures are transient, and backoff.
-// Kept apart from the curl event loop so they can be tested without a server. Thread-safe.
+// query strings in canonical order, endpoint parsing, and which statuses are transient. Kept apart
+// from the HTTP client (http_client.h) so they can be tested without a server. Thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,9 +37,5 @@ Status ValidateBucketName(std::string_view bucket);
 
 // HTTP statuses worth retrying: 5xx except 501 (not implemented is not going to change).
 bool IsTransientStatus(long status);
-
-// Full-jitter exponential backoff: uniform in [0, min(max_ms, base_ms * 2^retry)] for the
-// `retry`-th retry (0-based).
-int BackoffMs(int retry, int base_ms, int max_ms, std::mt19937_64& rng);
 
 }  // namespace floe::io::s3

@@ -1,5 +1,5 @@
-// S3Store: an ObjectStore on any S3-compatible server, over libcurl.
-// One event-loop thread drives a curl multi handle: every request (blocking calls from any thread
+// S3Store: an ObjectStore on any S3-compatible server, over HttpClient (http_client.h).
+// One event-loop thread per store drives the client: every request (blocking calls from any thread
 // and batched reads) is a transfer on it, so connections are reused and a batch runs concurrently
 // on one thread. Requests are signed with libcurl's built-in AWS SigV4. Transient failures (5xx,
 // 503 SlowDown, timeouts, connection resets) are retried with exponential backoff and full jitter;
