@@ -1,7 +1,8 @@
-// Binder: a parsed SELECT (libpg_query's tree) to a LogicalPlan -- names resolved against the
-// table's schema, types checked, aggregates and GROUP BY keys matched, ORDER BY ordinals and
-// aliases resolved, and the WHERE conjuncts that scan planning can prune with handed to pushdown
-// (pushdown.h). Anything outside the supported subset is an unsupported error naming the
+// Binder: a parsed SELECT to a LogicalPlan. TransformSelect (transform.h) first turns
+// libpg_query's tree into floe's typed AST (ast.h); binding then resolves names against the
+// table's schema, checks types (exec's MakeCall), matches aggregates and GROUP BY keys, resolves
+// ORDER BY ordinals and aliases, and hands the WHERE conjuncts that scan planning can prune with to
+// pushdown (pushdown.h). Anything outside the supported subset is an unsupported error naming the
 // construct and its line and column.
 #pragma once
 
