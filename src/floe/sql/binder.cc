@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "floe/exec/functions.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/sql/ast.h"
@@ -64,6 +65,9 @@ class Binder {
   Result<ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
   Result<ExprPtr> BindAggregate(const ast::Expr& e);
   Result<ExprPtr> Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text = {});
+  Result<ExprPtr> Call(const exec::ScalarFunction& fn, std::vector<ExprPtr> args, int loc,
+                       std::string text = {});
+  Result<ExprPtr> Fold(Result<ExprPtr> call, int loc);
   Result<columnar::DataType> BindTypeName(const ast::TypeName& type_name, int loc);
   Result<int64_t> BindCount(const ast::Expr& e, const char* what);
 
@@ -219,7 +223,17 @@ Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc) {
 }
 
 Result<ExprPtr> Binder::Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text) {
-  auto e = exec::MakeCall(fn, std::move(args), std::move(text));
+  return Fold(exec::MakeCall(fn, std::move(args), std::move(text)), loc);
+}
+
+Result<ExprPtr> Binder::Call(const exec::ScalarFunction& fn, std::vector<ExprPtr> args, int loc,
+                             std::string text) {
+  return Fold(exec::MakeCall(fn, std::move(args), std::move(text)), loc);
+}
+
+// A call made by MakeCall, located at `loc` if it failed, folded to a constant if its arguments
+// all are.
+Result<ExprPtr> Binder::Fold(Result<ExprPtr> e, int loc) {
   if (!e) return std::unexpected(Locate(e.error(), loc));
   bool constant = std::all_of((*e)->args.begin(), (*e)->args.end(), [](const ExprPtr& a) {
     return a->kind == exec::Expr::Kind::kLiteral;
@@ -391,10 +405,13 @@ Result<ExprPtr> Binder::BindFunc(const ast::Expr& b, Scope scope) {
     return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} is not an aggregate", name));
   }
   const std::vector<ast::ExprPtr>& jargs = b.args;
+  const exec::FunctionLookup found = exec::FindFunction(name);
+  const exec::ScalarFunction* fn = found.function;
   // date_trunc / extract / date_part take their unit as a string constant.
-  if (name == "date_trunc" || name == "extract" || name == "date_part") {
-    if (jargs.size() != 2) {
-      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} takes 2 arguments", name));
+  if (fn != nullptr && fn->unit_argument && found.unit.empty()) {
+    if (jargs.size() != 1 + fn->max_args) {
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  fmt::format("{} takes {} arguments", name, 1 + fn->max_args));
     }
     const ast::Expr& unit_arg = *jargs[0];
     if (unit_arg.kind != Kind::kConst || unit_arg.constant.kind != ast::Const::Kind::kString) {
@@ -402,33 +419,25 @@ Result<ExprPtr> Binder::BindFunc(const ast::Expr& b, Scope scope) {
                   fmt::format("{} expects a constant unit such as 'day'", name));
     }
     std::string unit = Lower(unit_arg.constant.text);
-    FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*jargs[1], scope));
-    return Call(name == "date_trunc" ? Fn::kDateTrunc : Fn::kDatePart, {arg}, loc, unit);
+    std::vector<ExprPtr> args;
+    for (size_t i = 1; i < jargs.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*jargs[i], scope));
+      args.push_back(std::move(arg));
+    }
+    return Call(*fn, std::move(args), loc, unit);
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindList(jargs, scope));
-  static const std::map<std::string, Fn> kFns = {
-      {"lower", Fn::kLower},
-      {"upper", Fn::kUpper},
-      {"length", Fn::kLength},
-      {"char_length", Fn::kLength},
-      {"character_length", Fn::kLength},
-      {"substring", Fn::kSubstring},
-      {"substr", Fn::kSubstring},
-      {"starts_with", Fn::kStartsWith},
-      {"abs", Fn::kAbs},
-      {"coalesce", Fn::kCoalesce},
-  };
-  auto it = kFns.find(name);
-  if (it != kFns.end()) return Call(it->second, std::move(args), loc);
-  static const std::set<std::string> kParts = {"year", "quarter", "month", "day",
-                                               "hour", "minute",  "second"};
-  if (kParts.count(name)) {
-    if (args.size() != 1) {
-      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} takes 1 argument", name));
+  if (fn == nullptr) return Unsupported(loc, fmt::format("function {}()", name));
+  if (!found.unit.empty()) {
+    // year(ts): date_part with the name as its unit.
+    if (args.size() != fn->max_args) {
+      return Fail(
+          loc, ErrorKind::kInvalidInput,
+          fmt::format("{} takes {} argument{}", name, fn->max_args, fn->max_args == 1 ? "" : "s"));
     }
-    return Call(Fn::kDatePart, std::move(args), loc, name);
+    return Call(*fn, std::move(args), loc, std::string(found.unit));
   }
-  return Unsupported(loc, fmt::format("function {}()", name));
+  return Call(*fn, std::move(args), loc);
 }
 
 Result<ExprPtr> Binder::BindColumnRef(const ast::Expr& b) {
@@ -505,12 +514,13 @@ Result<ExprPtr> Binder::BindOperator(const ast::Expr& b, Scope scope) {
     return Unsupported(loc, fmt::format("prefix operator {}", op));
   }
   if (!r) return Unsupported(loc, fmt::format("postfix operator {}", op));
+  // Operators the function registry implements (||).
+  if (const exec::ScalarFunction* fn = exec::FindOperator(op)) return Call(*fn, {l, r}, loc);
   static const std::map<std::string, Fn> kOps = {
-      {"+", Fn::kAdd},     {"-", Fn::kSub},   {"*", Fn::kMul},     {"/", Fn::kDiv},
-      {"%", Fn::kMod},     {"=", Fn::kEq},    {"<>", Fn::kNotEq},  {"!=", Fn::kNotEq},
-      {"<", Fn::kLt},      {"<=", Fn::kLtEq}, {">", Fn::kGt},      {">=", Fn::kGtEq},
-      {"||", Fn::kConcat}, {"~~", Fn::kLike}, {"~~*", Fn::kILike}, {"!~~", Fn::kLike},
-      {"!~~*", Fn::kILike}};
+      {"+", Fn::kAdd},   {"-", Fn::kSub},     {"*", Fn::kMul},    {"/", Fn::kDiv},
+      {"%", Fn::kMod},   {"=", Fn::kEq},      {"<>", Fn::kNotEq}, {"!=", Fn::kNotEq},
+      {"<", Fn::kLt},    {"<=", Fn::kLtEq},   {">", Fn::kGt},     {">=", Fn::kGtEq},
+      {"~~", Fn::kLike}, {"~~*", Fn::kILike}, {"!~~", Fn::kLike}, {"!~~*", Fn::kILike}};
   auto it = kOps.find(op);
   if (it == kOps.end()) return Unsupported(loc, fmt::format("operator {}", op));
   FLOE_ASSIGN_OR_RETURN(ExprPtr e, Call(it->second, {l, r}, loc));
@@ -555,7 +565,7 @@ Result<ExprPtr> Binder::BindNode(const ast::Expr& b, Scope scope) {
     }
     case Kind::kCoalesce: {
       FLOE_ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindList(b.args, scope));
-      return Call(Fn::kCoalesce, std::move(args), loc);
+      return Call(*exec::FindFunction("coalesce").function, std::move(args), loc);
     }
     case Kind::kCase:
       return BindCase(b, scope);

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "floe/exec/functions.h"
 #include "floe/exec/value.h"
 
 namespace floe::sql {
@@ -130,13 +131,15 @@ class Pusher {
         }
         return {iceberg::Predicate(iceberg::Op::kIn, f->name, std::move(set)), true, Strict(*f)};
       }
-      case Fn::kStartsWith:
+      case Fn::kFunction:
+        if (!exec::IsFunctionCall(e, "starts_with")) return {};
+        [[fallthrough]];
       case Fn::kLike: {
         const iceberg::NestedField* f = Column(*e.args[0]);
         if (!f || f->type->id != iceberg::TypeId::kString) return {};
         if (e.args[1]->kind != exec::Expr::Kind::kLiteral || e.args[1]->value.is_null()) return {};
         std::string pattern = e.args[1]->value.s();
-        if (e.fn == Fn::kStartsWith) {
+        if (e.fn == Fn::kFunction) {
           return {iceberg::Predicate(iceberg::Op::kStartsWith, f->name,
                                      {iceberg::Literal::String(pattern)}),
                   true, true};
