@@ -7,6 +7,7 @@
 
 #include "floe/columnar/column_builder.h"
 #include "floe/exec/filter.h"
+#include "floe/exec/functions.h"
 
 namespace floe::exec {
 namespace {
@@ -92,13 +93,13 @@ TEST(Expression, LikeMatchesPrefixesAndAnyPattern) {
 }
 
 TEST(Expression, StringAndDateFunctions) {
-  auto upper = MakeCall(Fn::kUpper, {Name()}).value();
+  auto upper = MakeCall(*FindFunction("upper").function, {Name()}).value();
   EXPECT_EQ(Texts(Evaluate(*upper, Batch()).value())[0], "BANANA");
-  auto sub = MakeCall(Fn::kSubstring, {Name(), Int(2), Int(3)}).value();
+  auto sub = MakeCall(*FindFunction("substring").function, {Name(), Int(2), Int(3)}).value();
   EXPECT_EQ(Texts(Evaluate(*sub, Batch()).value())[1], "ppl");
-  auto month = MakeCall(Fn::kDateTrunc, {Day()}, "month").value();
+  auto month = MakeCall(*FindFunction("date_trunc").function, {Day()}, "month").value();
   EXPECT_EQ(Texts(Evaluate(*month, Batch()).value())[1], "2024-02-01 00:00:00");
-  auto year = MakeCall(Fn::kDatePart, {Day()}, "month").value();
+  auto year = MakeCall(*FindFunction("date_part").function, {Day()}, "month").value();
   EXPECT_EQ(Texts(Evaluate(*year, Batch()).value()),
             (std::vector<std::string>{"1", "2", "3", "5", "6"}));
 }

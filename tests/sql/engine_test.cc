@@ -190,6 +190,26 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
             "unsupported: at line 1, column 34: floe does not support subqueries");
 }
 
+// Functions are found in exec's registry by name, alias or unit alias; errors name the function.
+TEST_F(EngineTest, FunctionCallsAndTheirErrors) {
+  EXPECT_EQ(Rows("select char_length('h\u00e9llo'), extract(month from day), month(day), "
+                 "customer || id from db.events where id = 1"),
+            (Strings{"5|1|1|\"c11\""}));
+  EXPECT_EQ(ErrorOf("select substr(customer) from db.events"),
+            "invalid input: at line 1, column 8: substring takes 2 to 3 arguments, got 1");
+  EXPECT_EQ(ErrorOf("select lower(id) from db.events"),
+            "invalid input: at line 1, column 8: type mismatch: lower expects a string, got "
+            "integer");
+  EXPECT_EQ(ErrorOf("select year(day, day) from db.events"),
+            "invalid input: at line 1, column 8: year takes 1 argument");
+  EXPECT_EQ(ErrorOf("select date_trunc(day) from db.events"),
+            "invalid input: at line 1, column 8: date_trunc takes 2 arguments");
+  EXPECT_EQ(ErrorOf("select nosuch(id) from db.events"),
+            "unsupported: at line 1, column 8: floe does not support function nosuch()");
+  EXPECT_EQ(ErrorOf("select \"||\"(customer, customer) from db.events"),
+            "unsupported: at line 1, column 8: floe does not support function ||()");
+}
+
 // The chapter's "one day's revenue" on a day-partitioned table: the three other days' files are
 // never opened, and the requests (metadata included) are exact for this fixed layout.
 TEST_F(EngineTest, OneDaysRevenueOpensOneFileWithExactRequests) {

@@ -4,17 +4,22 @@
 #include <cmath>
 
 #include "floe/base/calendar.h"
+#include "floe/exec/expression_internal.h"
+#include "floe/exec/functions.h"
 
 namespace floe::exec {
 
 std::string_view FnName(Fn fn) {
   static constexpr std::string_view kNames[] = {
-      "+",     "-",          "*",           "/",      "%",    "-",        "=",
-      "<>",    "<",          "<=",          ">",      ">=",   "AND",      "OR",
-      "NOT",   "IS NULL",    "IS NOT NULL", "IN",     "LIKE", "ILIKE",    "starts_with",
-      "lower", "upper",      "substring",   "length", "||",   "coalesce", "CASE",
-      "CAST",  "date_trunc", "date_part",   "abs",    "."};
+      "+",           "-",  "*",    "/",     "%",    "-",    "=",   "<>",
+      "<",           "<=", ">",    ">=",    "AND",  "OR",   "NOT", "IS NULL",
+      "IS NOT NULL", "IN", "LIKE", "ILIKE", "CASE", "CAST", ".",   "function"};
   return kNames[static_cast<int>(fn)];
+}
+
+std::string_view CallName(const Expr& call) {
+  if (call.fn == Fn::kFunction && call.function != nullptr) return call.function->name;
+  return FnName(call.fn);
 }
 
 std::string Expr::ToString() const {
@@ -24,7 +29,7 @@ std::string Expr::ToString() const {
     case Kind::kLiteral:
       return fmt::format("{}:{}", ValueToText(value, type), type.ToString());
     case Kind::kCall: {
-      std::string out = fmt::format("{}[{}|{}](", FnName(fn), text, type.ToString());
+      std::string out = fmt::format("{}[{}|{}](", CallName(*this), text, type.ToString());
       for (size_t i = 0; i < args.size(); ++i) {
         if (i) out += ",";
         out += args[i]->ToString();
@@ -52,7 +57,7 @@ ExprPtr Constant(Value value, DataType type) {
   return e;
 }
 
-namespace {
+namespace internal {
 
 std::string TypeWord(const DataType& t) {
   switch (t.id) {
@@ -90,7 +95,7 @@ DataType CastTarget(const Expr& e) {
   return e.type;
 }
 
-ExprPtr MakeNode(Fn fn, DataType type, std::vector<ExprPtr> args, std::string text = {}) {
+ExprPtr MakeNode(Fn fn, DataType type, std::vector<ExprPtr> args, std::string text) {
   auto e = std::make_shared<Expr>();
   e->kind = Expr::Kind::kCall;
   e->fn = fn;
@@ -141,10 +146,25 @@ Status Unify(ExprPtr* a, ExprPtr* b, std::string_view what) {
   return InvalidInput("type mismatch: cannot {} {} with {}", what, TypeWord(ta), TypeWord(tb));
 }
 
-Status ExpectType(const ExprPtr& e, bool ok, Fn fn, std::string_view wanted) {
+Status ExpectType(const ExprPtr& e, bool ok, std::string_view fn, std::string_view wanted) {
   if (ok || IsNull(e->type)) return {};
-  return InvalidInput("type mismatch: {} expects {}, got {}", FnName(fn), wanted,
-                      TypeWord(e->type));
+  return InvalidInput("type mismatch: {} expects {}, got {}", fn, wanted, TypeWord(e->type));
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::CastTarget;
+using internal::CastTo;
+using internal::IsNull;
+using internal::IsStringLiteral;
+using internal::MakeNode;
+using internal::TypeWord;
+using internal::Unify;
+
+Status ExpectType(const ExprPtr& e, bool ok, Fn fn, std::string_view wanted) {
+  return internal::ExpectType(e, ok, FnName(fn), wanted);
 }
 
 }  // namespace
@@ -258,8 +278,7 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
       return MakeError(ErrorKind::kNotFound, fmt::format("struct {} has no field '{}' (fields: {})",
                                                          t.ToString(), text, known));
     }
-    case Fn::kNeg:
-    case Fn::kAbs: {
+    case Fn::kNeg: {
       FLOE_RETURN_IF_ERROR(arity(1, 1));
       if (args[0]->type.id == TypeId::kDecimal128) {
         FLOE_ASSIGN_OR_RETURN(args[0], CastTo(args[0], columnar::Float64()));
@@ -319,42 +338,11 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
       return MakeNode(fn, columnar::Bool(), std::move(args));
     case Fn::kLike:
     case Fn::kILike:
-    case Fn::kStartsWith:
       FLOE_RETURN_IF_ERROR(arity(2, 2));
       for (const auto& a : args) {
         FLOE_RETURN_IF_ERROR(ExpectType(a, IsStringType(a->type), fn, "strings"));
       }
       return MakeNode(fn, columnar::Bool(), std::move(args));
-    case Fn::kLower:
-    case Fn::kUpper:
-    case Fn::kLength:
-      FLOE_RETURN_IF_ERROR(arity(1, 1));
-      FLOE_RETURN_IF_ERROR(ExpectType(args[0], IsStringType(args[0]->type), fn, "a string"));
-      return MakeNode(fn, fn == Fn::kLength ? columnar::Int64() : columnar::String(),
-                      std::move(args));
-    case Fn::kSubstring:
-      FLOE_RETURN_IF_ERROR(arity(2, 3));
-      FLOE_RETURN_IF_ERROR(ExpectType(args[0], IsStringType(args[0]->type), fn, "a string"));
-      for (size_t i = 1; i < args.size(); ++i) {
-        FLOE_RETURN_IF_ERROR(ExpectType(args[i], IsIntegerType(args[i]->type), fn, "integers"));
-      }
-      return MakeNode(fn, columnar::String(), std::move(args));
-    case Fn::kConcat:
-      for (auto& a : args) {
-        FLOE_ASSIGN_OR_RETURN(a, CastTo(a, columnar::String()));
-      }
-      return MakeNode(fn, columnar::String(), std::move(args));
-    case Fn::kCoalesce: {
-      if (args.empty()) return InvalidInput("coalesce needs arguments");
-      DataType t = args[0]->type;
-      for (const auto& a : args) {
-        FLOE_ASSIGN_OR_RETURN(t, CommonType(t, a->type));
-      }
-      for (auto& a : args) {
-        FLOE_ASSIGN_OR_RETURN(a, CastTo(a, t));
-      }
-      return MakeNode(fn, t, std::move(args));
-    }
     case Fn::kCase: {
       if (args.size() < 3 || args.size() % 2 == 0) return Internal("CASE arity {}", args.size());
       DataType t = columnar::DataType{};
@@ -373,47 +361,29 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
     case Fn::kCast:
       FLOE_RETURN_IF_ERROR(arity(1, 1));
       return Internal("use MakeCast");
-    case Fn::kDateTrunc: {
-      FLOE_RETURN_IF_ERROR(arity(1, 1));
-      static const char* kUnits[] = {"year", "quarter", "month",  "week",
-                                     "day",  "hour",    "minute", "second"};
-      if (std::find(std::begin(kUnits), std::end(kUnits), text) == std::end(kUnits)) {
-        return InvalidInput("date_trunc: unknown unit '{}'", text);
-      }
-      if (IsStringLiteral(args[0])) {
-        FLOE_ASSIGN_OR_RETURN(args[0],
-                              CastTo(args[0], columnar::Timestamp(columnar::TimeUnit::kMicro)));
-      }
-      // As in Postgres and DuckDB, a truncated date is a timestamp.
-      if (args[0]->type.id == TypeId::kDate32) {
-        FLOE_ASSIGN_OR_RETURN(args[0],
-                              CastTo(args[0], columnar::Timestamp(columnar::TimeUnit::kMicro)));
-      }
-      DataType t = args[0]->type;
-      FLOE_RETURN_IF_ERROR(
-          ExpectType(args[0], t.id == TypeId::kTimestamp, fn, "a date or timestamp"));
-      return MakeNode(fn, t, std::move(args), std::move(text));
-    }
-    case Fn::kDatePart: {
-      FLOE_RETURN_IF_ERROR(arity(1, 1));
-      static const char* kParts[] = {"year",   "quarter", "month", "day",  "hour", "minute",
-                                     "second", "dow",     "doy",   "week", "epoch"};
-      if (std::find(std::begin(kParts), std::end(kParts), text) == std::end(kParts)) {
-        return InvalidInput("extract: unknown field '{}'", text);
-      }
-      if (IsStringLiteral(args[0])) {
-        FLOE_ASSIGN_OR_RETURN(args[0],
-                              CastTo(args[0], columnar::Timestamp(columnar::TimeUnit::kMicro)));
-      }
-      const DataType& t = args[0]->type;
-      FLOE_RETURN_IF_ERROR(ExpectType(args[0],
-                                      t.id == TypeId::kDate32 || t.id == TypeId::kTimestamp, fn,
-                                      "a date or timestamp"));
-      return MakeNode(fn, text == "epoch" ? columnar::Float64() : columnar::Int64(),
-                      std::move(args), std::move(text));
-    }
+    case Fn::kFunction:
+      return Internal("a function is called through its registry entry");
   }
   return Internal("unknown function");
+}
+
+Result<ExprPtr> MakeCall(const ScalarFunction& function, std::vector<ExprPtr> args,
+                         std::string text) {
+  const size_t lo = function.min_args, hi = function.max_args;
+  if (hi != ScalarFunction::kVariadic && (args.size() < lo || args.size() > hi)) {
+    return InvalidInput("{} takes {} arguments, got {}", function.name,
+                        lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
+                        args.size());
+  }
+  FLOE_ASSIGN_OR_RETURN(DataType type, function.check(function, args, text));
+  auto e = std::make_shared<Expr>();
+  e->kind = Expr::Kind::kCall;
+  e->fn = Fn::kFunction;
+  e->function = &function;
+  e->type = std::move(type);
+  e->args = std::move(args);
+  e->text = std::move(text);
+  return ExprPtr(std::move(e));
 }
 
 bool LikeMatch(std::string_view s, std::string_view p) {
@@ -448,65 +418,9 @@ bool LikeMatch(std::string_view s, std::string_view p) {
 
 namespace {
 
-constexpr int64_t kMicrosPerDay = 86400000000LL;
-
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-int64_t DateTrunc(std::string_view unit, int64_t v, bool is_date) {
-  int64_t micros = is_date ? v * kMicrosPerDay : v;
-  int64_t days = FloorDiv(micros, kMicrosPerDay);
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  int64_t out_days = days;
-  if (unit == "year") {
-    out_days = DaysFromCivil(y, 1, 1);
-  } else if (unit == "quarter") {
-    out_days = DaysFromCivil(y, (m - 1) / 3 * 3 + 1, 1);
-  } else if (unit == "month") {
-    out_days = DaysFromCivil(y, m, 1);
-  } else if (unit == "week") {               // ISO: Monday
-    int64_t dow = ((days % 7) + 7 + 3) % 7;  // 1970-01-01 was a Thursday (3 after Monday)
-    out_days = days - dow;
-  } else if (unit == "day") {
-    out_days = days;
-  } else {
-    int64_t step = unit == "hour" ? 3600000000LL : unit == "minute" ? 60000000LL : 1000000LL;
-    int64_t t = FloorDiv(micros, step) * step;
-    return is_date ? FloorDiv(t, kMicrosPerDay) : t;
-  }
-  return is_date ? out_days : out_days * kMicrosPerDay;
-}
-
-Value DatePart(std::string_view part, int64_t v, bool is_date) {
-  int64_t micros = is_date ? v * kMicrosPerDay : v;
-  int64_t days = FloorDiv(micros, kMicrosPerDay);
-  int64_t tod = micros - days * kMicrosPerDay;
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  if (part == "year") return Value::Int(y);
-  if (part == "quarter") return Value::Int((m - 1) / 3 + 1);
-  if (part == "month") return Value::Int(m);
-  if (part == "day") return Value::Int(d);
-  if (part == "hour") return Value::Int(tod / 3600000000LL);
-  if (part == "minute") return Value::Int(tod / 60000000LL % 60);
-  if (part == "second") return Value::Int(tod / 1000000LL % 60);
-  if (part == "dow") return Value::Int(((days % 7) + 7 + 4) % 7);  // Sunday = 0
-  if (part == "doy") return Value::Int(days - DaysFromCivil(y, 1, 1) + 1);
-  if (part == "week") {
-    // ISO week number.
-    int64_t dow_mon = ((days % 7) + 7 + 3) % 7;
-    int64_t thursday = days - dow_mon + 3;
-    int64_t ty;
-    unsigned tm, td;
-    CivilFromDays(thursday, &ty, &tm, &td);
-    return Value::Int((thursday - DaysFromCivil(ty, 1, 1)) / 7 + 1);
-  }
-  return Value::Double(static_cast<double>(micros) / 1e6);  // epoch
 }
 
 Result<Value> Arith(Fn fn, const DataType& type, const Value& a, const Value& b) {
@@ -596,13 +510,10 @@ Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
       return Arith(e.fn, e.type, a[0], a[1]);
     }
     case Fn::kNeg:
-    case Fn::kAbs:
       if (a[0].is_null()) return Value{};
-      if (a[0].v.index() == 3) {
-        return Value::Double(e.fn == Fn::kNeg ? -a[0].d() : std::fabs(a[0].d()));
-      }
+      if (a[0].v.index() == 3) return Value::Double(-a[0].d());
       if (a[0].i() == INT64_MIN) return InvalidInput("integer overflow in {}", FnName(e.fn));
-      return Value::Int(e.fn == Fn::kNeg ? -a[0].i() : std::llabs(a[0].i()));
+      return Value::Int(-a[0].i());
     case Fn::kEq:
     case Fn::kNotEq:
     case Fn::kLt:
@@ -648,62 +559,6 @@ Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
     case Fn::kILike:
       if (a[0].is_null() || a[1].is_null()) return Value{};
       return Value::Bool(LikeMatch(Lower(a[0].s()), Lower(a[1].s())));
-    case Fn::kStartsWith:
-      if (a[0].is_null() || a[1].is_null()) return Value{};
-      return Value::Bool(a[0].s().starts_with(a[1].s()));
-    case Fn::kLower:
-    case Fn::kUpper: {
-      if (a[0].is_null()) return Value{};
-      std::string s = a[0].s();
-      for (char& c : s) {
-        c = static_cast<char>(e.fn == Fn::kLower ? std::tolower(static_cast<unsigned char>(c))
-                                                 : std::toupper(static_cast<unsigned char>(c)));
-      }
-      return Value::Str(std::move(s));
-    }
-    case Fn::kLength: {
-      if (a[0].is_null()) return Value{};
-      int64_t n = 0;  // characters: UTF-8 lead bytes
-      for (unsigned char c : a[0].s()) n += (c & 0xC0) != 0x80;
-      return Value::Int(n);
-    }
-    case Fn::kSubstring: {
-      for (const auto& v : a) {
-        if (v.is_null()) return Value{};
-      }
-      const std::string& s = a[0].s();
-      // Character positions (UTF-8), 1-based; Postgres semantics for start < 1.
-      std::vector<size_t> starts;
-      for (size_t i = 0; i < s.size(); ++i) {
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
-      }
-      int64_t n = static_cast<int64_t>(starts.size());
-      int64_t from = a[1].i();
-      int64_t to = n + 1;
-      if (a.size() > 2) {
-        if (a[2].i() < 0) return InvalidInput("substring: negative length {}", a[2].i());
-        to = from + a[2].i();
-      }
-      from = std::max<int64_t>(from, 1);
-      to = std::min<int64_t>(to, n + 1);
-      if (from >= to) return Value::Str("");
-      size_t b = starts[from - 1];
-      size_t end = to - 1 < n ? starts[to - 1] : s.size();
-      return Value::Str(s.substr(b, end - b));
-    }
-    case Fn::kConcat: {
-      std::string out;
-      for (const auto& v : a) {
-        if (v.is_null()) return Value{};
-        out += v.s();
-      }
-      return Value::Str(std::move(out));
-    }
-    case Fn::kCoalesce:
-      for (const auto& v : a) {
-        if (!v.is_null()) return v;
-      }
-      return Value{};
     case Fn::kCase:
       for (size_t i = 0; i + 1 < a.size(); i += 2) {
         if (!a[i].is_null() && a[i].b()) return a[i + 1];
@@ -711,12 +566,8 @@ Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
       return a.back();
     case Fn::kCast:
       return CastValue(a[0], e.args[0]->type, CastTarget(e));
-    case Fn::kDateTrunc:
-      if (a[0].is_null()) return Value{};
-      return Value::Int(DateTrunc(e.text, a[0].i(), e.args[0]->type.id == TypeId::kDate32));
-    case Fn::kDatePart:
-      if (a[0].is_null()) return Value{};
-      return DatePart(e.text, a[0].i(), e.args[0]->type.id == TypeId::kDate32);
+    case Fn::kFunction:
+      return Internal("a function is evaluated by its kernel");
   }
   return Internal("unknown function");
 }
@@ -855,6 +706,7 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
     FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*a, batch));
     cols.push_back(std::move(c));
   }
+  if (e.fn == Fn::kFunction) return e.function->kernel(e, cols, batch.num_rows);
   if (e.fn == Fn::kStructField) return StructField(e, *cols[0]);
   if (e.fn == Fn::kIsNull || e.fn == Fn::kIsNotNull) {
     // Of any type, nested ones included: only the validity is read.

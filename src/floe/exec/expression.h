@@ -1,8 +1,9 @@
 // Bound scalar expressions over record batches: column references (by index into the input
-// batch), typed constants and calls (arithmetic, comparison, boolean logic, string and date
-// functions, CASE, CAST, COALESCE). MakeCall checks argument types and fixes the result type, so
-// a tree that was built evaluates without type errors; Evaluate computes a whole column per call.
-// Immutable and shared; evaluation is thread-safe.
+// batch), typed constants and calls -- operators (arithmetic, comparison, boolean logic, LIKE, IN,
+// CASE, CAST) named by Fn, and the SQL functions called by name (lower, substring, date_trunc,
+// ...), which are entries of the function registry (functions.h). MakeCall checks argument types
+// and fixes the result type, so a tree that was built evaluates without type errors; Evaluate
+// computes a whole column per call. Immutable and shared; evaluation is thread-safe.
 #pragma once
 
 #include <memory>
@@ -36,25 +37,18 @@ enum class Fn {
   kIn,  // args[0] IN (args[1..])
   kLike,
   kILike,
-  kStartsWith,
-  kLower,
-  kUpper,
-  kSubstring,  // (s, start[, length]), 1-based
-  kLength,
-  kConcat,
-  kCoalesce,
-  kCase,       // when1, then1, ..., else
-  kCast,       // to the call's type
-  kDateTrunc,  // unit in `text`
-  kDatePart,   // part in `text`: year, month, day, hour, minute, second, dow, doy, quarter, epoch
-  kAbs,
+  kCase,         // when1, then1, ..., else
+  kCast,         // to the call's type
   kStructField,  // args[0]'s field named `text` (NULL where the struct is)
+  kFunction,     // the registry's `function` (functions.h)
 };
 
+// An operator's name in messages; kFunction: "function" (CallName names the entry).
 std::string_view FnName(Fn fn);
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
+struct ScalarFunction;
 
 struct Expr {
   enum class Kind { kColumn, kLiteral, kCall };
@@ -64,12 +58,16 @@ struct Expr {
   std::string name;  // kColumn: the column's name, for messages and fingerprints
   Value value;       // kLiteral
   Fn fn = Fn::kAdd;  // kCall
-  std::string text;  // kCall: date_trunc unit / date_part field
+  const ScalarFunction* function = nullptr;  // kCall with fn == kFunction: the registry's entry
+  std::string text;  // kCall: date_trunc unit / date_part field / struct field
   std::vector<ExprPtr> args;
 
   // A canonical form: equal strings mean equal expressions (used to match GROUP BY keys).
   std::string ToString() const;
 };
+
+// The name a call shows in messages and fingerprints: FnName, or the function's name.
+std::string_view CallName(const Expr& call);
 
 ExprPtr ColumnRef(int index, DataType type, std::string name);
 ExprPtr Constant(Value value, DataType type);
@@ -77,6 +75,9 @@ ExprPtr Constant(Value value, DataType type);
 // timestamps or numbers are converted to that type first (a malformed one is an error naming it).
 // Errors name the function and the offending types ("cannot compare string with integer").
 Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text = {});
+// A call of a registry function: its arity, then its type rule.
+Result<ExprPtr> MakeCall(const ScalarFunction& function, std::vector<ExprPtr> args,
+                         std::string text = {});
 Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& to);
 
 // The common type two branches (CASE, COALESCE, IN) meet in, or an error.

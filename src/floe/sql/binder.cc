@@ -5,102 +5,45 @@
 #include <functional>
 #include <set>
 
+#include "floe/exec/functions.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
+#include "floe/sql/ast.h"
+#include "floe/sql/bind_internal.h"
+#include "floe/sql/pushdown.h"
+#include "floe/sql/transform.h"
 
 namespace floe::sql {
 namespace {
 
 using exec::ExprPtr;
 using exec::Fn;
-using json = nlohmann::json;
+using internal::IsAggregateName;
+using internal::Lower;
+using Kind = ast::Expr::Kind;
 
-const std::set<std::string> kAggregateNames = {"count", "sum", "avg", "min", "max"};
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+std::string LastName(const std::vector<std::string>& names) {
+  return names.empty() ? "" : names.back();
 }
 
-// The node type and body of a {"Type": {...}} node.
-std::pair<std::string, const json*> Unwrap(const json& node) {
-  if (!node.is_object() || node.empty()) return {"", &node};
-  return {node.begin().key(), &node.begin().value()};
-}
-
-int LocationOf(const json& node) {
-  auto [type, body] = Unwrap(node);
-  if (body->is_object()) {
-    auto it = body->find("location");
-    if (it != body->end() && it->is_number_integer()) return it->get<int>();
-  }
-  return -1;
-}
-
-std::string LastName(const json& names) {
-  if (!names.is_array() || names.empty()) return "";
-  const json& last = names.back();
-  if (last.contains("String")) return last["String"].value("sval", "");
-  return "";
-}
-
-bool IsAggregateCall(const json& node) {
-  auto [type, body] = Unwrap(node);
-  return type == "FuncCall" && kAggregateNames.count(Lower(LastName((*body)["funcname"]))) > 0 &&
-         !body->contains("over");
-}
-
-bool ContainsAggregate(const json& node) {
-  if (IsAggregateCall(node)) return true;
-  if (node.is_object()) {
-    for (const auto& [k, v] : node.items()) {
-      if (ContainsAggregate(v)) return true;
-    }
-  } else if (node.is_array()) {
-    for (const auto& v : node) {
-      if (ContainsAggregate(v)) return true;
-    }
-  }
-  return false;
-}
-
-// Readable name of a parse node type for "unsupported" messages.
-std::string Describe(const std::string& type) {
-  static const std::map<std::string, std::string> kNames = {
-      {"SubLink", "subqueries"},
-      {"JoinExpr", "joins"},
-      {"RangeSubselect", "subqueries in FROM"},
-      {"RangeFunction", "table functions"},
-      {"WindowDef", "window functions"},
-      {"GroupingSet", "GROUPING SETS / ROLLUP / CUBE"},
-      {"BooleanTest", "IS TRUE / IS FALSE"},
-      {"ParamRef", "parameters ($1)"},
-      {"A_ArrayExpr", "arrays"},
-      {"RowExpr", "row constructors"},
-      {"MinMaxExpr", "GREATEST / LEAST"},
-      {"SQLValueFunction", "CURRENT_DATE / CURRENT_TIMESTAMP"},
-      {"A_Indirection", "subscripts"},
-      {"CollateClause", "COLLATE"},
-      {"NullIfExpr", "NULLIF"},
-  };
-  auto it = kNames.find(type);
-  return it == kNames.end() ? type : it->second;
+bool IsAggregateCall(const ast::Expr& e) {
+  return e.kind == Kind::kFuncCall && IsAggregateName(e.name) && !e.window;
 }
 
 class Binder {
  public:
   Binder(const ParsedStatement& st, const TableResolver& r) : st_(st), resolver_(r) {}
 
-  Result<LogicalPlan> Bind();
+  Result<LogicalPlan> Bind(const ast::Select& s);
 
  private:
   enum class Scope { kInput, kAggregate };
 
   std::unexpected<Error> Fail(int loc, ErrorKind kind, std::string msg) const {
-    return std::unexpected(ErrorAt(kind, st_.text, loc, std::move(msg)));
+    return internal::FailAt(st_.text, loc, kind, std::move(msg));
   }
   std::unexpected<Error> Unsupported(int loc, const std::string& what) const {
-    return Fail(loc, ErrorKind::kUnsupported, "floe does not support " + what);
+    return internal::UnsupportedAt(st_.text, loc, what);
   }
   // An error from below (type checks) located at `loc` unless it already names a position.
   Error Locate(Error e, int loc) const {
@@ -108,18 +51,25 @@ class Binder {
     return ErrorAt(e.kind, st_.text, loc, e.message);
   }
 
-  Status BindFrom(const json& from);
+  Status BindFrom(const std::optional<ast::TableRef>& from);
   Status BindRows(columnar::RecordBatch rows);
-  Status BindTableFunction(const json& body, int loc);
+  Status BindTableFunction(const ast::TableRef& from);
   Result<ExprPtr> ResolveColumn(const std::string& name, int loc);
-  Result<ExprPtr> BindExpr(const json& node, Scope scope);
-  Result<ExprPtr> BindNode(const std::string& type, const json& body, int loc, Scope scope);
-  Result<ExprPtr> BindConst(const json& body, int loc);
-  Result<ExprPtr> BindFunc(const json& body, int loc, Scope scope);
-  Result<ExprPtr> BindAggregate(const json& body, int loc);
+  Result<ExprPtr> BindExpr(const ast::Expr& e, Scope scope);
+  Result<ExprPtr> BindNode(const ast::Expr& e, Scope scope);
+  Result<std::vector<ExprPtr>> BindList(const std::vector<ast::ExprPtr>& list, Scope scope);
+  Result<ExprPtr> BindColumnRef(const ast::Expr& e);
+  Result<ExprPtr> BindConst(const ast::Const& c, int loc);
+  Result<ExprPtr> BindCase(const ast::Expr& e, Scope scope);
+  Result<ExprPtr> BindOperator(const ast::Expr& e, Scope scope);
+  Result<ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
+  Result<ExprPtr> BindAggregate(const ast::Expr& e);
   Result<ExprPtr> Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text = {});
-  Result<columnar::DataType> BindTypeName(const json& type_name, int loc);
-  Result<int64_t> BindCount(const json& node, const char* what);
+  Result<ExprPtr> Call(const exec::ScalarFunction& fn, std::vector<ExprPtr> args, int loc,
+                       std::string text = {});
+  Result<ExprPtr> Fold(Result<ExprPtr> call, int loc);
+  Result<columnar::DataType> BindTypeName(const ast::TypeName& type_name, int loc);
+  Result<int64_t> BindCount(const ast::Expr& e, const char* what);
 
   const ParsedStatement& st_;
   const TableResolver& resolver_;
@@ -132,8 +82,8 @@ class Binder {
   std::vector<std::string> aggregate_keys_;
 };
 
-Status Binder::BindFrom(const json& from) {
-  if (!from.is_array() || from.empty()) {
+Status Binder::BindFrom(const std::optional<ast::TableRef>& from) {
+  if (!from) {
     plan_.source = LogicalPlan::Source::kNone;
     if (!st_.time_travel.empty()) {
       return Fail(st_.time_travel[0].offset, ErrorKind::kInvalidInput,
@@ -141,16 +91,12 @@ Status Binder::BindFrom(const json& from) {
     }
     return {};
   }
-  if (from.size() > 1) return Unsupported(LocationOf(from[1]), "joins (several tables in FROM)");
-  auto [type, body] = Unwrap(from[0]);
-  int loc = LocationOf(from[0]);
-  if (type == "JoinExpr") return Unsupported(LocationOf((*body)["rarg"]), "joins");
-  if (type == "RangeFunction" && resolver_.table_function) return BindTableFunction(*body, loc);
-  if (type != "RangeVar") return Unsupported(loc, Describe(type));
-  std::vector<std::string> parts;
-  for (const char* k : {"catalogname", "schemaname", "relname"}) {
-    if (body->contains(k)) parts.push_back((*body)[k].get<std::string>());
+  int loc = from->location;
+  if (from->kind == ast::TableRef::Kind::kFunction) {
+    if (resolver_.table_function) return BindTableFunction(*from);
+    return Unsupported(loc, "table functions");
   }
+  std::vector<std::string> parts = from->names;
   std::string metadata;
   if (parts.size() == 3 && resolver_.is_metadata_table && resolver_.is_metadata_table(parts[2])) {
     metadata = parts[2];
@@ -232,20 +178,10 @@ Status Binder::BindRows(columnar::RecordBatch b) {
 }
 
 // FROM name(): a table function without arguments.
-Status Binder::BindTableFunction(const json& body, int loc) {
-  const json* call = nullptr;
-  if (body.contains("functions") && body["functions"].is_array() && body["functions"].size() == 1) {
-    const json& f = body["functions"][0];
-    auto [ft, fb] = Unwrap(f);
-    if (ft == "List" && fb->contains("items") && !(*fb)["items"].empty()) {
-      call = &(*fb)["items"][0];
-    }
-  }
-  if (call == nullptr) return Unsupported(loc, Describe("RangeFunction"));
-  auto [ct, cb] = Unwrap(*call);
-  if (ct != "FuncCall") return Unsupported(loc, Describe("RangeFunction"));
-  std::string name = Lower(LastName((*cb)["funcname"]));
-  if (cb->contains("args") && !(*cb)["args"].empty()) {
+Status Binder::BindTableFunction(const ast::TableRef& from) {
+  int loc = from.location;
+  const std::string& name = from.function;
+  if (from.function_has_args) {
     return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{}() takes no arguments", name));
   }
   if (!st_.time_travel.empty()) {
@@ -287,7 +223,17 @@ Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc) {
 }
 
 Result<ExprPtr> Binder::Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text) {
-  auto e = exec::MakeCall(fn, std::move(args), std::move(text));
+  return Fold(exec::MakeCall(fn, std::move(args), std::move(text)), loc);
+}
+
+Result<ExprPtr> Binder::Call(const exec::ScalarFunction& fn, std::vector<ExprPtr> args, int loc,
+                             std::string text) {
+  return Fold(exec::MakeCall(fn, std::move(args), std::move(text)), loc);
+}
+
+// A call made by MakeCall, located at `loc` if it failed, folded to a constant if its arguments
+// all are.
+Result<ExprPtr> Binder::Fold(Result<ExprPtr> e, int loc) {
   if (!e) return std::unexpected(Locate(e.error(), loc));
   bool constant = std::all_of((*e)->args.begin(), (*e)->args.end(), [](const ExprPtr& a) {
     return a->kind == exec::Expr::Kind::kLiteral;
@@ -300,41 +246,41 @@ Result<ExprPtr> Binder::Call(Fn fn, std::vector<ExprPtr> args, int loc, std::str
   return e;
 }
 
-Result<ExprPtr> Binder::BindConst(const json& b, int loc) {
-  if (b.value("isnull", false)) return exec::Constant({}, columnar::DataType{});
-  if (b.contains("ival")) {
-    // ParseStatement fills in the zero and negative constants libpg_query's JSON leaves out.
-    return exec::Constant(exec::Value::Int(b["ival"].value("ival", int64_t{0})), columnar::Int64());
-  }
-  if (b.contains("fval")) {
-    std::string s = b["fval"].value("fval", "0");
-    if (s.find_first_of(".eE") == std::string::npos) {
-      int64_t v = 0;
-      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec == std::errc() && p == s.data() + s.size()) {
-        return exec::Constant(exec::Value::Int(v), columnar::Int64());
+Result<ExprPtr> Binder::BindConst(const ast::Const& c, int loc) {
+  switch (c.kind) {
+    case ast::Const::Kind::kNull:
+      return exec::Constant({}, columnar::DataType{});
+    case ast::Const::Kind::kInteger:
+      return exec::Constant(exec::Value::Int(c.integer), columnar::Int64());
+    case ast::Const::Kind::kNumber: {
+      const std::string& s = c.text;
+      if (s.find_first_of(".eE") == std::string::npos) {
+        int64_t v = 0;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec == std::errc() && p == s.data() + s.size()) {
+          return exec::Constant(exec::Value::Int(v), columnar::Int64());
+        }
       }
+      char* end = nullptr;
+      double d = std::strtod(s.c_str(), &end);
+      if (end != s.c_str() + s.size()) {
+        return Fail(loc, ErrorKind::kInvalidInput, fmt::format("malformed number '{}'", s));
+      }
+      return exec::Constant(exec::Value::Double(d), columnar::Float64());
     }
-    char* end = nullptr;
-    double d = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size()) {
-      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("malformed number '{}'", s));
-    }
-    return exec::Constant(exec::Value::Double(d), columnar::Float64());
-  }
-  if (b.contains("sval")) {
-    return exec::Constant(exec::Value::Str(b["sval"].value("sval", "")), columnar::String());
-  }
-  if (b.contains("boolval")) {
-    return exec::Constant(exec::Value::Bool(b["boolval"].value("boolval", false)),
-                          columnar::Bool());
+    case ast::Const::Kind::kString:
+      return exec::Constant(exec::Value::Str(c.text), columnar::String());
+    case ast::Const::Kind::kBool:
+      return exec::Constant(exec::Value::Bool(c.boolean), columnar::Bool());
+    case ast::Const::Kind::kOther:
+      break;
   }
   return Unsupported(loc, "this kind of constant");
 }
 
-Result<columnar::DataType> Binder::BindTypeName(const json& tn, int loc) {
-  std::string name = Lower(LastName(tn["names"]));
-  if (tn.contains("arrayBounds")) return Unsupported(loc, "array types");
+Result<columnar::DataType> Binder::BindTypeName(const ast::TypeName& tn, int loc) {
+  const std::string& name = tn.name;
+  if (tn.array) return Unsupported(loc, "array types");
   // Integers compute as int64; the narrower types are ranges a CAST checks.
   if (name == "int8" || name == "bigint" || name == "long") return columnar::Int64();
   if (name == "int4" || name == "integer" || name == "int") return columnar::Int32();
@@ -345,11 +291,7 @@ Result<columnar::DataType> Binder::BindTypeName(const json& tn, int loc) {
     return columnar::Float64();
   }
   if (name == "numeric" || name == "decimal") {
-    std::vector<int> mods;
-    for (const auto& m : tn.value("typmods", json::array())) {
-      auto [t, b] = Unwrap(m);
-      if (t == "A_Const" && b->contains("ival")) mods.push_back((*b)["ival"].value("ival", 0));
-    }
+    const std::vector<int>& mods = tn.modifiers;
     if (mods.empty()) return columnar::Float64();
     int p = mods[0], s = mods.size() > 1 ? mods[1] : 0;
     if (p < 1 || p > 38 || s < 0 || s > p) {
@@ -369,12 +311,10 @@ Result<columnar::DataType> Binder::BindTypeName(const json& tn, int loc) {
   return Unsupported(loc, fmt::format("type '{}'", name));
 }
 
-Result<ExprPtr> Binder::BindExpr(const json& node, Scope scope) {
-  auto [type, body] = Unwrap(node);
-  int loc = LocationOf(node);
+Result<ExprPtr> Binder::BindExpr(const ast::Expr& node, Scope scope) {
   if (scope == Scope::kAggregate) {
-    if (IsAggregateCall(node)) return BindAggregate(*body, loc);
-    if (!ContainsAggregate(node)) {
+    if (IsAggregateCall(node)) return BindAggregate(node);
+    if (!node.has_aggregate) {
       size_t saved = plan_.scan_field_ids.size();
       std::vector<int> saved_index = scan_index_;
       auto in = BindExpr(node, Scope::kInput);
@@ -391,25 +331,35 @@ Result<ExprPtr> Binder::BindExpr(const json& node, Scope scope) {
       }
       plan_.scan_field_ids.resize(saved);
       scan_index_ = saved_index;
-      if (type == "ColumnRef") {
-        return Fail(loc, ErrorKind::kInvalidInput,
+      if (node.kind == Kind::kColumnRef) {
+        return Fail(node.location, ErrorKind::kInvalidInput,
                     fmt::format("column '{}' must appear in GROUP BY or be used in an aggregate",
-                                LastName((*body)["fields"])));
+                                LastName(node.names)));
       }
     }
   }
-  return BindNode(type, *body, loc, scope);
+  return BindNode(node, scope);
 }
 
-Result<ExprPtr> Binder::BindAggregate(const json& b, int loc) {
-  std::string name = Lower(LastName(b["funcname"]));
-  if (b.contains("agg_filter")) return Unsupported(loc, "FILTER on aggregates");
-  if (b.contains("agg_order")) return Unsupported(loc, "ORDER BY inside aggregates");
-  if (b.value("agg_within_group", false)) return Unsupported(loc, "WITHIN GROUP");
+Result<std::vector<ExprPtr>> Binder::BindList(const std::vector<ast::ExprPtr>& list, Scope scope) {
+  std::vector<ExprPtr> out;
+  for (const auto& a : list) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*a, scope));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<ExprPtr> Binder::BindAggregate(const ast::Expr& b) {
+  const std::string& name = b.name;
+  int loc = b.location;
+  if (b.filter) return Unsupported(loc, "FILTER on aggregates");
+  if (b.ordered) return Unsupported(loc, "ORDER BY inside aggregates");
+  if (b.within_group) return Unsupported(loc, "WITHIN GROUP");
   exec::Aggregate agg;
-  agg.distinct = b.value("agg_distinct", false);
-  const json& args = b.value("args", json::array());
-  if (b.value("agg_star", false)) {
+  agg.distinct = b.distinct;
+  const std::vector<ast::ExprPtr>& args = b.args;
+  if (b.star) {
     if (name != "count") return Fail(loc, ErrorKind::kInvalidInput, name + "(*) is not defined");
     agg.fn = exec::AggFn::kCountStar;
   } else {
@@ -417,11 +367,10 @@ Result<ExprPtr> Binder::BindAggregate(const json& b, int loc) {
       return Fail(loc, ErrorKind::kInvalidInput,
                   fmt::format("{} takes one argument, got {}", name, args.size()));
     }
-    if (ContainsAggregate(args[0])) {
-      return Fail(LocationOf(args[0]), ErrorKind::kInvalidInput,
-                  "aggregate calls cannot be nested");
+    if (args[0]->has_aggregate) {
+      return Fail(args[0]->location, ErrorKind::kInvalidInput, "aggregate calls cannot be nested");
     }
-    FLOE_ASSIGN_OR_RETURN(agg.arg, BindExpr(args[0], Scope::kInput));
+    FLOE_ASSIGN_OR_RETURN(agg.arg, BindExpr(*args[0], Scope::kInput));
     agg.fn = name == "count" ? exec::AggFn::kCount
              : name == "sum" ? exec::AggFn::kSum
              : name == "avg" ? exec::AggFn::kAvg
@@ -444,231 +393,217 @@ Result<ExprPtr> Binder::BindAggregate(const json& b, int loc) {
   return exec::ColumnRef(nkeys + static_cast<int>(plan_.aggregates.size()) - 1, agg.type, name);
 }
 
-Result<ExprPtr> Binder::BindFunc(const json& b, int loc, Scope scope) {
-  std::string name = Lower(LastName(b["funcname"]));
-  if (b.contains("over")) return Unsupported(loc, "window functions");
-  if (kAggregateNames.count(name)) {
+Result<ExprPtr> Binder::BindFunc(const ast::Expr& b, Scope scope) {
+  const std::string& name = b.name;
+  int loc = b.location;
+  if (b.window) return Unsupported(loc, "window functions");
+  if (IsAggregateName(name)) {
     return Fail(loc, ErrorKind::kInvalidInput,
                 fmt::format("aggregate function {} is not allowed here", name));
   }
-  if (b.value("agg_distinct", false) || b.value("agg_star", false)) {
+  if (b.distinct || b.star) {
     return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} is not an aggregate", name));
   }
-  const json& jargs = b.value("args", json::array());
+  const std::vector<ast::ExprPtr>& jargs = b.args;
+  const exec::FunctionLookup found = exec::FindFunction(name);
+  const exec::ScalarFunction* fn = found.function;
   // date_trunc / extract / date_part take their unit as a string constant.
-  if (name == "date_trunc" || name == "extract" || name == "date_part") {
-    if (jargs.size() != 2) {
-      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} takes 2 arguments", name));
+  if (fn != nullptr && fn->unit_argument && found.unit.empty()) {
+    if (jargs.size() != 1 + fn->max_args) {
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  fmt::format("{} takes {} arguments", name, 1 + fn->max_args));
     }
-    auto [t, body] = Unwrap(jargs[0]);
-    if (t != "A_Const" || !body->contains("sval")) {
-      return Fail(LocationOf(jargs[0]), ErrorKind::kInvalidInput,
+    const ast::Expr& unit_arg = *jargs[0];
+    if (unit_arg.kind != Kind::kConst || unit_arg.constant.kind != ast::Const::Kind::kString) {
+      return Fail(unit_arg.location, ErrorKind::kInvalidInput,
                   fmt::format("{} expects a constant unit such as 'day'", name));
     }
-    std::string unit = Lower((*body)["sval"].value("sval", ""));
-    FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(jargs[1], scope));
-    return Call(name == "date_trunc" ? Fn::kDateTrunc : Fn::kDatePart, {arg}, loc, unit);
-  }
-  std::vector<ExprPtr> args;
-  for (const auto& a : jargs) {
-    FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(a, scope));
-    args.push_back(std::move(e));
-  }
-  static const std::map<std::string, Fn> kFns = {
-      {"lower", Fn::kLower},
-      {"upper", Fn::kUpper},
-      {"length", Fn::kLength},
-      {"char_length", Fn::kLength},
-      {"character_length", Fn::kLength},
-      {"substring", Fn::kSubstring},
-      {"substr", Fn::kSubstring},
-      {"starts_with", Fn::kStartsWith},
-      {"abs", Fn::kAbs},
-      {"coalesce", Fn::kCoalesce},
-  };
-  auto it = kFns.find(name);
-  if (it != kFns.end()) return Call(it->second, std::move(args), loc);
-  static const std::set<std::string> kParts = {"year", "quarter", "month", "day",
-                                               "hour", "minute",  "second"};
-  if (kParts.count(name)) {
-    if (args.size() != 1) {
-      return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} takes 1 argument", name));
+    std::string unit = Lower(unit_arg.constant.text);
+    std::vector<ExprPtr> args;
+    for (size_t i = 1; i < jargs.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*jargs[i], scope));
+      args.push_back(std::move(arg));
     }
-    return Call(Fn::kDatePart, std::move(args), loc, name);
+    return Call(*fn, std::move(args), loc, unit);
   }
-  return Unsupported(loc, fmt::format("function {}()", name));
+  FLOE_ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindList(jargs, scope));
+  if (fn == nullptr) return Unsupported(loc, fmt::format("function {}()", name));
+  if (!found.unit.empty()) {
+    // year(ts): date_part with the name as its unit.
+    if (args.size() != fn->max_args) {
+      return Fail(
+          loc, ErrorKind::kInvalidInput,
+          fmt::format("{} takes {} argument{}", name, fn->max_args, fn->max_args == 1 ? "" : "s"));
+    }
+    return Call(*fn, std::move(args), loc, std::string(found.unit));
+  }
+  return Call(*fn, std::move(args), loc);
 }
 
-Result<ExprPtr> Binder::BindNode(const std::string& type, const json& b, int loc, Scope scope) {
-  if (type == "ColumnRef") {
-    const json& fields = b["fields"];
-    if (!fields.empty() && fields.back().contains("A_Star")) {
-      return Fail(loc, ErrorKind::kInvalidInput, "* is only allowed in the select list");
-    }
-    // a.b(.c...): when `a` (or, after a table qualifier, `b`) is a struct column, the rest are
-    // its fields; otherwise the leading names qualify the column.
-    std::vector<std::string> names;
-    for (const auto& f : fields) {
-      names.push_back(f.contains("String") ? f["String"].value("sval", "") : "");
-    }
-    auto struct_column = [&](const std::string& n) {
-      for (size_t i = 0; i < column_names_.size(); ++i) {
-        if (Lower(column_names_[i]) == Lower(n) &&
-            column_types_[i].id == columnar::TypeId::kStruct) {
-          return true;
-        }
+Result<ExprPtr> Binder::BindColumnRef(const ast::Expr& b) {
+  int loc = b.location;
+  if (b.star) return Fail(loc, ErrorKind::kInvalidInput, "* is only allowed in the select list");
+  // a.b(.c...): when `a` (or, after a table qualifier, `b`) is a struct column, the rest are
+  // its fields; otherwise the leading names qualify the column.
+  const std::vector<std::string>& names = b.names;
+  auto struct_column = [&](const std::string& n) {
+    for (size_t i = 0; i < column_names_.size(); ++i) {
+      if (Lower(column_names_[i]) == Lower(n) && column_types_[i].id == columnar::TypeId::kStruct) {
+        return true;
       }
-      return false;
-    };
-    size_t head = names.size();
-    if (names.size() >= 2 && struct_column(names[0])) {
-      head = 0;
-    } else if (names.size() >= 3 && struct_column(names[1])) {
-      head = 1;
     }
-    if (head < names.size()) {
-      FLOE_ASSIGN_OR_RETURN(ExprPtr e, ResolveColumn(names[head], loc));
-      for (size_t i = head + 1; i < names.size(); ++i) {
-        auto field = exec::MakeCall(exec::Fn::kStructField, {e}, names[i]);
-        if (!field) return std::unexpected(Locate(field.error(), loc));
-        e = std::move(*field);
-      }
+    return false;
+  };
+  size_t head = names.size();
+  if (names.size() >= 2 && struct_column(names[0])) {
+    head = 0;
+  } else if (names.size() >= 3 && struct_column(names[1])) {
+    head = 1;
+  }
+  if (head < names.size()) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, ResolveColumn(names[head], loc));
+    for (size_t i = head + 1; i < names.size(); ++i) {
+      auto field = exec::MakeCall(exec::Fn::kStructField, {e}, names[i]);
+      if (!field) return std::unexpected(Locate(field.error(), loc));
+      e = std::move(*field);
+    }
+    return e;
+  }
+  return ResolveColumn(LastName(names), loc);
+}
+
+Result<ExprPtr> Binder::BindCase(const ast::Expr& b, Scope scope) {
+  ExprPtr subject;
+  if (b.subject) {
+    FLOE_ASSIGN_OR_RETURN(subject, BindExpr(*b.subject, scope));
+  }
+  std::vector<ExprPtr> args;
+  for (const auto& arm : b.arms) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*arm.when, scope));
+    if (subject) {
+      FLOE_ASSIGN_OR_RETURN(cond, Call(Fn::kEq, {subject, cond}, arm.when->location));
+    }
+    FLOE_ASSIGN_OR_RETURN(ExprPtr then, BindExpr(*arm.then, scope));
+    args.push_back(cond);
+    args.push_back(then);
+  }
+  ExprPtr otherwise = exec::Constant({}, columnar::DataType{});
+  if (b.otherwise) {
+    FLOE_ASSIGN_OR_RETURN(otherwise, BindExpr(*b.otherwise, scope));
+  }
+  args.push_back(otherwise);
+  auto e = exec::MakeCall(Fn::kCase, std::move(args));
+  if (!e) return std::unexpected(Locate(e.error(), b.location));
+  return e;
+}
+
+// An operator of libpg_query's A_Expr (AEXPR_OP, LIKE, ILIKE): prefix, infix or postfix.
+Result<ExprPtr> Binder::BindOperator(const ast::Expr& b, Scope scope) {
+  int loc = b.location;
+  const std::string& op = b.name;
+  ExprPtr l, r;
+  if (b.left) {
+    FLOE_ASSIGN_OR_RETURN(l, BindExpr(*b.left, scope));
+  }
+  if (b.right) {
+    FLOE_ASSIGN_OR_RETURN(r, BindExpr(*b.right, scope));
+  }
+  if (!l) {
+    if (op == "-") return Call(Fn::kNeg, {r}, loc);
+    if (op == "+") return r;
+    return Unsupported(loc, fmt::format("prefix operator {}", op));
+  }
+  if (!r) return Unsupported(loc, fmt::format("postfix operator {}", op));
+  // Operators the function registry implements (||).
+  if (const exec::ScalarFunction* fn = exec::FindOperator(op)) return Call(*fn, {l, r}, loc);
+  static const std::map<std::string, Fn> kOps = {
+      {"+", Fn::kAdd},   {"-", Fn::kSub},     {"*", Fn::kMul},    {"/", Fn::kDiv},
+      {"%", Fn::kMod},   {"=", Fn::kEq},      {"<>", Fn::kNotEq}, {"!=", Fn::kNotEq},
+      {"<", Fn::kLt},    {"<=", Fn::kLtEq},   {">", Fn::kGt},     {">=", Fn::kGtEq},
+      {"~~", Fn::kLike}, {"~~*", Fn::kILike}, {"!~~", Fn::kLike}, {"!~~*", Fn::kILike}};
+  auto it = kOps.find(op);
+  if (it == kOps.end()) return Unsupported(loc, fmt::format("operator {}", op));
+  FLOE_ASSIGN_OR_RETURN(ExprPtr e, Call(it->second, {l, r}, loc));
+  if (op.starts_with("!~~")) return Call(Fn::kNot, {e}, loc);
+  return e;
+}
+
+Result<ExprPtr> Binder::BindNode(const ast::Expr& b, Scope scope) {
+  int loc = b.location;
+  switch (b.kind) {
+    case Kind::kColumnRef:
+      return BindColumnRef(b);
+    case Kind::kConst:
+      return BindConst(b.constant, loc);
+    case Kind::kTypeCast: {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*b.args[0], scope));
+      FLOE_ASSIGN_OR_RETURN(columnar::DataType to, BindTypeName(b.type, loc));
+      auto e = exec::MakeCast(arg, to);
+      if (loc < 0) loc = b.type.location;
+      if (!e) return std::unexpected(Locate(e.error(), loc >= 0 ? loc : b.args[0]->location));
       return e;
     }
-    return ResolveColumn(LastName(fields), loc);
-  }
-  if (type == "A_Const") return BindConst(b, loc);
-  if (type == "TypeCast") {
-    FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(b["arg"], scope));
-    FLOE_ASSIGN_OR_RETURN(columnar::DataType to, BindTypeName(b["typeName"], loc));
-    auto e = exec::MakeCast(arg, to);
-    if (loc < 0) loc = b["typeName"].value("location", -1);
-    if (!e) return std::unexpected(Locate(e.error(), loc >= 0 ? loc : LocationOf(b["arg"])));
-    return e;
-  }
-  if (type == "BoolExpr") {
-    std::string op = b.value("boolop", "");
-    std::vector<ExprPtr> args;
-    for (const auto& a : b["args"]) {
-      FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(a, scope));
-      args.push_back(std::move(e));
-    }
-    if (op == "NOT_EXPR") return Call(Fn::kNot, std::move(args), loc);
-    Fn fn = op == "AND_EXPR" ? Fn::kAnd : Fn::kOr;
-    ExprPtr acc = args[0];
-    for (size_t i = 1; i < args.size(); ++i) {
-      FLOE_ASSIGN_OR_RETURN(acc, Call(fn, {acc, args[i]}, loc));
-    }
-    if (args.size() == 1) {
-      FLOE_ASSIGN_OR_RETURN(acc, Call(fn, {acc, acc}, loc));
-    }
-    return acc;
-  }
-  if (type == "NullTest") {
-    FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(b["arg"], scope));
-    return Call(b.value("nulltesttype", "") == "IS_NULL" ? Fn::kIsNull : Fn::kIsNotNull, {arg},
-                loc);
-  }
-  if (type == "CoalesceExpr") {
-    std::vector<ExprPtr> args;
-    for (const auto& a : b["args"]) {
-      FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(a, scope));
-      args.push_back(std::move(e));
-    }
-    return Call(Fn::kCoalesce, std::move(args), loc);
-  }
-  if (type == "CaseExpr") {
-    ExprPtr subject;
-    if (b.contains("arg")) {
-      FLOE_ASSIGN_OR_RETURN(subject, BindExpr(b["arg"], scope));
-    }
-    std::vector<ExprPtr> args;
-    for (const auto& w : b["args"]) {
-      const json& cw = w["CaseWhen"];
-      FLOE_ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(cw["expr"], scope));
-      if (subject) {
-        FLOE_ASSIGN_OR_RETURN(cond, Call(Fn::kEq, {subject, cond}, LocationOf(cw["expr"])));
+    case Kind::kAnd:
+    case Kind::kOr:
+    case Kind::kNot: {
+      FLOE_ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindList(b.args, scope));
+      if (b.kind == Kind::kNot) return Call(Fn::kNot, std::move(args), loc);
+      Fn fn = b.kind == Kind::kAnd ? Fn::kAnd : Fn::kOr;
+      ExprPtr acc = args[0];
+      for (size_t i = 1; i < args.size(); ++i) {
+        FLOE_ASSIGN_OR_RETURN(acc, Call(fn, {acc, args[i]}, loc));
       }
-      FLOE_ASSIGN_OR_RETURN(ExprPtr then, BindExpr(cw["result"], scope));
-      args.push_back(cond);
-      args.push_back(then);
+      if (args.size() == 1) {
+        FLOE_ASSIGN_OR_RETURN(acc, Call(fn, {acc, acc}, loc));
+      }
+      return acc;
     }
-    ExprPtr otherwise = exec::Constant({}, columnar::DataType{});
-    if (b.contains("defresult")) {
-      FLOE_ASSIGN_OR_RETURN(otherwise, BindExpr(b["defresult"], scope));
+    case Kind::kIsNull:
+    case Kind::kIsNotNull: {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*b.args[0], scope));
+      return Call(b.kind == Kind::kIsNull ? Fn::kIsNull : Fn::kIsNotNull, {arg}, loc);
     }
-    args.push_back(otherwise);
-    auto e = exec::MakeCall(Fn::kCase, std::move(args));
-    if (!e) return std::unexpected(Locate(e.error(), loc));
-    return e;
-  }
-  if (type == "FuncCall") return BindFunc(b, loc, scope);
-  if (type == "A_Expr") {
-    std::string kind = b.value("kind", "");
-    std::string op = LastName(b["name"]);
-    if (kind == "AEXPR_IN") {
-      FLOE_ASSIGN_OR_RETURN(ExprPtr probe, BindExpr(b["lexpr"], scope));
+    case Kind::kCoalesce: {
+      FLOE_ASSIGN_OR_RETURN(std::vector<ExprPtr> args, BindList(b.args, scope));
+      return Call(*exec::FindFunction("coalesce").function, std::move(args), loc);
+    }
+    case Kind::kCase:
+      return BindCase(b, scope);
+    case Kind::kFuncCall:
+      return BindFunc(b, scope);
+    case Kind::kIn: {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr probe, BindExpr(*b.args[0], scope));
       std::vector<ExprPtr> args{probe};
-      auto [lt, list] = Unwrap(b["rexpr"]);
-      if (lt != "List") return Unsupported(loc, "IN with a subquery");
-      for (const auto& item : (*list)["items"]) {
-        FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(item, scope));
+      if (b.subquery) return Unsupported(loc, "IN with a subquery");
+      for (size_t i = 1; i < b.args.size(); ++i) {
+        FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*b.args[i], scope));
         args.push_back(std::move(e));
       }
       FLOE_ASSIGN_OR_RETURN(ExprPtr in, Call(Fn::kIn, std::move(args), loc));
-      if (op == "<>") return Call(Fn::kNot, {in}, loc);
+      if (b.negated) return Call(Fn::kNot, {in}, loc);
       return in;
     }
-    if (kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") {
-      FLOE_ASSIGN_OR_RETURN(ExprPtr x, BindExpr(b["lexpr"], scope));
-      const json& items = b["rexpr"]["List"]["items"];
-      FLOE_ASSIGN_OR_RETURN(ExprPtr lo, BindExpr(items[0], scope));
-      FLOE_ASSIGN_OR_RETURN(ExprPtr hi, BindExpr(items[1], scope));
+    case Kind::kBetween: {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*b.args[0], scope));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr lo, BindExpr(*b.args[1], scope));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr hi, BindExpr(*b.args[2], scope));
       FLOE_ASSIGN_OR_RETURN(ExprPtr ge, Call(Fn::kGtEq, {x, lo}, loc));
       FLOE_ASSIGN_OR_RETURN(ExprPtr le, Call(Fn::kLtEq, {x, hi}, loc));
       FLOE_ASSIGN_OR_RETURN(ExprPtr both, Call(Fn::kAnd, {ge, le}, loc));
-      if (kind == "AEXPR_NOT_BETWEEN") return Call(Fn::kNot, {both}, loc);
+      if (b.negated) return Call(Fn::kNot, {both}, loc);
       return both;
     }
-    if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE" || kind == "AEXPR_OP") {
-      ExprPtr l, r;
-      if (b.contains("lexpr")) {
-        FLOE_ASSIGN_OR_RETURN(l, BindExpr(b["lexpr"], scope));
-      }
-      if (b.contains("rexpr")) {
-        auto [rt, rb] = Unwrap(b["rexpr"]);
-        if (rt == "FuncCall" && LastName((*rb)["funcname"]) == "like_escape") {
-          return Unsupported(loc, "LIKE ... ESCAPE");
-        }
-        FLOE_ASSIGN_OR_RETURN(r, BindExpr(b["rexpr"], scope));
-      }
-      if (!l) {
-        if (op == "-") return Call(Fn::kNeg, {r}, loc);
-        if (op == "+") return r;
-        return Unsupported(loc, fmt::format("prefix operator {}", op));
-      }
-      if (!r) return Unsupported(loc, fmt::format("postfix operator {}", op));
-      static const std::map<std::string, Fn> kOps = {
-          {"+", Fn::kAdd},     {"-", Fn::kSub},   {"*", Fn::kMul},     {"/", Fn::kDiv},
-          {"%", Fn::kMod},     {"=", Fn::kEq},    {"<>", Fn::kNotEq},  {"!=", Fn::kNotEq},
-          {"<", Fn::kLt},      {"<=", Fn::kLtEq}, {">", Fn::kGt},      {">=", Fn::kGtEq},
-          {"||", Fn::kConcat}, {"~~", Fn::kLike}, {"~~*", Fn::kILike}, {"!~~", Fn::kLike},
-          {"!~~*", Fn::kILike}};
-      auto it = kOps.find(op);
-      if (it == kOps.end()) return Unsupported(loc, fmt::format("operator {}", op));
-      FLOE_ASSIGN_OR_RETURN(ExprPtr e, Call(it->second, {l, r}, loc));
-      if (op.starts_with("!~~")) return Call(Fn::kNot, {e}, loc);
-      return e;
-    }
-    return Unsupported(loc, fmt::format("the {} expression", Lower(kind.substr(6))));
+    case Kind::kOperator:
+      return BindOperator(b, scope);
+    case Kind::kUnsupported:
+      break;
   }
-  return Unsupported(loc, Describe(type));
+  return Unsupported(loc, b.name);
 }
 
-Result<int64_t> Binder::BindCount(const json& node, const char* what) {
-  int loc = LocationOf(node);
-  auto [t, b] = Unwrap(node);
-  if (t == "A_Const" && b->value("isnull", false)) return -1;
+Result<int64_t> Binder::BindCount(const ast::Expr& node, const char* what) {
+  int loc = node.location;
+  if (node.kind == Kind::kConst && node.constant.kind == ast::Const::Kind::kNull) return -1;
   FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(node, Scope::kInput));
   if (e->kind != exec::Expr::Kind::kLiteral || e->type.id != columnar::TypeId::kInt64) {
     return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} must be an integer constant", what));
@@ -679,62 +614,30 @@ Result<int64_t> Binder::BindCount(const json& node, const char* what) {
   return e->value.i();
 }
 
-Result<LogicalPlan> Binder::Bind() {
-  const json& s = st_.node;
-  int stmt_loc = 0;
-  if (s.value("op", "SETOP_NONE") != "SETOP_NONE") {
-    return Unsupported(stmt_loc, "UNION / INTERSECT / EXCEPT");
-  }
-  if (s.contains("withClause")) return Unsupported(LocationOf(s["withClause"]), "WITH");
-  if (s.contains("valuesLists")) return Unsupported(stmt_loc, "VALUES");
-  if (s.contains("intoClause")) return Unsupported(stmt_loc, "SELECT INTO");
-  if (s.contains("lockingClause")) return Unsupported(stmt_loc, "FOR UPDATE / FOR SHARE");
-  if (s.contains("windowClause")) return Unsupported(stmt_loc, "WINDOW");
-  bool distinct = false;
-  if (s.contains("distinctClause")) {
-    const json& d = s["distinctClause"];
-    if (d.size() != 1 || !d[0].empty()) return Unsupported(stmt_loc, "DISTINCT ON");
-    distinct = true;
-  }
-  FLOE_RETURN_IF_ERROR(BindFrom(s.value("fromClause", json::array())));
+Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
+  const int stmt_loc = 0;
+  const bool distinct = s.distinct;
+  FLOE_RETURN_IF_ERROR(BindFrom(s.from));
 
   // The select list, with * expanded.
   struct Item {
-    const json* node = nullptr;  // null: source column `column`
+    const ast::Expr* node = nullptr;  // null: source column `column`
     int column = -1;
     std::string name;
     int loc = -1;
   };
   std::vector<Item> items;
-  static const json kEmpty = json::array();
-  const json& targets = s.contains("targetList") ? s["targetList"] : kEmpty;
-  for (const auto& t : targets) {
-    const json& rt = t["ResTarget"];
-    const json& val = rt["val"];
-    auto [vt, vb] = Unwrap(val);
-    int loc = LocationOf(val);
-    if (vt == "ColumnRef" && (*vb)["fields"].back().contains("A_Star")) {
+  for (const auto& t : s.items) {
+    if (t.star) {
       if (plan_.source == LogicalPlan::Source::kNone) {
-        return Fail(loc, ErrorKind::kInvalidInput, "SELECT * needs a table");
+        return Fail(t.location, ErrorKind::kInvalidInput, "SELECT * needs a table");
       }
       for (size_t c = 0; c < column_names_.size(); ++c) {
-        items.push_back({nullptr, static_cast<int>(c), column_names_[c], loc});
+        items.push_back({nullptr, static_cast<int>(c), column_names_[c], t.location});
       }
       continue;
     }
-    std::string name = rt.value("name", "");
-    if (name.empty()) {
-      if (vt == "ColumnRef") {
-        name = LastName((*vb)["fields"]);
-      } else if (vt == "FuncCall") {
-        name = Lower(LastName((*vb)["funcname"]));
-      } else if (vt == "TypeCast" && Unwrap((*vb)["arg"]).first == "ColumnRef") {
-        name = LastName(Unwrap((*vb)["arg"]).second->at("fields"));
-      } else {
-        name = "?column?";
-      }
-    }
-    items.push_back({&val, -1, name, loc});
+    items.push_back({t.expr.get(), -1, t.name, t.location});
   }
   if (items.empty()) return Fail(stmt_loc, ErrorKind::kInvalidInput, "SELECT needs a column");
 
@@ -742,83 +645,81 @@ Result<LogicalPlan> Binder::Bind() {
     if (it.node) return BindExpr(*it.node, scope);
     if (scope == Scope::kAggregate) {
       // A * column in an aggregate query must be a group key.
-      json ref = {{"ColumnRef",
-                   {{"fields", json::array({{{"String", {{"sval", column_names_[it.column]}}}}})},
-                    {"location", it.loc}}}};
+      ast::Expr ref;
+      ref.kind = Kind::kColumnRef;
+      ref.names = {column_names_[it.column]};
+      ref.location = it.loc;
       return BindExpr(ref, scope);
     }
     return ResolveColumn(column_names_[it.column], it.loc);
   };
 
-  if (s.contains("whereClause")) {
-    const json& w = s["whereClause"];
-    if (ContainsAggregate(w)) {
-      return Fail(LocationOf(w), ErrorKind::kInvalidInput,
+  if (s.where) {
+    const ast::Expr& w = *s.where;
+    if (w.has_aggregate) {
+      return Fail(w.location, ErrorKind::kInvalidInput,
                   "aggregate functions are not allowed in WHERE");
     }
     FLOE_ASSIGN_OR_RETURN(plan_.where, BindExpr(w, Scope::kInput));
     if (plan_.where->type.id != columnar::TypeId::kBool &&
         plan_.where->type.id != columnar::TypeId::kNull) {
-      return Fail(LocationOf(w), ErrorKind::kInvalidInput,
+      return Fail(w.location, ErrorKind::kInvalidInput,
                   fmt::format("type mismatch: WHERE must be boolean, got {}",
                               plan_.where->type.ToString()));
     }
   }
 
-  bool has_group = s.contains("groupClause");
-  bool has_agg = s.contains("havingClause");
-  for (const auto& it : items) has_agg = has_agg || (it.node && ContainsAggregate(*it.node));
-  for (const auto& sb : s.value("sortClause", json::array())) {
-    has_agg = has_agg || ContainsAggregate(sb);
-  }
+  bool has_group = !s.group_by.empty();
+  bool has_agg = s.having != nullptr;
+  for (const auto& it : items) has_agg = has_agg || (it.node && it.node->has_aggregate);
+  for (const auto& sb : s.order_by) has_agg = has_agg || sb.expr->has_aggregate;
   if (distinct && (has_group || has_agg)) {
     return Unsupported(stmt_loc, "DISTINCT together with GROUP BY or aggregates");
   }
   plan_.aggregate = has_group || has_agg || distinct;
   Scope out_scope = plan_.aggregate ? Scope::kAggregate : Scope::kInput;
 
-  if (has_group) {
-    for (const auto& g : s["groupClause"]) {
-      auto [gt, gb] = Unwrap(g);
-      int loc = LocationOf(g);
-      ExprPtr key;
-      if (gt == "A_Const" && gb->contains("ival")) {
-        int64_t n = (*gb)["ival"].value("ival", 0);
-        if (n < 1 || n > static_cast<int64_t>(items.size())) {
-          return Fail(loc, ErrorKind::kInvalidInput,
-                      fmt::format("GROUP BY position {} is not in the select list", n));
-        }
-        const Item& it = items[n - 1];
-        if (it.node && ContainsAggregate(*it.node)) {
-          return Fail(loc, ErrorKind::kInvalidInput, "GROUP BY cannot refer to an aggregate");
-        }
-        FLOE_ASSIGN_OR_RETURN(key, bind_item(it, Scope::kInput));
-      } else if (gt == "ColumnRef") {
-        std::string name = LastName((*gb)["fields"]);
-        auto direct = BindExpr(g, Scope::kInput);
-        if (direct) {
-          key = *direct;
-        } else {
-          const Item* alias = nullptr;
-          for (const auto& it : items) {
-            if (it.name == name && it.node) alias = &it;
-          }
-          if (!alias) return std::unexpected(direct.error());
-          FLOE_ASSIGN_OR_RETURN(key, bind_item(*alias, Scope::kInput));
-        }
+  for (const auto& gp : s.group_by) {
+    const ast::Expr& g = *gp;
+    int loc = g.location;
+    ExprPtr key;
+    if (g.kind == Kind::kConst && g.constant.kind == ast::Const::Kind::kInteger) {
+      int64_t n = g.constant.integer;
+      if (n < 1 || n > static_cast<int64_t>(items.size())) {
+        return Fail(loc, ErrorKind::kInvalidInput,
+                    fmt::format("GROUP BY position {} is not in the select list", n));
+      }
+      const Item& it = items[n - 1];
+      if (it.node && it.node->has_aggregate) {
+        return Fail(loc, ErrorKind::kInvalidInput, "GROUP BY cannot refer to an aggregate");
+      }
+      FLOE_ASSIGN_OR_RETURN(key, bind_item(it, Scope::kInput));
+    } else if (g.kind == Kind::kColumnRef) {
+      std::string name = LastName(g.names);
+      auto direct = BindExpr(g, Scope::kInput);
+      if (direct) {
+        key = *direct;
       } else {
-        if (ContainsAggregate(g)) {
-          return Fail(loc, ErrorKind::kInvalidInput, "GROUP BY cannot contain aggregates");
+        const Item* alias = nullptr;
+        for (const auto& it : items) {
+          if (it.name == name && it.node) alias = &it;
         }
-        FLOE_ASSIGN_OR_RETURN(key, BindExpr(g, Scope::kInput));
+        if (!alias) return std::unexpected(direct.error());
+        FLOE_ASSIGN_OR_RETURN(key, bind_item(*alias, Scope::kInput));
       }
-      std::string fp = key->ToString();
-      if (std::find(aggregate_keys_.begin(), aggregate_keys_.end(), fp) == aggregate_keys_.end()) {
-        aggregate_keys_.push_back(fp);
-        plan_.group_keys.push_back(key);
+    } else {
+      if (g.has_aggregate) {
+        return Fail(loc, ErrorKind::kInvalidInput, "GROUP BY cannot contain aggregates");
       }
+      FLOE_ASSIGN_OR_RETURN(key, BindExpr(g, Scope::kInput));
+    }
+    std::string fp = key->ToString();
+    if (std::find(aggregate_keys_.begin(), aggregate_keys_.end(), fp) == aggregate_keys_.end()) {
+      aggregate_keys_.push_back(fp);
+      plan_.group_keys.push_back(key);
     }
   }
+
   if (distinct) {
     for (const auto& it : items) {
       FLOE_ASSIGN_OR_RETURN(ExprPtr key, bind_item(it, Scope::kInput));
@@ -837,34 +738,32 @@ Result<LogicalPlan> Binder::Bind() {
   }
   // Aggregates register while binding; keys come first in the aggregate output, so every
   // aggregate reference was numbered after the final key count (keys are all bound above).
-  if (s.contains("havingClause")) {
+  if (s.having) {
     if (!plan_.aggregate) plan_.aggregate = true;
-    FLOE_ASSIGN_OR_RETURN(plan_.having, BindExpr(s["havingClause"], Scope::kAggregate));
+    FLOE_ASSIGN_OR_RETURN(plan_.having, BindExpr(*s.having, Scope::kAggregate));
     if (plan_.having->type.id != columnar::TypeId::kBool) {
-      return Fail(LocationOf(s["havingClause"]), ErrorKind::kInvalidInput,
+      return Fail(s.having->location, ErrorKind::kInvalidInput,
                   "type mismatch: HAVING must be boolean");
     }
   }
 
-  for (const auto& sbn : s.value("sortClause", json::array())) {
-    const json& sb = sbn["SortBy"];
-    const json& node = sb["node"];
-    auto [nt, nb] = Unwrap(node);
-    int loc = LocationOf(node);
+  for (const auto& sb : s.order_by) {
+    const ast::Expr& node = *sb.expr;
+    int loc = node.location;
     exec::SortKey key;
-    key.descending = sb.value("sortby_dir", "") == "SORTBY_DESC";
-    key.nulls_first = sb.value("sortby_nulls", "") == "SORTBY_NULLS_FIRST";
-    if (sb.contains("useOp")) return Unsupported(loc, "ORDER BY ... USING");
+    key.descending = sb.descending;
+    key.nulls_first = sb.nulls_first;
+    if (sb.using_op) return Unsupported(loc, "ORDER BY ... USING");
     int ref = -1;
-    if (nt == "A_Const" && nb->contains("ival")) {
-      int64_t n = (*nb)["ival"].value("ival", 0);
+    if (node.kind == Kind::kConst && node.constant.kind == ast::Const::Kind::kInteger) {
+      int64_t n = node.constant.integer;
       if (n < 1 || n > static_cast<int64_t>(items.size())) {
         return Fail(loc, ErrorKind::kInvalidInput,
                     fmt::format("ORDER BY position {} is not in the select list", n));
       }
       ref = static_cast<int>(n - 1);
-    } else if (nt == "ColumnRef" && (*nb)["fields"].size() == 1) {
-      std::string name = LastName((*nb)["fields"]);
+    } else if (node.kind == Kind::kColumnRef && node.names.size() == 1) {
+      std::string name = LastName(node.names);
       for (size_t i = 0; i < items.size(); ++i) {
         if (items[i].name == name) {
           ref = static_cast<int>(i);
@@ -894,14 +793,14 @@ Result<LogicalPlan> Binder::Bind() {
     plan_.order.push_back(key);
   }
 
-  if (s.value("limitOption", "") == "LIMIT_OPTION_WITH_TIES") {
+  if (s.with_ties) {
     return Unsupported(stmt_loc, "FETCH ... WITH TIES");
   }
-  if (s.contains("limitCount")) {
-    FLOE_ASSIGN_OR_RETURN(plan_.limit, BindCount(s["limitCount"], "LIMIT"));
+  if (s.limit) {
+    FLOE_ASSIGN_OR_RETURN(plan_.limit, BindCount(*s.limit, "LIMIT"));
   }
-  if (s.contains("limitOffset")) {
-    FLOE_ASSIGN_OR_RETURN(plan_.offset, BindCount(s["limitOffset"], "OFFSET"));
+  if (s.offset) {
+    FLOE_ASSIGN_OR_RETURN(plan_.offset, BindCount(*s.offset, "OFFSET"));
     if (plan_.offset < 0) plan_.offset = 0;
   }
 
@@ -934,220 +833,12 @@ Result<LogicalPlan> Binder::Bind() {
   return std::move(plan_);
 }
 
-// Pushdown: exec expressions over scan columns -> Iceberg predicates by column name.
-struct Pushed {
-  iceberg::ExprPtr expr;  // null: nothing pushable
-  bool exact = false;     // expr holds exactly when the original does
-  // The scan's row filter (EvalPredicate: NULL is false) keeps exactly the rows SQL's WHERE keeps:
-  // exact, no NOT (SQL's NOT of unknown stays unknown; the row filter's NOT of false is true) and
-  // no floating-point column (NaN ordering) or nanosecond timestamp (the literal is in micros).
-  bool strict = false;
-};
-
-std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col) {
-  if (v.is_null()) return std::nullopt;
-  switch (col.id) {
-    case iceberg::TypeId::kInt:
-    case iceberg::TypeId::kLong:
-      if (v.v.index() == 2) return iceberg::Literal::Long(v.i());
-      break;
-    case iceberg::TypeId::kDouble:
-      if (v.v.index() == 3 && !std::isnan(v.d())) return iceberg::Literal::Double(v.d());
-      break;
-    case iceberg::TypeId::kString:
-      if (v.v.index() == 4) return iceberg::Literal::String(v.s());
-      break;
-    case iceberg::TypeId::kDate:
-      if (v.v.index() == 2) return iceberg::Literal::Date(static_cast<int32_t>(v.i()));
-      break;
-    case iceberg::TypeId::kTimestamp:
-      if (v.v.index() == 2) return iceberg::Literal::Timestamp(v.i());
-      break;
-    case iceberg::TypeId::kTimestampTz:
-      if (v.v.index() == 2) return iceberg::Literal::TimestampTz(v.i());
-      break;
-    case iceberg::TypeId::kBoolean:
-      if (v.v.index() == 1) return iceberg::Literal::Boolean(v.b());
-      break;
-    default:
-      break;
-  }
-  return std::nullopt;
-}
-
-class Pusher {
- public:
-  Pusher(const iceberg::Schema& schema, const std::vector<int32_t>& ids)
-      : schema_(schema), ids_(ids) {}
-
-  Pushed Convert(const exec::Expr& e) {
-    if (e.kind != exec::Expr::Kind::kCall) return {};
-    switch (e.fn) {
-      case Fn::kAnd: {
-        Pushed a = Convert(*e.args[0]), b = Convert(*e.args[1]);
-        if (a.expr && b.expr) {
-          return {iceberg::And(a.expr, b.expr), a.exact && b.exact, a.strict && b.strict};
-        }
-        if (a.expr) return {a.expr, false};
-        if (b.expr) return {b.expr, false};
-        return {};
-      }
-      case Fn::kOr: {
-        Pushed a = Convert(*e.args[0]), b = Convert(*e.args[1]);
-        if (a.expr && b.expr) {
-          return {iceberg::Or(a.expr, b.expr), a.exact && b.exact, a.strict && b.strict};
-        }
-        return {};
-      }
-      case Fn::kNot: {
-        Pushed a = Convert(*e.args[0]);
-        if (a.expr && a.exact) return {iceberg::Not(a.expr), true};
-        return {};
-      }
-      case Fn::kIsNull:
-      case Fn::kIsNotNull: {
-        const iceberg::NestedField* f = Column(*e.args[0]);
-        if (!f) return {};
-        return {iceberg::Predicate(
-                    e.fn == Fn::kIsNull ? iceberg::Op::kIsNull : iceberg::Op::kNotNull, f->name),
-                true, Strict(*f)};
-      }
-      case Fn::kEq:
-      case Fn::kNotEq:
-      case Fn::kLt:
-      case Fn::kLtEq:
-      case Fn::kGt:
-      case Fn::kGtEq: {
-        const exec::Expr* col = e.args[0].get();
-        const exec::Expr* lit = e.args[1].get();
-        Fn fn = e.fn;
-        if (col->kind != exec::Expr::Kind::kColumn) {
-          std::swap(col, lit);
-          fn = fn == Fn::kLt     ? Fn::kGt
-               : fn == Fn::kGt   ? Fn::kLt
-               : fn == Fn::kLtEq ? Fn::kGtEq
-               : fn == Fn::kGtEq ? Fn::kLtEq
-                                 : fn;
-        }
-        const iceberg::NestedField* f = Column(*col);
-        if (!f || lit->kind != exec::Expr::Kind::kLiteral) return {};
-        auto l = ToIcebergLiteral(lit->value, *f->type);
-        if (!l) return {};
-        iceberg::Op op = fn == Fn::kEq      ? iceberg::Op::kEq
-                         : fn == Fn::kNotEq ? iceberg::Op::kNotEq
-                         : fn == Fn::kLt    ? iceberg::Op::kLt
-                         : fn == Fn::kLtEq  ? iceberg::Op::kLtEq
-                         : fn == Fn::kGt    ? iceberg::Op::kGt
-                                            : iceberg::Op::kGtEq;
-        return {iceberg::Predicate(op, f->name, {*l}), true, Strict(*f)};
-      }
-      case Fn::kIn: {
-        const iceberg::NestedField* f = Column(*e.args[0]);
-        if (!f) return {};
-        std::vector<iceberg::Literal> set;
-        for (size_t i = 1; i < e.args.size(); ++i) {
-          if (e.args[i]->kind != exec::Expr::Kind::kLiteral) return {};
-          auto l = ToIcebergLiteral(e.args[i]->value, *f->type);
-          if (!l) return {};
-          set.push_back(*l);
-        }
-        return {iceberg::Predicate(iceberg::Op::kIn, f->name, std::move(set)), true, Strict(*f)};
-      }
-      case Fn::kStartsWith:
-      case Fn::kLike: {
-        const iceberg::NestedField* f = Column(*e.args[0]);
-        if (!f || f->type->id != iceberg::TypeId::kString) return {};
-        if (e.args[1]->kind != exec::Expr::Kind::kLiteral || e.args[1]->value.is_null()) return {};
-        std::string pattern = e.args[1]->value.s();
-        if (e.fn == Fn::kStartsWith) {
-          return {iceberg::Predicate(iceberg::Op::kStartsWith, f->name,
-                                     {iceberg::Literal::String(pattern)}),
-                  true, true};
-        }
-        size_t wild = pattern.find_first_of("%_\\");
-        if (wild == std::string::npos) {
-          return {
-              iceberg::Predicate(iceberg::Op::kEq, f->name, {iceberg::Literal::String(pattern)}),
-              true, true};
-        }
-        if (wild == 0) return {};
-        bool exact = pattern[wild] == '%' && wild + 1 == pattern.size();
-        return {iceberg::Predicate(iceberg::Op::kStartsWith, f->name,
-                                   {iceberg::Literal::String(pattern.substr(0, wild))}),
-                exact, exact};
-      }
-      default:
-        return {};
-    }
-  }
-
- private:
-  static bool Strict(const iceberg::NestedField& f) {
-    switch (f.type->id) {
-      case iceberg::TypeId::kFloat:
-      case iceberg::TypeId::kDouble:
-      case iceberg::TypeId::kTimestampNs:
-      case iceberg::TypeId::kTimestampTzNs:
-        return false;
-      default:
-        return true;
-    }
-  }
-
-  const iceberg::NestedField* Column(const exec::Expr& e) {
-    if (e.kind != exec::Expr::Kind::kColumn || e.column < 0 ||
-        e.column >= static_cast<int>(ids_.size())) {
-      return nullptr;
-    }
-    const iceberg::NestedField* f = schema_.FindById(ids_[e.column]);
-    if (!f || !f->type->IsPrimitive()) return nullptr;
-    return f;
-  }
-
-  const iceberg::Schema& schema_;
-  const std::vector<int32_t>& ids_;
-};
-
-void Conjuncts(const exec::ExprPtr& e, std::vector<exec::ExprPtr>* out) {
-  if (e->kind == exec::Expr::Kind::kCall && e->fn == Fn::kAnd) {
-    Conjuncts(e->args[0], out);
-    Conjuncts(e->args[1], out);
-  } else {
-    out->push_back(e);
-  }
-}
-
 }  // namespace
 
-PushedFilter PushableFilter(const exec::ExprPtr& predicate, const iceberg::Schema& schema,
-                            const std::vector<int32_t>& field_ids) {
-  std::vector<exec::ExprPtr> parts;
-  Conjuncts(predicate, &parts);
-  Pusher pusher(schema, field_ids);
-  PushedFilter out;
-  std::vector<exec::ExprPtr> left;
-  for (const auto& p : parts) {
-    Pushed c = pusher.Convert(*p);
-    // Keep only what binds to the schema (a literal that cannot become the column's type).
-    if (c.expr && !iceberg::Bind(c.expr, schema)) c = {};
-    if (c.expr) out.filter = out.filter ? iceberg::And(out.filter, c.expr) : c.expr;
-    if (!c.expr || !c.strict) left.push_back(p);
-  }
-  for (const auto& p : left) {
-    if (!out.residual) {
-      out.residual = p;
-    } else {
-      auto both = exec::MakeCall(Fn::kAnd, {out.residual, p});
-      if (!both) return {out.filter, predicate};
-      out.residual = *both;
-    }
-  }
-  return out;
-}
-
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver) {
+  FLOE_ASSIGN_OR_RETURN(ast::Select select, TransformSelect(statement));
   Binder b(statement, resolver);
-  return b.Bind();
+  return b.Bind(select);
 }
 
 }  // namespace floe::sql

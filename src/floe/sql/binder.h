@@ -1,7 +1,8 @@
-// Binder: a parsed SELECT (libpg_query's tree) to a LogicalPlan -- names resolved against the
-// table's schema, types checked, aggregates and GROUP BY keys matched, ORDER BY ordinals and
-// aliases resolved, and the WHERE conjuncts that scan planning can prune with converted to an
-// Iceberg filter. Anything outside the supported subset is an unsupported error naming the
+// Binder: a parsed SELECT to a LogicalPlan. TransformSelect (transform.h) first turns
+// libpg_query's tree into floe's typed AST (ast.h); binding then resolves names against the
+// table's schema, checks types (exec's MakeCall), matches aggregates and GROUP BY keys, resolves
+// ORDER BY ordinals and aliases, and hands the WHERE conjuncts that scan planning can prune with to
+// pushdown (pushdown.h). Anything outside the supported subset is an unsupported error naming the
 // construct and its line and column.
 #pragma once
 
@@ -24,17 +25,5 @@ struct TableResolver {
 };
 
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver);
-
-// A bound predicate (over scan columns `field_ids` of `schema`) split for the scan.
-struct PushedFilter {
-  // What Iceberg pruning and the scan's row filter evaluate: every matching row satisfies it (it
-  // may let more rows through). Null: nothing pushable.
-  iceberg::ExprPtr filter;
-  // The conjuncts the scan's row filter does not decide exactly as SQL would, still to be applied
-  // to the scanned rows. Null: the scan's rows are exactly the predicate's.
-  exec::ExprPtr residual;
-};
-PushedFilter PushableFilter(const exec::ExprPtr& predicate, const iceberg::Schema& schema,
-                            const std::vector<int32_t>& field_ids);
 
 }  // namespace floe::sql

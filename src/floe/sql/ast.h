@@ -1,0 +1,125 @@
+// The typed syntax tree of a SELECT: what the statement says, in floe's own types, before any name
+// is resolved or any type checked. TransformSelect (transform.h) makes it from libpg_query's JSON;
+// the binder (binder.h) reads it. Plain data. Every `location` is a byte offset into the
+// statement's text (-1: none), as libpg_query reports it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace floe::sql::ast {
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+// A constant as written. kNumber keeps its digits: the binder decides integer or double.
+struct Const {
+  enum class Kind { kNull, kInteger, kNumber, kString, kBool, kOther };
+  Kind kind = Kind::kOther;
+  int64_t integer = 0;   // kInteger
+  std::string text;      // kNumber: as written; kString: the string
+  bool boolean = false;  // kBool
+};
+
+// A type in a CAST: the last part of its name, lower case ("pg_catalog.int4" -> "int4").
+struct TypeName {
+  std::string name;
+  bool array = false;          // int[]
+  std::vector<int> modifiers;  // numeric(10, 2) -> {10, 2}; only integer constants are kept
+  int location = -1;
+};
+
+struct CaseArm {
+  ExprPtr when;
+  ExprPtr then;
+};
+
+struct Expr {
+  enum class Kind {
+    kColumnRef,    // names (a.b.c); star: ends in `*`
+    kConst,        // constant
+    kTypeCast,     // args[0]::type
+    kAnd,          // args (two or more)
+    kOr,           // args
+    kNot,          // args[0]
+    kIsNull,       // args[0] IS NULL
+    kIsNotNull,    // args[0] IS NOT NULL
+    kCoalesce,     // COALESCE(args)
+    kCase,         // CASE [subject] arms... [ELSE otherwise] END
+    kFuncCall,     // name(args) and its modifiers
+    kIn,           // args[0] [NOT] IN (args[1..]); subquery: the list is a subquery
+    kBetween,      // args[0] [NOT] BETWEEN args[1] AND args[2]
+    kOperator,     // left op right; left (prefix) or right (postfix) may be null
+    kUnsupported,  // a construct floe does not support: "floe does not support <name>"
+  };
+  Kind kind = Kind::kUnsupported;
+  int location = -1;
+  // An aggregate call (count, sum, avg, min, max, without OVER) anywhere in the text below,
+  // constructs floe does not support included.
+  bool has_aggregate = false;
+
+  std::vector<std::string> names;  // kColumnRef: "" for a part that is not a name
+  bool star = false;               // kColumnRef: `*`; kFuncCall: count(*)
+  Const constant;                  // kConst
+  TypeName type;                   // kTypeCast
+  // kFuncCall: the last part of the name, lower case; kOperator: the operator as libpg_query
+  // spells it ("+", "~~", "!~~*"); kUnsupported: what is unsupported.
+  std::string name;
+  std::vector<ExprPtr> args;
+
+  // kFuncCall modifiers.
+  bool distinct = false;      // f(DISTINCT x)
+  bool window = false;        // OVER (...)
+  bool filter = false;        // FILTER (WHERE ...)
+  bool ordered = false;       // f(x ORDER BY y)
+  bool within_group = false;  // WITHIN GROUP (ORDER BY ...)
+
+  bool negated = false;   // kIn: NOT IN; kBetween: NOT BETWEEN
+  bool subquery = false;  // kIn: IN (SELECT ...)
+
+  ExprPtr left, right;         // kOperator
+  ExprPtr subject, otherwise;  // kCase: either may be null
+  std::vector<CaseArm> arms;   // kCase
+};
+
+// The one table (or table function) in FROM.
+struct TableRef {
+  enum class Kind { kTable, kFunction };
+  Kind kind = Kind::kTable;
+  std::vector<std::string> names;  // kTable: [catalog.][schema.]table, as written
+  std::string function;            // kFunction: the name, lower case
+  bool function_has_args = false;  // kFunction
+  int location = -1;
+};
+
+struct SelectItem {
+  ExprPtr expr;  // null for `*`
+  bool star = false;
+  std::string name;  // the alias, or the name SQL derives (column, function), or "?column?"
+  int location = -1;
+};
+
+struct SortItem {
+  ExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;
+  bool using_op = false;  // ORDER BY x USING <
+};
+
+struct Select {
+  bool distinct = false;
+  std::optional<TableRef> from;  // none: no FROM
+  std::vector<SelectItem> items;
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<SortItem> order_by;
+  bool with_ties = false;  // FETCH ... WITH TIES
+  ExprPtr limit;           // null: none
+  ExprPtr offset;
+};
+
+}  // namespace floe::sql::ast

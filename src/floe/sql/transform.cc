@@ -1,0 +1,373 @@
+#include "floe/sql/transform.h"
+
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "floe/sql/bind_internal.h"
+
+namespace floe::sql {
+namespace {
+
+using internal::Lower;
+using json = nlohmann::json;
+
+// The node type and body of a {"Type": {...}} node.
+std::pair<std::string, const json*> Unwrap(const json& node) {
+  if (!node.is_object() || node.empty()) return {"", &node};
+  return {node.begin().key(), &node.begin().value()};
+}
+
+int LocationOf(const json& node) {
+  auto [type, body] = Unwrap(node);
+  if (body->is_object()) {
+    auto it = body->find("location");
+    if (it != body->end() && it->is_number_integer()) return it->get<int>();
+  }
+  return -1;
+}
+
+// body[key], or an empty array when `body` lacks it; a reference into the tree, never a copy (the
+// aggregate marks are keyed by node address).
+const json& ListField(const json& body, const char* key) {
+  static const json kEmpty = json::array();
+  if (!body.is_object()) return kEmpty;
+  auto it = body.find(key);
+  return it == body.end() ? kEmpty : *it;
+}
+
+std::string LastName(const json& names) {
+  if (!names.is_array() || names.empty()) return "";
+  const json& last = names.back();
+  if (last.contains("String")) return last["String"].value("sval", "");
+  return "";
+}
+
+bool IsAggregateCall(const json& node) {
+  auto [type, body] = Unwrap(node);
+  return type == "FuncCall" && internal::IsAggregateName(Lower(LastName((*body)["funcname"]))) &&
+         !body->contains("over");
+}
+
+// Readable name of a parse node type for "unsupported" messages.
+std::string Describe(const std::string& type) {
+  static const std::map<std::string, std::string> kNames = {
+      {"SubLink", "subqueries"},
+      {"JoinExpr", "joins"},
+      {"RangeSubselect", "subqueries in FROM"},
+      {"RangeFunction", "table functions"},
+      {"WindowDef", "window functions"},
+      {"GroupingSet", "GROUPING SETS / ROLLUP / CUBE"},
+      {"BooleanTest", "IS TRUE / IS FALSE"},
+      {"ParamRef", "parameters ($1)"},
+      {"A_ArrayExpr", "arrays"},
+      {"RowExpr", "row constructors"},
+      {"MinMaxExpr", "GREATEST / LEAST"},
+      {"SQLValueFunction", "CURRENT_DATE / CURRENT_TIMESTAMP"},
+      {"A_Indirection", "subscripts"},
+      {"CollateClause", "COLLATE"},
+      {"NullIfExpr", "NULLIF"},
+  };
+  auto it = kNames.find(type);
+  return it == kNames.end() ? type : it->second;
+}
+
+class Transformer {
+ public:
+  explicit Transformer(const ParsedStatement& st) : st_(st) { MarkAggregates(st.node); }
+
+  Result<ast::Select> Select();
+
+ private:
+  std::unexpected<Error> Unsupported(int loc, const std::string& what) const {
+    return internal::UnsupportedAt(st_.text, loc, what);
+  }
+
+  // One pass over the tree noting, for every object and array, whether an aggregate call lies
+  // in it (IsAggregateCall anywhere below, unsupported constructs included).
+  bool MarkAggregates(const json& node) {
+    bool found = IsAggregateCall(node);
+    if (node.is_object()) {
+      for (const auto& [k, v] : node.items()) found = MarkAggregates(v) || found;
+    } else if (node.is_array()) {
+      for (const auto& v : node) found = MarkAggregates(v) || found;
+    } else {
+      return found;
+    }
+    aggregates_[&node] = found;
+    return found;
+  }
+  bool HasAggregate(const json& node) const {
+    auto it = aggregates_.find(&node);
+    return it != aggregates_.end() && it->second;
+  }
+
+  ast::ExprPtr Expr(const json& node);
+  ast::ExprPtr Node(const std::string& type, const json& body, int loc);
+  ast::ExprPtr UnsupportedNode(int loc, std::string what) const;
+  std::vector<ast::ExprPtr> List(const json& items);
+  Result<std::optional<ast::TableRef>> From(const json& from);
+
+  const ParsedStatement& st_;
+  std::unordered_map<const json*, bool> aggregates_;
+};
+
+ast::ExprPtr Transformer::UnsupportedNode(int loc, std::string what) const {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ast::Expr::Kind::kUnsupported;
+  e->location = loc;
+  e->name = std::move(what);
+  return e;
+}
+
+std::vector<ast::ExprPtr> Transformer::List(const json& items) {
+  std::vector<ast::ExprPtr> out;
+  for (const auto& a : items) out.push_back(Expr(a));
+  return out;
+}
+
+ast::ExprPtr Transformer::Expr(const json& node) {
+  auto [type, body] = Unwrap(node);
+  ast::ExprPtr e = Node(type, *body, LocationOf(node));
+  e->has_aggregate = HasAggregate(node);
+  return e;
+}
+
+ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) {
+  using Kind = ast::Expr::Kind;
+  auto e = std::make_unique<ast::Expr>();
+  e->location = loc;
+  if (type == "ColumnRef") {
+    e->kind = Kind::kColumnRef;
+    const json& fields = b["fields"];
+    for (const auto& f : fields) {
+      e->names.push_back(f.contains("String") ? f["String"].value("sval", "") : "");
+    }
+    e->star = !fields.empty() && fields.back().contains("A_Star");
+    return e;
+  }
+  if (type == "A_Const") {
+    e->kind = Kind::kConst;
+    ast::Const& c = e->constant;
+    if (b.value("isnull", false)) {
+      c.kind = ast::Const::Kind::kNull;
+    } else if (b.contains("ival")) {
+      // ParseStatement fills in the zero and negative constants libpg_query's JSON leaves out.
+      c.kind = ast::Const::Kind::kInteger;
+      c.integer = b["ival"].value("ival", int64_t{0});
+    } else if (b.contains("fval")) {
+      c.kind = ast::Const::Kind::kNumber;
+      c.text = b["fval"].value("fval", "0");
+    } else if (b.contains("sval")) {
+      c.kind = ast::Const::Kind::kString;
+      c.text = b["sval"].value("sval", "");
+    } else if (b.contains("boolval")) {
+      c.kind = ast::Const::Kind::kBool;
+      c.boolean = b["boolval"].value("boolval", false);
+    }
+    return e;
+  }
+  if (type == "TypeCast") {
+    e->kind = Kind::kTypeCast;
+    e->args.push_back(Expr(b["arg"]));
+    const json& tn = b["typeName"];
+    e->type.name = Lower(LastName(tn["names"]));
+    e->type.array = tn.contains("arrayBounds");
+    for (const auto& m : tn.value("typmods", json::array())) {
+      auto [t, mb] = Unwrap(m);
+      if (t == "A_Const" && mb->contains("ival")) {
+        e->type.modifiers.push_back((*mb)["ival"].value("ival", 0));
+      }
+    }
+    e->type.location = tn.value("location", -1);
+    return e;
+  }
+  if (type == "BoolExpr") {
+    std::string op = b.value("boolop", "");
+    e->kind = op == "NOT_EXPR" ? Kind::kNot : op == "AND_EXPR" ? Kind::kAnd : Kind::kOr;
+    e->args = List(b["args"]);
+    return e;
+  }
+  if (type == "NullTest") {
+    e->kind = b.value("nulltesttype", "") == "IS_NULL" ? Kind::kIsNull : Kind::kIsNotNull;
+    e->args.push_back(Expr(b["arg"]));
+    return e;
+  }
+  if (type == "CoalesceExpr") {
+    e->kind = Kind::kCoalesce;
+    e->args = List(b["args"]);
+    return e;
+  }
+  if (type == "CaseExpr") {
+    e->kind = Kind::kCase;
+    if (b.contains("arg")) e->subject = Expr(b["arg"]);
+    for (const auto& w : b["args"]) {
+      const json& cw = w["CaseWhen"];
+      e->arms.push_back({Expr(cw["expr"]), Expr(cw["result"])});
+    }
+    if (b.contains("defresult")) e->otherwise = Expr(b["defresult"]);
+    return e;
+  }
+  if (type == "FuncCall") {
+    e->kind = Kind::kFuncCall;
+    e->name = Lower(LastName(b["funcname"]));
+    e->window = b.contains("over");
+    e->filter = b.contains("agg_filter");
+    e->ordered = b.contains("agg_order");
+    e->within_group = b.value("agg_within_group", false);
+    e->distinct = b.value("agg_distinct", false);
+    e->star = b.value("agg_star", false);
+    e->args = List(ListField(b, "args"));
+    return e;
+  }
+  if (type == "A_Expr") {
+    std::string kind = b.value("kind", "");
+    std::string op = LastName(b["name"]);
+    if (kind == "AEXPR_IN") {
+      e->kind = Kind::kIn;
+      e->negated = op == "<>";
+      e->args.push_back(Expr(b["lexpr"]));
+      auto [lt, list] = Unwrap(b["rexpr"]);
+      if (lt != "List") {
+        e->subquery = true;
+      } else {
+        for (const auto& item : (*list)["items"]) e->args.push_back(Expr(item));
+      }
+      return e;
+    }
+    if (kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") {
+      e->kind = Kind::kBetween;
+      e->negated = kind == "AEXPR_NOT_BETWEEN";
+      e->args.push_back(Expr(b["lexpr"]));
+      const json& items = b["rexpr"]["List"]["items"];
+      e->args.push_back(Expr(items[0]));
+      e->args.push_back(Expr(items[1]));
+      return e;
+    }
+    if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE" || kind == "AEXPR_OP") {
+      e->kind = Kind::kOperator;
+      e->name = op;
+      if (b.contains("lexpr")) e->left = Expr(b["lexpr"]);
+      if (b.contains("rexpr")) {
+        const json& r = b["rexpr"];
+        auto [rt, rb] = Unwrap(r);
+        if (rt == "FuncCall" && LastName((*rb)["funcname"]) == "like_escape") {
+          e->right = UnsupportedNode(loc, "LIKE ... ESCAPE");
+          e->right->has_aggregate = HasAggregate(r);
+        } else {
+          e->right = Expr(r);
+        }
+      }
+      return e;
+    }
+    return UnsupportedNode(loc, fmt::format("the {} expression", Lower(kind.substr(6))));
+  }
+  return UnsupportedNode(loc, Describe(type));
+}
+
+Result<std::optional<ast::TableRef>> Transformer::From(const json& from) {
+  if (!from.is_array() || from.empty()) return std::nullopt;
+  if (from.size() > 1) return Unsupported(LocationOf(from[1]), "joins (several tables in FROM)");
+  auto [type, body] = Unwrap(from[0]);
+  ast::TableRef ref;
+  ref.location = LocationOf(from[0]);
+  if (type == "JoinExpr") return Unsupported(LocationOf((*body)["rarg"]), "joins");
+  if (type == "RangeFunction") {
+    // FROM name(): one function call.
+    const json* call = nullptr;
+    if (body->contains("functions") && (*body)["functions"].is_array() &&
+        (*body)["functions"].size() == 1) {
+      auto [ft, fb] = Unwrap((*body)["functions"][0]);
+      if (ft == "List" && fb->contains("items") && !(*fb)["items"].empty()) {
+        call = &(*fb)["items"][0];
+      }
+    }
+    if (call == nullptr) return Unsupported(ref.location, Describe(type));
+    auto [ct, cb] = Unwrap(*call);
+    if (ct != "FuncCall") return Unsupported(ref.location, Describe(type));
+    ref.kind = ast::TableRef::Kind::kFunction;
+    ref.function = Lower(LastName((*cb)["funcname"]));
+    ref.function_has_args = cb->contains("args") && !(*cb)["args"].empty();
+    return ref;
+  }
+  if (type != "RangeVar") return Unsupported(ref.location, Describe(type));
+  for (const char* k : {"catalogname", "schemaname", "relname"}) {
+    if (body->contains(k)) ref.names.push_back((*body)[k].get<std::string>());
+  }
+  return ref;
+}
+
+Result<ast::Select> Transformer::Select() {
+  const json& s = st_.node;
+  const int stmt_loc = 0;
+  if (s.value("op", "SETOP_NONE") != "SETOP_NONE") {
+    return Unsupported(stmt_loc, "UNION / INTERSECT / EXCEPT");
+  }
+  if (s.contains("withClause")) return Unsupported(LocationOf(s["withClause"]), "WITH");
+  if (s.contains("valuesLists")) return Unsupported(stmt_loc, "VALUES");
+  if (s.contains("intoClause")) return Unsupported(stmt_loc, "SELECT INTO");
+  if (s.contains("lockingClause")) return Unsupported(stmt_loc, "FOR UPDATE / FOR SHARE");
+  if (s.contains("windowClause")) return Unsupported(stmt_loc, "WINDOW");
+  ast::Select out;
+  if (s.contains("distinctClause")) {
+    const json& d = s["distinctClause"];
+    if (d.size() != 1 || !d[0].empty()) return Unsupported(stmt_loc, "DISTINCT ON");
+    out.distinct = true;
+  }
+  FLOE_ASSIGN_OR_RETURN(out.from, From(s.value("fromClause", json::array())));
+
+  if (s.contains("targetList")) {
+    for (const auto& t : s["targetList"]) {
+      const json& rt = t["ResTarget"];
+      const json& val = rt["val"];
+      auto [vt, vb] = Unwrap(val);
+      ast::SelectItem item;
+      item.location = LocationOf(val);
+      if (vt == "ColumnRef" && (*vb)["fields"].back().contains("A_Star")) {
+        item.star = true;
+        out.items.push_back(std::move(item));
+        continue;
+      }
+      item.name = rt.value("name", "");
+      if (item.name.empty()) {
+        if (vt == "ColumnRef") {
+          item.name = LastName((*vb)["fields"]);
+        } else if (vt == "FuncCall") {
+          item.name = Lower(LastName((*vb)["funcname"]));
+        } else if (vt == "TypeCast" && Unwrap((*vb)["arg"]).first == "ColumnRef") {
+          item.name = LastName(Unwrap((*vb)["arg"]).second->at("fields"));
+        } else {
+          item.name = "?column?";
+        }
+      }
+      item.expr = Expr(val);
+      out.items.push_back(std::move(item));
+    }
+  }
+  if (s.contains("whereClause")) out.where = Expr(s["whereClause"]);
+  if (s.contains("groupClause")) out.group_by = List(s["groupClause"]);
+  if (s.contains("havingClause")) out.having = Expr(s["havingClause"]);
+  for (const auto& sbn : ListField(s, "sortClause")) {
+    const json& sb = sbn["SortBy"];
+    ast::SortItem item;
+    item.expr = Expr(sb["node"]);
+    item.descending = sb.value("sortby_dir", "") == "SORTBY_DESC";
+    item.nulls_first = sb.value("sortby_nulls", "") == "SORTBY_NULLS_FIRST";
+    item.using_op = sb.contains("useOp");
+    out.order_by.push_back(std::move(item));
+  }
+  out.with_ties = s.value("limitOption", "") == "LIMIT_OPTION_WITH_TIES";
+  if (s.contains("limitCount")) out.limit = Expr(s["limitCount"]);
+  if (s.contains("limitOffset")) out.offset = Expr(s["limitOffset"]);
+  return out;
+}
+
+}  // namespace
+
+Result<ast::Select> TransformSelect(const ParsedStatement& statement) {
+  return Transformer(statement).Select();
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,91 @@
+#include "floe/exec/functions.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace floe::exec {
+namespace {
+
+ExprPtr Text(std::string v) { return Constant(Value::Str(std::move(v)), columnar::String()); }
+ExprPtr Int(int64_t v) { return Constant(Value::Int(v), columnar::Int64()); }
+
+TEST(Functions, FoundByNameAliasAndUnitAlias) {
+  FunctionLookup by_name = FindFunction("substring");
+  ASSERT_NE(by_name.function, nullptr);
+  EXPECT_EQ(by_name.function->name, "substring");
+  EXPECT_TRUE(by_name.unit.empty());
+  EXPECT_EQ(FindFunction("substr").function, by_name.function);
+  EXPECT_EQ(FindFunction("char_length").function, FindFunction("length").function);
+  EXPECT_EQ(FindFunction("extract").function, FindFunction("date_part").function);
+  FunctionLookup year = FindFunction("year");
+  ASSERT_NE(year.function, nullptr);
+  EXPECT_EQ(year.function->name, "date_part");
+  EXPECT_EQ(year.unit, "year");
+  EXPECT_EQ(FindFunction("nosuch").function, nullptr);
+  // An operator's entry is found by its symbol, never by name.
+  EXPECT_EQ(FindFunction("||").function, nullptr);
+  ASSERT_NE(FindOperator("||"), nullptr);
+  EXPECT_EQ(FindOperator("lower"), nullptr);
+}
+
+TEST(Functions, EveryEntryIsCompleteAndNamesAreUnique) {
+  std::set<std::string_view> names;
+  for (const auto& f : Functions()) {
+    EXPECT_NE(f.check, nullptr) << f.name;
+    EXPECT_NE(f.kernel, nullptr) << f.name;
+    EXPECT_TRUE(names.insert(f.name).second) << f.name;
+    for (auto a : f.aliases) EXPECT_TRUE(names.insert(a).second) << a;
+    for (auto a : f.unit_aliases) EXPECT_TRUE(names.insert(a).second) << a;
+  }
+}
+
+TEST(Functions, ArityAndTypeErrorsNameTheFunction) {
+  const ScalarFunction& substring = *FindFunction("substr").function;
+  auto few = MakeCall(substring, {Text("abc")});
+  ASSERT_FALSE(few);
+  EXPECT_EQ(few.error().message, "substring takes 2 to 3 arguments, got 1");
+  auto many = MakeCall(*FindFunction("lower").function, {Text("a"), Text("b")});
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error().message, "lower takes 1 arguments, got 2");
+  auto type = MakeCall(*FindFunction("lower").function, {Int(1)});
+  ASSERT_FALSE(type);
+  EXPECT_EQ(type.error().message, "type mismatch: lower expects a string, got integer");
+  auto none = MakeCall(*FindFunction("coalesce").function, {});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message, "coalesce needs arguments");
+  auto unit = MakeCall(*FindFunction("date_trunc").function, {Text("2024-01-01")}, "fortnight");
+  ASSERT_FALSE(unit);
+  EXPECT_EQ(unit.error().message, "date_trunc: unknown unit 'fortnight'");
+}
+
+TEST(Functions, ACallEvaluatesThroughItsKernelAndPrintsItsName) {
+  ValueColumnBuilder names(columnar::String());
+  ASSERT_TRUE(names.Append(Value::Str("Ab")));
+  names.AppendNull();
+  ASSERT_TRUE(names.Append(Value::Str("héllo")));
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"s", columnar::String()}}});
+  b.columns = {names.Finish()};
+  b.num_rows = 3;
+  ExprPtr s = ColumnRef(0, columnar::String(), "s");
+  auto length = MakeCall(*FindFunction("character_length").function, {s}).value();
+  EXPECT_EQ(length->type, columnar::Int64());
+  EXPECT_EQ(length->ToString(), "length[|int64](#0)");
+  EXPECT_TRUE(IsFunctionCall(*length, "length"));
+  EXPECT_FALSE(IsFunctionCall(*length, "lower"));
+  ColumnPtr out = Evaluate(*length, b).value();
+  ASSERT_EQ(out->length, 3);
+  EXPECT_EQ(ValueAt(*out, 0).value().i(), 2);
+  EXPECT_TRUE(out->IsNull(1));
+  EXPECT_EQ(ValueAt(*out, 2).value().i(), 5);  // characters, not bytes
+  auto concat = MakeCall(*FindOperator("||"), {s, Int(7)}).value();
+  ColumnPtr joined = Evaluate(*concat, b).value();
+  EXPECT_EQ(ValueAt(*joined, 0).value().s(), "Ab7");
+  EXPECT_TRUE(joined->IsNull(1));
+}
+
+}  // namespace
+}  // namespace floe::exec
