@@ -25,6 +25,7 @@
 
 #include "floe/base/clock.h"
 #include "floe/columnar/column_builder.h"
+#include "floe/exec/residual.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/local_store.h"
@@ -177,8 +178,9 @@ Result<Arm*> RunOnce(Arm* arm, const Target& t, const std::vector<iceberg::FileS
   o.request_budget = f.request_budget;
   o.baseline_tasks = f.baseline_tasks;
   o.use_footer_cache = false;
+  o.evaluate_residual = exec::ResidualMatcher();
   if (f.whole_file_bytes >= 0) o.planner.whole_file_bytes = f.whole_file_bytes;
-  iceberg::ScanReadStats stats;
+  ScanMetrics stats;
   std::atomic<int64_t> rows{0};
   t.counting->Reset();
   Stopwatch sw;
@@ -191,7 +193,7 @@ Result<Arm*> RunOnce(Arm* arm, const Target& t, const std::vector<iceberg::FileS
       &stats));
   arm->ms.push_back(sw.ElapsedMs());
   arm->counts = t.counting->Snapshot();
-  arm->peak_bytes = std::max(arm->peak_bytes, stats.peak_buffered_bytes);
+  arm->peak_bytes = std::max(arm->peak_bytes, stats.peak_buffered_bytes.value());
   arm->rows = rows.load();
   return arm;
 }

@@ -3,6 +3,7 @@
 // and errors that name the file. Files are floe-written fixtures in a MemStore behind a
 // CountingStore; the tasks carry the manifest's length and column sizes as PlanFiles would.
 #include "floe/iceberg/scan_reader.h"
+#include "floe/exec/residual.h"
 
 #include <gtest/gtest.h>
 
@@ -65,7 +66,7 @@ class ScanReaderTest : public ::testing::Test {
 
   struct Outcome {
     io::RequestCounts counts;
-    ScanReadStats stats;
+    ScanMetrics stats;
     std::vector<int64_t> c0;  // values of the first projected column, sorted
     std::vector<int64_t> c0_as_delivered;
     int64_t rows = 0;
@@ -74,6 +75,7 @@ class ScanReaderTest : public ::testing::Test {
 
   Outcome Scan(ReadStrategy strategy, const Schema& projected, ScanReadOptions o = {}) {
     o.strategy = strategy;
+    o.evaluate_residual = exec::ResidualMatcher();
     if (o.footer_cache == nullptr) o.use_footer_cache = false;
     store_->Reset();
     Outcome out;
@@ -227,6 +229,7 @@ TEST_F(ScanReaderTest, NarrowedReadsComeInCacheSizedBatches) {
     t.residual = std::move(residual);
     ScanReadOptions o;
     o.use_footer_cache = false;
+    o.evaluate_residual = exec::ResidualMatcher();
     std::vector<int64_t> sizes;
     auto st = ReadScan(
         {t}, Projection({2}), *io_, o,

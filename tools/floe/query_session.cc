@@ -14,12 +14,12 @@
 namespace floe::cli {
 namespace {
 
-std::string StatsJson(const sql::QueryStats& s, const io::RequestCounts& r, double wall_ms) {
+std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double wall_ms) {
   // Only when the reader turned metadata away, so the usual object keeps its shape.
   std::string rejected;
   if (s.metadata_rejected > 0) {
     rejected = fmt::format(R"("metadata_rejected": {}, "warning": )", s.metadata_rejected);
-    columnar::AppendJsonString(s.metadata_warning, &rejected);
+    columnar::AppendJsonString(s.metadata_warning(), &rejected);
     rejected += ", ";
   }
   return fmt::format(

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "floe/base/thread_pool.h"
+#include "floe/exec/residual.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/scan.h"
@@ -69,8 +70,7 @@ int ScanWorkers(const TableScanOptions& options) {
 }
 
 Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
-                 const TableScanOptions& options, const ScanConsumer& consume,
-                 TableScanStats* stats) {
+                 const TableScanOptions& options, const ScanConsumer& consume, ScanMetrics* stats) {
   iceberg::ScanOptions scan;
   scan.filter = options.filter;
   scan.snapshot_id = options.snapshot_id;
@@ -147,34 +147,28 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
 
   iceberg::ScanReadOptions ro = options.read;
   ro.on_file_done = options.on_file_done;
-  iceberg::ScanReadStats rs;
+  if (!ro.evaluate_residual) ro.evaluate_residual = ResidualMatcher();
   Status read = iceberg::ReadScan(
       plan.tasks, projected, io, ro,
       [&](columnar::RecordBatch b) -> Status {
         if (failed.load()) return Internal("scan consumer failed");
         FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sel,
                               Select(b, options.field_ids, is_read, out_schema));
+        stats->rows += sel.num_rows;
         std::unique_lock lock(mu);
         cv.wait(lock, [&] { return queue.size() < kQueueDepth || failed.load(); });
-        stats->rows += sel.num_rows;
         queue.push_back(std::move(sel));
         lock.unlock();
         cv.notify_all();
         return {};
       },
-      &rs);
+      stats);
   {
     std::lock_guard lock(mu);
     done = true;
   }
   cv.notify_all();
   for (auto& t : threads) t.join();
-  stats->data_files_opened += rs.data_files_opened;
-  stats->row_groups_read += rs.row_groups_read;
-  stats->row_groups_skipped += rs.row_groups_skipped;
-  stats->pages_skipped += rs.pages_skipped;
-  stats->metadata_rejected += rs.metadata_rejected;
-  if (stats->metadata_warning.empty()) stats->metadata_warning = rs.metadata_warning;
   if (!first_error) return first_error;
   if (!read) return read;
   return first_error;

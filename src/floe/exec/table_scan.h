@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/scan_metrics.h"
 #include "floe/columnar/column.h"
 #include "floe/iceberg/expression.h"
 #include "floe/iceberg/file_io.h"
@@ -37,19 +38,6 @@ struct TableScanOptions {
   std::function<void(size_t done, size_t total)> on_file_done;
 };
 
-struct TableScanStats {
-  int64_t data_files_planned = 0;
-  int64_t data_files_opened = 0;
-  int64_t data_files_skipped_partition = 0;
-  int64_t data_files_skipped_bounds = 0;
-  int64_t row_groups_read = 0;
-  int64_t row_groups_skipped = 0;
-  int64_t pages_skipped = 0;
-  int64_t rows = 0;
-  int64_t metadata_rejected = 0;  // iceberg::ScanReadStats
-  std::string metadata_warning;
-};
-
 using ScanConsumer = std::function<Status(int worker, columnar::RecordBatch batch)>;
 
 // The number of workers ScanTable will use for `options` (consumers size their state by it).
@@ -57,6 +45,6 @@ int ScanWorkers(const TableScanOptions& options);
 
 Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
                  const TableScanOptions& options, const ScanConsumer& consume,
-                 TableScanStats* stats);
+                 ScanMetrics* metrics);
 
 }  // namespace floe::exec

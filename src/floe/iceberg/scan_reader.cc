@@ -16,7 +16,6 @@
 #include "floe/base/thread_pool.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/schema_conform.h"
-#include "floe/iceberg/table_reader.h"
 #include "floe/parquet/read_file.h"
 
 namespace floe::iceberg {
@@ -296,7 +295,7 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
 // schema and evaluated with SQL semantics), per column when it is a conjunction of null-rejecting
 // single-column groups, and the projection as the output (residual-only columns left out).
 parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_schema,
-                                 const Schema& projected) {
+                                 const Schema& projected, const ResidualEvaluator& evaluate) {
   parquet::RowFilter filter;
   std::set<int32_t> ids;
   CollectFieldIds(residual, &ids);
@@ -312,11 +311,11 @@ parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_sch
                        [](const columnar::Field& f) { return f.field_id >= 0; });
   };
   const Schema filter_schema(read_schema.schema_id(), fields);
-  filter.evaluate = [filter_schema, residual,
-                     has_ids](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+  filter.evaluate = [filter_schema, residual, has_ids,
+                     evaluate](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
     FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
                           ConformToSchema(b, filter_schema, has_ids(b)));
-    return MatchRows(conformed, residual, filter_schema);
+    return evaluate(conformed, residual, filter_schema);
   };
   if (auto per_column = PerColumnFilters(residual);
       per_column && per_column->size() == fields.size()) {
@@ -327,11 +326,13 @@ parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_sch
         break;
       }
       const Schema one(read_schema.schema_id(), std::vector<NestedField>{f});
-      filter.per_field.push_back([one, expr = it->second, has_ids](const columnar::RecordBatch& b)
-                                     -> Result<std::vector<uint8_t>> {
-        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(b, one, has_ids(b)));
-        return MatchRows(conformed, expr, one);
-      });
+      filter.per_field.push_back(
+          [one, expr = it->second, has_ids,
+           evaluate](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+            FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                                  ConformToSchema(b, one, has_ids(b)));
+            return evaluate(conformed, expr, one);
+          });
     }
   }
   std::vector<parquet::ColumnPredicate> collected;
@@ -354,9 +355,9 @@ Error NameFile(Error e, const FileScanTask& task) {
 }  // namespace
 
 Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected, const FileIO& io,
-                const ScanReadOptions& options, const BatchSink& sink, ScanReadStats* stats) {
-  ScanReadStats local;
-  if (stats == nullptr) stats = &local;
+                const ScanReadOptions& options, const BatchSink& sink, ScanMetrics* metrics) {
+  ScanMetrics local;
+  if (metrics == nullptr) metrics = &local;
   for (const FileScanTask& t : tasks) {
     if (!t.deletes.empty()) {
       return Unsupported(
@@ -369,6 +370,14 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     }
   }
   if (tasks.empty()) return {};
+  if (options.apply_residual && !options.evaluate_residual) {
+    for (const FileScanTask& t : tasks) {
+      if (t.residual && t.residual->op != Op::kTrue) {
+        return Internal("reading '{}': its residual {} needs an evaluator (ScanReadOptions)",
+                        t.file.file_path, t.residual->ToString());
+      }
+    }
+  }
 
   const bool floe = options.strategy == parquet::ReadStrategy::kFloe;
   const ScanShape shape = ShapeOf(tasks, projected, options.apply_residual);
@@ -380,7 +389,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
   }
   parquet::ByteBudget budget(options.max_buffered_bytes);
 
-  std::mutex mu;  // guards `stats`, `first_error`, the delivery state and calls of `sink`
+  std::mutex mu;  // guards `first_error`, the delivery state and calls of `sink`
   std::optional<Error> first_error;
   std::atomic<bool> failed{false};  // an error, or the limit reached: no more work
   std::atomic<size_t> next{0};
@@ -429,7 +438,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     const bool filtered = options.apply_residual && task.residual && task.residual->op != Op::kTrue;
     parquet::RowFilter filter;
     if (filtered) {
-      filter = MakeRowFilter(task.residual, shape.read_schema, projected);
+      filter =
+          MakeRowFilter(task.residual, shape.read_schema, projected, options.evaluate_residual);
       ro.filter = &filter;
     }
     // With fewer files than cores, one file's rows are decoded on several threads (every core
@@ -441,6 +451,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     ro.narrowed_batch_rows = kNarrowedBatchRows;
     ro.budget = &budget;
     ro.stop = &failed;
+    ro.metrics = metrics;
     parquet::FileHints hints;
     hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, task.file.file_size_in_bytes));
     hints.projected_bytes = ProjectedBytes(task.file, shape.leaf_ids);
@@ -465,23 +476,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
       }
       return deliver(std::move(conformed));
     };
-    FLOE_ASSIGN_OR_RETURN(parquet::FileReadResult read,
-                          parquet::ReadFile(*object.store, object.key, hints, ro, sink));
-    {
-      const parquet::ReadPlan::Counts& counts = read.fetch.plan;
-      std::lock_guard lock(mu);
-      if (read.fetch.bytes_fetched > 0) ++stats->data_files_opened;
-      stats->row_groups_read += read.row_groups_read;
-      stats->row_groups_skipped += counts.row_groups - read.row_groups_read;
-      stats->pages_skipped += counts.pages_skipped;
-      stats->metadata_rejected += counts.metadata_rejected;
-      if (stats->metadata_warning.empty()) stats->metadata_warning = read.first_rejection;
-      stats->requests += read.fetch.requests;
-      stats->heads += read.fetch.heads;
-      stats->bytes_fetched += read.fetch.bytes_fetched;
-      stats->footer_cache_hits += read.footer_cached ? 1 : 0;
-      stats->rows_read += read.rows_decoded;
-    }
+    FLOE_RETURN_IF_ERROR(parquet::ReadFile(*object.store, object.key, hints, ro, sink));
     if (options.preserve_order) {
       std::lock_guard lock(mu);
       waiting[index] = std::move(held_batches);
@@ -527,7 +522,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     for (int w = 0; w < workers; ++w) done.push_back(ScanPool().Submit(worker));
     for (std::future<void>& d : done) d.wait();
   }
-  stats->peak_buffered_bytes = std::max(stats->peak_buffered_bytes, budget.peak());
+  metrics->peak_buffered_bytes.RaiseTo(budget.peak());
   if (first_error) return std::unexpected(std::move(*first_error));
   return {};
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/scan_metrics.h"
 #include "floe/columnar/column.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/scan.h"
@@ -27,11 +28,18 @@ namespace floe::iceberg {
 // few batches, not the whole answer.
 inline constexpr int64_t kNarrowedBatchRows = 16 * 1024;
 
+// One byte per row of `batch` (conformed to `schema`): 1 where `residual` (bound to `schema`)
+// holds. The engine above gives its evaluator (exec::ResidualMatcher), the one judge of a row.
+using ResidualEvaluator = std::function<Result<std::vector<uint8_t>>(
+    const columnar::RecordBatch& batch, const ExprPtr& residual, const Schema& schema)>;
+
 struct ScanReadOptions {
   parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
   int request_budget = 64;  // floe: requests in flight across the scan
   int baseline_tasks = 4;   // baselines: files read at once (Spark local[4])
   bool apply_residual = true;
+  // Applies a task's residual to its rows; needed when apply_residual and a residual is not true.
+  ResidualEvaluator evaluate_residual;
   bool use_page_index = true;
 
   // Added by the read path (issue 5).
@@ -55,33 +63,14 @@ struct ScanReadOptions {
   std::function<void(size_t done, size_t total)> on_file_done;
 };
 
-struct ScanReadStats {
-  int64_t data_files_opened = 0;  // files of which at least one byte was read
-  int64_t row_groups_read = 0;
-  int64_t row_groups_skipped = 0;
-  int64_t pages_skipped = 0;
-  int64_t rows_read = 0;
-  // Page indexes and statistics the Parquet reader did not use because they broke a rule (the
-  // rows were read without them), and the first reason.
-  int64_t metadata_rejected = 0;
-  std::string metadata_warning;
-
-  // Added by the read path (issue 5): what the reader itself sent (a CountingStore under the
-  // FileIO counts the same, plus anything else that used the store).
-  int64_t requests = 0;  // GETs and HEADs
-  int64_t heads = 0;
-  int64_t bytes_fetched = 0;
-  int64_t footer_cache_hits = 0;
-  int64_t peak_buffered_bytes = 0;  // most fetched bytes held at once
-};
-
 // Receives batches conformed to the projected schema. Called by one thread at a time, batches of
 // different files in any order; an error stops the scan and is returned by ReadScan.
 using BatchSink = std::function<Status(columnar::RecordBatch)>;
 
+// What the read costs is added to `metrics` (may be null), from the reading threads.
 // `projected` is the table schema restricted to the fields the caller needs (field ids kept);
 // columns the residual needs but `projected` lacks are read and dropped before `sink`.
 Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected, const FileIO& io,
-                const ScanReadOptions& options, const BatchSink& sink, ScanReadStats* stats);
+                const ScanReadOptions& options, const BatchSink& sink, ScanMetrics* metrics);
 
 }  // namespace floe::iceberg

@@ -230,6 +230,19 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   out.footer_cached = fetched.footer_cached;
   out.row_groups_read = static_cast<int64_t>(fetched.plan.row_groups.size());
   out.first_rejection = fetched.plan.first_rejection;
+  if (ScanMetrics* m = options.metrics) {
+    const ReadPlan::Counts& counts = fetched.plan.counts;
+    if (out.fetch.bytes_fetched > 0) ++m->data_files_opened;
+    m->row_groups_read += out.row_groups_read;
+    m->row_groups_skipped += counts.row_groups - out.row_groups_read;
+    m->pages_skipped += counts.pages_skipped;
+    m->metadata_rejected += counts.metadata_rejected;
+    m->Warn(out.first_rejection);
+    m->requests += out.fetch.requests;
+    m->heads += out.fetch.heads;
+    m->bytes_fetched += out.fetch.bytes_fetched;
+    m->footer_cache_hits += out.footer_cached ? 1 : 0;
+  }
 
   ReadPlan plan = std::move(fetched.plan);
   const RowFilter* filter = options.filter;
@@ -269,6 +282,7 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
       FLOE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> b, batches.Next());
       if (!b) break;
       rows_decoded += b->num_rows;
+      if (options.metrics) options.metrics->rows_read += b->num_rows;
       if (filter && !narrowed) {
         FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match,
                               filter->evaluate(Columns(*b, shape.filter)));

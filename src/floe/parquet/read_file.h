@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/scan_metrics.h"
 #include "floe/columnar/column.h"
 #include "floe/io/object_store.h"
 #include "floe/parquet/byte_budget.h"
@@ -42,6 +43,9 @@ struct ReadFileOptions {
   ByteBudget* budget = nullptr;
   // Checked between batches: once true, no more batches are decoded.
   const std::atomic<bool>* stop = nullptr;
+  // What this read costs is added here (files opened, requests, bytes, row groups, pages, rows
+  // decoded, footer cache hits, metadata rejected); null = not counted.
+  ScanMetrics* metrics = nullptr;
 };
 
 struct FileReadResult {

@@ -143,7 +143,7 @@ columnar::SchemaPtr OutputSchema(const LogicalPlan& plan, const RecordBatch* sam
 // without opening a data file. Nothing (nullopt) when the plan is not of that shape or a file has
 // deletes.
 std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
-                                                      iceberg::Warehouse& wh, QueryStats* stats) {
+                                                      iceberg::Warehouse& wh, ScanMetrics* stats) {
   if (plan.source != LogicalPlan::Source::kTable || !plan.aggregate || plan.where ||
       !plan.group_keys.empty() || plan.aggregates.empty()) {
     return std::nullopt;
@@ -222,18 +222,10 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     so.on_file_done = options.progress;
     nworkers = exec::ScanWorkers(so);
     for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker());
-    exec::TableScanStats ss;
     FLOE_RETURN_IF_ERROR(exec::ScanTable(
         plan.table, *wh.io, so,
-        [&](int w, RecordBatch b) { return ConsumeSource(plan, std::move(b), &workers[w]); }, &ss));
-    result.stats.data_files_opened = ss.data_files_opened;
-    result.stats.data_files_skipped_partition = ss.data_files_skipped_partition;
-    result.stats.data_files_skipped_bounds = ss.data_files_skipped_bounds;
-    result.stats.row_groups_read = ss.row_groups_read;
-    result.stats.row_groups_skipped = ss.row_groups_skipped;
-    result.stats.pages_skipped = ss.pages_skipped;
-    result.stats.metadata_rejected = ss.metadata_rejected;
-    result.stats.metadata_warning = ss.metadata_warning;
+        [&](int w, RecordBatch b) { return ConsumeSource(plan, std::move(b), &workers[w]); },
+        &result.stats));
   } else {
     workers.push_back(new_worker());
     RecordBatch source;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floe/base/result.h"
+#include "floe/base/scan_metrics.h"
 #include "floe/columnar/column.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/warehouse.h"
@@ -36,22 +37,10 @@ struct QueryOptions {
   std::function<void(size_t done, size_t total)> progress;
 };
 
-struct QueryStats {
-  int64_t data_files_opened = 0;
-  int64_t data_files_skipped_partition = 0;
-  int64_t data_files_skipped_bounds = 0;
-  int64_t row_groups_read = 0;
-  int64_t row_groups_skipped = 0;
-  int64_t pages_skipped = 0;
-  // Page indexes and statistics read around because they broke a rule, and the first reason.
-  int64_t metadata_rejected = 0;
-  std::string metadata_warning;
-};
-
 struct QueryResult {
   columnar::SchemaPtr schema;  // output column names and types
   std::vector<columnar::RecordBatch> batches;
-  QueryStats stats;
+  ScanMetrics stats;    // of the statement's table scans
   std::string message;  // for statements without rows (CALL ...): a one-line summary
 };
 
