@@ -10,6 +10,7 @@
 #include "floe/parquet/page_header.h"
 #include "floe/parquet/page_index.h"
 #include "floe/parquet/page_index_check.h"
+#include "floe/parquet/row_selection.h"
 
 namespace floe::parquet {
 
@@ -148,19 +149,7 @@ ByteRange ChunkRange(const PlanInput& in, const ColumnMetaData& meta) {
 
 // Intersection of two sorted, disjoint row range lists.
 std::vector<RowRange> Intersect(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
-  std::vector<RowRange> out;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    const int64_t lo = std::max(a[i].begin, b[j].begin);
-    const int64_t hi = std::min(a[i].end, b[j].end);
-    if (lo < hi) out.push_back({lo, hi});
-    if (a[i].end < b[j].end) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return out;
+  return IntersectRows(a, b);
 }
 
 void AddRange(std::vector<RowRange>* ranges, int64_t begin, int64_t end) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "floe/parquet/footer.h"
@@ -390,6 +391,25 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   return out;
 }
 
+// A file of unknown length: one suffix read of `want` bytes into `have` -- all of a file that
+// short -- and, when it came back full, one HEAD for the length. Returns the length and where the
+// suffix begins.
+Result<std::pair<int64_t, int64_t>> SuffixAndLength(Fetcher& f, int64_t want, FetchedBytes* have) {
+  FLOE_ASSIGN_OR_RETURN(Buffer tail, f.Get(io::Range::Suffix(static_cast<uint64_t>(want))));
+  int64_t len = static_cast<int64_t>(tail.size());  // the whole object came back
+  if (static_cast<int64_t>(tail.size()) >= want) {
+    FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
+    len = static_cast<int64_t>(size);
+    if (static_cast<int64_t>(tail.size()) > len) {
+      return Corrupt("parquet file '{}': read {} tail bytes of a {}-byte file", f.Name(),
+                     tail.size(), len);
+    }
+  }
+  const int64_t from = len - static_cast<int64_t>(tail.size());
+  have->Add(from, std::move(tail));
+  return std::pair{len, from};
+}
+
 }  // namespace
 
 Result<OpenedFooter> OpenFooter(io::ObjectStore& store, std::string_view key, uint64_t file_length,
@@ -405,19 +425,7 @@ Result<OpenedFooter> OpenFooter(io::ObjectStore& store, std::string_view key, ui
     from = len - n;
     FLOE_RETURN_IF_ERROR(f.GetInto(from, n, &have));
   } else {
-    FLOE_ASSIGN_OR_RETURN(Buffer tail, f.Get(io::Range::Suffix(static_cast<uint64_t>(tail_bytes))));
-    if (static_cast<int64_t>(tail.size()) < tail_bytes) {
-      len = static_cast<int64_t>(tail.size());  // the whole object came back
-    } else {
-      FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
-      len = static_cast<int64_t>(size);
-      if (static_cast<int64_t>(tail.size()) > len) {
-        return Corrupt("parquet file '{}': read {} tail bytes of a {}-byte file", f.Name(),
-                       tail.size(), len);
-      }
-    }
-    from = len - static_cast<int64_t>(tail.size());
-    have.Add(from, std::move(tail));
+    FLOE_ASSIGN_OR_RETURN(std::tie(len, from), SuffixAndLength(f, tail_bytes, &have));
   }
   FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, from, &have));
   return OpenedFooter{std::move(opened.first), std::move(have), stats};
@@ -431,22 +439,12 @@ Result<FetchedFile> FetchFile(io::ObjectStore& store, std::string_view key, cons
   if (options.strategy == ReadStrategy::kAal) return ReadAal(f, options, &stats);
   if (len <= 0 && options.strategy == ReadStrategy::kFloe) {
     // No length from a manifest: the first read is a suffix, which is all of a small file.
-    const uint64_t want = static_cast<uint64_t>(
-        std::max(options.planner.initial_tail_bytes, static_cast<int64_t>(kFooterTrailerLength)));
-    FLOE_ASSIGN_OR_RETURN(Buffer tail, f.Get(io::Range::Suffix(want)));
     FetchedBytes have;
-    if (tail.size() < want) {
-      len = static_cast<int64_t>(tail.size());
-    } else {
-      FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
-      len = static_cast<int64_t>(size);
-      if (static_cast<int64_t>(tail.size()) > len) {
-        return Corrupt("parquet file '{}': read {} tail bytes of a {}-byte file", f.Name(),
-                       tail.size(), len);
-      }
-    }
-    const int64_t from = len - static_cast<int64_t>(tail.size());
-    have.Add(from, std::move(tail));
+    int64_t from = 0;
+    FLOE_ASSIGN_OR_RETURN(
+        std::tie(len, from),
+        SuffixAndLength(
+            f, std::max(options.planner.initial_tail_bytes, int64_t{kFooterTrailerLength}), &have));
     return ReadFloe(f, len, hints, options, &stats, std::move(have), from);
   }
   if (len <= 0) {
