@@ -86,14 +86,12 @@ std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId
   return std::visit(
       [](const auto& x) -> std::optional<parquet::PredicateValue> {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, bool>) {
+        if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
           return parquet::PredicateValue(x);
         } else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
           return parquet::PredicateValue(static_cast<int64_t>(x));
         } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
           return parquet::PredicateValue(static_cast<double>(x));
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          return parquet::PredicateValue(x);
         } else {
           return std::nullopt;
         }
@@ -227,7 +225,7 @@ size_t DecodeThreads() { return Cores(); }
 // (each thread then reads the same dictionary page, and passes over the pages before its rows).
 // Pieces stay above kMinRows rows; one plan back means no split.
 std::vector<parquet::ReadPlan> SplitForThreads(const parquet::ReadPlan& plan, size_t parts) {
-  constexpr int64_t kMinRows = 32 * 1024;
+  constexpr int64_t kMinRows = int64_t{32} * 1024;
   int64_t total = 0;
   for (const parquet::RowGroupPlan& rg : plan.row_groups) {
     for (const parquet::RowRange& r : rg.rows) total += r.end - r.begin;
@@ -447,7 +445,7 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterColumns(
     for (size_t p = 1; p < slices.size(); ++p) {
       workers.emplace_back([&, p] { done[p] = match_slice(slices[p], &parts[p]); });
     }
-    done[0] = match_slice(slices[0], &parts[0]);
+    done[0] = match_slice(slices[0], parts.data());
     for (std::thread& t : workers) t.join();
   }
   for (Status& st : done) FLOE_RETURN_IF_ERROR(std::move(st));

@@ -768,7 +768,7 @@ std::shared_ptr<Transfer> MakePut(S3Store::Impl& impl, std::string_view key, Byt
   t->key = std::string(key);
   t->url = impl.Url(impl.FullKey(key), "");
   t->upload = data;
-  t->headers.push_back("Content-Type: application/octet-stream");
+  t->headers.emplace_back("Content-Type: application/octet-stream");
   return t;
 }
 
@@ -787,7 +787,7 @@ Result<PutInfo> MultipartPut(S3Store::Impl& impl, std::string_view key, ByteView
   init->op = "CreateMultipartUpload";
   init->key = std::string(key);
   init->url = impl.Url(full_key, s3::CanonicalQuery({{"uploads", ""}}));
-  init->headers.push_back("Content-Type: application/octet-stream");
+  init->headers.emplace_back("Content-Type: application/octet-stream");
   FLOE_RETURN_IF_ERROR(impl.Execute(init));
   if (!init->Succeeded()) return std::unexpected(impl.FailureOf(*init));
   auto upload_id_raw = s3::XmlFirst(init->BodyText(), "UploadId");
@@ -821,7 +821,7 @@ Result<PutInfo> MultipartPut(S3Store::Impl& impl, std::string_view key, ByteView
     t->url = impl.Url(full_key, s3::CanonicalQuery({{"partNumber", std::to_string(i + 1)},
                                                     {"uploadId", upload_id}}));
     t->upload = data.subspan(begin, len);
-    t->headers.push_back("Content-Type: application/octet-stream");
+    t->headers.emplace_back("Content-Type: application/octet-stream");
     t->done = [&](Transfer&) {
       std::lock_guard lock(mu);
       if (--remaining == 0) cv.notify_all();
@@ -859,7 +859,7 @@ Result<PutInfo> MultipartPut(S3Store::Impl& impl, std::string_view key, ByteView
   complete->key = std::string(key);
   complete->url = impl.Url(full_key, s3::CanonicalQuery({{"uploadId", upload_id}}));
   complete->upload = AsBytes(xml);
-  complete->headers.push_back("Content-Type: application/xml");
+  complete->headers.emplace_back("Content-Type: application/xml");
   complete->error_in_200 = true;
   FLOE_RETURN_IF_ERROR(impl.Execute(complete));
   if (!complete->Succeeded()) {
@@ -889,7 +889,7 @@ Result<PutInfo> S3Store::PutIfAbsent(std::string_view key, ByteView data) {
         data.size());
   }
   auto t = MakePut(*impl_, key, data);
-  t->headers.push_back("If-None-Match: *");
+  t->headers.emplace_back("If-None-Match: *");
   FLOE_RETURN_IF_ERROR(impl_->Execute(t));
   if (t->Succeeded()) return PutInfo{};
   if (t->code == CURLE_OK &&
@@ -984,7 +984,7 @@ Status S3Store::CreateBucket() {
         s3::XmlEscape(impl_->options().region));
     t->upload = AsBytes(body);
   }
-  t->headers.push_back("Content-Type: application/xml");
+  t->headers.emplace_back("Content-Type: application/xml");
   FLOE_RETURN_IF_ERROR(impl_->Execute(t));
   if (t->Succeeded()) return {};
   if (t->code == CURLE_OK && t->status == 409) {

@@ -79,6 +79,7 @@ Status FetchRanges(io::ObjectStore& store, std::string_view key,
   std::vector<ByteRange> merged = CoalesceRanges(std::move(wanted), gap);
   if (merged.empty()) return {};
   std::vector<io::ReadRequest> requests;
+  requests.reserve(merged.size());
   for (const ByteRange& r : merged) {
     requests.push_back({std::string(key), io::Range::Bounded(static_cast<uint64_t>(r.offset),
                                                              static_cast<uint64_t>(r.length))});

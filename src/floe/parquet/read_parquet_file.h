@@ -18,7 +18,7 @@ namespace floe::parquet {
 struct StoreReadOptions {
   ReadOptions read;
   // First read from the end of the file: the footer of most files, all of a small file.
-  uint64_t tail_bytes = 64 * 1024;
+  uint64_t tail_bytes = uint64_t{64} * 1024;
   // Planned ranges closer than this are fetched by one request.
   int64_t coalesce_gap = 1 << 20;
 };
