@@ -40,7 +40,7 @@ struct Reader {
           if (!list.empty()) list += ", ";
           list += a;
         }
-        return Bad(origin, path.empty() ? key : path + "." + key, kv.first,
+        return Bad(origin, path.empty() ? key : fmt::format("{}.{}", path, key), kv.first,
                    fmt::format("unknown key (expected one of: {})", list));
       }
     }

@@ -929,7 +929,7 @@ Result<ListPage> S3Store::List(std::string_view prefix, std::string_view continu
   t->op = "LIST";
   t->bucket_level = true;
   t->key = std::string(prefix);
-  t->url = impl_->Url("", s3::CanonicalQuery(std::move(params)));
+  t->url = impl_->Url("", s3::CanonicalQuery(params));
   FLOE_RETURN_IF_ERROR(impl_->Execute(t));
   if (!t->Succeeded()) return std::unexpected(impl_->FailureOf(*t));
   auto parsed = s3::ParseListObjectsV2(t->BodyText());
