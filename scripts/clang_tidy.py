@@ -67,10 +67,19 @@ def changed_files(root, base, sources):
     return sorted(picked)
 
 
-def run_one(clang_tidy, build, path):
+def run_one(clang_tidy, build, path, timeout, checks, deadline):
+    """(path, exit code, output, seconds) of clang-tidy on one file; the code is None when it ran
+    out of time and "late" when the run's deadline had passed before it started."""
     start = time.monotonic()
-    p = subprocess.run([clang_tidy, "--quiet", "-p", build, *EXTRA_ARGS, path], capture_output=True,
-                       text=True)
+    if start > deadline:
+        return path, "late", "", 0.0
+    cmd = [clang_tidy, "--quiet", "-p", build, *EXTRA_ARGS]
+    if checks:
+        cmd.append(f"--checks={checks}")
+    try:
+        p = subprocess.run([*cmd, path], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:  # subprocess.run has killed it
+        return path, None, "", time.monotonic() - start
     return path, p.returncode, p.stdout + p.stderr, time.monotonic() - start
 
 
@@ -104,6 +113,14 @@ def main():
     parser.add_argument("--all", action="store_true", help="every .cc under src/")
     parser.add_argument("--base", default="main", help="compare with this ref (default main)")
     parser.add_argument("-j", type=int, default=int(os.environ.get("FLOE_JOBS", os.cpu_count())))
+    parser.add_argument("--timeout", type=float, default=float(os.environ.get("FLOE_TIDY_TIMEOUT", 180)),
+                        help="fail a file whose clang-tidy run takes longer than this many seconds "
+                        "(default 180; most take under 15)")
+    parser.add_argument("--budget", type=float, default=float(os.environ.get("FLOE_TIDY_BUDGET", 900)),
+                        help="start no file after this many seconds of the whole run, and fail "
+                        "(default 900; all of src/ takes about 5 minutes on two cores)")
+    parser.add_argument("--checks", help="clang-tidy --checks, added to .clang-tidy's (to try a check)")
+    parser.add_argument("--times", action="store_true", help="print each file's seconds, slowest first")
     parser.add_argument("files", nargs="*", help="check only these files")
     args = parser.parse_args()
 
@@ -150,8 +167,20 @@ def main():
     start = time.monotonic()
     seen = {}
     failed = []
+    times = []
     with concurrent.futures.ThreadPoolExecutor(max(1, args.j)) as pool:
-        for path, code, output, _ in pool.map(lambda f: run_one(clang_tidy, args.build, f), files):
+        deadline = start + args.budget
+        runs = pool.map(
+            lambda f: run_one(clang_tidy, args.build, f, args.timeout, args.checks, deadline), files)
+        for path, code, output, seconds in runs:
+            times.append((seconds, path))
+            if code == "late":
+                failed.append((path, f"not checked: the run passed its {args.budget:.0f} s budget"))
+                continue
+            if code is None:
+                failed.append((path, f"timed out after {args.timeout:.0f} s (killed); time single "
+                               "checks with --checks=-*,CHECK to find the slow one"))
+                continue
             found = parse(output, os.path.realpath(root))
             for key, text in found:
                 seen.setdefault(key, text)
@@ -160,9 +189,12 @@ def main():
     for key in sorted(seen):
         print(seen[key])
     for path, output in failed:
-        print(f"{os.path.relpath(path, root)}: clang-tidy failed:\n{output}")
+        print(f"{os.path.relpath(path, root)}: clang-tidy failed: {output}")
+    if args.times:
+        for seconds, path in sorted(times, reverse=True):
+            print(f"{seconds:7.1f} s  {os.path.relpath(path, root)}")
     elapsed = time.monotonic() - start
-    verdict = f"{len(seen)} findings" if seen or failed else "clean"
+    verdict = f"{len(seen)} findings, {len(failed)} files failed" if seen or failed else "clean"
     print(f"clang_tidy: {verdict}, {what}, {elapsed:.0f} s ({clang_tidy}, -j{args.j})",
           file=sys.stderr if seen or failed else sys.stdout)
     return 1 if seen or failed else 0

@@ -112,7 +112,7 @@ std::optional<int32_t> ParseOffset(std::string_view s) {
   } else {
     return std::nullopt;
   }
-  if (mi > 59 || h * 60 + mi > 18 * 60) return std::nullopt;
+  if (mi > 59 || h * 60 + mi > int64_t{18} * 60) return std::nullopt;
   return static_cast<int32_t>(sign * (h * 60 + mi));
 }
 

@@ -89,10 +89,13 @@ std::unexpected<Error> Internal(fmt::format_string<Args...> f, Args&&... args) {
     if (!floe_status_) return std::unexpected(std::move(floe_status_).error()); \
   } while (false)
 
+// `tmp` is a name and `lhs` a declaration (`auto x`), so neither can be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define FLOE_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr)         \
   auto tmp = (expr);                                        \
   if (!tmp) return std::unexpected(std::move(tmp).error()); \
   lhs = std::move(*tmp)
+// NOLINTEND(bugprone-macro-parentheses)
 
 // `FLOE_ASSIGN_OR_RETURN(auto x, Compute());` binds the value or returns the error.
 #define FLOE_ASSIGN_OR_RETURN(lhs, expr) \

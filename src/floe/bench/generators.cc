@@ -48,7 +48,7 @@ constexpr int kEventDays = 9;
 constexpr int kProducts = 2000;
 // Shopping sessions: a window of this many seconds holds this many customers' sessions (about
 // three per customer per day).
-constexpr int64_t kSessionSeconds = 15 * 60;
+constexpr int64_t kSessionSeconds = int64_t{15} * 60;
 constexpr uint64_t kSessionsPerWindow = 16;
 const std::array<const char*, 20> kCountries = {"US", "DE", "GB", "FR", "ES", "IT", "NL",
                                                 "SE", "PL", "BR", "CA", "MX", "JP", "IN",
@@ -107,12 +107,16 @@ std::vector<c::RecordBatch> Events(const GenOptions& o) {
       // of its events are about another favourite or any product.
       const uint64_t pick = Mix(o.seed, 5, session_id);
       const int session_product =
-          pick % 10 < 8 ? static_cast<int>(Mix(o.seed, 3, cust * 8 + (pick >> 8) % 8) % kProducts)
-                        : static_cast<int>((pick >> 16) % kProducts);
+          pick % 10 < 8
+              ? static_cast<int>(Mix(o.seed, 3, static_cast<uint64_t>(cust) * 8 + (pick >> 8) % 8) %
+                                 kProducts)
+              : static_cast<int>((pick >> 16) % kProducts);
       const double p = r.Unit();
-      int prod = p < 0.82   ? session_product
-                 : p < 0.97 ? static_cast<int>(Mix(o.seed, 3, cust * 8 + r.Below(8)) % kProducts)
-                            : static_cast<int>(r.Below(kProducts));
+      int prod = p < 0.82 ? session_product
+                 : p < 0.97
+                     ? static_cast<int>(
+                           Mix(o.seed, 3, static_cast<uint64_t>(cust) * 8 + r.Below(8)) % kProducts)
+                     : static_cast<int>(r.Below(kProducts));
       double u = r.Unit();
       size_t et = u < 0.85 ? 0 : u < 0.93 ? 1 : u < 0.97 ? 2 : 3;
       (void)type.Append(kEventTypes[et]);
@@ -175,6 +179,7 @@ const std::vector<Attr>& CustomerAttrs() {
     while (a.size() < 38) {
       int k = 3 + static_cast<int>(a.size() % 6);
       std::vector<std::string> values;
+      values.reserve(k);
       for (int i = 0; i < k; ++i) values.push_back("v" + std::to_string(i));
       s("attr_" + std::to_string(a.size()), std::move(values), 0.84);
     }
@@ -324,7 +329,7 @@ std::vector<c::RecordBatch> Orders(const GenOptions& o) {
       (void)st.Append(status.values[status.Pick(r)]);
       int64_t t = (kEpoch2024 + i * span_s / n) * kMicrosPerSecond;
       ts.Append(t);
-      updated.Append(t + static_cast<int64_t>(r.Below(72 * 3600)) * kMicrosPerSecond);
+      updated.Append(t + static_cast<int64_t>(r.Below(uint64_t{72} * 3600)) * kMicrosPerSecond);
       int count = 1 + static_cast<int>(r.Below(5));
       items.Append(count);
       total.Append(static_cast<Int128>(count) * (299 + static_cast<int64_t>(r.Below(58)) * 100));
@@ -375,6 +380,7 @@ std::vector<c::RecordBatch> StoreSales(const GenOptions& o) {
   for (int w = 0; w < o.writes; ++w) {
     const int64_t begin = n * w / o.writes, end = n * (w + 1) / o.writes;
     std::vector<c::FixedWidthBuilder<int32_t>> keys;
+    keys.reserve(kStoreSalesKeys);
     for (int k = 0; k < kStoreSalesKeys; ++k) keys.emplace_back(c::Int32());
     c::FixedWidthBuilder<int64_t> ticket(c::Int64());
     std::vector<c::FixedWidthBuilder<Int128>> money;

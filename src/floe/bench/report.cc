@@ -229,10 +229,7 @@ std::string QuestionSvg(const BenchResult& r, size_t q) {
             "stroke=\"black\"/>\n",
             cx, base_y - lo[d] / maxv * bar_area, base_y - hi[d] / maxv * bar_area);
       }
-      std::string label = err      ? "err"
-                          : p == 2 ? FormatBytes(v[d])
-                          : p == 3 ? fmt::format("{:.0f}", v[d])
-                                   : fmt::format("{:.0f}", v[d]);
+      std::string label = err ? "err" : p == 2 ? FormatBytes(v[d]) : fmt::format("{:.0f}", v[d]);
       svg += fmt::format(
           "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" text-anchor=\"middle\">{}</text>\n",
           x + bw / 2, base_y - h - 3, Escape(label));

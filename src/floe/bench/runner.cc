@@ -291,7 +291,7 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
       const std::string text = sql[d];
       // Runs are sequential (interleaved, never concurrent), so the counts of each run are its
       // own; the last run is the last measured round.
-      arms.push_back([&ask, &counting, &row, d, text]() -> Result<double> {
+      arms.emplace_back([&ask, &counting, &row, d, text]() -> Result<double> {
         counting->Reset();
         Stopwatch watch;
         FLOE_RETURN_IF_ERROR(ask(text));

@@ -29,14 +29,18 @@ std::unexpected<Error> Bad(std::string_view origin, const Path& key, const YAML:
 struct Reader {
   std::string_view origin;
 
-  Status CheckKeys(const YAML::Node& map, const Path& path, std::set<std::string> allowed) const {
+  Status CheckKeys(const YAML::Node& map, const Path& path,
+                   const std::set<std::string>& allowed) const {
     if (!map.IsMap()) return Bad(origin, path, map, "expected a mapping");
     for (const auto& kv : map) {
       std::string key = kv.first.as<std::string>();
       if (!allowed.count(key)) {
         std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        return Bad(origin, path.empty() ? key : path + "." + key, kv.first,
+        for (const auto& a : allowed) {
+          if (!list.empty()) list += ", ";
+          list += a;
+        }
+        return Bad(origin, path.empty() ? key : fmt::format("{}.{}", path, key), kv.first,
                    fmt::format("unknown key (expected one of: {})", list));
       }
     }
@@ -212,7 +216,8 @@ struct Reader {
       if (!props.IsMap()) return Bad(origin, p + ".properties", props, "expected a mapping");
       for (const auto& kv : props) {
         std::string k = kv.first.as<std::string>();
-        FLOE_ASSIGN_OR_RETURN(std::string v, String(kv.second, p + ".properties." + k));
+        FLOE_ASSIGN_OR_RETURN(std::string v,
+                              String(kv.second, fmt::format("{}.properties.{}", p, k)));
         d.properties[k] = v;
       }
     }

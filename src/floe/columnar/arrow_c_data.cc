@@ -69,7 +69,7 @@ const void* Aligned(const Buffer& b, ArrayPrivate* priv) {
 // A zero offsets buffer for empty binary/list columns built without one.
 const void* OffsetsOrZero(const Column& c, ArrayPrivate* priv) {
   if (!c.offsets.empty()) return Aligned(c.offsets, priv);
-  priv->copies.push_back(Buffer(std::vector<uint8_t>(4, 0)));
+  priv->copies.emplace_back(std::vector<uint8_t>(4, 0));
   return priv->copies.back().data();
 }
 

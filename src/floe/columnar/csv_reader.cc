@@ -71,7 +71,7 @@ struct Sink {
   BinaryBuilder strings;
   BoolBuilder bools;
 
-  explicit Sink(DataType t)
+  explicit Sink(const DataType& t)
       : type(t), strings(t.IsBinaryLike() || t.id == TypeId::kFixedSizeBinary ? t : String()) {}
 
   template <typename T>
@@ -223,6 +223,7 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
     target[i] = *idx;
   }
   std::vector<Sink> sinks;
+  sinks.reserve(schema.fields.size());
   for (const auto& f : schema.fields) sinks.emplace_back(f.type);
   std::vector<bool> present(schema.fields.size(), false);
   for (int t : target) present[t] = true;

@@ -130,6 +130,7 @@ Result<ColumnPtr> ConcatenateColumns(const std::vector<const Column*>& parts) {
   if (t.id == TypeId::kStruct) {
     for (size_t k = 0; k < t.children.size(); ++k) {
       std::vector<const Column*> kids;
+      kids.reserve(parts.size());
       for (const Column* p : parts) kids.push_back(p->children.at(k).get());
       FLOE_ASSIGN_OR_RETURN(ColumnPtr child, ConcatenateColumns(kids));
       col->children.push_back(std::move(child));
@@ -163,7 +164,7 @@ Result<ColumnPtr> ConcatenateColumns(const std::vector<const Column*>& parts) {
     std::memcpy(off.data(), offsets.data(), off.size());
     col->offsets = Buffer(std::move(off));
     FLOE_ASSIGN_OR_RETURN(ColumnPtr child, ConcatenateColumns(kids));
-    col->children.assign(1, std::move(child));
+    col->children.assign(1, child);
     return ColumnPtr(col);
   }
   std::vector<uint8_t> values, bits;
@@ -213,6 +214,7 @@ Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches) {
   for (const auto& b : batches) out.num_rows += b.num_rows;
   for (int c = 0; c < batches[0].num_columns(); ++c) {
     std::vector<const Column*> parts;
+    parts.reserve(batches.size());
     for (const auto& b : batches) parts.push_back(b.columns[c].get());
     FLOE_ASSIGN_OR_RETURN(ColumnPtr col, ConcatenateColumns(parts));
     out.columns.push_back(std::move(col));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "floe/base/calendar.h"
 #include "floe/exec/expression_internal.h"
@@ -294,7 +295,7 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
     case Fn::kGt:
     case Fn::kGtEq: {
       FLOE_RETURN_IF_ERROR(arity(2, 2));
-      FLOE_RETURN_IF_ERROR(Unify(&args[0], &args[1], "compare"));
+      FLOE_RETURN_IF_ERROR(Unify(args.data(), &args[1], "compare"));
       if (args[0]->type.id == TypeId::kDecimal128 && args[0]->type != args[1]->type) {
         FLOE_ASSIGN_OR_RETURN(args[0], CastTo(args[0], columnar::Float64()));
         FLOE_ASSIGN_OR_RETURN(args[1], CastTo(args[1], columnar::Float64()));
@@ -580,7 +581,7 @@ ColumnPtr BinaryLoop(const columnar::Column& a, const columnar::Column& b, DataT
   const T* x = a.Values<T>();
   const T* y = b.Values<T>();
   auto c = std::make_shared<columnar::Column>();
-  c->type = out_type;
+  c->type = std::move(out_type);
   c->length = n;
   bool any_nulls = a.null_count > 0 || b.null_count > 0;
   if (any_nulls) {

@@ -24,7 +24,7 @@ Status Sort::Consume(const columnar::RecordBatch& batch) {
   // Compact when the rows held reach four times what the top-N keeps (at least 64 Ki): each
   // compaction then sorts at most 4x the rows it keeps, so the work stays linear in the input.
   if (keep_ >= 0 && keep_ <= INT64_MAX / 4 &&
-      pending_rows_ > std::max<int64_t>(4 * keep_, 64 * 1024)) {
+      pending_rows_ > std::max<int64_t>(4 * keep_, int64_t{64} * 1024)) {
     return Compact(keep_);
   }
   return {};

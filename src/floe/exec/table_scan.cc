@@ -143,6 +143,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
     }
   };
   std::vector<std::thread> threads;
+  threads.reserve(workers);
   for (int w = 0; w < workers; ++w) threads.emplace_back(consumer, w);
 
   iceberg::ScanReadOptions ro = options.read;
@@ -150,7 +151,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   if (!ro.evaluate_residual) ro.evaluate_residual = ResidualMatcher();
   Status read = iceberg::ReadScan(
       plan.tasks, projected, io, ro,
-      [&](columnar::RecordBatch b) -> Status {
+      [&](const columnar::RecordBatch& b) -> Status {
         if (failed.load()) return Internal("scan consumer failed");
         FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sel,
                               Select(b, options.field_ids, is_read, out_schema));

@@ -400,7 +400,7 @@ Result<Value> CastValue(const Value& v, const DataType& from, const DataType& to
         return Value::Double(static_cast<double>(v.dec()) / std::pow(10.0, from.scale));
       }
       if (from.id == TypeId::kString) {
-        std::string s = v.s();
+        const std::string& s = v.s();
         char* end = nullptr;
         double d = std::strtod(s.c_str(), &end);
         if (s.empty() || end != s.c_str() + s.size()) {
@@ -501,7 +501,7 @@ Result<Value> CastValue(const Value& v, const DataType& from, const DataType& to
   return InvalidInput("cannot cast {} to {}", TypeWord(from), TypeWord(to));
 }
 
-ValueColumnBuilder::ValueColumnBuilder(DataType type)
+ValueColumnBuilder::ValueColumnBuilder(const DataType& type)
     : type_(type),
       i64_(type),
       i32_(type),

@@ -77,7 +77,7 @@ std::optional<int64_t> ParseTimestampMicros(std::string_view s);
 // Appends values of one type and produces a column of it.
 class ValueColumnBuilder {
  public:
-  explicit ValueColumnBuilder(DataType type);
+  explicit ValueColumnBuilder(const DataType& type);
   Status Append(const Value& v);
   void AppendNull();
   int64_t length() const { return length_; }

@@ -127,6 +127,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     ptypes.push_back(std::move(type));
   }
   std::vector<const c::Column*> key_view;
+  key_view.reserve(pkeys.size());
   for (const auto& k : pkeys) key_view.push_back(k.get());
   FLOE_ASSIGN_OR_RETURN(std::vector<layout::RowGroupOfKey> split,
                         layout::SplitByKeys(key_view, all.num_rows));

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <ranges>
 
 #include <fmt/format.h>
 
@@ -361,7 +362,7 @@ std::vector<ExprPtr> Conjuncts(const ExprPtr& e) {
     const ExprPtr& x = *todo.back();
     todo.pop_back();
     if (x->op == Op::kAnd) {
-      for (auto c = x->children.rbegin(); c != x->children.rend(); ++c) todo.push_back(&*c);
+      for (const auto& c : std::ranges::reverse_view(x->children)) todo.push_back(&c);
     } else {
       out.push_back(x);
     }

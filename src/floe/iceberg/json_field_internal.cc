@@ -127,11 +127,14 @@ Result<const Json*> JsonObjectField(const Json& obj, std::string_view key, std::
   return &*it;
 }
 
+// T is a type in template arguments, where parentheses are not allowed.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define FLOE_JSON_INSTANTIATE_(T)                                                      \
   template Result<T> JsonAs<T>(const Json&, std::string_view);                         \
   template Result<T> JsonRequired<T>(const Json&, std::string_view, std::string_view); \
   template Result<std::optional<T>> JsonOptional<T>(const Json&, std::string_view,     \
                                                     std::string_view);
+// NOLINTEND(bugprone-macro-parentheses)
 FLOE_JSON_INSTANTIATE_(bool)
 FLOE_JSON_INSTANTIATE_(int32_t)
 FLOE_JSON_INSTANTIATE_(int64_t)

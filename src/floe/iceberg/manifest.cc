@@ -518,9 +518,9 @@ Result<std::string> WriteManifestList(int64_t snapshot_id,
   for (const auto& m : manifests) {
     ArrayValue parts;
     for (const auto& s : m.partitions) {
-      parts.items.push_back(Value(RecordValue{
-          {Value(s.contains_null), s.contains_nan ? Value(*s.contains_nan) : Value::Null(),
-           OptBytes(s.lower_bound), OptBytes(s.upper_bound)}}));
+      parts.items.emplace_back(RecordValue{{Value(s.contains_null),
+                                            s.contains_nan ? Value(*s.contains_nan) : Value::Null(),
+                                            OptBytes(s.lower_bound), OptBytes(s.upper_bound)}});
     }
     RecordValue row{{Value(m.manifest_path), Value(m.manifest_length), Value(m.partition_spec_id),
                      Value(static_cast<int32_t>(m.content)), Value(m.sequence_number),

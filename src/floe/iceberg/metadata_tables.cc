@@ -96,7 +96,7 @@ std::string RenderBounds(const Schema& schema, const std::map<int32_t, std::stri
       auto lit = DeserializeBound(*f->type, bytes);
       if (lit) {
         text = lit->ToString();
-        if (f->type->id == TypeId::kString) text = "'" + text + "'";
+        if (f->type->id == TypeId::kString) text = fmt::format("'{}'", text);
       }
     }
     if (text.empty()) text = Literal::Binary(bytes).ToString();
@@ -276,7 +276,9 @@ std::string RenderSummary(const std::map<std::string, std::string>& s) {
   std::string out = "{";
   for (const auto& [k, v] : s) {
     if (out.size() > 1) out += ", ";
-    out += k + "=" + v;
+    out += k;
+    out += '=';
+    out += v;
   }
   return out + "}";
 }

@@ -18,6 +18,7 @@ Result<std::set<std::string>> ReferencedLocations(const Table& t, const FileIO& 
   internal::ManifestCache cache(t, io);
   internal::ReachableFiles r;
   std::vector<const Snapshot*> snaps;
+  snaps.reserve(t.metadata.snapshots.size());
   for (const auto& s : t.metadata.snapshots) snaps.push_back(&s);
   FLOE_RETURN_IF_ERROR(internal::CollectReachable(cache, snaps, &r));
   std::set<std::string> locations;

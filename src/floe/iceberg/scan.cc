@@ -165,6 +165,7 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
 
   // Read the surviving manifests at once.
   std::vector<std::string> locations;
+  locations.reserve(to_read.size());
   for (const ManifestFile* mf : to_read) locations.push_back(mf->manifest_path);
   auto bodies = io.ReadMetadataAll(locations, options.max_concurrent_manifest_reads);
 

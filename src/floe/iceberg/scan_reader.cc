@@ -46,14 +46,12 @@ std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId
   return std::visit(
       [](const auto& x) -> std::optional<parquet::PredicateValue> {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, bool>) {
+        if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
           return parquet::PredicateValue(x);
         } else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
           return parquet::PredicateValue(static_cast<int64_t>(x));
         } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
           return parquet::PredicateValue(static_cast<double>(x));
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          return parquet::PredicateValue(x);
         } else {
           return std::nullopt;
         }
@@ -326,7 +324,7 @@ parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_sch
         break;
       }
       const Schema one(read_schema.schema_id(), std::vector<NestedField>{f});
-      filter.per_field.push_back(
+      filter.per_field.emplace_back(
           [one, expr = it->second, has_ids,
            evaluate](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
             FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
@@ -456,8 +454,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, task.file.file_size_in_bytes));
     hints.projected_bytes = ProjectedBytes(task.file, shape.leaf_ids);
 
-    std::atomic<int64_t> rows_in{0};
-    auto sink = [&](columnar::RecordBatch b) -> Status {
+    auto sink = [&](const columnar::RecordBatch& b) -> Status {
       const bool has_ids = std::any_of(b.schema->fields.begin(), b.schema->fields.end(),
                                        [](const columnar::Field& f) { return f.field_id >= 0; });
       columnar::RecordBatch conformed;

@@ -26,7 +26,7 @@ namespace floe::iceberg {
 // enough to stay in a core's L2 cache (128 KiB for an 8-byte column), where the decode batches of
 // a plain scan may be 4 MiB (parquet::kDefaultBatchBytes): the working set of a query is then a
 // few batches, not the whole answer.
-inline constexpr int64_t kNarrowedBatchRows = 16 * 1024;
+inline constexpr int64_t kNarrowedBatchRows = int64_t{16} * 1024;
 
 // One byte per row of `batch` (conformed to `schema`): 1 where `residual` (bound to `schema`)
 // holds. The engine above gives its evaluator (exec::ResidualMatcher), the one judge of a row.

@@ -155,8 +155,7 @@ Result<c::RecordBatch> ConformToSchema(const c::RecordBatch& batch, const Schema
   c::RecordBatch out;
   out.num_rows = batch.num_rows;
   out.schema = std::make_shared<c::Schema>(want);
-  for (size_t i = 0; i < want.fields.size(); ++i) {
-    const c::Field& f = want.fields[i];
+  for (const auto& f : want.fields) {
     std::optional<int> idx;
     if (by_field_id) {
       for (int k = 0; k < batch.schema->num_fields(); ++k) {

@@ -22,6 +22,7 @@
 #include <deque>
 #include <mutex>
 #include <queue>
+#include <ranges>
 #include <thread>
 #include <unordered_map>
 
@@ -163,8 +164,8 @@ struct Waiter {
 }  // namespace
 
 std::string_view HttpResponse::Header(std::string_view lower_name) const {
-  for (auto it = headers.rbegin(); it != headers.rend(); ++it) {
-    if (it->first == lower_name) return it->second;
+  for (const auto& [name, value] : std::views::reverse(headers)) {
+    if (name == lower_name) return value;
   }
   return {};
 }

@@ -113,7 +113,7 @@ std::vector<DirEntry> ReadDirSorted(const std::string& dir, bool temps) {
     if (name == "." || name == "..") continue;
     unsigned char type = e->d_type;
     if (type == DT_UNKNOWN) {
-      struct stat st;
+      struct stat st {};
       if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
     }
@@ -159,7 +159,7 @@ class Lister {
       } else {
         if (!key.starts_with(prefix_)) continue;
         if (!after_.empty() && key <= after_) continue;
-        struct stat st;
+        struct stat st {};
         std::string path = dir + "/" + std::string(e.sort_name);
         if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // deleted meanwhile
         out_.push_back(InfoFromStat(std::move(key), st));
@@ -242,7 +242,7 @@ Status LocalStore::MakeParents(std::string_view key) {
       if (::mkdir(dir.c_str(), 0777) == 0) continue;
       err = errno;
       if (err == EEXIST) {
-        struct stat st;
+        struct stat st {};
         if (::stat(dir.c_str(), &st) != 0) {
           err = errno;  // ENOENT: removed again since mkdir looked; retried below
         } else if (S_ISDIR(st.st_mode)) {
@@ -307,7 +307,7 @@ Result<std::string> LocalStore::WriteTemp(std::string_view key, ByteView data) {
 
 Result<ObjectInfo> LocalStore::Head(std::string_view key) {
   FLOE_RETURN_IF_ERROR(CheckKey(key));
-  struct stat st;
+  struct stat st {};
   std::string path = PathOf(key);
   if (::stat(path.c_str(), &st) != 0) {
     int err = errno;
@@ -331,7 +331,7 @@ Result<Buffer> LocalStore::Get(std::string_view key, Range range) {
   // The descriptor pins one version: a concurrent Put renames a new file over the name and
   // leaves this inode intact, so the read never mixes versions.
   Fd file(fd);
-  struct stat st;
+  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     return IOError("cannot stat object '{}' in {}: {}", key, Uri(), ErrnoText(errno));
   }
@@ -405,7 +405,7 @@ Result<PutInfo> LocalStore::PutIfAbsent(std::string_view key, ByteView data) {
   int err = errno;
   ::unlink(temp.c_str());
   if (rc != 0) {
-    struct stat st;
+    struct stat st {};
     if (err == EEXIST && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
       return Unsupported(
           "cannot store object '{}' in {}: it is a prefix of other keys, and a directory cannot "

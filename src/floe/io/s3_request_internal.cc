@@ -24,7 +24,7 @@ std::string UriEncode(std::string_view text, bool keep_slash) {
   return out;
 }
 
-std::string CanonicalQuery(std::vector<std::pair<std::string, std::string>> params) {
+std::string CanonicalQuery(const std::vector<std::pair<std::string, std::string>>& params) {
   std::vector<std::pair<std::string, std::string>> encoded;
   encoded.reserve(params.size());
   for (auto& [name, value] : params) {

@@ -20,7 +20,7 @@ std::string UriEncode(std::string_view text, bool keep_slash);
 // "a=1&b=x%2Fy" with parameters sorted by name and every name and value encoded by UriEncode, and
 // "name=" for valueless parameters. That is byte-for-byte SigV4's canonical query string, which
 // matters because libcurl 7.88 signs the query exactly as it appears in the URL (see s3_store.cc).
-std::string CanonicalQuery(std::vector<std::pair<std::string, std::string>> params);
+std::string CanonicalQuery(const std::vector<std::pair<std::string, std::string>>& params);
 
 struct Endpoint {
   std::string scheme;     // "http" or "https"

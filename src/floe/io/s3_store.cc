@@ -195,7 +195,7 @@ class S3Store::Impl {
       h.aws_sigv4 = fmt::format("aws:amz:{}:s3", o.region);
       h.user = o.access_key_id;
       h.password = o.secret_access_key;
-      h.auth_headers.push_back("x-amz-content-sha256: UNSIGNED-PAYLOAD");
+      h.auth_headers.emplace_back("x-amz-content-sha256: UNSIGNED-PAYLOAD");
       if (!o.session_token.empty()) {
         h.auth_headers.push_back("x-amz-security-token: " + o.session_token);
       }
@@ -407,7 +407,7 @@ namespace {
 HttpRequest MakePut(S3Store::Impl& impl, const S3Call& c, ByteView data) {
   HttpRequest req = S3Store::Impl::Request(c, "PUT", impl.Url(impl.FullKey(c.key), ""));
   req.body = data;
-  req.headers.push_back("Content-Type: application/octet-stream");
+  req.headers.emplace_back("Content-Type: application/octet-stream");
   return req;
 }
 
@@ -424,7 +424,7 @@ Result<PutInfo> MultipartPut(S3Store::Impl& impl, std::string_view key, ByteView
   S3Call init{.op = "CreateMultipartUpload", .key = std::string(key)};
   HttpRequest init_req = S3Store::Impl::Request(
       init, "POST", impl.Url(full_key, s3::CanonicalQuery({{"uploads", ""}})));
-  init_req.headers.push_back("Content-Type: application/octet-stream");
+  init_req.headers.emplace_back("Content-Type: application/octet-stream");
   FLOE_ASSIGN_OR_RETURN(HttpResponse init_resp, impl.Execute(init, std::move(init_req)));
   if (!Succeeded(init, init_resp)) return std::unexpected(impl.FailureOf(init, init_resp));
   auto upload_id_raw = s3::XmlFirst(init_resp.BodyText(), "UploadId");
@@ -455,7 +455,7 @@ Result<PutInfo> MultipartPut(S3Store::Impl& impl, std::string_view key, ByteView
         impl.Url(full_key, s3::CanonicalQuery(
                                {{"partNumber", std::to_string(i + 1)}, {"uploadId", upload_id}})));
     req.body = data.subspan(begin, len);
-    req.headers.push_back("Content-Type: application/octet-stream");
+    req.headers.emplace_back("Content-Type: application/octet-stream");
   }
   std::mutex mu;
   std::condition_variable cv;
@@ -497,7 +497,7 @@ Result<PutInfo> MultipartPut(S3Store::Impl& impl, std::string_view key, ByteView
   HttpRequest complete_req = S3Store::Impl::Request(
       complete, "POST", impl.Url(full_key, s3::CanonicalQuery({{"uploadId", upload_id}})));
   complete_req.body = AsBytes(xml);
-  complete_req.headers.push_back("Content-Type: application/xml");
+  complete_req.headers.emplace_back("Content-Type: application/xml");
   FLOE_ASSIGN_OR_RETURN(HttpResponse complete_resp,
                         impl.Execute(complete, std::move(complete_req)));
   if (!Succeeded(complete, complete_resp)) {
@@ -528,7 +528,7 @@ Result<PutInfo> S3Store::PutIfAbsent(std::string_view key, ByteView data) {
   }
   S3Call c{.op = "PUT", .key = std::string(key)};
   HttpRequest req = MakePut(*impl_, c, data);
-  req.headers.push_back("If-None-Match: *");
+  req.headers.emplace_back("If-None-Match: *");
   FLOE_ASSIGN_OR_RETURN(HttpResponse r, impl_->Execute(c, std::move(req)));
   if (Succeeded(c, r)) return PutInfo{};
   if (!r.TransportFailed() &&
@@ -615,7 +615,7 @@ Status S3Store::CreateBucket() {
         s3::XmlEscape(impl_->options().region));
     req.body = AsBytes(body);
   }
-  req.headers.push_back("Content-Type: application/xml");
+  req.headers.emplace_back("Content-Type: application/xml");
   FLOE_ASSIGN_OR_RETURN(HttpResponse r, impl_->Execute(c, std::move(req)));
   if (Succeeded(c, r)) return {};
   if (!r.TransportFailed() && r.status == 409) {

@@ -305,7 +305,7 @@ class SimulatedStore::Impl {
                          std::chrono::duration<double, std::milli>(ms));
     }
 
-    static void Loop(std::shared_ptr<Timer> self) {
+    static void Loop(const std::shared_ptr<Timer>& self) {
       Timer& t = *self;
       std::unique_lock lock(t.mu);
       while (!t.stopping) {

@@ -285,7 +285,7 @@ format::ColumnMetaData ColumnMetaDataToThrift(const ColumnMetaData& in) {
       t.count = s.count;
       stats.push_back(t);
     }
-    out.__set_encoding_stats(std::move(stats));
+    out.__set_encoding_stats(stats);
   }
   if (in.bloom_filter_offset) out.__set_bloom_filter_offset(*in.bloom_filter_offset);
   if (in.bloom_filter_length) out.__set_bloom_filter_length(*in.bloom_filter_length);
@@ -380,7 +380,7 @@ format::RowGroup RowGroupToThrift(const RowGroup& in) {
       t.nulls_first = s.nulls_first;
       sorting.push_back(t);
     }
-    out.__set_sorting_columns(std::move(sorting));
+    out.__set_sorting_columns(sorting);
   }
   if (in.file_offset) out.__set_file_offset(*in.file_offset);
   if (in.total_compressed_size) out.__set_total_compressed_size(*in.total_compressed_size);
@@ -465,7 +465,7 @@ Result<std::vector<uint8_t>> SerializeFileMetaData(const FileMetaData& in) {
       if (o == ColumnOrder::kIeee754TotalOrder) t.__set_IEEE_754_TOTAL_ORDER({});
       orders.push_back(t);
     }
-    out.__set_column_orders(std::move(orders));
+    out.__set_column_orders(orders);
   }
   return internal::WriteThrift(out, kWhat);
 }

@@ -131,7 +131,7 @@ Result<std::vector<uint8_t>> SerializePageHeader(const PageHeader& in) {
     t.definition_level_encoding = static_cast<int32_t>(h.definition_level_encoding);
     t.repetition_level_encoding = static_cast<int32_t>(h.repetition_level_encoding);
     if (h.statistics) t.__set_statistics(internal::ToThrift(*h.statistics));
-    out.__set_data_page_header(std::move(t));
+    out.__set_data_page_header(t);
   }
   if (in.dictionary_page_header) {
     const auto& h = *in.dictionary_page_header;
@@ -139,7 +139,7 @@ Result<std::vector<uint8_t>> SerializePageHeader(const PageHeader& in) {
     t.num_values = h.num_values;
     t.encoding = static_cast<int32_t>(h.encoding);
     if (h.is_sorted) t.__set_is_sorted(*h.is_sorted);
-    out.__set_dictionary_page_header(std::move(t));
+    out.__set_dictionary_page_header(t);
   }
   if (in.data_page_header_v2) {
     const auto& h = *in.data_page_header_v2;
@@ -152,7 +152,7 @@ Result<std::vector<uint8_t>> SerializePageHeader(const PageHeader& in) {
     t.repetition_levels_byte_length = h.repetition_levels_byte_length;
     t.__set_is_compressed(h.is_compressed);
     if (h.statistics) t.__set_statistics(internal::ToThrift(*h.statistics));
-    out.__set_data_page_header_v2(std::move(t));
+    out.__set_data_page_header_v2(t);
   }
   return internal::WriteThrift(out, kWhat);
 }

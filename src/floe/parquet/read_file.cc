@@ -203,7 +203,7 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     options.budget->Reserve(reserved);
   }
   struct Releaser {
-    ByteBudget* b;
+    ByteBudget* b = nullptr;
     int64_t n = 0;
     ~Releaser() {
       if (b) b->Release(n);

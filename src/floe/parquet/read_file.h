@@ -34,7 +34,7 @@ struct ReadFileOptions {
   std::vector<RowRange> excluded_rows;
   // Most rows per batch of a plan narrowed to the filter's matches: every row of such a batch goes
   // on into the caller's work, so it is kept small enough to stay in a core's L2 cache.
-  int64_t narrowed_batch_rows = 16 * 1024;
+  int64_t narrowed_batch_rows = int64_t{16} * 1024;
   // Threads the filter's columns and the output are decoded on (the plan cut by rows); with more
   // than one, `sink` is called from several threads at once, batches in no particular order.
   size_t filter_threads = 1;

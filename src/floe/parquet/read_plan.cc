@@ -232,7 +232,7 @@ class CheckedIndexes {
       Status st = CheckRecordedCrc(row_group, column, false, b.view());
       if (st) {
         st = oi ? CheckOffsetIndex(*oi, Context(row_group, column))
-                : Status(std::unexpected(std::move(oi).error()));
+                : Status(std::unexpected(oi.error()));
       }
       if (!st) {
         Reject(in_, row_group, column, "its page index", st.error().message, plan_);
@@ -262,7 +262,7 @@ class CheckedIndexes {
       Status st = CheckRecordedCrc(row_group, column, true, b.view());
       if (st) {
         st = ci ? CheckColumnIndex(*ci, *oi, Context(row_group, column))
-                : Status(std::unexpected(std::move(ci).error()));
+                : Status(std::unexpected(ci.error()));
       }
       if (!st) {
         Reject(in_, row_group, column, "its column index", st.error().message, plan_);

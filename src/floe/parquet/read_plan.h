@@ -22,7 +22,7 @@
 namespace floe::parquet {
 
 // Rows are produced in batches of at most this many; a batch never spans two row groups.
-inline constexpr int64_t kDefaultBatchRows = 64 * 1024;
+inline constexpr int64_t kDefaultBatchRows = int64_t{64} * 1024;
 // ...and of about this many decoded bytes, so that a wide projection's batch stays in the
 // cache from its decode to its use: a 60-column batch of 64Ki rows is ~30 MB, and writing it
 // costs memory bandwidth that 4 MiB batches do not (15-20% of a wide scan measured here).

@@ -10,7 +10,6 @@ namespace {
 
 using columnar::Column;
 using columnar::ColumnPtr;
-using columnar::TypeId;
 
 // The levels of one leaf as seen by a node: which entries start the node's values and whether
 // each of those values is non-null.

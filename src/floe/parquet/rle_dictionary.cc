@@ -35,10 +35,10 @@ Status RleDictionaryDecoder::DecodeIndices(std::span<int32_t> out, int32_t dicti
   values_left_ -= static_cast<int64_t>(out.size());
   // Unsigned compare: an index with the top bit set came out negative and is caught too.
   const auto limit = static_cast<uint32_t>(std::max(dictionary_size, 0));
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (static_cast<uint32_t>(out[i]) >= limit) {
+  for (int i : out) {
+    if (static_cast<uint32_t>(i) >= limit) {
       return Corrupt("{}: index {} is not below the dictionary size {}", EncodingName(encoding_),
-                     static_cast<uint32_t>(out[i]), dictionary_size);
+                     static_cast<uint32_t>(i), dictionary_size);
     }
   }
   return {};

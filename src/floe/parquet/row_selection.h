@@ -51,6 +51,7 @@ std::vector<int64_t> FileRowStarts(const FileMetaData& metadata);
 // whole row groups when there are enough of them, else each row group's rows cut into runs (each
 // thread then reads the same dictionary page, and passes over the pages before its rows). Pieces
 // keep at least `min_rows` rows; an empty result means no split.
-std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts, int64_t min_rows = 32 * 1024);
+std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts,
+                                int64_t min_rows = int64_t{32} * 1024);
 
 }  // namespace floe::parquet

@@ -564,7 +564,7 @@ Result<ParquetSchema> ParquetSchema::Make(const FileMetaData& metadata) {
       placeholder.field.field_id = schema[top].field_id.value_or(-1);
       placeholder.path = schema[top].name;
       out.fields_.push_back(std::move(placeholder));
-      out.errors_.push_back(node.error());
+      out.errors_.emplace_back(node.error());
     }
   }
   for (const FieldNode& f : out.fields_) out.arrow_schema_.fields.push_back(f.field);

@@ -86,6 +86,6 @@ struct OpenedFooter {
 // The footer of `key` alone, for tools that inspect a file: a suffix read of `tail_bytes` (one
 // more when the footer is longer; a HEAD when `file_length` is 0 and the file is longer).
 Result<OpenedFooter> OpenFooter(io::ObjectStore& store, std::string_view key, uint64_t file_length,
-                                int64_t tail_bytes = 64 * 1024);
+                                int64_t tail_bytes = int64_t{64} * 1024);
 
 }  // namespace floe::parquet

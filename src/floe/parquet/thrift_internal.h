@@ -35,7 +35,7 @@ class BoundedCompactProtocol
  public:
   using Base =
       apache::thrift::protocol::TCompactProtocolT<apache::thrift::transport::TMemoryBuffer>;
-  BoundedCompactProtocol(std::shared_ptr<apache::thrift::transport::TMemoryBuffer> buffer,
+  BoundedCompactProtocol(const std::shared_ptr<apache::thrift::transport::TMemoryBuffer>& buffer,
                          int32_t limit)
       : Base(buffer, limit, limit), buffer_(buffer.get()) {}
 

@@ -234,7 +234,7 @@ Status AddField(const columnar::Field& f, const std::string& name, bool nullable
       r.repetition_type = FieldRepetitionType::kRepeated;
       r.num_children = 1;
       out->elements.push_back(r);
-      path.push_back("list");
+      path.emplace_back("list");
       child_path.push_back(0);
       const columnar::Field& c = t.children[0];
       return AddField(c, "element", c.nullable, std::move(path), std::move(child_path), top_index,
@@ -258,7 +258,7 @@ Status AddField(const columnar::Field& f, const std::string& name, bool nullable
       r.repetition_type = FieldRepetitionType::kRepeated;
       r.num_children = 2;
       out->elements.push_back(r);
-      path.push_back("key_value");
+      path.emplace_back("key_value");
       const auto d = static_cast<int16_t>(def + 1);
       const auto rr = static_cast<int16_t>(rep + 1);
       std::vector<int> kp = child_path, vp = child_path;

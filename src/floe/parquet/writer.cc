@@ -16,7 +16,7 @@ std::string DefaultCreatedBy() {
 
 ParquetWriter::~ParquetWriter() = default;
 
-Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(columnar::SchemaPtr schema,
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(const columnar::SchemaPtr& schema,
                                                            OutputSink* sink,
                                                            WriterOptions options) {
   if (!schema) return InvalidInput("Parquet writer: no schema");
@@ -202,6 +202,7 @@ Result<int64_t> ParquetWriter::MeasureFileSize() {
 
 std::vector<SizeCalibration> ParquetWriter::Calibration() const {
   std::vector<SizeCalibration> out;
+  out.reserve(writers_.size());
   for (const auto& w : writers_) out.push_back(w->calibration());
   return out;
 }

@@ -110,8 +110,8 @@ struct WrittenFile {
 class ParquetWriter {
  public:
   // Writes the leading magic to `sink` (which must outlive the writer).
-  static Result<std::unique_ptr<ParquetWriter>> Open(columnar::SchemaPtr schema, OutputSink* sink,
-                                                     WriterOptions options = {});
+  static Result<std::unique_ptr<ParquetWriter>> Open(const columnar::SchemaPtr& schema,
+                                                     OutputSink* sink, WriterOptions options = {});
   ~ParquetWriter();
 
   // Appends the batch's rows; its columns must have the writer's types, and required columns no

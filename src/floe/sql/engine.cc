@@ -235,7 +235,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
       source.schema = std::make_shared<columnar::Schema>();
       source.num_rows = 1;
     }
-    FLOE_RETURN_IF_ERROR(ConsumeSource(plan, source, &workers[0]));
+    FLOE_RETURN_IF_ERROR(ConsumeSource(plan, source, workers.data()));
   }
 
   // Merge the workers.

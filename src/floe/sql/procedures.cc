@@ -88,7 +88,8 @@ Result<bool> Bool(const std::string& text, std::string_view what) {
   return InvalidInput("{} '{}' is not true or false", what, text);
 }
 
-QueryResult OneRow(std::vector<std::pair<std::string, int64_t>> columns, std::string message) {
+QueryResult OneRow(const std::vector<std::pair<std::string, int64_t>>& columns,
+                   std::string message) {
   QueryResult r;
   auto schema = std::make_shared<columnar::Schema>();
   columnar::RecordBatch b;

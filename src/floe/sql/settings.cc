@@ -379,6 +379,7 @@ Status Settings::Reset(std::string_view name) {
 
 void Settings::ResetAll() {
   std::vector<std::string> names;
+  names.reserve(values_.size());
   for (const auto& [n, v] : values_) names.push_back(n);
   for (const auto& n : names) (void)Reset(n);
 }

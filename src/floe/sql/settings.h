@@ -56,7 +56,7 @@ std::string SettingsHelp();
 // SET / RESET / SHOW statements, which floe parses itself (a setting name holds '-', which the
 // Postgres grammar would read as a minus).
 struct SettingStatement {
-  enum class Kind { kSet, kReset, kResetAll, kShow, kShowAll } kind;
+  enum class Kind { kSet, kReset, kResetAll, kShow, kShowAll } kind{};
   std::string name;
   std::string value;
 };
