@@ -178,14 +178,13 @@ Result<Arm*> RunOnce(Arm* arm, const Target& t, const std::vector<iceberg::FileS
   o.request_budget = f.request_budget;
   o.baseline_tasks = f.baseline_tasks;
   o.use_footer_cache = false;
-  o.evaluate_residual = exec::ResidualMatcher();
   if (f.whole_file_bytes >= 0) o.planner.whole_file_bytes = f.whole_file_bytes;
   ScanMetrics stats;
   std::atomic<int64_t> rows{0};
   t.counting->Reset();
   Stopwatch sw;
   FLOE_RETURN_IF_ERROR(iceberg::ReadScan(
-      tasks, projected, *t.io, o,
+      tasks, projected, *t.io, o, iceberg::ScanHooks{exec::ResidualMatcher(), {}},
       [&](columnar::RecordBatch b) -> Status {
         rows += b.num_rows;
         return {};

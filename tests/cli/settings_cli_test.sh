@@ -62,6 +62,23 @@ scan=$(gets f table scan db.ev --columns amount --where "customer_id > 5" --form
 [[ -n "$scan" && "$(gets f table scan db.ev --columns amount --where "customer_id > 5" --format json --stats --set read.whole-file-bytes=0)" == $((scan + 1)) ]]
 check "table scan takes --set" $?
 
+# A table's properties of the same names are its defaults: under --set, SET and a typed flag.
+f table create db.tp --like "$work/ev.parquet" --property read.whole-file-bytes=0 \
+  --property read.strategy=parquet-mr >/dev/null
+f table append db.tp "$work/ev.parquet" >/dev/null
+qt="select sum(amount) as s from db.tp where customer_id > 5"
+[[ "$(gets f query --format json --stats -e "$qt")" == "$mr" ]]
+check "a table's read.strategy property is the default of a query over it" $?
+[[ "$(gets f query --format json --stats --read-strategy floe -e "$qt")" == $((base + 1)) ]]
+check "a typed --read-strategy wins over the property; read.whole-file-bytes=0 still holds" $?
+[[ "$(gets f query --format json --stats --set read.strategy=floe --set read.whole-file-bytes=2MiB -e "$qt")" == "$base" ]]
+check "--set wins over the table's properties" $?
+[[ "$(gets f query --format json --stats -e "SET read.strategy = floe; RESET read.whole-file-bytes; $qt")" == $((base + 1)) ]]
+check "SQL SET wins over a property, RESET gives the property back" $?
+f table create db.bad --like "$work/ev.parquet" --property read.baseline-tasks=0 >/dev/null
+f table append db.bad "$work/ev.parquet" >/dev/null
+expect_error "a bad table property" "table db.bad property read.baseline-tasks: '0' is out of range (1 to 1024)" query -e "select count(*) from db.bad"
+
 # floe_settings(): every setting with the value in effect.
 [[ "$(f query --format csv -e "SET read.request-budget = 32; select value, default_value from floe_settings() where name = 'read.request-budget'")" == $'value,default_value\n32,64' ]]
 check "SET then floe_settings() shows the value" $?

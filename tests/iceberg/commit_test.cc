@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "floe/catalog/sql_catalog.h"
-#include "floe/iceberg/metadata_cache.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/io/fault_store.h"
 #include "floe/io/local_store.h"
 #include "support/temp_dir.h"
@@ -137,8 +137,8 @@ TEST(Commit, ReplaceSwapsLiveFilesAndRefusesFilesThatAreGone) {
 // Fail each store request of a commit in turn: the table must stay exactly as it was, readable,
 // and the commit's own files must be gone.
 TEST(Commit, AFailureAtAnyStepLeavesTheTableAsItWas) {
-  ScopedMetadataCacheOff every_read_reaches_the_store;
   Warehouse w;
+  ScopedMetadataCacheOff every_read_reaches_the_store(w.io->runtime());
   w.Create();
   AppendFiles(*w.cat, *w.io, w.id, {File("a", 100, 10)}).value();
   const std::string before = w.cat->LoadTable(w.id).value();

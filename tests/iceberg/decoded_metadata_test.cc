@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/iceberg/metadata_cache.h"
 #include "floe/iceberg/table.h"
 #include "floe/io/mem_store.h"
 #include "floe/parquet/compression.h"
@@ -23,7 +24,9 @@ TEST(DecodedMetadata, GzipTableMetadataReadsAsTheJsonItHolds) {
   const std::string json = m.ToJson().dump();
   const std::string at = "mem://gzip-metadata/db.db/t/metadata/00000-x.gz.metadata.json";
   auto zipped = Gzip(json);
-  auto direct = DecodeTableMetadata(Buffer(zipped), at);
+  MetadataCache bytes;
+  DecodedMetadataCache decoded(&bytes);
+  auto direct = decoded.DecodeTableMetadata(Buffer(zipped), at);
   ASSERT_TRUE(direct.has_value()) << direct.error().ToString();
   EXPECT_EQ((*direct)->ToJson().dump(), json);
 
@@ -39,18 +42,20 @@ TEST(DecodedMetadata, GzipTableMetadataReadsAsTheJsonItHolds) {
 TEST(DecodedMetadata, CorruptGzipMetadataIsAnErrorNamingTheFile) {
   const std::string at = "s3://b/t/metadata/00001-y.gz.metadata.json";
   auto zipped = Gzip(std::string(200, '{'));
+  MetadataCache bytes;
+  DecodedMetadataCache decoded(&bytes);
   std::vector<uint8_t> bad_size = zipped;
   bad_size[bad_size.size() - 1] = 0x7f;  // ISIZE of 2 GiB from a few bytes
-  EXPECT_EQ(DecodeTableMetadata(Buffer(bad_size), at).error().ToString(),
+  EXPECT_EQ(decoded.DecodeTableMetadata(Buffer(bad_size), at).error().ToString(),
             fmt::format("corrupt: gzip table metadata '{}' claims {} bytes, more than {} "
                         "compressed bytes hold",
                         at, (uint64_t{0x7f} << 24) | 200, bad_size.size()));
   std::vector<uint8_t> truncated(zipped.begin(), zipped.begin() + 12);
-  EXPECT_EQ(DecodeTableMetadata(Buffer(truncated), at).error().ToString(),
+  EXPECT_EQ(decoded.DecodeTableMetadata(Buffer(truncated), at).error().ToString(),
             "corrupt: gzip table metadata '" + at + "' is truncated");
   std::vector<uint8_t> flipped = zipped;
   flipped[12] ^= 0xff;
-  auto r = DecodeTableMetadata(Buffer(flipped), at);
+  auto r = decoded.DecodeTableMetadata(Buffer(flipped), at);
   ASSERT_FALSE(r.has_value());
   EXPECT_TRUE(r.error().message.starts_with("gzip table metadata '" + at + "': "))
       << r.error().ToString();

@@ -2,10 +2,10 @@
 
 #include "floe/base/clock.h"
 #include "floe/iceberg/expire_snapshots.h"
-#include "floe/iceberg/metadata_cache.h"
 #include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_manifests.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/fault_store.h"
 #include "maintenance_fixture.h"
@@ -262,8 +262,8 @@ TEST(RewriteDataFiles, FilterRestrictsToMatchingPartitionsAndPartialProgressComm
 // With partial progress, a group that cannot be read stops the rewrite after the commits that
 // landed, and the error says what they did.
 TEST(RewriteDataFiles, AFailureAfterPartialProgressSaysWhatWasCommitted) {
-  ScopedMetadataCacheOff every_read_reaches_the_store;
   Warehouse w;
+  ScopedMetadataCacheOff every_read_reaches_the_store(w.io->runtime());
   CreateDimension(w, Id(), "", "category");
   for (int i = 0; i < 5; ++i) {
     std::vector<int64_t> ids(40);
@@ -461,8 +461,8 @@ TEST(ExpireSnapshots, CountsExactlyWhatItDeletes) {
 // An unreadable manifest list -- of a snapshot to expire or of one to keep -- fails the expiry
 // before it commits: the table and every file stay as they were.
 TEST(ExpireSnapshots, UnreadableMetadataFailsItBeforeItCommits) {
-  ScopedMetadataCacheOff every_read_reaches_the_store;
   Warehouse w;
+  ScopedMetadataCacheOff every_read_reaches_the_store(w.io->runtime());
   CreateDimension(w, Id(), "");
   for (int i = 0; i < 3; ++i) AppendBatch(w, Id(), DimensionBatch({i}));
   Table t = w.Load(Id());

@@ -4,6 +4,7 @@
 // CountingStore; the tasks carry the manifest's length and column sizes as PlanFiles would.
 #include "floe/iceberg/scan_reader.h"
 #include "floe/exec/residual.h"
+#include "floe/iceberg/runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -75,12 +76,11 @@ class ScanReaderTest : public ::testing::Test {
 
   Outcome Scan(ReadStrategy strategy, const Schema& projected, ScanReadOptions o = {}) {
     o.strategy = strategy;
-    o.evaluate_residual = exec::ResidualMatcher();
-    if (o.footer_cache == nullptr) o.use_footer_cache = false;
+    if (!footer_cache_) o.use_footer_cache = false;
     store_->Reset();
     Outcome out;
     auto st = ReadScan(
-        tasks_, projected, *io_, o,
+        tasks_, projected, *io_, o, ScanHooks{exec::ResidualMatcher(), {}},
         [&](columnar::RecordBatch b) -> Status {
           out.rows += b.num_rows;
           out.columns = b.num_columns();
@@ -94,6 +94,8 @@ class ScanReaderTest : public ::testing::Test {
     std::sort(out.c0.begin(), out.c0.end());
     return out;
   }
+
+  bool footer_cache_ = false;  // scans use the runtime's footer cache
 
   Schema Projection(std::vector<int32_t> ids) {
     std::vector<NestedField> fields;
@@ -156,9 +158,10 @@ TEST_F(ScanReaderTest, ProjectionByFieldIdReturnsOnlyThoseColumns) {
 }
 
 TEST_F(ScanReaderTest, FooterCacheMakesTheSecondScanFetchOnlyData) {
-  parquet::FooterCache cache(8 << 20);
+  parquet::FooterCache& cache = io_->runtime().footer_cache();
+  cache.set_capacity_bytes(8 << 20);
+  footer_cache_ = true;
   ScanReadOptions opts;
-  opts.footer_cache = &cache;
   opts.planner.whole_file_bytes = 0;  // the tail + data path on these small files
   opts.planner.max_request_bytes = 0;
   opts.request_budget = 1;  // files one after another, so the tail estimate's learning is exact
@@ -229,10 +232,9 @@ TEST_F(ScanReaderTest, NarrowedReadsComeInCacheSizedBatches) {
     t.residual = std::move(residual);
     ScanReadOptions o;
     o.use_footer_cache = false;
-    o.evaluate_residual = exec::ResidualMatcher();
     std::vector<int64_t> sizes;
     auto st = ReadScan(
-        {t}, Projection({2}), *io_, o,
+        {t}, Projection({2}), *io_, o, ScanHooks{exec::ResidualMatcher(), {}},
         [&](columnar::RecordBatch b) -> Status {
           sizes.push_back(b.num_rows);
           return {};
@@ -284,7 +286,7 @@ TEST_F(ScanReaderTest, AMissingFileIsAnErrorNamingItAndStopsTheScan) {
     o.strategy = s;
     o.use_footer_cache = false;
     auto st = ReadScan(
-        tasks_, TableSchema(), *io_, o, [](columnar::RecordBatch) -> Status { return {}; },
+        tasks_, TableSchema(), *io_, o, {}, [](columnar::RecordBatch) -> Status { return {}; },
         nullptr);
     ASSERT_FALSE(st.has_value());
     EXPECT_NE(st.error().message.find("gone.parquet"), std::string::npos) << st.error().ToString();
@@ -296,7 +298,7 @@ TEST_F(ScanReaderTest, ASinkErrorStopsTheScanAndIsReturned) {
   o.use_footer_cache = false;
   int calls = 0;
   auto st = ReadScan(
-      tasks_, TableSchema(), *io_, o,
+      tasks_, TableSchema(), *io_, o, {},
       [&](columnar::RecordBatch) -> Status {
         ++calls;
         return InvalidInput("enough");
@@ -310,7 +312,8 @@ TEST_F(ScanReaderTest, ASinkErrorStopsTheScanAndIsReturned) {
 TEST_F(ScanReaderTest, TasksWithDeleteFilesAreRefused) {
   tasks_[0].deletes.push_back(DataFile{});
   auto st = ReadScan(
-      tasks_, TableSchema(), *io_, {}, [](columnar::RecordBatch) -> Status { return {}; }, nullptr);
+      tasks_, TableSchema(), *io_, {}, {}, [](columnar::RecordBatch) -> Status { return {}; },
+      nullptr);
   ASSERT_FALSE(st.has_value());
   EXPECT_NE(st.error().message.find("delete files"), std::string::npos);
   EXPECT_EQ(store_->Snapshot().get, 0u);

@@ -8,8 +8,8 @@
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/decoded_metadata.h"
 #include "floe/iceberg/evaluator.h"
-#include "floe/iceberg/metadata_cache.h"
 #include "floe/iceberg/projection.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/local_store.h"
 #include "support/temp_dir.h"
@@ -51,11 +51,11 @@ DataFile EventFile(int day, int block) {
 
 struct Fixture {
   // Request counts below are those of a cold plan; MetadataCacheServes... tests the cache.
-  ScopedMetadataCacheOff cold;
   testing::TempDir dir;
   std::shared_ptr<io::CountingStore> store;
   std::shared_ptr<catalog::SqlCatalog> cat;
   std::unique_ptr<FileIO> io;
+  std::optional<ScopedMetadataCacheOff> cold;
   TableIdentifier id = TableIdentifier::Parse("db.events").value();
 
   // 3 days x 4 id blocks, one append (and so one manifest) per day.
@@ -63,6 +63,7 @@ struct Fixture {
     store = std::make_shared<io::CountingStore>(io::LocalStore::Open(dir.str()).value());
     cat = catalog::SqlCatalog::Open(dir.str() + "/catalog.db").value();
     io = std::make_unique<FileIO>(store, "file://" + dir.str());
+    cold.emplace(io->runtime());
     Schema s = EventsSchema();
     CreateTable(*cat, *io, id, {s, PartitionSpec::Parse("day(ts)", s).value(), SortOrder(), {}, ""})
         .value();
@@ -165,12 +166,12 @@ TEST(Scan, ManifestsOfOnlyDeletedFilesAreNotRead) {
   EXPECT_EQ(p.tasks.size(), 10u);
 }
 
-// With the process's metadata cache on (the default), a second plan of an unchanged table fetches
+// With the runtime's metadata cache on (the default), a second plan of an unchanged table fetches
 // nothing, a plan after a commit fetches only what the commit wrote, and a deleted location is
 // fetched (and found missing) again.
 TEST(Scan, MetadataCacheServesUnchangedMetadataFiles) {
   Fixture f;  // its commits ran with the cache off: nothing is cached yet
-  MetadataCache::Default().set_enabled(true);
+  f.io->runtime().metadata_cache().set_enabled(true);
   f.store->Reset();
   Table t = LoadTable(*f.cat, *f.io, f.id).value();
   EXPECT_EQ(f.store->Snapshot().get, 1u);  // the metadata JSON
@@ -179,7 +180,7 @@ TEST(Scan, MetadataCacheServesUnchangedMetadataFiles) {
   ScanPlan again = f.Plan(nullptr);
   EXPECT_EQ(again.tasks.size(), 12u);
   EXPECT_EQ(f.store->Snapshot().get, 0u);  // the JSON, the list and the manifests: all cached
-  EXPECT_EQ(MetadataCache::Default().entries(), 5);
+  EXPECT_EQ(f.io->runtime().metadata_cache().entries(), 5);
 
   AppendFiles(*f.cat, *f.io, f.id, {EventFile(1, 8)}).value();  // reads the cached JSON and list
   ScanPlan after = f.Plan(nullptr);
@@ -205,29 +206,35 @@ TEST(Scan, DecodedMetadataIsReusedOnlyForTheBufferItCameFrom) {
   const std::string list = t.metadata.CurrentSnapshot()->manifest_list;
   auto bytes = f.io->Read(list);
   ASSERT_TRUE(bytes.has_value());
-  ClearDecodedMetadata();
+  f.io->runtime().decoded_metadata().Clear();
   {
     // The fixture keeps the cache off: decoded twice, two objects.
-    auto a = DecodeManifestList(*bytes, list).value();
-    auto b = DecodeManifestList(*bytes, list).value();
+    auto a = f.io->runtime().decoded_metadata().DecodeManifestList(*bytes, list).value();
+    auto b = f.io->runtime().decoded_metadata().DecodeManifestList(*bytes, list).value();
     EXPECT_NE(a.get(), b.get());
   }
-  MetadataCache::Default().set_enabled(true);
-  auto a = DecodeManifestList(*bytes, list).value();
-  auto b = DecodeManifestList(*bytes, list).value();
+  f.io->runtime().metadata_cache().set_enabled(true);
+  auto a = f.io->runtime().decoded_metadata().DecodeManifestList(*bytes, list).value();
+  auto b = f.io->runtime().decoded_metadata().DecodeManifestList(*bytes, list).value();
   EXPECT_EQ(a.get(), b.get());
   ASSERT_EQ(a->size(), 3u);
   auto again = f.io->Read(list);  // the same bytes in another buffer
   ASSERT_TRUE(again.has_value());
-  auto c = DecodeManifestList(*again, list).value();
+  auto c = f.io->runtime().decoded_metadata().DecodeManifestList(*again, list).value();
   EXPECT_NE(c.get(), a.get());
   EXPECT_EQ(c->size(), 3u);
   auto meta = f.io->Read(t.metadata_location).value();
-  auto m1 = DecodeTableMetadata(meta, t.metadata_location).value();
-  EXPECT_EQ(DecodeTableMetadata(meta, t.metadata_location).value().get(), m1.get());
+  auto m1 =
+      f.io->runtime().decoded_metadata().DecodeTableMetadata(meta, t.metadata_location).value();
+  EXPECT_EQ(f.io->runtime()
+                .decoded_metadata()
+                .DecodeTableMetadata(meta, t.metadata_location)
+                .value()
+                .get(),
+            m1.get());
   EXPECT_EQ(m1->CurrentSnapshot()->manifest_list, list);
-  MetadataCache::Default().set_enabled(false);
-  ClearDecodedMetadata();
+  f.io->runtime().metadata_cache().set_enabled(false);
+  f.io->runtime().decoded_metadata().Clear();
 }
 
 TEST(Scan, BoundsPruneFilesWithinAManifest) {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "floe/iceberg/metadata_cache.h"
-#include "floe/parquet/footer_cache.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/sql/engine.h"
 
 namespace floe::sql {
@@ -75,19 +75,45 @@ TEST(SettingsTest, ApplyWritesOnlyWhatWasSet) {
             "unknown setting 'read.nope' (SELECT * FROM floe_settings() lists them)");
 }
 
-TEST(SettingsTest, CacheCapacitiesAreTheProcessCaches) {
+TEST(SettingsTest, CacheCapacitiesAreTheRuntimeCaches) {
   Settings s;
   ASSERT_TRUE(s.Set("read.footer-cache-bytes", "1MiB"));
   ASSERT_TRUE(s.Set("read.metadata-cache-bytes", "2MiB"));
+  iceberg::Runtime runtime;
   QueryOptions o;
+  o.runtime = &runtime;
   s.ApplyTo(&o);
-  EXPECT_EQ(parquet::FooterCache::Default().capacity_bytes(), 1 << 20);
-  EXPECT_EQ(iceberg::MetadataCache::Default().capacity_bytes(), 2 << 20);
+  EXPECT_EQ(runtime.footer_cache().capacity_bytes(), 1 << 20);
+  EXPECT_EQ(runtime.metadata_cache().capacity_bytes(), 2 << 20);
   s.ResetAll();
-  EXPECT_EQ(parquet::FooterCache::Default().capacity_bytes(),
-            parquet::FooterCache::kDefaultCapacityBytes);
-  EXPECT_EQ(iceberg::MetadataCache::Default().capacity_bytes(),
+  s.ApplyTo(&o);  // the next statement's
+  EXPECT_EQ(runtime.footer_cache().capacity_bytes(), parquet::FooterCache::kDefaultCapacityBytes);
+  EXPECT_EQ(runtime.metadata_cache().capacity_bytes(),
             iceberg::MetadataCache::kDefaultCapacityBytes);
+}
+
+// A table's properties are the defaults of a statement over it: SET wins over them, and a value
+// a setting refuses is an error naming the table and the property.
+TEST(SettingsTest, TablePropertiesAreDefaultsUnderTheSessionsSettings) {
+  Settings s;
+  const std::map<std::string, std::string> props = {{"read.request-budget", "8"},
+                                                    {"read.page-index", "false"},
+                                                    {"read.footer-cache-bytes", "1"},
+                                                    {"write.format.default", "parquet"}};
+  QueryOptions o;
+  ASSERT_TRUE(s.ApplyTableDefaults("db.t", props, &o));
+  EXPECT_EQ(o.read.request_budget, 8);
+  EXPECT_FALSE(o.read.use_page_index);
+  ASSERT_TRUE(s.Set("read.request-budget", "32"));
+  QueryOptions p;
+  s.ApplyTo(&p);
+  ASSERT_TRUE(s.ApplyTableDefaults("db.t", props, &p));
+  EXPECT_EQ(p.read.request_budget, 32);
+  EXPECT_FALSE(p.read.use_page_index);
+  auto bad = s.ApplyTableDefaults("db.t", {{"read.baseline-tasks", "0"}}, &p);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "table db.t property read.baseline-tasks: '0' is out of range (1 to 1024)");
 }
 
 TEST(SettingsTest, SetResetShowStatements) {

@@ -18,16 +18,14 @@
 #include "floe/bench/runner.h"
 #include "floe/bench/worksheet.h"
 #include "floe/columnar/column.h"
-#include "floe/iceberg/metadata_cache.h"
-#include "floe/parquet/footer_cache.h"
 #include "floe/sql/engine.h"
 #include "floe/sql/query_log.h"
 
 namespace floe::cli {
 namespace {
 
-// Questions go to the SQL engine, a fresh one per run. The process's Parquet footer cache and
-// Iceberg metadata cache persist across runs, as in any long-lived engine, so the protocol's
+// Questions go to the SQL engine, a fresh one per run. The warehouse runtime's Parquet footer cache
+// and Iceberg metadata cache persist across runs, as in any long-lived engine, so the protocol's
 // warm-up fills them; `cold` empties both before every run instead, which is what an engine that
 // keeps no cache between queries (Spark's Parquet reader, without its catalog cache) pays.
 bench::QuestionFnFactory EngineQuestions(bool cold, const parquet::ReadPlannerOptions& planner,
@@ -35,13 +33,11 @@ bench::QuestionFnFactory EngineQuestions(bool cold, const parquet::ReadPlannerOp
   return [cold, planner, settings](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
     return bench::QuestionFn(
         [w, cold, planner, settings](const std::string& sql) -> Result<bench::QuestionOutcome> {
-          if (cold) {
-            parquet::FooterCache::Default().Clear();
-            iceberg::MetadataCache::Default().Clear();
-          }
+          if (cold) w.runtime->ClearCaches();
           sql::Engine engine(w);
           sql::QueryOptions options;
           options.read.planner = planner;
+          options.runtime = w.runtime.get();
           settings.ApplyTo(&options);
           FLOE_ASSIGN_OR_RETURN(sql::QueryResult r, engine.Execute(sql, options));
           bench::QuestionOutcome out;

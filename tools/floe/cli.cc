@@ -127,8 +127,12 @@ void AddSetOption(CLI::App* command, std::vector<std::string>* sets) {
                                               : "`floe query --help` lists them"));
 }
 
-Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets) {
+Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets,
+                                   const std::optional<std::string>& read_strategy,
+                                   const std::optional<std::string>& read_objective) {
   sql::Settings s;
+  if (read_strategy) FLOE_RETURN_IF_ERROR(s.Set("read.strategy", *read_strategy));
+  if (read_objective) FLOE_RETURN_IF_ERROR(s.Set("read.objective", *read_objective));
   for (const auto& a : sets) {
     FLOE_RETURN_IF_ERROR(s.SetAssignment(a));
   }

@@ -62,8 +62,12 @@ inline constexpr const char* kReadObjectiveHelp =
 // the other flags. --read-strategy and --read-objective are the same as read.strategy and
 // read.objective.
 void AddSetOption(CLI::App* command, std::vector<std::string>* sets);
-// The settings --set gave, checked: the error names the setting and the value.
-Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets);
+// The settings --set gave, checked: the error names the setting and the value. --read-strategy
+// and --read-objective, when typed, are read.strategy and read.objective under them (so a typed
+// flag wins over a table's property, and --set over both).
+Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets,
+                                   const std::optional<std::string>& read_strategy = std::nullopt,
+                                   const std::optional<std::string>& read_objective = std::nullopt);
 
 // `floe table ...`
 void AddTableCommand(CLI::App& app, GlobalOptions& options);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <vector>
 
 #include <editline/readline.h>
@@ -26,8 +27,9 @@ struct QueryArgs {
   std::string file;
   std::string format = "table";
   bool stats = false;
-  std::string read_strategy = "floe";
-  std::string read_objective = "latency";
+  // Given only when typed: then they are session settings, over a table's properties.
+  std::optional<std::string> read_strategy;
+  std::optional<std::string> read_objective;
   std::vector<std::string> sets;
 };
 
@@ -133,7 +135,7 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
   if (!a.sql.empty() && !a.file.empty()) {
     return ReportError(Error{ErrorKind::kInvalidInput, "give -e SQL or -f FILE, not both"});
   }
-  auto strategy = parquet::ParseReadStrategy(a.read_strategy);
+  auto strategy = parquet::ParseReadStrategy(a.read_strategy.value_or("floe"));
   if (!strategy) return ReportError(strategy.error());
   std::FILE* file = nullptr;
   if (!a.file.empty()) {
@@ -142,9 +144,9 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
       return ReportError(Error{ErrorKind::kNotFound, fmt::format("cannot read '{}'", a.file)});
     }
   }
-  auto planner = PlannerOptionsFor(g, a.read_objective);
+  auto planner = PlannerOptionsFor(g, a.read_objective.value_or("latency"));
   if (!planner) return ReportError(planner.error());
-  auto settings = SettingsFrom(a.sets);
+  auto settings = SettingsFrom(a.sets, a.read_strategy, a.read_objective);
   if (!settings) return ReportError(settings.error());
   QueryOutput output;
   output.format = a.format;

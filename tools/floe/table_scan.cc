@@ -2,6 +2,8 @@
 // [--limit N] [--snapshot ID] [--read-strategy NAME]`: a table's rows as the SELECT it stands for
 // -- `SELECT A, B FROM NS.T [FOR VERSION AS OF ID] [WHERE SQL] [LIMIT N]` -- run by the SQL engine
 // and printed as `floe query` prints (query_session.h), so its filter is SQL's WHERE.
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "floe/parquet/read_strategy.h"
@@ -20,8 +22,9 @@ struct ScanArgs {
   bool stats = false;
   int64_t limit = -1;
   int64_t snapshot = -1;
-  std::string read_strategy = "floe";
-  std::string read_objective = "latency";
+  // Given only when typed: then they are session settings, over a table's properties.
+  std::optional<std::string> read_strategy;
+  std::optional<std::string> read_objective;
   std::vector<std::string> sets;
 };
 
@@ -62,7 +65,7 @@ Result<std::string> ScanSql(const ScanArgs& a) {
 }
 
 int Scan(const GlobalOptions& g, const ScanArgs& a) {
-  auto strategy = parquet::ParseReadStrategy(a.read_strategy);
+  auto strategy = parquet::ParseReadStrategy(a.read_strategy.value_or("floe"));
   if (!strategy) return ReportError(strategy.error());
   auto sql = ScanSql(a);
   auto in_query = [&](const Error& e) {
@@ -79,9 +82,9 @@ int Scan(const GlobalOptions& g, const ScanArgs& a) {
   QueryOutput output;
   output.format = a.format;
   output.stats = a.stats;
-  auto planner = PlannerOptionsFor(g, a.read_objective);
+  auto planner = PlannerOptionsFor(g, a.read_objective.value_or("latency"));
   if (!planner) return ReportError(planner.error());
-  auto settings = SettingsFrom(a.sets);
+  auto settings = SettingsFrom(a.sets, a.read_strategy, a.read_objective);
   if (!settings) return ReportError(settings.error());
   auto session =
       QuerySession::Open(g, *strategy, *planner, std::move(output), std::move(*settings));

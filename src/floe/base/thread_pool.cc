@@ -46,9 +46,4 @@ size_t Cores() {
   return cores;
 }
 
-ThreadPool& ThreadPool::Default() {
-  static ThreadPool pool(std::max<size_t>(2, Cores()));
-  return pool;
-}
-
 }  // namespace floe

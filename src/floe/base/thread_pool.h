@@ -41,9 +41,6 @@ class ThreadPool {
     return future;
   }
 
-  // A process-wide pool sized to the machine's cores, for CPU work.
-  static ThreadPool& Default();
-
  private:
   void Run();
 

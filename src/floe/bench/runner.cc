@@ -17,11 +17,9 @@
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
-#include "floe/iceberg/metadata_cache.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/table.h"
 #include "floe/io/store_uri.h"
-#include "floe/parquet/footer_cache.h"
 #include "floe/parquet/read_file.h"
 
 namespace floe::bench {
@@ -273,8 +271,7 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
     std::vector<size_t> arm_design;
     for (size_t d = 0; d < nd; ++d) {
       FLOE_ASSIGN_OR_RETURN(sql[d], QuestionSql(q, result.builds[d].table, source_rows));
-      parquet::FooterCache::Default().Clear();
-      iceberg::MetadataCache::Default().Clear();
+      w.runtime->ClearCaches();
       counting->Reset();
       auto got = ask(sql[d]);
       io::RequestCounts counts = counting->Snapshot();

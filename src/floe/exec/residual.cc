@@ -151,27 +151,16 @@ void CollectIds(const iceberg::ExprPtr& e, std::set<int32_t>* out) {
   for (const iceberg::ExprPtr& c : e->children) CollectIds(c, out);
 }
 
-}  // namespace
-
-Result<ExprPtr> ResidualExpr(const iceberg::ExprPtr& residual, const iceberg::Schema& schema) {
-  if (!residual) return Constant(Value::Bool(true), columnar::Bool());
-  return Converter(schema).Convert(residual);
-}
-
-Result<std::vector<uint8_t>> MatchResidual(const columnar::RecordBatch& batch,
-                                           const iceberg::ExprPtr& residual,
-                                           const iceberg::Schema& schema) {
+// The compiled residual `expr` over `batch`: `inputs` are the columns it reads (and whether they
+// hold nanoseconds, compared as the raw int64 they are).
+Result<std::vector<uint8_t>> MatchCompiled(const Expr& expr,
+                                           const std::vector<std::pair<size_t, bool>>& inputs,
+                                           const columnar::RecordBatch& batch) {
   const size_t rows = static_cast<size_t>(batch.num_rows);
-  if (!residual || residual->op == Op::kTrue) return std::vector<uint8_t>(rows, 1);
-  FLOE_ASSIGN_OR_RETURN(ExprPtr expr, ResidualExpr(residual, schema));
-  // The columns the residual reads, normalised; the others are never looked at.
-  std::set<int32_t> ids;
-  CollectIds(residual, &ids);
   columnar::RecordBatch input = batch;
-  const auto& fields = schema.fields();
-  for (size_t i = 0; i < fields.size() && i < input.columns.size(); ++i) {
-    if (!ids.count(fields[i].id)) continue;
-    if (IsNanos(*fields[i].type)) {
+  for (const auto& [i, nanos] : inputs) {
+    if (i >= input.columns.size()) continue;
+    if (nanos) {
       auto raw = std::make_shared<columnar::Column>(*input.columns[i]);
       raw->type = columnar::Int64();  // the same int64 values, as plain integers
       input.columns[i] = std::move(raw);
@@ -179,7 +168,7 @@ Result<std::vector<uint8_t>> MatchResidual(const columnar::RecordBatch& batch,
     }
     FLOE_ASSIGN_OR_RETURN(input.columns[i], NormalizeColumn(input.columns[i]));
   }
-  FLOE_ASSIGN_OR_RETURN(ColumnPtr result, Evaluate(*expr, input));
+  FLOE_ASSIGN_OR_RETURN(ColumnPtr result, Evaluate(expr, input));
   std::vector<uint8_t> match(rows, 0);
   if (result->length != batch.num_rows) {
     return Internal("the residual gave {} answers for {} rows", result->length, batch.num_rows);
@@ -191,6 +180,45 @@ Result<std::vector<uint8_t>> MatchResidual(const columnar::RecordBatch& batch,
   return match;
 }
 
-iceberg::ResidualEvaluator ResidualMatcher() { return &MatchResidual; }
+}  // namespace
+
+Result<ExprPtr> ResidualExpr(const iceberg::ExprPtr& residual, const iceberg::Schema& schema) {
+  if (!residual) return Constant(Value::Bool(true), columnar::Bool());
+  return Converter(schema).Convert(residual);
+}
+
+Result<iceberg::BatchMatcher> CompileResidual(const iceberg::ExprPtr& residual,
+                                              const iceberg::Schema& schema) {
+  if (!residual || residual->op == Op::kTrue) {
+    return iceberg::BatchMatcher(
+        [](const columnar::RecordBatch& batch) -> Result<std::vector<uint8_t>> {
+          return std::vector<uint8_t>(static_cast<size_t>(batch.num_rows), 1);
+        });
+  }
+  FLOE_ASSIGN_OR_RETURN(ExprPtr expr, ResidualExpr(residual, schema));
+  // The columns the residual reads (normalised, nanosecond ones as raw int64): the others are
+  // never looked at.
+  std::set<int32_t> ids;
+  CollectIds(residual, &ids);
+  std::vector<std::pair<size_t, bool>> inputs;  // column, nanos
+  const auto& fields = schema.fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (ids.count(fields[i].id)) inputs.emplace_back(i, IsNanos(*fields[i].type));
+  }
+  return iceberg::BatchMatcher(
+      [expr = std::shared_ptr<const Expr>(std::move(expr)),
+       inputs](const columnar::RecordBatch& batch) -> Result<std::vector<uint8_t>> {
+        return MatchCompiled(*expr, inputs, batch);
+      });
+}
+
+Result<std::vector<uint8_t>> MatchResidual(const columnar::RecordBatch& batch,
+                                           const iceberg::ExprPtr& residual,
+                                           const iceberg::Schema& schema) {
+  FLOE_ASSIGN_OR_RETURN(iceberg::BatchMatcher match, CompileResidual(residual, schema));
+  return match(batch);
+}
+
+iceberg::ResidualEvaluator ResidualMatcher() { return &CompileResidual; }
 
 }  // namespace floe::exec

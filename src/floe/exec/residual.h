@@ -2,7 +2,7 @@
 // an exec expression, evaluated by exec's evaluator: the one evaluator of a row filter, so that
 // the rows a pushed filter keeps are exactly those the same SQL condition keeps unpushed (NULL,
 // NaN, decimals and time units by one set of rules). `ResidualMatcher` is what iceberg's scan
-// reader is given (ScanReadOptions::evaluate_residual).
+// reader is given (ScanHooks::evaluate_residual).
 #pragma once
 
 #include <cstdint>
@@ -21,12 +21,17 @@ namespace floe::exec {
 // (NormalizeColumn); true and false where SQL says so, NULL where the answer is unknown.
 Result<ExprPtr> ResidualExpr(const iceberg::ExprPtr& residual, const iceberg::Schema& schema);
 
-// One byte per row of `batch` (conformed to `schema`): 1 where `residual` holds (unknown: 0).
+// The matcher of `residual` (bound to `schema`), converted once: one byte per row of a batch
+// conformed to `schema`, 1 where `residual` holds (unknown: 0).
+Result<iceberg::BatchMatcher> CompileResidual(const iceberg::ExprPtr& residual,
+                                              const iceberg::Schema& schema);
+
+// CompileResidual's matcher applied to one batch.
 Result<std::vector<uint8_t>> MatchResidual(const columnar::RecordBatch& batch,
                                            const iceberg::ExprPtr& residual,
                                            const iceberg::Schema& schema);
 
-// MatchResidual as the scan reader's evaluator.
+// CompileResidual as the scan reader's evaluator.
 iceberg::ResidualEvaluator ResidualMatcher();
 
 }  // namespace floe::exec

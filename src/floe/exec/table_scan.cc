@@ -146,11 +146,12 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   threads.reserve(workers);
   for (int w = 0; w < workers; ++w) threads.emplace_back(consumer, w);
 
-  iceberg::ScanReadOptions ro = options.read;
-  ro.on_file_done = options.on_file_done;
-  if (!ro.evaluate_residual) ro.evaluate_residual = ResidualMatcher();
+  static const iceberg::ScanReadOptions kDefaults;
+  iceberg::ScanHooks hooks;
+  hooks.evaluate_residual = ResidualMatcher();
+  hooks.on_file_done = options.on_file_done;
   Status read = iceberg::ReadScan(
-      plan.tasks, projected, io, ro,
+      plan.tasks, projected, io, options.read != nullptr ? *options.read : kDefaults, hooks,
       [&](const columnar::RecordBatch& b) -> Status {
         if (failed.load()) return Internal("scan consumer failed");
         FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sel,

@@ -30,9 +30,9 @@ struct TableScanOptions {
   iceberg::ExprPtr filter;  // unbound (by column name) or bound; null: no pruning
   std::optional<int64_t> snapshot_id;
   std::optional<int64_t> as_of_timestamp_ms;
-  // How the files are read (strategy, request budget, the floe planner, buffering); its
-  // on_file_done is replaced by the one below.
-  iceberg::ScanReadOptions read;
+  // How the files are read (strategy, request budget, the floe planner, buffering): the
+  // statement's settings, passed down as they are; null = the defaults.
+  const iceberg::ScanReadOptions* read = nullptr;
   int threads = 2;
   // Progress: files read and files the scan plans, from the reading threads.
   std::function<void(size_t done, size_t total)> on_file_done;

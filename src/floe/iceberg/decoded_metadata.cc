@@ -16,11 +16,6 @@ class DecodedCache {
   // Decoded objects take several times their files' bytes: 128 MiB against MetadataCache's 32.
   static constexpr int64_t kCapacityBytes = int64_t{128} << 20;
 
-  static DecodedCache& Default() {
-    static DecodedCache* cache = new DecodedCache();  // never destroyed: used until exit
-    return *cache;
-  }
-
   std::shared_ptr<const T> Find(const std::string& key, const Buffer& bytes) {
     auto hit = lru_.Find(key);
     if (!hit || hit->bytes.data() != bytes.data() || hit->bytes.size() != bytes.size()) {
@@ -30,7 +25,6 @@ class DecodedCache {
   }
 
   void Insert(const std::string& key, const Buffer& bytes, std::shared_ptr<const T> value) {
-    if (!MetadataCache::Default().enabled()) return;
     lru_.Insert(key, Entry{bytes, std::move(value)}, static_cast<int64_t>(bytes.size()) * 8 + 256);
   }
 
@@ -46,13 +40,12 @@ class DecodedCache {
 
 // Looks `key` up for `bytes`, else decodes and keeps the result.
 template <typename T, typename DecodeFn>
-Result<std::shared_ptr<const T>> Cached(const std::string& key, const Buffer& bytes,
-                                        DecodeFn decode) {
-  DecodedCache<T>& cache = DecodedCache<T>::Default();
-  if (auto hit = cache.Find(key, bytes)) return hit;
+Result<std::shared_ptr<const T>> Cached(DecodedCache<T>* cache, bool keep, const std::string& key,
+                                        const Buffer& bytes, DecodeFn decode) {
+  if (auto hit = cache->Find(key, bytes)) return hit;
   FLOE_ASSIGN_OR_RETURN(T value, decode());
   auto shared = std::make_shared<const T>(std::move(value));
-  cache.Insert(key, bytes, shared);
+  if (keep) cache->Insert(key, bytes, shared);
   return shared;
 }
 
@@ -83,37 +76,53 @@ Result<std::vector<uint8_t>> Gunzip(const Buffer& bytes, const std::string& loca
 
 }  // namespace
 
-Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodeManifest(
+struct DecodedMetadataCache::Caches {
+  DecodedCache<std::vector<ManifestEntry>> manifests;
+  DecodedCache<std::vector<ManifestFile>> manifest_lists;
+  DecodedCache<TableMetadata> table_metadata;
+  const MetadataCache* bytes_cache = nullptr;
+};
+
+DecodedMetadataCache::DecodedMetadataCache(const MetadataCache* bytes_cache)
+    : caches_(std::make_unique<Caches>()) {
+  caches_->bytes_cache = bytes_cache;
+}
+
+DecodedMetadataCache::~DecodedMetadataCache() = default;
+
+Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodedMetadataCache::DecodeManifest(
     const Buffer& bytes, const ManifestFile& list_entry, const Type& partition_type) {
   // What the entries inherit from the list entry, and the partition type, are part of the key.
   const std::string key =
       fmt::format("{}|{}|{}|{}", list_entry.manifest_path, list_entry.sequence_number,
                   list_entry.added_snapshot_id, partition_type.ToString());
-  return Cached<std::vector<ManifestEntry>>(key, bytes, [&] {
+  return Cached(&caches_->manifests, caches_->bytes_cache->enabled(), key, bytes, [&] {
     return ReadManifest(bytes, list_entry.manifest_path, list_entry, partition_type);
   });
 }
 
-Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodeManifestList(
+Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodedMetadataCache::DecodeManifestList(
     const Buffer& bytes, const std::string& location) {
-  return Cached<std::vector<ManifestFile>>(location, bytes,
-                                           [&] { return ReadManifestList(bytes, location); });
+  return Cached(&caches_->manifest_lists, caches_->bytes_cache->enabled(), location, bytes,
+                [&] { return ReadManifestList(bytes, location); });
 }
 
-Result<std::shared_ptr<const TableMetadata>> DecodeTableMetadata(const Buffer& bytes,
-                                                                 const std::string& location) {
-  return Cached<TableMetadata>(location, bytes, [&]() -> Result<TableMetadata> {
-    if (!IsGzip(bytes)) return TableMetadata::Parse(bytes.string_view(), location);
-    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> json, Gunzip(bytes, location));
-    return TableMetadata::Parse(
-        std::string_view(reinterpret_cast<const char*>(json.data()), json.size()), location);
-  });
+Result<std::shared_ptr<const TableMetadata>> DecodedMetadataCache::DecodeTableMetadata(
+    const Buffer& bytes, const std::string& location) {
+  return Cached(&caches_->table_metadata, caches_->bytes_cache->enabled(), location, bytes,
+                [&]() -> Result<TableMetadata> {
+                  if (!IsGzip(bytes)) return TableMetadata::Parse(bytes.string_view(), location);
+                  FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> json, Gunzip(bytes, location));
+                  return TableMetadata::Parse(
+                      std::string_view(reinterpret_cast<const char*>(json.data()), json.size()),
+                      location);
+                });
 }
 
-void ClearDecodedMetadata() {
-  DecodedCache<std::vector<ManifestEntry>>::Default().Clear();
-  DecodedCache<std::vector<ManifestFile>>::Default().Clear();
-  DecodedCache<TableMetadata>::Default().Clear();
+void DecodedMetadataCache::Clear() {
+  caches_->manifests.Clear();
+  caches_->manifest_lists.Clear();
+  caches_->table_metadata.Clear();
 }
 
 }  // namespace floe::iceberg

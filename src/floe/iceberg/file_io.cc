@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "floe/iceberg/metadata_cache.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/io/store_uri.h"
 
 namespace floe::iceberg {
@@ -12,8 +12,12 @@ std::string StoreObject::LocationOf(std::string_view other_key) const {
   return root + "/" + std::string(other_key);
 }
 
-FileIO::FileIO(io::StorePtr store, std::string root_uri, StoreOpener open_store)
-    : store_(std::move(store)), root_uri_(std::move(root_uri)), open_store_(std::move(open_store)) {
+FileIO::FileIO(io::StorePtr store, std::string root_uri, StoreOpener open_store,
+               std::shared_ptr<Runtime> runtime)
+    : store_(std::move(store)),
+      root_uri_(std::move(root_uri)),
+      open_store_(std::move(open_store)),
+      runtime_(runtime ? std::move(runtime) : Runtime::Make()) {
   while (root_uri_.size() > 1 && root_uri_.back() == '/') root_uri_.pop_back();
   if (auto parsed = Location::Parse(root_uri_)) root_ = std::move(*parsed);
   if (!open_store_) {
@@ -62,7 +66,7 @@ Result<Buffer> FileIO::Read(std::string_view location) const {
 }
 
 Result<Buffer> FileIO::ReadMetadata(std::string_view location) const {
-  MetadataCache& cache = MetadataCache::Default();
+  MetadataCache& cache = runtime_->metadata_cache();
   const std::string canonical = CanonicalLocation(location);
   if (auto hit = cache.Find(canonical)) return *hit;
   FLOE_ASSIGN_OR_RETURN(Buffer bytes, Read(location));
@@ -72,7 +76,7 @@ Result<Buffer> FileIO::ReadMetadata(std::string_view location) const {
 
 std::vector<Result<Buffer>> FileIO::ReadMetadataAll(const std::vector<std::string>& locations,
                                                     int concurrency) const {
-  MetadataCache& cache = MetadataCache::Default();
+  MetadataCache& cache = runtime_->metadata_cache();
   std::vector<Result<Buffer>> out(locations.size(), Buffer());
   // The missing ones, batched by store: the warehouse's, and any other root's.
   struct Batch {
@@ -122,7 +126,7 @@ Status FileIO::WriteIfAbsent(std::string_view location, ByteView data) const {
 
 Status FileIO::Delete(std::string_view location) const {
   FLOE_ASSIGN_OR_RETURN(StoreObject o, Resolve(location));
-  MetadataCache::Default().Erase(CanonicalLocation(location));
+  runtime_->metadata_cache().Erase(CanonicalLocation(location));
   return o.store->Delete(o.key);
 }
 

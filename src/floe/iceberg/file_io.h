@@ -4,11 +4,13 @@
 // file in another directory or bucket -- to the store of its own root (the file system, its
 // bucket), opened once through the same opener and decorators, so the counts floe reports include
 // it. Locations are compared in Location's one spelling. Metadata files are read through the
-// process's MetadataCache (metadata_cache.h). Thread-safe.
+// MetadataCache of the runtime it carries (runtime.h), which the warehouse's reads share.
+// Thread-safe.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -20,6 +22,8 @@
 #include "floe/io/object_store.h"
 
 namespace floe::iceberg {
+
+class Runtime;
 
 // Opens the (decorated) store whose root is `root_uri` ("file:///", "s3://bucket").
 using StoreOpener = std::function<Result<io::StorePtr>(const std::string& root_uri)>;
@@ -39,12 +43,17 @@ class FileIO {
  public:
   // `root_uri` is the location the store's root stands for, e.g. "file:///w" or "s3://b/w".
   // `open_store` opens the stores of other roots; when empty, io::OpenStore without decorators.
-  FileIO(io::StorePtr store, std::string root_uri, StoreOpener open_store = {});
+  // `runtime` holds the pools and caches the reads through this FileIO share; null: a runtime of
+  // its own.
+  FileIO(io::StorePtr store, std::string root_uri, StoreOpener open_store = {},
+         std::shared_ptr<Runtime> runtime = nullptr);
   FileIO(const FileIO&) = delete;
   FileIO& operator=(const FileIO&) = delete;
 
   const io::StorePtr& store() const { return store_; }
   const std::string& root_uri() const { return root_uri_; }
+  Runtime& runtime() const { return *runtime_; }
+  const std::shared_ptr<Runtime>& runtime_ptr() const { return runtime_; }
 
   // The store and key of an absolute location, opening the store of its root on first use.
   Result<StoreObject> Resolve(std::string_view location) const;
@@ -72,6 +81,7 @@ class FileIO {
   std::string root_uri_;  // no trailing '/'
   Location root_;         // root_uri_ parsed; root_.root empty when it does not parse
   StoreOpener open_store_;
+  std::shared_ptr<Runtime> runtime_;
   mutable std::mutex mu_;
   mutable std::map<std::string, io::StorePtr> others_;  // by root URI
 };

@@ -2,10 +2,10 @@
 // manifests), keyed by location. Iceberg never rewrites these files in place: every commit writes
 // new ones under fresh names (a version number and a UUID), so a cached copy cannot go stale; the
 // only change is deletion (expire_snapshots, remove_orphan_files), and FileIO drops a deleted
-// location from the cache. Bounded in bytes (LRU), thread-safe, on by default for the process:
-// a second query of an unchanged table plans without a metadata request, as Spark's caching
-// catalog and Trino's metadata cache do. The pointer to the current metadata lives in the catalog,
-// which is always asked, so a commit from anywhere is seen at once.
+// location from the cache. Bounded in bytes (LRU), thread-safe, one per runtime (runtime.h), on by
+// default: a second query of an unchanged table plans without a metadata request, as Spark's
+// caching catalog and Trino's metadata cache do. The pointer to the current metadata lives in the
+// catalog, which is always asked, so a commit from anywhere is seen at once.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +28,6 @@ class MetadataCache : public LruCache<std::string, Buffer> {
   explicit MetadataCache(int64_t capacity_bytes = kDefaultCapacityBytes)
       : LruCache(capacity_bytes) {}
 
-  // The cache every FileIO in this process shares.
-  static MetadataCache& Default();
-
   std::optional<Buffer> Find(std::string_view location) {
     return LruCache::Find(std::string(location));
   }
@@ -38,22 +35,6 @@ class MetadataCache : public LruCache<std::string, Buffer> {
     LruCache::Insert(std::string(location), bytes, static_cast<int64_t>(bytes.size()) + 128);
   }
   void Erase(std::string_view location) { LruCache::Erase(std::string(location)); }
-};
-
-// Turns the process's MetadataCache off (and empties it) for its lifetime: for measuring or
-// testing every metadata request of a cold read.
-class ScopedMetadataCacheOff {
- public:
-  ScopedMetadataCacheOff() : was_(MetadataCache::Default().enabled()) {
-    MetadataCache::Default().set_enabled(false);
-    MetadataCache::Default().Clear();
-  }
-  ~ScopedMetadataCacheOff() { MetadataCache::Default().set_enabled(was_); }
-  ScopedMetadataCacheOff(const ScopedMetadataCacheOff&) = delete;
-  ScopedMetadataCacheOff& operator=(const ScopedMetadataCacheOff&) = delete;
-
- private:
-  bool was_;
 };
 
 }  // namespace floe::iceberg

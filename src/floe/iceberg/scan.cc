@@ -2,9 +2,9 @@
 
 #include <map>
 
-#include "floe/iceberg/decoded_metadata.h"
 #include "floe/iceberg/evaluator.h"
 #include "floe/iceberg/projection.h"
+#include "floe/iceberg/runtime.h"
 
 namespace floe::iceberg {
 namespace {
@@ -179,7 +179,8 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
       return std::unexpected(e);
     }
     FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf.partition_spec_id));
-    FLOE_ASSIGN_OR_RETURN(auto decoded, DecodeManifest(*bodies[i], mf, *proj.second));
+    FLOE_ASSIGN_OR_RETURN(
+        auto decoded, io.runtime().decoded_metadata().DecodeManifest(*bodies[i], mf, *proj.second));
     for (const ManifestEntry& e : *decoded) {
       if (e.status == EntryStatus::kDeleted) continue;
       if (e.file.content != FileContent::kData) {

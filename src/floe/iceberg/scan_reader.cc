@@ -15,6 +15,7 @@
 
 #include "floe/base/thread_pool.h"
 #include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/iceberg/schema_conform.h"
 #include "floe/parquet/read_file.h"
 
@@ -170,16 +171,6 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
   return s;
 }
 
-// The threads scans read files on, shared by every scan of the process: as many as the default
-// request budget keeps in flight.
-ThreadPool& ScanPool() {
-  static ThreadPool* pool = new ThreadPool(64);  // never destroyed: used until exit
-  return *pool;
-}
-
-// Threads decoding may use at once: the machine's cores.
-size_t DecodeThreads() { return Cores(); }
-
 // The residual's conjuncts grouped by the one column each names, when every conjunct names one
 // column and a NULL there fails it (no IS NULL, no NOT): then a row matches when each column's
 // group holds for it, and each column can be filtered on its own. nullopt otherwise.
@@ -292,8 +283,9 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
 // The residual as the Parquet reader's row filter: its columns, its test (conformed to the table
 // schema and evaluated with SQL semantics), per column when it is a conjunction of null-rejecting
 // single-column groups, and the projection as the output (residual-only columns left out).
-parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_schema,
-                                 const Schema& projected, const ResidualEvaluator& evaluate) {
+Result<parquet::RowFilter> MakeRowFilter(const ExprPtr& residual, const Schema& read_schema,
+                                         const Schema& projected,
+                                         const ResidualEvaluator& evaluate) {
   parquet::RowFilter filter;
   std::set<int32_t> ids;
   CollectFieldIds(residual, &ids);
@@ -309,11 +301,12 @@ parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_sch
                        [](const columnar::Field& f) { return f.field_id >= 0; });
   };
   const Schema filter_schema(read_schema.schema_id(), fields);
-  filter.evaluate = [filter_schema, residual, has_ids,
-                     evaluate](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+  FLOE_ASSIGN_OR_RETURN(BatchMatcher match, evaluate(residual, filter_schema));
+  filter.evaluate = [filter_schema, has_ids,
+                     match](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
     FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
                           ConformToSchema(b, filter_schema, has_ids(b)));
-    return evaluate(conformed, residual, filter_schema);
+    return match(conformed);
   };
   if (auto per_column = PerColumnFilters(residual);
       per_column && per_column->size() == fields.size()) {
@@ -324,13 +317,12 @@ parquet::RowFilter MakeRowFilter(const ExprPtr& residual, const Schema& read_sch
         break;
       }
       const Schema one(read_schema.schema_id(), std::vector<NestedField>{f});
-      filter.per_field.emplace_back(
-          [one, expr = it->second, has_ids,
-           evaluate](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
-            FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
-                                  ConformToSchema(b, one, has_ids(b)));
-            return evaluate(conformed, expr, one);
-          });
+      FLOE_ASSIGN_OR_RETURN(BatchMatcher match_one, evaluate(it->second, one));
+      filter.per_field.emplace_back([one, has_ids, match_one](const columnar::RecordBatch& b)
+                                        -> Result<std::vector<uint8_t>> {
+        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(b, one, has_ids(b)));
+        return match_one(conformed);
+      });
     }
   }
   std::vector<parquet::ColumnPredicate> collected;
@@ -353,7 +345,8 @@ Error NameFile(Error e, const FileScanTask& task) {
 }  // namespace
 
 Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected, const FileIO& io,
-                const ScanReadOptions& options, const BatchSink& sink, ScanMetrics* metrics) {
+                const ScanReadOptions& options, const ScanHooks& hooks, const BatchSink& sink,
+                ScanMetrics* metrics) {
   ScanMetrics local;
   if (metrics == nullptr) metrics = &local;
   for (const FileScanTask& t : tasks) {
@@ -368,10 +361,10 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     }
   }
   if (tasks.empty()) return {};
-  if (options.apply_residual && !options.evaluate_residual) {
+  if (options.apply_residual && !hooks.evaluate_residual) {
     for (const FileScanTask& t : tasks) {
       if (t.residual && t.residual->op != Op::kTrue) {
-        return Internal("reading '{}': its residual {} needs an evaluator (ScanReadOptions)",
+        return Internal("reading '{}': its residual {} needs an evaluator (ScanHooks)",
                         t.file.file_path, t.residual->ToString());
       }
     }
@@ -381,10 +374,9 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
   const ScanShape shape = ShapeOf(tasks, projected, options.apply_residual);
   parquet::TailEstimator tails(options.planner);
   parquet::RequestGate gate(options.request_budget);
-  parquet::FooterCache* cache = nullptr;
-  if (floe && options.use_footer_cache) {
-    cache = options.footer_cache ? options.footer_cache : &parquet::FooterCache::Default();
-  }
+  Runtime& runtime = io.runtime();
+  parquet::FooterCache* cache =
+      floe && options.use_footer_cache ? &runtime.footer_cache() : nullptr;
   parquet::ByteBudget budget(options.max_buffered_bytes);
 
   std::mutex mu;  // guards `first_error`, the delivery state and calls of `sink`
@@ -436,14 +428,15 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     const bool filtered = options.apply_residual && task.residual && task.residual->op != Op::kTrue;
     parquet::RowFilter filter;
     if (filtered) {
-      filter =
-          MakeRowFilter(task.residual, shape.read_schema, projected, options.evaluate_residual);
+      FLOE_ASSIGN_OR_RETURN(filter, MakeRowFilter(task.residual, shape.read_schema, projected,
+                                                  hooks.evaluate_residual));
       ro.filter = &filter;
     }
     // With fewer files than cores, one file's rows are decoded on several threads (every core
     // busy on a one-file table); batches then arrive in no particular order, so not when order
     // or a limit matters.
-    const size_t threads = std::max<size_t>(1, DecodeThreads() / tasks.size());
+    const size_t threads = std::max<size_t>(1, runtime.decode_threads() / tasks.size());
+    if (threads > 1) ro.pool = &runtime.decode_pool();
     ro.filter_threads = threads;
     ro.decode_threads = options.preserve_order || options.limit >= 0 ? 1 : threads;
     ro.narrowed_batch_rows = kNarrowedBatchRows;
@@ -495,7 +488,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
       const size_t i = next.fetch_add(1);
       if (i >= tasks.size()) return;
       Status st = read_one(i);
-      if (st && options.on_file_done) options.on_file_done(++files_done, tasks.size());
+      if (st && hooks.on_file_done) hooks.on_file_done(++files_done, tasks.size());
       if (!st) {
         std::lock_guard lock(mu);
         if (!first_error) first_error = NameFile(std::move(st).error(), tasks[i]);
@@ -516,7 +509,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     // on each other, so a pool smaller than `workers` only queues them.
     std::vector<std::future<void>> done;
     done.reserve(static_cast<size_t>(workers));
-    for (int w = 0; w < workers; ++w) done.push_back(ScanPool().Submit(worker));
+    ThreadPool& pool = runtime.scan_pool();
+    for (int w = 0; w < workers; ++w) done.push_back(pool.Submit(worker));
     for (std::future<void>& d : done) d.wait();
   }
   metrics->peak_buffered_bytes.RaiseTo(budget.peak());

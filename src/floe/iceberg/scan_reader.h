@@ -15,7 +15,6 @@
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/schema.h"
-#include "floe/parquet/footer_cache.h"
 #include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
 
@@ -28,25 +27,25 @@ namespace floe::iceberg {
 // few batches, not the whole answer.
 inline constexpr int64_t kNarrowedBatchRows = int64_t{16} * 1024;
 
-// One byte per row of `batch` (conformed to `schema`): 1 where `residual` (bound to `schema`)
-// holds. The engine above gives its evaluator (exec::ResidualMatcher), the one judge of a row.
-using ResidualEvaluator = std::function<Result<std::vector<uint8_t>>(
-    const columnar::RecordBatch& batch, const ExprPtr& residual, const Schema& schema)>;
+// One byte per row of a batch conformed to the schema the matcher was made for: 1 where its
+// residual holds.
+using BatchMatcher = std::function<Result<std::vector<uint8_t>>(const columnar::RecordBatch&)>;
+// Makes the matcher of `residual` (bound to `schema`): once per file and filter, not per batch.
+// The engine above gives its evaluator (exec::ResidualMatcher), the one judge of a row.
+using ResidualEvaluator =
+    std::function<Result<BatchMatcher>(const ExprPtr& residual, const Schema& schema)>;
 
 struct ScanReadOptions {
   parquet::ReadStrategy strategy = parquet::ReadStrategy::kFloe;
   int request_budget = 64;  // floe: requests in flight across the scan
   int baseline_tasks = 4;   // baselines: files read at once (Spark local[4])
   bool apply_residual = true;
-  // Applies a task's residual to its rows; needed when apply_residual and a residual is not true.
-  ResidualEvaluator evaluate_residual;
   bool use_page_index = true;
 
   // Added by the read path (issue 5).
   // floe: the planner's thresholds (gap, whole-file size, request cap, first tail).
   parquet::ReadPlannerOptions planner;
-  // floe: footers and page indexes by (path, length); null = FooterCache::Default().
-  parquet::FooterCache* footer_cache = nullptr;
+  // floe: footers and page indexes by (path, length), from the FileIO's runtime.
   bool use_footer_cache = true;
   // Fetched-but-not-yet-decoded bytes are held to this bound (a single file larger than it is
   // still read, alone). With at most `request_budget` (floe) or `baseline_tasks` files open at
@@ -59,6 +58,12 @@ struct ScanReadOptions {
   // Stop once the sink has received at least this many rows (-1: all). With preserve_order the
   // rows are the first in task order; without, any.
   int64_t limit = -1;
+};
+
+// What the engine above a scan gives it besides settings.
+struct ScanHooks {
+  // Applies a task's residual to its rows; needed when apply_residual and a residual is not true.
+  ResidualEvaluator evaluate_residual;
   // Called after each file is read (files done, files in the scan), from the reading threads.
   std::function<void(size_t done, size_t total)> on_file_done;
 };
@@ -69,8 +74,10 @@ using BatchSink = std::function<Status(columnar::RecordBatch)>;
 
 // What the read costs is added to `metrics` (may be null), from the reading threads.
 // `projected` is the table schema restricted to the fields the caller needs (field ids kept);
-// columns the residual needs but `projected` lacks are read and dropped before `sink`.
+// columns the residual needs but `projected` lacks are read and dropped before `sink`. Files are
+// read on the scan pool of `io`'s runtime, and decoded on its decode pool.
 Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected, const FileIO& io,
-                const ScanReadOptions& options, const BatchSink& sink, ScanMetrics* metrics);
+                const ScanReadOptions& options, const ScanHooks& hooks, const BatchSink& sink,
+                ScanMetrics* metrics);
 
 }  // namespace floe::iceberg

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "floe/iceberg/decoded_metadata.h"
 #include "floe/iceberg/location.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/iceberg/table_location.h"
 
 namespace floe::iceberg {
@@ -29,7 +29,8 @@ int MetadataVersion(std::string_view location) {
 Result<std::vector<ManifestFile>> Table::Manifests(const FileIO& io,
                                                    const Snapshot& snapshot) const {
   FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.ReadMetadata(snapshot.manifest_list));
-  FLOE_ASSIGN_OR_RETURN(auto decoded, DecodeManifestList(bytes, snapshot.manifest_list));
+  FLOE_ASSIGN_OR_RETURN(auto decoded, io.runtime().decoded_metadata().DecodeManifestList(
+                                          bytes, snapshot.manifest_list));
   return *decoded;
 }
 
@@ -108,7 +109,8 @@ Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_loca
     e.message = fmt::format("cannot read table metadata '{}': {}", metadata_location, e.message);
     return std::unexpected(e);
   }
-  FLOE_ASSIGN_OR_RETURN(auto m, DecodeTableMetadata(*bytes, metadata_location));
+  FLOE_ASSIGN_OR_RETURN(
+      auto m, io.runtime().decoded_metadata().DecodeTableMetadata(*bytes, metadata_location));
   return Table{catalog::TableIdentifier{}, metadata_location, *m};
 }
 

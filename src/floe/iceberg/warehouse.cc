@@ -67,7 +67,8 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
     if (decorate) return decorate(std::move(store));
     return store;
   };
-  w.io = std::make_shared<FileIO>(w.store, root_uri, std::move(open_other));
+  w.runtime = Runtime::Make(options.runtime);
+  w.io = std::make_shared<FileIO>(w.store, root_uri, std::move(open_other), w.runtime);
 
   if (options.create_if_missing) {
     auto parent = std::filesystem::path(path).parent_path();

@@ -14,6 +14,7 @@
 #include "floe/base/result.h"
 #include "floe/catalog/catalog.h"
 #include "floe/iceberg/file_io.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/io/object_store.h"
 #include "floe/io/s3_store.h"
 
@@ -26,15 +27,19 @@ struct WarehouseOptions {
   // Wraps each opened store (simulation, counting): the warehouse's, and any other root a table's
   // locations reach (another directory, another bucket). Identity when empty.
   std::function<Result<io::StorePtr>(io::StorePtr)> decorate;
+  // The pools' sizes and the caches' capacities of the warehouse's runtime.
+  RuntimeOptions runtime;
   // Create the warehouse directory and its catalog when missing. Off, a missing warehouse or
   // catalog is a not-found error naming it and nothing is created (commands that only read).
   bool create_if_missing = true;
 };
 
+// `runtime` (the pools and caches every read of the warehouse shares) is the one `io` carries.
 struct Warehouse {
   io::StorePtr store;
   catalog::CatalogPtr catalog;
   std::shared_ptr<FileIO> io;
+  RuntimePtr runtime;
   std::string catalog_path;
 };
 

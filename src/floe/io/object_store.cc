@@ -108,23 +108,17 @@ std::string JoinKey(std::string_view prefix, std::string_view key) {
 
 namespace {
 
-// Blocking reads run here; sized for IO wait, not CPU.
-ThreadPool& IoPool() {
-  static ThreadPool pool(64);
-  return pool;
-}
-
-// Runs a batch as `lanes` loops on the IO pool, each taking the next unstarted request.
+// Runs a batch as `lanes` loops on `pool`, each taking the next unstarted request.
 class PooledReads final : public PendingReads {
  public:
   PooledReads(ObjectStore* store, std::vector<ReadRequest> requests, ReadCallback on_done)
       : store_(store), requests_(std::move(requests)), on_done_(std::move(on_done)) {}
 
-  void Start(int max_in_flight) {
+  void Start(ThreadPool& pool, int max_in_flight) {
     size_t lanes = std::min<size_t>(requests_.size(), std::max(1, max_in_flight));
     if (requests_.empty()) return;
     lanes_left_ = lanes;
-    for (size_t i = 0; i < lanes; ++i) IoPool().Post([this] { Lane(); });
+    for (size_t i = 0; i < lanes; ++i) pool.Post([this] { Lane(); });
   }
 
   void Wait() override {
@@ -159,8 +153,14 @@ class PooledReads final : public PendingReads {
 std::unique_ptr<PendingReads> ObjectStore::SubmitReads(std::vector<ReadRequest> requests,
                                                        ReadCallback on_done, BatchOptions options) {
   auto pending = std::make_unique<PooledReads>(this, std::move(requests), std::move(on_done));
-  pending->Start(options.max_in_flight);
+  pending->Start(IoPool(), options.max_in_flight);
   return pending;
+}
+
+// Blocking reads run here; sized for IO wait, not CPU.
+ThreadPool& ObjectStore::IoPool() {
+  std::call_once(io_pool_once_, [this] { io_pool_ = std::make_unique<ThreadPool>(64); });
+  return *io_pool_;
 }
 
 std::vector<Result<Buffer>> ObjectStore::ReadAll(std::vector<ReadRequest> requests,

@@ -11,12 +11,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
+#include "floe/base/thread_pool.h"
 
 namespace floe::io {
 
@@ -101,8 +103,9 @@ class ObjectStore {
   virtual Status Delete(std::string_view key) = 0;
 
   // Starts every read of `requests` (at most `options.max_in_flight` at once) and returns without
-  // waiting. The default runs blocking Gets on an IO thread pool; stores with native concurrency
-  // (S3) and decorators override it.
+  // waiting. The default runs blocking Gets on the store's own IO threads (64, started on first
+  // use, joined when the store goes); stores with native concurrency (S3) and decorators override
+  // it.
   virtual std::unique_ptr<PendingReads> SubmitReads(std::vector<ReadRequest> requests,
                                                     ReadCallback on_done,
                                                     BatchOptions options = {});
@@ -122,6 +125,12 @@ class ObjectStore {
   std::vector<Result<Buffer>> ReadAll(std::vector<ReadRequest> requests, BatchOptions options = {});
   // Every object under `prefix`, following continuation tokens.
   Result<std::vector<ObjectInfo>> ListAll(std::string_view prefix);
+
+ private:
+  ThreadPool& IoPool();
+
+  std::once_flag io_pool_once_;
+  std::unique_ptr<ThreadPool> io_pool_;
 };
 
 using StorePtr = std::shared_ptr<ObjectStore>;

@@ -2,11 +2,6 @@
 
 namespace floe::parquet {
 
-FooterCache& FooterCache::Default() {
-  static FooterCache* cache = new FooterCache();  // never destroyed: used until exit
-  return *cache;
-}
-
 void FooterCache::Insert(std::string_view path, uint64_t file_length, const FileReader& reader,
                          std::vector<std::pair<int64_t, Buffer>> tail) {
   // The parsed footer costs roughly what its serialised form does: charge the bytes twice.

@@ -1,7 +1,7 @@
 // FooterCache: parsed footers and the raw page-index bytes of Parquet files, keyed by (path,
 // length) so a rewritten object of another length is never served stale. Bounded in bytes (LRU);
-// thread-safe. The read path consults the process-wide Default() unless told otherwise; tests and
-// benchmarks disable or Clear() it so every measured read starts cold.
+// thread-safe. A scan uses its runtime's (iceberg/runtime.h); tests and benchmarks disable or
+// Clear() it so every measured read starts cold.
 #pragma once
 
 #include <cstdint>
@@ -33,9 +33,6 @@ class FooterCache : public LruCache<std::pair<std::string, uint64_t>, FooterCach
   using Entry = FooterCacheEntry;
 
   explicit FooterCache(int64_t capacity_bytes = kDefaultCapacityBytes) : LruCache(capacity_bytes) {}
-
-  // The cache every scan in this process shares by default.
-  static FooterCache& Default();
 
   std::optional<Entry> Find(std::string_view path, uint64_t file_length) {
     return LruCache::Find({std::string(path), file_length});

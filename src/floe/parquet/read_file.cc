@@ -1,6 +1,7 @@
 #include "floe/parquet/read_file.h"
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <set>
 #include <thread>
@@ -45,10 +46,17 @@ columnar::RecordBatch Columns(const columnar::RecordBatch& b, const std::vector<
   return out;
 }
 
-// Runs `work(p)` for every p < n, p = 0 on the calling thread; the first error wins.
-Status OnThreads(size_t n, const std::function<Status(size_t)>& work) {
+// Runs `work(p)` for every p < n, p = 0 on the calling thread and the others on `pool` (on
+// threads of their own when null); the first error wins.
+Status OnThreads(ThreadPool* pool, size_t n, const std::function<Status(size_t)>& work) {
   std::vector<Status> done(n);
-  {
+  if (pool != nullptr) {
+    std::vector<std::future<void>> futures;
+    futures.reserve(n);
+    for (size_t p = 1; p < n; ++p) futures.push_back(pool->Submit([&, p] { done[p] = work(p); }));
+    if (n > 0) done[0] = work(0);
+    for (std::future<void>& f : futures) f.wait();
+  } else {
     std::vector<std::thread> threads;
     for (size_t p = 1; p < n; ++p) threads.emplace_back([&, p] { done[p] = work(p); });
     if (n > 0) done[0] = work(0);
@@ -73,7 +81,7 @@ struct FilterShape {
 // read later.
 Result<std::optional<std::vector<uint8_t>>> MatchFilterFields(
     const FileReader& reader, const ReadPlan& plan, const FetchedBytes& bytes,
-    const RowFilter& filter, const FilterShape& shape, size_t threads) {
+    const RowFilter& filter, const FilterShape& shape, size_t threads, ThreadPool* pool) {
   if (plan.limit >= 0 || shape.filter.empty() || !shape.filter_complete) return std::nullopt;
   if (shape.filter.size() == plan.fields.size() && !shape.output.empty()) return std::nullopt;
   ReadPlan first = plan;
@@ -158,7 +166,7 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterFields(
   if (slices.empty()) slices.push_back(std::move(first));
   std::vector<std::vector<uint8_t>> parts(slices.size());
   FLOE_RETURN_IF_ERROR(
-      OnThreads(slices.size(), [&](size_t p) { return match_slice(slices[p], &parts[p]); }));
+      OnThreads(pool, slices.size(), [&](size_t p) { return match_slice(slices[p], &parts[p]); }));
   std::vector<uint8_t> match = std::move(parts[0]);
   for (size_t p = 1; p < parts.size(); ++p) {
     match.insert(match.end(), parts[p].begin(), parts[p].end());
@@ -173,10 +181,10 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterFields(
 Result<std::optional<ReadPlan>> NarrowToMatches(const FileReader& reader, const ReadPlan& plan,
                                                 const FetchedBytes& bytes, const RowFilter& filter,
                                                 const FilterShape& shape, size_t threads,
-                                                int64_t batch_rows) {
+                                                ThreadPool* pool, int64_t batch_rows) {
   if (!shape.output_complete) return std::nullopt;  // an output field the file lacks
   FLOE_ASSIGN_OR_RETURN(std::optional<std::vector<uint8_t>> match,
-                        MatchFilterFields(reader, plan, bytes, filter, shape, threads));
+                        MatchFilterFields(reader, plan, bytes, filter, shape, threads, pool));
   if (!match) return std::nullopt;
   std::optional<RowSelection> m = SelectMatches(plan, *match, shape.trust_certain);
   if (!m) return std::nullopt;
@@ -258,10 +266,10 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     }
     shape.trust_certain = filter->predicates_are_filter &&
                           plan.predicates.size() == options.fetch.read.predicates.size();
-    FLOE_ASSIGN_OR_RETURN(
-        std::optional<ReadPlan> n,
-        NarrowToMatches(fetched.reader, plan, fetched.bytes, *filter, shape,
-                        std::max<size_t>(1, options.filter_threads), options.narrowed_batch_rows));
+    FLOE_ASSIGN_OR_RETURN(std::optional<ReadPlan> n,
+                          NarrowToMatches(fetched.reader, plan, fetched.bytes, *filter, shape,
+                                          std::max<size_t>(1, options.filter_threads), options.pool,
+                                          options.narrowed_batch_rows));
     if (n) {
       plan = std::move(*n);
       narrowed = true;
@@ -303,8 +311,8 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   if (slices.size() <= 1) {
     FLOE_RETURN_IF_ERROR(decode(std::move(plan), std::move(fetched.bytes)));
   } else {
-    FLOE_RETURN_IF_ERROR(
-        OnThreads(slices.size(), [&](size_t p) { return decode(slices[p], fetched.bytes); }));
+    FLOE_RETURN_IF_ERROR(OnThreads(options.pool, slices.size(),
+                                   [&](size_t p) { return decode(slices[p], fetched.bytes); }));
   }
   out.rows_decoded = rows_decoded.load();
   return out;

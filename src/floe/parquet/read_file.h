@@ -15,6 +15,7 @@
 
 #include "floe/base/result.h"
 #include "floe/base/scan_metrics.h"
+#include "floe/base/thread_pool.h"
 #include "floe/columnar/column.h"
 #include "floe/io/object_store.h"
 #include "floe/parquet/byte_budget.h"
@@ -39,6 +40,9 @@ struct ReadFileOptions {
   // than one, `sink` is called from several threads at once, batches in no particular order.
   size_t filter_threads = 1;
   size_t decode_threads = 1;
+  // Where the threads beyond the caller's come from (a runtime's decode pool, whose tasks must not
+  // wait on tasks of their own pool; `sink` and the filter do not); null = threads of their own.
+  ThreadPool* pool = nullptr;
   // Fetched-but-undecoded bytes of all files read with the same budget; null = no bound.
   ByteBudget* budget = nullptr;
   // Checked between batches: once true, no more batches are decoded.

@@ -217,7 +217,7 @@ Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
     so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
-    so.read = options.read;
+    so.read = &options.read;
     so.threads = options.threads;
     so.on_file_done = options.progress;
     nworkers = exec::ScanWorkers(so);
@@ -353,6 +353,7 @@ Result<QueryResult> Engine::RunSettingStatement(const SettingStatement& s,
       break;
   }
   QueryOptions options = caller_options;
+  options.runtime = warehouse_.runtime.get();
   settings_.ApplyTo(&options);
   if (s.kind == K::kShowAll) {
     r.batches.push_back(settings_.Table(options));
@@ -393,6 +394,7 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
     return RunSettingStatement(s, caller_options);
   }
   QueryOptions options = caller_options;
+  options.runtime = warehouse_.runtime.get();
   settings_.ApplyTo(&options);
   FLOE_ASSIGN_OR_RETURN(ParsedStatement st, ParseStatement(sql));
   if (st.kind == "CallStmt") {
@@ -430,6 +432,10 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
     return NotFound("table function {}() does not exist (floe has floe_settings())", name);
   };
   FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindSelect(st, resolver));
+  if (plan.source == LogicalPlan::Source::kTable) {
+    FLOE_RETURN_IF_ERROR(settings_.ApplyTableDefaults(plan.table.id.ToString(),
+                                                      plan.table.metadata.properties, &options));
+  }
   auto r = Run(plan, warehouse_, options);
   if (!r) {
     Error e = r.error();

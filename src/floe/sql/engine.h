@@ -29,6 +29,8 @@ struct QueryOptions {
   // store model (its progress callback comes from `progress` below).
   iceberg::ScanReadOptions read;
   int threads = 0;  // 0: hardware concurrency
+  // The warehouse's runtime, whose cache capacities the settings change; the engine sets it.
+  iceberg::Runtime* runtime = nullptr;
   // When set, result rows go here instead of into QueryResult::batches: a plan without an
   // aggregate or ORDER BY streams them as the scan produces them, so memory follows a batch, not
   // the answer (SELECT * of a 10M-row table held 3.4 GB); others deliver their final rows.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "floe/sql/bind_internal.h"
 #include "floe/sql/parser.h"
 
 namespace floe::sql {
@@ -16,31 +17,10 @@ using json = nlohmann::json;
 using bench::ColumnUse;
 using bench::LoggedQuery;
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::pair<std::string, const json*> Unwrap(const json& node) {
-  if (!node.is_object() || node.empty()) return {"", &node};
-  return {node.begin().key(), &node.begin().value()};
-}
-
-// body[key], or null when `body` is not an object or lacks it.
-const json& Field(const json& body, const char* key) {
-  static const json kNull;
-  if (!body.is_object()) return kNull;
-  auto it = body.find(key);
-  return it == body.end() ? kNull : *it;
-}
-
-std::string LastName(const json& names) {
-  if (!names.is_array() || names.empty()) return "";
-  const json& last = names.back();
-  const json& str = Field(last, "String");
-  if (str.is_object()) return str.value("sval", "");
-  return "";
-}
+using internal::LastName;
+using internal::Lower;
+using internal::NodeField;
+using internal::Unwrap;
 
 // A statement as the log's reader knows it: comments dropped, whitespace collapsed, so that
 // identical statements fold together.
@@ -109,13 +89,13 @@ Operand Classify(const json& node) {
   auto [type, body] = Unwrap(node);
   Operand o;
   if (type == "ColumnRef") {
-    const json& fields = Field(*body, "fields");
+    const json& fields = NodeField(*body, "fields");
     std::string name = LastName(fields);
     if (!name.empty()) o = {Operand::kColumn, Lower(name), false};
   } else if (type == "FuncCall") {
     // f(col): the column is the argument, and a function over a column is usually date_trunc,
     // date, year, ... (the old log reader's rule).
-    const json& args = Field(*body, "args");
+    const json& args = NodeField(*body, "args");
     if (args.is_array() && args.size() == 1) {
       Operand arg = Classify(args[0]);
       if (arg.kind == Operand::kColumn) o = {Operand::kColumn, arg.column, true};
@@ -123,15 +103,15 @@ Operand Classify(const json& node) {
   } else if (type == "A_Const") {
     o.kind = Operand::kLiteral;
     if (body->contains("sval")) {
-      const json& sval = Field(Field(*body, "sval"), "sval");
+      const json& sval = NodeField(NodeField(*body, "sval"), "sval");
       std::string v = sval.is_string() ? sval.get<std::string>() : std::string();
       o.temporal = v.size() >= 10 && std::isdigit(static_cast<unsigned char>(v[0])) &&
                    v[4] == '-' && v[7] == '-';
     }
   } else if (type == "TypeCast") {
-    Operand arg = Classify(Field(*body, "arg"));
+    Operand arg = Classify(NodeField(*body, "arg"));
     if (arg.kind == Operand::kLiteral) {
-      std::string t = Lower(LastName(Field(Field(*body, "typeName"), "names")));
+      std::string t = Lower(LastName(NodeField(NodeField(*body, "typeName"), "names")));
       o = {Operand::kLiteral, "", arg.temporal || t == "date" || t.starts_with("timestamp")};
     } else if (arg.kind == Operand::kColumn) {
       o = arg;
@@ -193,9 +173,9 @@ struct Counter {
       ColumnUse u;
       u.range = 1;
       u.temporal = left.temporal;
-      auto [lt, list] = Unwrap(Field(a_expr, "rexpr"));
+      auto [lt, list] = Unwrap(NodeField(a_expr, "rexpr"));
       if (lt == "List") {
-        const json& items = Field(*list, "items");
+        const json& items = NodeField(*list, "items");
         if (items.is_array()) {
           for (const auto& item : items) u.temporal |= Classify(item).temporal;
         }

@@ -9,8 +9,7 @@
 
 #include "floe/bench/worksheet.h"  // ParseSize
 #include "floe/columnar/column_builder.h"
-#include "floe/iceberg/metadata_cache.h"
-#include "floe/parquet/footer_cache.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/sql/engine.h"
 
 namespace floe::sql {
@@ -32,7 +31,9 @@ SettingDef Def(std::string_view name, SettingType type, double min, double max,
                std::vector<std::string_view> choices, std::string_view description,
                void (*apply)(const SettingValue&, QueryOptions*),
                std::string (*get)(const QueryOptions&)) {
-  return {name, type, min, max, std::move(choices), description, apply, get};
+  // The caches belong to the warehouse's runtime, not to a statement over one table.
+  const bool runtime_wide = name.ends_with("-cache-bytes");
+  return {name, type, min, max, std::move(choices), description, apply, get, runtime_wide};
 }
 
 std::vector<SettingDef> MakeSettings() {
@@ -109,23 +110,25 @@ std::vector<SettingDef> MakeSettings() {
       [](C o) { return Int(o.threads); }));
   s.push_back(Def(
       "read.footer-cache-bytes", T::kSize, 0, kMaxBytes, {},
-      "Capacity of the process's Parquet footer cache",
-      [](V v, O) { parquet::FooterCache::Default().set_capacity_bytes(v.integer); },
-      [](C) { return Int(parquet::FooterCache::Default().capacity_bytes()); }));
+      "Capacity of the warehouse's Parquet footer cache",
+      [](V v, O o) {
+        if (o->runtime != nullptr) o->runtime->footer_cache().set_capacity_bytes(v.integer);
+      },
+      [](C o) {
+        return Int(o.runtime != nullptr ? o.runtime->footer_cache().capacity_bytes()
+                                        : iceberg::RuntimeOptions{}.footer_cache_bytes);
+      }));
   s.push_back(Def(
       "read.metadata-cache-bytes", T::kSize, 0, kMaxBytes, {},
-      "Capacity of the process's Iceberg metadata cache (metadata JSON, manifests)",
-      [](V v, O) { iceberg::MetadataCache::Default().set_capacity_bytes(v.integer); },
-      [](C) { return Int(iceberg::MetadataCache::Default().capacity_bytes()); }));
+      "Capacity of the warehouse's Iceberg metadata cache (metadata JSON, manifests)",
+      [](V v, O o) {
+        if (o->runtime != nullptr) o->runtime->metadata_cache().set_capacity_bytes(v.integer);
+      },
+      [](C o) {
+        return Int(o.runtime != nullptr ? o.runtime->metadata_cache().capacity_bytes()
+                                        : iceberg::RuntimeOptions{}.metadata_cache_bytes);
+      }));
   return s;
-}
-
-// The process-wide caches: their default is the constant, not what the cache holds now.
-std::optional<std::string> ProcessDefault(std::string_view name) {
-  if (name == "read.footer-cache-bytes") return Int(parquet::FooterCache::kDefaultCapacityBytes);
-  if (name == "read.metadata-cache-bytes")
-    return Int(iceberg::MetadataCache::kDefaultCapacityBytes);
-  return std::nullopt;
 }
 
 std::string Bound(const SettingDef& d, double v) {
@@ -193,10 +196,7 @@ const SettingDef* FindSetting(std::string_view name) {
   return nullptr;
 }
 
-std::string SettingDefault(const SettingDef& def) {
-  if (auto p = ProcessDefault(def.name)) return *p;
-  return def.get(QueryOptions{});
-}
+std::string SettingDefault(const SettingDef& def) { return def.get(QueryOptions{}); }
 
 std::string SettingRange(const SettingDef& d) {
   switch (d.type) {
@@ -369,11 +369,6 @@ Status Settings::Reset(std::string_view name) {
     return InvalidInput("unknown setting '{}' (SELECT * FROM floe_settings() lists them)", name);
   }
   values_.erase(std::string(d->name));
-  // A process-wide cache keeps its capacity until told otherwise: give it back its default.
-  if (auto p = ProcessDefault(d->name)) {
-    FLOE_ASSIGN_OR_RETURN(SettingValue v, ParseSettingValue(*d, *p));
-    d->apply(v, nullptr);
-  }
   return {};
 }
 
@@ -385,10 +380,31 @@ void Settings::ResetAll() {
 }
 
 void Settings::ApplyTo(QueryOptions* options) const {
+  // The runtime's caches keep a capacity until told otherwise: what is not set gets its default.
+  if (options->runtime != nullptr) options->runtime->RestoreCacheCapacities();
   for (const auto& d : AllSettings()) {
     auto it = values_.find(d.name);
     if (it != values_.end()) d.apply(it->second, options);
   }
+}
+
+Status Settings::ApplyTableDefaults(const std::string& table,
+                                    const std::map<std::string, std::string>& properties,
+                                    QueryOptions* options) const {
+  for (const auto& d : AllSettings()) {
+    if (d.runtime_wide || values_.count(d.name)) continue;
+    auto it = properties.find(std::string(d.name));
+    if (it == properties.end()) continue;
+    auto v = ParseSettingValue(d, it->second);
+    if (!v) {
+      std::string why = v.error().message;
+      const std::string prefix = fmt::format("setting {}: ", d.name);
+      if (why.starts_with(prefix)) why.erase(0, prefix.size());
+      return InvalidInput("table {} property {}: {}", table, d.name, why);
+    }
+    d.apply(*v, options);
+  }
+  return {};
 }
 
 columnar::RecordBatch Settings::Table(const QueryOptions& effective) const {

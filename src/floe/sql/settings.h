@@ -2,7 +2,9 @@
 // NAME=VALUE`, SQL `SET NAME = VALUE` / `RESET NAME`, listed by `SELECT * FROM floe_settings()` and
 // `floe query --help`. Each setting has a type, a default, a range and a one-line description, and
 // says where it lands: a field of QueryOptions (the scan's iceberg::ScanReadOptions, the thread
-// count) or a process-wide cache's capacity. A Settings object holds one session's values; not
+// count) or a cache's capacity in the warehouse's runtime. A table's properties of the same names
+// are its defaults (ApplyTableDefaults): SET and --set win over them, and they over the built-in
+// defaults. A Settings object holds one session's values; not
 // thread-safe.
 #pragma once
 
@@ -39,6 +41,8 @@ struct SettingDef {
   void (*apply)(const SettingValue& value, QueryOptions* options);
   // The value in effect for `options` (canonical text); for a default QueryOptions, the default.
   std::string (*get)(const QueryOptions& options);
+  // Lands in the warehouse's runtime (a cache's capacity), so no table property sets it.
+  bool runtime_wide = false;
 };
 
 // Every setting, in the order they are listed.
@@ -74,8 +78,16 @@ class Settings {
   void ResetAll();
   bool empty() const { return values_.empty(); }
 
-  // Writes the values set so far over `options` (settings never set leave it as it is).
+  // Writes the values set so far over `options` (settings never set leave it as it is; the
+  // runtime's cache capacities, when options->runtime is set, go back to their defaults).
   void ApplyTo(QueryOptions* options) const;
+  // A table's properties as defaults for a statement over it (`read.request-budget` = 32 in the
+  // table's properties reads it with that budget): each setting this session has not set and
+  // the table names gets the table's value. A value the setting refuses is an error naming the
+  // table, the property and the value. Settings of the runtime (cache capacities) are not taken.
+  Status ApplyTableDefaults(const std::string& table,
+                            const std::map<std::string, std::string>& properties,
+                            QueryOptions* options) const;
   // name, value, default_value, range, description for every setting; `effective` is the options
   // the statement runs with (ApplyTo already applied), so `value` is what takes effect.
   columnar::RecordBatch Table(const QueryOptions& effective) const;

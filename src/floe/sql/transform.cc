@@ -11,14 +11,10 @@
 namespace floe::sql {
 namespace {
 
+using internal::LastName;
 using internal::Lower;
+using internal::Unwrap;
 using json = nlohmann::json;
-
-// The node type and body of a {"Type": {...}} node.
-std::pair<std::string, const json*> Unwrap(const json& node) {
-  if (!node.is_object() || node.empty()) return {"", &node};
-  return {node.begin().key(), &node.begin().value()};
-}
 
 int LocationOf(const json& node) {
   auto [type, body] = Unwrap(node);
@@ -36,13 +32,6 @@ const json& ListField(const json& body, const char* key) {
   if (!body.is_object()) return kEmpty;
   auto it = body.find(key);
   return it == body.end() ? kEmpty : *it;
-}
-
-std::string LastName(const json& names) {
-  if (!names.is_array() || names.empty()) return "";
-  const json& last = names.back();
-  if (last.contains("String")) return last["String"].value("sval", "");
-  return "";
 }
 
 bool IsAggregateCall(const json& node) {
