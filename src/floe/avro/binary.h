@@ -27,6 +27,8 @@ class Decoder {
   Result<std::string_view> ReadFixed(size_t n);
   size_t remaining() const { return data_.size() - pos_; }
   size_t position() const { return pos_; }
+  // Moves to byte `pos` of the data (at most its size), e.g. back to a value read before.
+  void Seek(size_t pos) { pos_ = pos < data_.size() ? pos : data_.size(); }
 
  private:
   ByteView data_;
@@ -51,6 +53,9 @@ class Encoder {
 };
 
 Result<Value> DecodeValue(const Schema& schema, Decoder& in);
+// Moves past one value of `schema` without building it, checking what DecodeValue checks (lengths,
+// union branches, enum indexes, block counts): it fails exactly where DecodeValue would.
+Status SkipValue(const Schema& schema, Decoder& in);
 Status EncodeValue(const Schema& schema, const Value& value, Encoder& out);
 
 }  // namespace floe::avro
