@@ -94,6 +94,17 @@ Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodeManifest(
   });
 }
 
+Result<std::shared_ptr<const ManifestIndex>> DecodeManifestIndex(const Buffer& bytes,
+                                                                 const ManifestFile& list_entry,
+                                                                 const Type& partition_type) {
+  const std::string key =
+      fmt::format("{}|{}|{}|{}", list_entry.manifest_path, list_entry.sequence_number,
+                  list_entry.added_snapshot_id, partition_type.ToString());
+  return Cached<ManifestIndex>(key, bytes, [&] {
+    return IndexManifest(bytes, list_entry.manifest_path, list_entry, partition_type);
+  });
+}
+
 Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodeManifestList(
     const Buffer& bytes, const std::string& location) {
   return Cached<std::vector<ManifestFile>>(location, bytes,
@@ -112,6 +123,7 @@ Result<std::shared_ptr<const TableMetadata>> DecodeTableMetadata(const Buffer& b
 
 void ClearDecodedMetadata() {
   DecodedCache<std::vector<ManifestEntry>>::Default().Clear();
+  DecodedCache<ManifestIndex>::Default().Clear();
   DecodedCache<std::vector<ManifestFile>>::Default().Clear();
   DecodedCache<TableMetadata>::Default().Clear();
 }

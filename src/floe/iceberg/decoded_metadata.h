@@ -21,6 +21,11 @@ namespace floe::iceberg {
 Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodeManifest(
     const Buffer& bytes, const ManifestFile& list_entry, const Type& partition_type);
 
+// IndexManifest of `bytes`, as DecodeManifest (planning's in-place read of the manifest).
+Result<std::shared_ptr<const ManifestIndex>> DecodeManifestIndex(const Buffer& bytes,
+                                                                 const ManifestFile& list_entry,
+                                                                 const Type& partition_type);
+
 // ReadManifestList of `bytes`, the manifest list at `location`.
 Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodeManifestList(
     const Buffer& bytes, const std::string& location);
