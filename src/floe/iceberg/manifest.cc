@@ -795,6 +795,24 @@ class InPlaceReader {
         return false;
       }
       total += n;
+      // Iceberg's own shape, (int, long) or (int, bytes) without unions, read directly.
+      if (key_schema.type == avro::Type::kInt &&
+          value_schema.type == (bounds ? avro::Type::kBytes : avro::Type::kLong)) {
+        for (int64_t i = 0; i < n; ++i) {
+          auto key = in.ReadInt();
+          if (!key) return false;
+          if (bounds) {
+            auto value = in.ReadBytes();
+            if (!value) return false;
+            (k == 4 ? lower_ : upper_).emplace_back(*key, *value);
+          } else {
+            auto value = in.ReadLong();
+            if (!value) return false;
+            counts_[k].emplace_back(*key, *value);
+          }
+        }
+        continue;
+      }
       for (int64_t i = 0; i < n; ++i) {
         auto key = ReadScalar(key_schema, in);
         if (!key || key->type != avro::Type::kInt) return false;
