@@ -5,12 +5,7 @@
 
 namespace floe::avro {
 
-Result<int64_t> Decoder::ReadLong() {
-  // Most varints of a manifest (branch indexes, lengths, small ids and counts) are one byte.
-  if (pos_ < data_.size() && (data_[pos_] & 0x80) == 0) {
-    const uint64_t b = data_[pos_++];
-    return static_cast<int64_t>((b >> 1) ^ (~(b & 1) + 1));
-  }
+Result<int64_t> Decoder::ReadLongSlow() {
   uint64_t v = 0;
   for (int shift = 0; shift < 70; shift += 7) {
     if (pos_ >= data_.size()) return Corrupt("avro varint runs past the end at byte {}", pos_);

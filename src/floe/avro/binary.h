@@ -18,7 +18,14 @@ class Decoder {
  public:
   explicit Decoder(ByteView data) : data_(data) {}
 
-  Result<int64_t> ReadLong();
+  Result<int64_t> ReadLong() {
+    // Most varints of a manifest (branch indexes, lengths, small ids and counts) are one byte.
+    if (pos_ < data_.size() && (data_[pos_] & 0x80) == 0) {
+      const uint64_t b = data_[pos_++];
+      return static_cast<int64_t>((b >> 1) ^ (~(b & 1) + 1));
+    }
+    return ReadLongSlow();
+  }
   Result<int32_t> ReadInt();
   Result<bool> ReadBool();
   Result<float> ReadFloat();
@@ -31,6 +38,8 @@ class Decoder {
   void Seek(size_t pos) { pos_ = pos < data_.size() ? pos : data_.size(); }
 
  private:
+  Result<int64_t> ReadLongSlow();
+
   ByteView data_;
   size_t pos_ = 0;
 };
