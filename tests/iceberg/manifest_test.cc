@@ -348,6 +348,48 @@ TEST(Manifest, IndexReadsStringKeyedMetricsMaps) {
   EXPECT_EQ(ReadByIndex(bytes, ManifestFile{}, *ptype), want);
 }
 
+// Avro's nesting limit counts from the entry in both readers: a field nested at the limit reads,
+// one level deeper is the same error.
+TEST(Manifest, IndexCountsNestingFromTheEntry) {
+  auto field = [](std::string name, avro::SchemaPtr s, int32_t id) {
+    avro::FieldSchema f;
+    f.name = std::move(name);
+    f.schema = std::move(s);
+    f.field_id = id;
+    return f;
+  };
+  for (int levels : {60, 61, 62, 63, 64}) {
+    avro::SchemaPtr deep = avro::Primitive(avro::Type::kInt);
+    avro::Value deep_value(int32_t{7});
+    for (int i = 0; i < levels; ++i) {
+      deep = avro::Record("n" + std::to_string(i), {field("x", deep, 1000 + i)});
+      deep_value = avro::Value(avro::RecordValue{{std::move(deep_value)}});
+    }
+    auto df =
+        avro::Record("r2", {field("file_path", avro::Primitive(avro::Type::kString), 100),
+                            field("partition", avro::Record("r102", {}), 102),
+                            field("record_count", avro::Primitive(avro::Type::kLong), 103),
+                            field("file_size_in_bytes", avro::Primitive(avro::Type::kLong), 104),
+                            field("deep", deep, 900)});
+    auto schema = avro::Record(
+        "manifest_entry",
+        {field("status", avro::Primitive(avro::Type::kInt), 0), field("data_file", df, 2)});
+    avro::ContainerWriter w(schema, {}, avro::Codec::kNull);
+    ASSERT_TRUE(
+        w.Append(avro::Value(avro::RecordValue{
+                     {avro::Value(int32_t{1}),
+                      avro::Value(avro::RecordValue{
+                          {avro::Value("f"), avro::Value(avro::RecordValue{}),
+                           avro::Value(int64_t{5}), avro::Value(int64_t{6}), deep_value}})}}))
+            .has_value());
+    const Buffer bytes = Buffer::FromString(w.Finish().value());
+    auto ptype = PartitionSpec().PartitionType(TestSchema()).value();
+    const std::string want = ReadGenerally(bytes, ManifestFile{}, *ptype);
+    EXPECT_EQ(want.starts_with("corrupt"), levels >= 63) << levels << ": " << want;
+    EXPECT_EQ(ReadByIndex(bytes, ManifestFile{}, *ptype), want) << levels;
+  }
+}
+
 TEST(Manifest, CorruptManifestsNameTheFile) {
   Schema s = TestSchema();
   PartitionSpec spec;

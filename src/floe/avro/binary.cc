@@ -304,9 +304,11 @@ Status Mismatch(const Schema& s) {
 
 }  // namespace
 
-Result<Value> DecodeValue(const Schema& schema, Decoder& in) { return Decode(schema, in, 0); }
+Result<Value> DecodeValue(const Schema& schema, Decoder& in, int depth) {
+  return Decode(schema, in, depth);
+}
 
-Status SkipValue(const Schema& schema, Decoder& in) { return Skip(schema, in, 0); }
+Status SkipValue(const Schema& schema, Decoder& in, int depth) { return Skip(schema, in, depth); }
 
 Status EncodeValue(const Schema& s, const Value& v, Encoder& out) {
   switch (s.type) {

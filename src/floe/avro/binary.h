@@ -61,10 +61,12 @@ class Encoder {
   std::string out_;
 };
 
-Result<Value> DecodeValue(const Schema& schema, Decoder& in);
+// `depth`: how deep the value lies in an enclosing one being read piecewise (the nesting limit
+// counts from the outermost value).
+Result<Value> DecodeValue(const Schema& schema, Decoder& in, int depth = 0);
 // Moves past one value of `schema` without building it, checking what DecodeValue checks (lengths,
-// union branches, enum indexes, block counts): it fails exactly where DecodeValue would.
-Status SkipValue(const Schema& schema, Decoder& in);
+// union branches, enum indexes, block counts, nesting): it fails exactly where DecodeValue would.
+Status SkipValue(const Schema& schema, Decoder& in, int depth = 0);
 Status EncodeValue(const Schema& schema, const Value& value, Encoder& out);
 
 }  // namespace floe::avro

@@ -539,9 +539,11 @@ struct Scalar {
   std::string_view bytes;
 };
 
-Result<Scalar> ReadScalar(const avro::Schema& schema, avro::Decoder& in) {
+// `depth` as DecodeValue's: where the value lies in the entry.
+Result<Scalar> ReadScalar(const avro::Schema& schema, avro::Decoder& in, int depth) {
   const avro::Schema* s = &schema;
   while (s->type == avro::Type::kUnion) {
+    ++depth;
     FLOE_ASSIGN_OR_RETURN(int64_t b, in.ReadLong());
     if (b < 0 || static_cast<size_t>(b) >= s->branches.size()) {
       return Corrupt("avro union branch {} out of range", b);
@@ -568,7 +570,7 @@ Result<Scalar> ReadScalar(const avro::Schema& schema, avro::Decoder& in) {
       return out;
     }
     default:
-      FLOE_RETURN_IF_ERROR(avro::SkipValue(*s, in));
+      FLOE_RETURN_IF_ERROR(avro::SkipValue(*s, in, depth));
       return out;
   }
 }
@@ -677,7 +679,7 @@ class InPlaceReader {
     for (size_t i = 0; i < fields.size(); ++i) {
       switch (entry_slots_[i]) {
         case Slot::kStatus: {
-          auto x = ReadScalar(*fields[i].schema, in);
+          auto x = ReadScalar(*fields[i].schema, in, 1);
           if (!x || x->type != avro::Type::kInt || x->number < 0 || x->number > 2) return false;
           head_.status = static_cast<EntryStatus>(x->number);
           status = true;
@@ -688,7 +690,7 @@ class InPlaceReader {
           data_file = true;
           break;
         default:
-          if (!avro::SkipValue(*fields[i].schema, in)) return false;
+          if (!avro::SkipValue(*fields[i].schema, in, 1)) return false;
       }
     }
     if (!status || !data_file) return false;
@@ -701,7 +703,9 @@ class InPlaceReader {
  private:
   bool ReadDataFile(const avro::Schema& schema, avro::Decoder& in) {
     const avro::Schema* s = &schema;
+    int depth = 1;  // of the record, as DecodeValue counts from the entry
     while (s->type == avro::Type::kUnion) {
+      ++depth;
       auto b = in.ReadLong();
       if (!b || *b < 0 || static_cast<size_t>(*b) >= s->branches.size()) return false;
       s = s->branches[static_cast<size_t>(*b)].get();
@@ -714,7 +718,7 @@ class InPlaceReader {
       const Slot slot = file_slots_[i];
       switch (slot) {
         case Slot::kContent: {
-          auto x = ReadScalar(fs, in);
+          auto x = ReadScalar(fs, in, depth + 1);
           if (!x) return false;
           if (auto c = LongOf(*x)) {
             if (*c < 0 || *c > 2) return false;
@@ -723,7 +727,7 @@ class InPlaceReader {
           break;
         }
         case Slot::kPath: {
-          auto x = ReadScalar(fs, in);
+          auto x = ReadScalar(fs, in, depth + 1);
           if (!x || x->type != avro::Type::kString) return false;
           path_ = x->bytes;
           path = true;
@@ -731,25 +735,25 @@ class InPlaceReader {
         }
         case Slot::kRecordCount:
         case Slot::kFileSize: {
-          auto x = ReadScalar(fs, in);
+          auto x = ReadScalar(fs, in, depth + 1);
           if (!x || !LongOf(*x)) return false;
           (slot == Slot::kRecordCount ? record_count : file_size) = true;
           break;
         }
         case Slot::kPartition: {
           // Small (one value per partition field): decoded generally, converted as EntryOf does.
-          auto v = avro::DecodeValue(fs, in);
+          auto v = avro::DecodeValue(fs, in, depth + 1);
           if (!v) return false;
           partition_value_ = std::move(*v);
           partition = true;
           break;
         }
         case Slot::kSkip:
-          if (!avro::SkipValue(fs, in)) return false;
+          if (!avro::SkipValue(fs, in, depth + 1)) return false;
           break;
         default: {
           const size_t k = static_cast<size_t>(slot) - static_cast<size_t>(Slot::kColumnSizes);
-          if (!ReadMetrics(fs, in, k)) return false;
+          if (!ReadMetrics(fs, in, k, depth + 1)) return false;
         }
       }
     }
@@ -763,9 +767,11 @@ class InPlaceReader {
   }
 
   // Map `k` of kColumnSizes .. kUpperBounds: counts_[k] for the counts, lower_/upper_ for bounds.
-  bool ReadMetrics(const avro::Schema& schema, avro::Decoder& in, size_t k) {
+  // `depth`: the field's, as DecodeValue counts from the entry.
+  bool ReadMetrics(const avro::Schema& schema, avro::Decoder& in, size_t k, int depth) {
     const avro::Schema* s = &schema;
     while (s->type == avro::Type::kUnion) {
+      ++depth;
       auto b = in.ReadLong();
       if (!b || *b < 0 || static_cast<size_t>(*b) >= s->branches.size()) return false;
       s = s->branches[static_cast<size_t>(*b)].get();
@@ -814,9 +820,9 @@ class InPlaceReader {
         continue;
       }
       for (int64_t i = 0; i < n; ++i) {
-        auto key = ReadScalar(key_schema, in);
+        auto key = ReadScalar(key_schema, in, depth + 2);
         if (!key || key->type != avro::Type::kInt) return false;
-        auto value = ReadScalar(value_schema, in);
+        auto value = ReadScalar(value_schema, in, depth + 2);
         if (!value) return false;
         const auto id = static_cast<int32_t>(key->number);
         if (bounds) {
