@@ -48,6 +48,44 @@ TEST(AvroBinary, CorruptVarintsAndLengthsAreErrors) {
   EXPECT_EQ(r.error().ToString(), "corrupt: avro bytes length 100 exceeds the 3 bytes left");
 }
 
+// SkipValue ends where DecodeValue ends, and fails where it fails: on every prefix of values of
+// a schema with every kind of type.
+TEST(AvroBinary, SkipValueMovesPastWhatDecodeValueReads) {
+  auto schema = ParseSchema(R"({"type": "record", "name": "r", "fields": [
+    {"name": "b", "type": "boolean"}, {"name": "i", "type": "int"}, {"name": "f", "type": "float"},
+    {"name": "d", "type": "double"}, {"name": "s", "type": ["null", "string"]},
+    {"name": "x", "type": {"type": "fixed", "name": "x4", "size": 4}},
+    {"name": "e", "type": {"type": "enum", "name": "e", "symbols": ["A", "B"]}},
+    {"name": "a", "type": {"type": "array", "items": "long"}},
+    {"name": "m", "type": {"type": "map", "values": "bytes"}}]})")
+                    .value();
+  std::string encoded;
+  for (int n = 0; n < 3; ++n) {
+    ArrayValue a;
+    for (int i = 0; i < n; ++i) a.items.emplace_back(int64_t{i * 1000});
+    MapValue m;
+    for (int i = 0; i < n; ++i) m.entries.emplace_back(std::to_string(i), Value::Bytes("v"));
+    Value v(RecordValue{{Value(n == 1), Value(int32_t{-n}), Value(1.5f), Value(2.5),
+                         n == 0 ? Value::Null() : Value("str"), Value::Bytes("abcd"),
+                         Value(EnumValue{n % 2}), Value(std::move(a)), Value(std::move(m))}});
+    Encoder e;
+    ASSERT_TRUE(EncodeValue(*schema, v, e).has_value());
+    encoded += e.bytes();
+  }
+  for (size_t cut = 0; cut <= encoded.size(); ++cut) {
+    const std::string prefix = encoded.substr(0, cut);
+    Decoder decode(AsBytes(prefix)), skip(AsBytes(prefix));
+    for (;;) {
+      auto v = DecodeValue(*schema, decode);
+      auto s = SkipValue(*schema, skip);
+      ASSERT_EQ(v.has_value(), s.has_value()) << cut;
+      if (!v) break;
+      ASSERT_EQ(decode.position(), skip.position()) << cut;
+      if (decode.remaining() == 0) break;
+    }
+  }
+}
+
 constexpr const char* kManifestLikeSchema = R"({
   "type": "record", "name": "manifest_entry", "fields": [
     {"name": "status", "type": "int", "field-id": 0},
@@ -175,6 +213,17 @@ TEST(AvroContainer, RoundTripsWithHeaderKeysInOrder) {
     ASSERT_TRUE(values.has_value()) << values.error().ToString();
     ASSERT_EQ(values->size(), 50u);
     for (int i = 0; i < 50; ++i) EXPECT_EQ((*values)[i], SampleEntry(i)) << i;
+    // The same values block by block, still encoded.
+    auto blocks = r->ReadBlocks();
+    ASSERT_TRUE(blocks.has_value()) << blocks.error().ToString();
+    EXPECT_GT(blocks->size(), 1u);
+    int i = 0;
+    for (const auto& b : *blocks) {
+      Decoder d(AsBytes(b.data));
+      for (int64_t j = 0; j < b.count; ++j, ++i) EXPECT_EQ(DecodeValue(*schema, d), SampleEntry(i));
+      EXPECT_EQ(d.remaining(), 0u);
+    }
+    EXPECT_EQ(i, 50);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "floe/base/thread_pool.h"
 
+#include "floe/base/parallel_for.h"
+
 #include <atomic>
 #include <set>
 
@@ -43,6 +45,26 @@ TEST(ThreadPool, UsesSeveralThreads) {
   }
   for (auto& f : fs) f.get();
   EXPECT_EQ(ids.size(), 3u);
+}
+
+TEST(ParallelFor, RunsEachIndexOnceAndReturnsWhenAllHaveRun) {
+  ThreadPool pool(3);
+  for (size_t n : {0, 1, 2, 100}) {
+    std::vector<std::atomic<int>> runs(n);
+    ParallelFor(pool, n, [&](size_t i) { runs[i].fetch_add(1); });
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(runs[i].load(), 1) << i;
+  }
+}
+
+// Called from the pool's only worker, the caller does the work itself rather than wait on it.
+TEST(ParallelFor, DoesNotWaitOnABusyPool) {
+  ThreadPool pool(1);
+  auto done = pool.Submit([&] {
+    std::atomic<int> sum{0};
+    ParallelFor(pool, 10, [&](size_t i) { sum.fetch_add(static_cast<int>(i)); });
+    return sum.load();
+  });
+  EXPECT_EQ(done.get(), 45);
 }
 
 TEST(ThreadPool, SubmitPropagatesExceptionsThroughTheFuture) {

@@ -5,7 +5,7 @@
 
 namespace floe::avro {
 
-Result<int64_t> Decoder::ReadLong() {
+Result<int64_t> Decoder::ReadLongSlow() {
   uint64_t v = 0;
   for (int shift = 0; shift < 70; shift += 7) {
     if (pos_ >= data_.size()) return Corrupt("avro varint runs past the end at byte {}", pos_);
@@ -211,6 +211,64 @@ Result<Value> Decode(const Schema& s, Decoder& in, int depth) {
   return Internal("bad avro type");
 }
 
+// A read's status without its value.
+template <typename T>
+Status Drop(Result<T> r) {
+  if (!r) return std::unexpected(std::move(r).error());
+  return {};
+}
+
+Status Skip(const Schema& s, Decoder& in, int depth) {
+  if (depth > kMaxDepth) return Corrupt("avro value nested deeper than {}", kMaxDepth);
+  switch (s.type) {
+    case Type::kNull:
+      return {};
+    case Type::kBoolean:
+      return Drop(in.ReadBool());
+    case Type::kInt:
+      return Drop(in.ReadInt());
+    case Type::kLong:
+      return Drop(in.ReadLong());
+    case Type::kFloat:
+      return Drop(in.ReadFloat());
+    case Type::kDouble:
+      return Drop(in.ReadDouble());
+    case Type::kString:
+    case Type::kBytes:
+      return Drop(in.ReadBytes());
+    case Type::kFixed:
+      return Drop(in.ReadFixed(static_cast<size_t>(s.size)));
+    case Type::kEnum: {
+      FLOE_ASSIGN_OR_RETURN(int32_t i, in.ReadInt());
+      if (i < 0 || static_cast<size_t>(i) >= s.symbols.size()) {
+        return Corrupt("avro enum index {} out of range for '{}'", i, s.name);
+      }
+      return {};
+    }
+    case Type::kUnion: {
+      FLOE_ASSIGN_OR_RETURN(int64_t b, in.ReadLong());
+      if (b < 0 || static_cast<size_t>(b) >= s.branches.size()) {
+        return Corrupt("avro union branch {} out of range ({} branches)", b, s.branches.size());
+      }
+      return Skip(*s.branches[b], in, depth + 1);
+    }
+    case Type::kRecord:
+      for (const auto& f : s.fields) {
+        auto st = Skip(*f.schema, in, depth + 1);
+        if (!st) return InField(f.name, std::move(st).error());
+      }
+      return {};
+    case Type::kArray:
+      return ReadBlocks(in, *s.items, false, [&] { return Skip(*s.items, in, depth + 1); });
+    case Type::kMap:
+      return ReadBlocks(in, *s.values, true, [&]() -> Status {
+        FLOE_RETURN_IF_ERROR(in.ReadBytes());
+        return Skip(*s.values, in, depth + 1);
+      });
+  }
+  return Internal("bad avro type");
+}
+
 // Which union branch a value belongs to: null -> the null branch; otherwise the first branch
 // whose type accepts the value's kind.
 std::optional<size_t> PickBranch(const Schema& u, const Value& v) {
@@ -246,7 +304,11 @@ Status Mismatch(const Schema& s) {
 
 }  // namespace
 
-Result<Value> DecodeValue(const Schema& schema, Decoder& in) { return Decode(schema, in, 0); }
+Result<Value> DecodeValue(const Schema& schema, Decoder& in, int depth) {
+  return Decode(schema, in, depth);
+}
+
+Status SkipValue(const Schema& schema, Decoder& in, int depth) { return Skip(schema, in, depth); }
 
 Status EncodeValue(const Schema& s, const Value& v, Encoder& out) {
   switch (s.type) {

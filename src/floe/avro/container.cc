@@ -1,5 +1,8 @@
 #include "floe/avro/container.h"
 
+#include <map>
+#include <mutex>
+
 #include "floe/base/random.h"
 
 #include <snappy-c.h>
@@ -58,6 +61,39 @@ std::string Deflate(std::string_view in) {
   return out;
 }
 
+// The schemas of the headers read so far, by their JSON text: the manifests of a table repeat
+// one schema (a few kB of JSON, the costliest part of opening a small file), and a schema is
+// immutable, so one parse serves them all. A pure memo: bounded, it forgets everything when full.
+class SchemaMemo {
+ public:
+  static SchemaMemo& Default() {
+    static SchemaMemo* memo = new SchemaMemo();  // never destroyed: used until exit
+    return *memo;
+  }
+
+  Result<SchemaPtr> Parse(std::string_view json_text) {
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = schemas_.find(json_text); it != schemas_.end()) return it->second;
+    }
+    FLOE_ASSIGN_OR_RETURN(SchemaPtr schema, ParseSchema(json_text));
+    std::lock_guard lock(mu_);
+    if (bytes_ + json_text.size() > kMaxBytes) {
+      schemas_.clear();
+      bytes_ = 0;
+    }
+    bytes_ += json_text.size();
+    schemas_.emplace(std::string(json_text), schema);
+    return schema;
+  }
+
+ private:
+  static constexpr size_t kMaxBytes = size_t{4} << 20;
+  std::mutex mu_;
+  std::map<std::string, SchemaPtr, std::less<>> schemas_;
+  size_t bytes_ = 0;
+};
+
 }  // namespace
 
 std::string_view CodecName(Codec c) {
@@ -113,7 +149,7 @@ Result<ContainerReader> ContainerReader::Open(Buffer file, std::string name) {
   r.sync_ = std::string(*sync);
   r.data_start_ = 4 + in.position();
   if (schema_json.empty()) return Corrupt("avro file '{}': no avro.schema in header", r.name_);
-  auto schema = ParseSchema(schema_json);
+  auto schema = SchemaMemo::Default().Parse(schema_json);
   if (!schema) return Corrupt("avro file '{}': {}", r.name_, schema.error().message);
   r.schema_ = std::move(*schema);
   if (codec == "null") {
@@ -189,8 +225,7 @@ Result<std::string> ContainerReader::DecompressBlock(std::string_view block, int
   return Internal("bad codec");
 }
 
-Result<std::vector<Value>> ContainerReader::ReadAll() {
-  std::vector<Value> values;
+Status ContainerReader::VisitBlocks(const std::function<Status(Block&&, int64_t)>& fn) const {
   Decoder in(file_.view().subspan(data_start_));
   int64_t index = 0;
   while (in.remaining() > 0) {
@@ -210,8 +245,26 @@ Result<std::vector<Value>> ContainerReader::ReadAll() {
       return Corrupt("avro file '{}': block {} claims {} values in {} bytes", name_, index, *count,
                      data.size());
     }
-    Decoder block(AsBytes(data));
-    for (int64_t i = 0; i < *count; ++i) {
+    FLOE_RETURN_IF_ERROR(fn(Block{std::move(data), *count}, index));
+    ++index;
+  }
+  return {};
+}
+
+Result<std::vector<ContainerReader::Block>> ContainerReader::ReadBlocks() const {
+  std::vector<Block> blocks;
+  FLOE_RETURN_IF_ERROR(VisitBlocks([&](Block&& b, int64_t) -> Status {
+    blocks.push_back(std::move(b));
+    return {};
+  }));
+  return blocks;
+}
+
+Result<std::vector<Value>> ContainerReader::ReadAll() {
+  std::vector<Value> values;
+  FLOE_RETURN_IF_ERROR(VisitBlocks([&](Block&& b, int64_t index) -> Status {
+    Decoder block(AsBytes(b.data));
+    for (int64_t i = 0; i < b.count; ++i) {
       auto v = DecodeValue(*schema_, block);
       if (!v) {
         return Corrupt("avro file '{}': value {} of block {}: {}", name_, i, index,
@@ -223,8 +276,8 @@ Result<std::vector<Value>> ContainerReader::ReadAll() {
       return Corrupt("avro file '{}': block {} has {} bytes after its values", name_, index,
                      block.remaining());
     }
-    ++index;
-  }
+    return {};
+  }));
   return values;
 }
 

@@ -2,10 +2,12 @@
 // magic, key/value metadata (avro.schema, avro.codec and the caller's keys, in the caller's order)
 // and a sync marker, then blocks of encoded values. Reads null, deflate, snappy and zstandard
 // blocks; writes null and deflate. The reader checks every length and the sync marker after each
-// block; corrupt input is an error naming the file, never a crash.
+// block; corrupt input is an error naming the file, never a crash. A header's schema is parsed
+// once per distinct text in the process (the manifests of a table all carry the same one).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,9 +38,21 @@ class ContainerReader {
   // Every value of the file, in order.
   Result<std::vector<Value>> ReadAll();
 
+  // A block's values, decompressed but still encoded: for readers that decode only what they
+  // need (SkipValue over the rest) and come back for a value (Decoder::Seek).
+  struct Block {
+    std::string data;
+    int64_t count = 0;
+  };
+  // Every block of the file, in order, checked as ReadAll checks them (lengths, sync markers).
+  Result<std::vector<Block>> ReadBlocks() const;
+
  private:
   ContainerReader() = default;
   Result<std::string> DecompressBlock(std::string_view block, int64_t index) const;
+  // Checks and decompresses each block in turn, handing it to `fn` with its index before the
+  // next is looked at (so the first bad thing in file order is the error).
+  Status VisitBlocks(const std::function<Status(Block&&, int64_t)>& fn) const;
 
   Buffer file_;
   std::string name_;

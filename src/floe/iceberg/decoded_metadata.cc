@@ -77,7 +77,7 @@ Result<std::vector<uint8_t>> Gunzip(const Buffer& bytes, const std::string& loca
 }  // namespace
 
 struct DecodedMetadataCache::Caches {
-  DecodedCache<std::vector<ManifestEntry>> manifests;
+  DecodedCache<ManifestIndex> manifest_indexes;
   DecodedCache<std::vector<ManifestFile>> manifest_lists;
   DecodedCache<TableMetadata> table_metadata;
   const MetadataCache* bytes_cache = nullptr;
@@ -90,14 +90,13 @@ DecodedMetadataCache::DecodedMetadataCache(const MetadataCache* bytes_cache)
 
 DecodedMetadataCache::~DecodedMetadataCache() = default;
 
-Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodedMetadataCache::DecodeManifest(
+Result<std::shared_ptr<const ManifestIndex>> DecodedMetadataCache::DecodeManifestIndex(
     const Buffer& bytes, const ManifestFile& list_entry, const Type& partition_type) {
-  // What the entries inherit from the list entry, and the partition type, are part of the key.
   const std::string key =
       fmt::format("{}|{}|{}|{}", list_entry.manifest_path, list_entry.sequence_number,
                   list_entry.added_snapshot_id, partition_type.ToString());
-  return Cached(&caches_->manifests, caches_->bytes_cache->enabled(), key, bytes, [&] {
-    return ReadManifest(bytes, list_entry.manifest_path, list_entry, partition_type);
+  return Cached(&caches_->manifest_indexes, caches_->bytes_cache->enabled(), key, bytes, [&] {
+    return IndexManifest(bytes, list_entry.manifest_path, list_entry, partition_type);
   });
 }
 
@@ -120,7 +119,7 @@ Result<std::shared_ptr<const TableMetadata>> DecodedMetadataCache::DecodeTableMe
 }
 
 void DecodedMetadataCache::Clear() {
-  caches_->manifests.Clear();
+  caches_->manifest_indexes.Clear();
   caches_->manifest_lists.Clear();
   caches_->table_metadata.Clear();
 }

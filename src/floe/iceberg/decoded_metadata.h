@@ -28,9 +28,11 @@ class DecodedMetadataCache {
   DecodedMetadataCache(const DecodedMetadataCache&) = delete;
   DecodedMetadataCache& operator=(const DecodedMetadataCache&) = delete;
 
-  // ReadManifest of `bytes` (the manifest `list_entry` names, typed by `partition_type`).
-  Result<std::shared_ptr<const std::vector<ManifestEntry>>> DecodeManifest(
-      const Buffer& bytes, const ManifestFile& list_entry, const Type& partition_type);
+  // IndexManifest of `bytes` (the manifest `list_entry` names, typed by `partition_type`):
+  // planning's in-place read of the manifest.
+  Result<std::shared_ptr<const ManifestIndex>> DecodeManifestIndex(const Buffer& bytes,
+                                                                   const ManifestFile& list_entry,
+                                                                   const Type& partition_type);
 
   // ReadManifestList of `bytes`, the manifest list at `location`.
   Result<std::shared_ptr<const std::vector<ManifestFile>>> DecodeManifestList(

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+#include <string_view>
 
 namespace floe::iceberg {
 namespace {
@@ -212,33 +214,76 @@ bool SummariesMightMatch(const ExprPtr& expr, const Type& ptype,
   });
 }
 
-bool MetricsMightMatch(const ExprPtr& bound, const Schema& schema, const DataFile& f) {
-  ExprPtr e = RewriteNot(bound);
-  return Walk(e, [&](const Expr& p) {
+namespace {
+
+// The metrics test over any store of a file's metrics: `find_count(kind, id)` gives the value,
+// null or NaN count of column `id` (kind 0, 1, 2), `find_bound(upper, id)` its serialised bound.
+template <typename FindCount, typename FindBound>
+bool MetricsTest(const ExprPtr& rewritten, const Schema& schema, FindCount&& find_count,
+                 FindBound&& find_bound) {
+  return Walk(rewritten, [&](const Expr& p) {
     const NestedField* field = schema.FindById(p.field_id);
     if (field == nullptr) return true;
-    auto find = [&](const std::map<int32_t, int64_t>& m) -> std::optional<int64_t> {
-      auto it = m.find(p.field_id);
-      return it == m.end() ? std::nullopt : std::optional<int64_t>(it->second);
-    };
-    std::optional<int64_t> values = find(f.value_counts), nulls = find(f.null_value_counts),
-                           nans = find(f.nan_value_counts);
+    std::optional<int64_t> values = find_count(0, p.field_id), nulls = find_count(1, p.field_id),
+                           nans = find_count(2, p.field_id);
     if (p.op == Op::kIsNull) return !(nulls && *nulls == 0);
     bool all_null = values && nulls && *values == *nulls;
     if (p.op == Op::kNotNull) return !all_null;
     if (all_null) return false;
     std::optional<Literal> lower, upper;
-    if (auto it = f.lower_bounds.find(p.field_id); it != f.lower_bounds.end()) {
-      if (auto l = DeserializeBound(*field->type, it->second)) lower = *l;
+    if (std::optional<std::string_view> b = find_bound(false, p.field_id)) {
+      if (auto l = DeserializeBound(*field->type, *b)) lower = *l;
     }
-    if (auto it = f.upper_bounds.find(p.field_id); it != f.upper_bounds.end()) {
-      if (auto u = DeserializeBound(*field->type, it->second)) upper = *u;
+    if (std::optional<std::string_view> b = find_bound(true, p.field_id)) {
+      if (auto u = DeserializeBound(*field->type, *b)) upper = *u;
     }
     // Bounds of float columns exclude NaN: without a NaN count of 0 the file may hold NaNs,
     // which satisfy > and >= (NaN sorts above every number).
     const bool floating = field->type->id == TypeId::kFloat || field->type->id == TypeId::kDouble;
     return RangeMightMatch(p, lower, upper, floating && !(nans && *nans == 0));
   });
+}
+
+// The last pair of `id` (a manifest map's later duplicate wins, as std::map assignment does).
+template <typename V>
+const V* FindLast(std::span<const std::pair<int32_t, V>> pairs, int32_t id) {
+  for (size_t i = pairs.size(); i-- > 0;) {
+    if (pairs[i].first == id) return &pairs[i].second;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool MetricsMightMatch(const ExprPtr& bound, const Schema& schema, const DataFile& f) {
+  auto find_count = [&](int kind, int32_t id) -> std::optional<int64_t> {
+    const std::map<int32_t, int64_t>& m = kind == 0   ? f.value_counts
+                                          : kind == 1 ? f.null_value_counts
+                                                      : f.nan_value_counts;
+    auto it = m.find(id);
+    return it == m.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  };
+  auto find_bound = [&](bool upper, int32_t id) -> std::optional<std::string_view> {
+    const std::map<int32_t, std::string>& m = upper ? f.upper_bounds : f.lower_bounds;
+    auto it = m.find(id);
+    return it == m.end() ? std::nullopt : std::optional<std::string_view>(it->second);
+  };
+  return MetricsTest(RewriteNot(bound), schema, find_count, find_bound);
+}
+
+bool MetricsMightMatch(const ExprPtr& rewritten, const Schema& schema, const MetricsView& f) {
+  auto find_count = [&](int kind, int32_t id) -> std::optional<int64_t> {
+    const int64_t* v = FindLast(kind == 0   ? f.value_counts
+                                : kind == 1 ? f.null_value_counts
+                                            : f.nan_value_counts,
+                                id);
+    return v ? std::optional<int64_t>(*v) : std::nullopt;
+  };
+  auto find_bound = [&](bool upper, int32_t id) -> std::optional<std::string_view> {
+    const std::string_view* v = FindLast(upper ? f.upper_bounds : f.lower_bounds, id);
+    return v ? std::optional<std::string_view>(*v) : std::nullopt;
+  };
+  return MetricsTest(rewritten, schema, find_count, find_bound);
 }
 
 }  // namespace floe::iceberg

@@ -23,4 +23,8 @@ bool SummariesMightMatch(const ExprPtr& partition_expr, const Type& partition_ty
 // `bound` is bound to `schema`, NOT rewritten away or not.
 bool MetricsMightMatch(const ExprPtr& bound, const Schema& schema, const DataFile& file);
 
+// The same test on a view; `rewritten` is RewriteNot of a bound filter, done once by the caller
+// for all the files it tests.
+bool MetricsMightMatch(const ExprPtr& rewritten, const Schema& schema, const MetricsView& file);
+
 }  // namespace floe::iceberg

@@ -1,6 +1,8 @@
 #include "floe/iceberg/manifest.h"
 
+#include <array>
 #include <cmath>
+#include <initializer_list>
 
 #include "floe/avro/container.h"
 
@@ -402,106 +404,589 @@ Result<std::string> WriteManifest(const ManifestContext& ctx,
   return w.Finish();
 }
 
+namespace {
+
+Error BadManifest(const std::string& name, std::string_view what) {
+  return Corrupt("manifest '{}': {}", name, what).error();
+}
+
+// Where a manifest's writer schema keeps the entry's parts.
+struct EntryShape {
+  const avro::Schema* entry = nullptr;      // the manifest_entry record
+  const avro::Schema* data_file = nullptr;  // field 2, unwrapped
+  const avro::Schema* partition = nullptr;  // field 102 of data_file, unwrapped
+};
+
+Result<EntryShape> ShapeOf(const avro::Schema& es, const std::string& name) {
+  const avro::Schema* dfs_ptr = FieldSchemaById(es, 2);
+  if (es.type != avro::Type::kRecord || dfs_ptr == nullptr) {
+    return std::unexpected(BadManifest(name, "no data_file field (id 2)"));
+  }
+  const avro::Schema& dfs = Unwrap(*dfs_ptr);
+  const avro::Schema* ps_ptr = FieldSchemaById(dfs, 102);
+  if (ps_ptr == nullptr) return std::unexpected(BadManifest(name, "no partition field (id 102)"));
+  return EntryShape{&es, &dfs, &Unwrap(*ps_ptr)};
+}
+
+// The partition tuple of data file `path` from its field 102 (`pv`; null when the writer lacks it).
+Result<std::vector<Literal>> PartitionOf(const EntryShape& shape, const Value* pv,
+                                         const Type& partition_type, std::string_view path,
+                                         const std::string& name) {
+  std::vector<Literal> out;
+  out.reserve(partition_type.fields.size());
+  for (const auto& pf : partition_type.fields) {
+    const Value* x = pv ? FieldById(*shape.partition, *pv, pf.id) : nullptr;
+    if (x == nullptr) {
+      out.push_back(Literal::Null(pf.type->id));
+      continue;
+    }
+    auto lit = FromAvro(*x, *pf.type);
+    if (!lit) {
+      return std::unexpected(
+          BadManifest(name, fmt::format("data file '{}': partition field '{}': {}", path, pf.name,
+                                        lit.error().message)));
+    }
+    out.push_back(std::move(*lit));
+  }
+  return out;
+}
+
+// One decoded entry as a ManifestEntry, with what it inherits from `list_entry`.
+Result<ManifestEntry> EntryOf(const EntryShape& shape, const Value& v,
+                              const ManifestFile& list_entry, const Type& partition_type,
+                              const std::string& name) {
+  const avro::Schema& es = *shape.entry;
+  const avro::Schema& dfs = *shape.data_file;
+  auto bad = [&](std::string_view what) { return std::unexpected(BadManifest(name, what)); };
+  ManifestEntry e;
+  const Value* status = FieldById(es, v, 0);
+  if (status == nullptr || !status->is<int32_t>() || status->as<int32_t>() < 0 ||
+      status->as<int32_t>() > 2) {
+    return bad("entry without a valid status");
+  }
+  e.status = static_cast<EntryStatus>(status->as<int32_t>());
+  e.snapshot_id = OptLong(es, v, 1);
+  e.sequence_number = OptLong(es, v, 3);
+  e.file_sequence_number = OptLong(es, v, 4);
+  // Inheritance (spec: "Sequence Number Inheritance"): null fields of entries take the
+  // manifest's values; in v1 everything is sequence number 0.
+  if (!e.snapshot_id) e.snapshot_id = list_entry.added_snapshot_id;
+  if (!e.sequence_number && (e.status == EntryStatus::kAdded || list_entry.sequence_number == 0)) {
+    e.sequence_number = list_entry.sequence_number;
+  }
+  if (!e.file_sequence_number &&
+      (e.status == EntryStatus::kAdded || list_entry.sequence_number == 0)) {
+    e.file_sequence_number = list_entry.sequence_number;
+  }
+  const Value* dfv = FieldById(es, v, 2);
+  if (dfv == nullptr || !dfv->is<RecordValue>()) return bad("entry without data_file");
+  DataFile& f = e.file;
+  f.spec_id = list_entry.partition_spec_id;
+  if (auto c = OptLong(dfs, *dfv, 134)) {
+    if (*c < 0 || *c > 2) return bad("data file with unknown content type");
+    f.content = static_cast<FileContent>(*c);
+  }
+  const Value* path = FieldById(dfs, *dfv, 100);
+  const Value* format = FieldById(dfs, *dfv, 101);
+  if (path == nullptr || !path->is<std::string>()) return bad("data file without file_path");
+  f.file_path = path->as<std::string>();
+  if (format != nullptr && format->is<std::string>()) f.file_format = format->as<std::string>();
+  auto rc = OptLong(dfs, *dfv, 103);
+  auto size = OptLong(dfs, *dfv, 104);
+  if (!rc || !size)
+    return bad(fmt::format("data file '{}' lacks record_count or size", f.file_path));
+  f.record_count = *rc;
+  f.file_size_in_bytes = *size;
+  FLOE_ASSIGN_OR_RETURN(f.partition, PartitionOf(shape, FieldById(dfs, *dfv, 102), partition_type,
+                                                 f.file_path, name));
+  auto maps = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(f.column_sizes, ReadIntMap<int64_t>(dfs, *dfv, 108));
+    FLOE_ASSIGN_OR_RETURN(f.value_counts, ReadIntMap<int64_t>(dfs, *dfv, 109));
+    FLOE_ASSIGN_OR_RETURN(f.null_value_counts, ReadIntMap<int64_t>(dfs, *dfv, 110));
+    FLOE_ASSIGN_OR_RETURN(f.nan_value_counts, ReadIntMap<int64_t>(dfs, *dfv, 137));
+    FLOE_ASSIGN_OR_RETURN(f.lower_bounds, ReadIntMap<std::string>(dfs, *dfv, 125));
+    FLOE_ASSIGN_OR_RETURN(f.upper_bounds, ReadIntMap<std::string>(dfs, *dfv, 128));
+    return {};
+  }();
+  if (!maps) return bad(fmt::format("data file '{}': {}", f.file_path, maps.error().message));
+  if (const Value* km = FieldById(dfs, *dfv, 131); km && km->is<avro::BytesValue>()) {
+    f.key_metadata = km->as<avro::BytesValue>().data;
+  }
+  if (const Value* so = FieldById(dfs, *dfv, 132); so && so->is<ArrayValue>()) {
+    for (const auto& x : so->as<ArrayValue>().items) {
+      if (x.is<int64_t>()) f.split_offsets.push_back(x.as<int64_t>());
+    }
+  }
+  if (const Value* eq = FieldById(dfs, *dfv, 135); eq && eq->is<ArrayValue>()) {
+    for (const auto& x : eq->as<ArrayValue>().items) {
+      if (x.is<int32_t>()) f.equality_ids.push_back(x.as<int32_t>());
+    }
+  }
+  if (auto so = OptLong(dfs, *dfv, 140)) f.sort_order_id = static_cast<int32_t>(*so);
+  if (const Value* r = FieldById(dfs, *dfv, 143); r && r->is<std::string>()) {
+    f.referenced_data_file = r->as<std::string>();
+  }
+  return e;
+}
+
+// --- reading entries in place (ReadManifestIf) ---
+
+// One primitive read through any unions: its Avro type (kNull for a null branch) and value.
+// Types other than int, long, string, bytes and fixed are skipped and reported by type only.
+struct Scalar {
+  avro::Type type = avro::Type::kNull;
+  int64_t number = 0;
+  std::string_view bytes;
+};
+
+// `depth` as DecodeValue's: where the value lies in the entry.
+Result<Scalar> ReadScalar(const avro::Schema& schema, avro::Decoder& in, int depth) {
+  const avro::Schema* s = &schema;
+  while (s->type == avro::Type::kUnion) {
+    ++depth;
+    FLOE_ASSIGN_OR_RETURN(int64_t b, in.ReadLong());
+    if (b < 0 || static_cast<size_t>(b) >= s->branches.size()) {
+      return Corrupt("avro union branch {} out of range", b);
+    }
+    s = s->branches[static_cast<size_t>(b)].get();
+  }
+  Scalar out{s->type};
+  switch (s->type) {
+    case avro::Type::kInt: {
+      FLOE_ASSIGN_OR_RETURN(out.number, in.ReadInt());
+      return out;
+    }
+    case avro::Type::kLong: {
+      FLOE_ASSIGN_OR_RETURN(out.number, in.ReadLong());
+      return out;
+    }
+    case avro::Type::kString:
+    case avro::Type::kBytes: {
+      FLOE_ASSIGN_OR_RETURN(out.bytes, in.ReadBytes());
+      return out;
+    }
+    case avro::Type::kFixed: {
+      FLOE_ASSIGN_OR_RETURN(out.bytes, in.ReadFixed(static_cast<size_t>(s->size)));
+      return out;
+    }
+    default:
+      FLOE_RETURN_IF_ERROR(avro::SkipValue(*s, in, depth));
+      return out;
+  }
+}
+
+// OptLong's reading of a scalar.
+std::optional<int64_t> LongOf(const Scalar& x) {
+  if (x.type == avro::Type::kInt || x.type == avro::Type::kLong) return x.number;
+  return std::nullopt;
+}
+
+// What the in-place reader does with one field of the entry or data_file record.
+enum class Slot : uint8_t {
+  kSkip,
+  kStatus,
+  kDataFile,
+  kContent,
+  kPath,
+  kRecordCount,
+  kFileSize,
+  kPartition,
+  kColumnSizes,
+  kValueCounts,
+  kNullCounts,
+  kNanCounts,
+  kLowerBounds,
+  kUpperBounds,
+};
+
+bool IsMetricsMap(Slot s) { return s >= Slot::kColumnSizes; }
+
+// A metrics map field that ReadIntMap accepts exactly when each item is (int, long) -- or (int,
+// bytes|fixed) for bounds: null, or an array of two-field records, possibly within a union. Other
+// shapes (Avro's string-keyed map) are left to the general reader.
+bool PlainIntMap(const avro::Schema& s) {
+  auto array_ok = [](const avro::Schema& a) {
+    return a.type == avro::Type::kArray && a.items && a.items->type == avro::Type::kRecord &&
+           a.items->fields.size() == 2;
+  };
+  if (s.type != avro::Type::kUnion) return array_ok(s);
+  for (const auto& b : s.branches) {
+    if (b->type != avro::Type::kNull && !array_ok(*b)) return false;
+  }
+  return true;
+}
+
+// The slots of a record's fields (the first field of an id decides, as FieldIndexById finds it).
+std::vector<Slot> SlotsOf(const avro::Schema& record,
+                          std::initializer_list<std::pair<int32_t, Slot>> wanted) {
+  std::vector<Slot> slots(record.fields.size(), Slot::kSkip);
+  for (const auto& [id, slot] : wanted) {
+    if (auto i = record.FieldIndexById(id)) slots[*i] = slot;
+  }
+  return slots;
+}
+
+// What the in-place reader sees of an entry (ManifestIndex).
+struct ManifestEntryHead {
+  EntryStatus status = EntryStatus::kAdded;
+  FileContent content = FileContent::kData;
+  std::vector<Literal> partition;  // as DataFile::partition
+  MetricsView metrics;
+};
+
+// Reads a manifest's entries in place: per entry only the fields a filter needs (status, content,
+// the path's and counts' presence, partition, metrics), every other field skipped but checked,
+// and nothing built per entry but the partition tuple. Errors are not reported from here: on
+// any failure the caller turns to the general reader, which names it.
+class InPlaceReader {
+ public:
+  InPlaceReader(const EntryShape& shape, const ManifestFile& list_entry, const Type& partition_type,
+                const std::string& name)
+      : shape_(shape), list_entry_(list_entry), partition_type_(partition_type), name_(name) {}
+
+  // False when the writer's schema has a shape this reader leaves to the general one.
+  bool Prepare() {
+    entry_slots_ = SlotsOf(*shape_.entry, {{0, Slot::kStatus}, {2, Slot::kDataFile}});
+    file_slots_ = SlotsOf(*shape_.data_file, {{134, Slot::kContent},
+                                              {100, Slot::kPath},
+                                              {103, Slot::kRecordCount},
+                                              {104, Slot::kFileSize},
+                                              {102, Slot::kPartition},
+                                              {108, Slot::kColumnSizes},
+                                              {109, Slot::kValueCounts},
+                                              {110, Slot::kNullCounts},
+                                              {137, Slot::kNanCounts},
+                                              {125, Slot::kLowerBounds},
+                                              {128, Slot::kUpperBounds}});
+    for (size_t i = 0; i < file_slots_.size(); ++i) {
+      if (IsMetricsMap(file_slots_[i]) && !PlainIntMap(*shape_.data_file->fields[i].schema)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Reads the entry at `in`'s position into head_; false on anything the general reader must see.
+  bool ReadHead(avro::Decoder& in) {
+    head_.status = EntryStatus::kAdded;
+    head_.content = FileContent::kData;
+    head_.partition.clear();
+    for (auto* v : {&counts_[0], &counts_[1], &counts_[2], &counts_[3]}) v->clear();
+    lower_.clear();
+    upper_.clear();
+    bool status = false, data_file = false;
+    const auto& fields = shape_.entry->fields;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      switch (entry_slots_[i]) {
+        case Slot::kStatus: {
+          auto x = ReadScalar(*fields[i].schema, in, 1);
+          if (!x || x->type != avro::Type::kInt || x->number < 0 || x->number > 2) return false;
+          head_.status = static_cast<EntryStatus>(x->number);
+          status = true;
+          break;
+        }
+        case Slot::kDataFile:
+          if (!ReadDataFile(*fields[i].schema, in)) return false;
+          data_file = true;
+          break;
+        default:
+          if (!avro::SkipValue(*fields[i].schema, in, 1)) return false;
+      }
+    }
+    if (!status || !data_file) return false;
+    head_.metrics = MetricsView{counts_[1], counts_[2], counts_[3], lower_, upper_};
+    return true;
+  }
+
+  ManifestEntryHead& head() { return head_; }
+
+ private:
+  bool ReadDataFile(const avro::Schema& schema, avro::Decoder& in) {
+    const avro::Schema* s = &schema;
+    int depth = 1;  // of the record, as DecodeValue counts from the entry
+    while (s->type == avro::Type::kUnion) {
+      ++depth;
+      auto b = in.ReadLong();
+      if (!b || *b < 0 || static_cast<size_t>(*b) >= s->branches.size()) return false;
+      s = s->branches[static_cast<size_t>(*b)].get();
+    }
+    if (s != shape_.data_file) return false;
+    bool path = false, record_count = false, file_size = false, partition = false;
+    const auto& fields = s->fields;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const avro::Schema& fs = *fields[i].schema;
+      const Slot slot = file_slots_[i];
+      switch (slot) {
+        case Slot::kContent: {
+          auto x = ReadScalar(fs, in, depth + 1);
+          if (!x) return false;
+          if (auto c = LongOf(*x)) {
+            if (*c < 0 || *c > 2) return false;
+            head_.content = static_cast<FileContent>(*c);
+          }
+          break;
+        }
+        case Slot::kPath: {
+          auto x = ReadScalar(fs, in, depth + 1);
+          if (!x || x->type != avro::Type::kString) return false;
+          path_ = x->bytes;
+          path = true;
+          break;
+        }
+        case Slot::kRecordCount:
+        case Slot::kFileSize: {
+          auto x = ReadScalar(fs, in, depth + 1);
+          if (!x || !LongOf(*x)) return false;
+          (slot == Slot::kRecordCount ? record_count : file_size) = true;
+          break;
+        }
+        case Slot::kPartition: {
+          // Small (one value per partition field): decoded generally, converted as EntryOf does.
+          auto v = avro::DecodeValue(fs, in, depth + 1);
+          if (!v) return false;
+          partition_value_ = std::move(*v);
+          partition = true;
+          break;
+        }
+        case Slot::kSkip:
+          if (!avro::SkipValue(fs, in, depth + 1)) return false;
+          break;
+        default: {
+          const size_t k = static_cast<size_t>(slot) - static_cast<size_t>(Slot::kColumnSizes);
+          if (!ReadMetrics(fs, in, k, depth + 1)) return false;
+        }
+      }
+    }
+    if (!path || !record_count || !file_size) return false;
+    // As EntryOf: a data_file record without field 102 has all-null partition values.
+    auto p =
+        PartitionOf(shape_, partition ? &partition_value_ : nullptr, partition_type_, path_, name_);
+    if (!p) return false;
+    head_.partition = std::move(*p);
+    return true;
+  }
+
+  // Map `k` of kColumnSizes .. kUpperBounds: counts_[k] for the counts, lower_/upper_ for bounds.
+  // `depth`: the field's, as DecodeValue counts from the entry.
+  bool ReadMetrics(const avro::Schema& schema, avro::Decoder& in, size_t k, int depth) {
+    const avro::Schema* s = &schema;
+    while (s->type == avro::Type::kUnion) {
+      ++depth;
+      auto b = in.ReadLong();
+      if (!b || *b < 0 || static_cast<size_t>(*b) >= s->branches.size()) return false;
+      s = s->branches[static_cast<size_t>(*b)].get();
+    }
+    if (s->type == avro::Type::kNull) return true;
+    if (s->type != avro::Type::kArray) return false;
+    const avro::Schema& key_schema = *s->items->fields[0].schema;
+    const avro::Schema& value_schema = *s->items->fields[1].schema;
+    const bool bounds = k >= 4;
+    // Blocks as avro's ReadBlocks reads them, with its checks.
+    int64_t total = 0;
+    for (;;) {
+      auto count = in.ReadLong();
+      if (!count) return false;
+      if (*count == 0) return true;
+      int64_t n = *count;
+      if (n < 0) {
+        if (n == INT64_MIN) return false;
+        n = -n;
+        auto block_bytes = in.ReadLong();
+        if (!block_bytes || *block_bytes < 0 ||
+            static_cast<uint64_t>(*block_bytes) > in.remaining()) {
+          return false;
+        }
+      }
+      if (static_cast<uint64_t>(n) > in.remaining() || total + n > (int64_t{1} << 26)) {
+        return false;
+      }
+      total += n;
+      // Iceberg's own shape, (int, long) or (int, bytes) without unions, read directly.
+      if (key_schema.type == avro::Type::kInt &&
+          value_schema.type == (bounds ? avro::Type::kBytes : avro::Type::kLong)) {
+        for (int64_t i = 0; i < n; ++i) {
+          auto key = in.ReadInt();
+          if (!key) return false;
+          if (bounds) {
+            auto value = in.ReadBytes();
+            if (!value) return false;
+            (k == 4 ? lower_ : upper_).emplace_back(*key, *value);
+          } else {
+            auto value = in.ReadLong();
+            if (!value) return false;
+            counts_[k].emplace_back(*key, *value);
+          }
+        }
+        continue;
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        auto key = ReadScalar(key_schema, in, depth + 2);
+        if (!key || key->type != avro::Type::kInt) return false;
+        auto value = ReadScalar(value_schema, in, depth + 2);
+        if (!value) return false;
+        const auto id = static_cast<int32_t>(key->number);
+        if (bounds) {
+          if (value->type != avro::Type::kBytes && value->type != avro::Type::kFixed) return false;
+          (k == 4 ? lower_ : upper_).emplace_back(id, value->bytes);
+        } else {
+          if (value->type != avro::Type::kLong) return false;
+          counts_[k].emplace_back(id, value->number);
+        }
+      }
+    }
+  }
+
+  const EntryShape& shape_;
+  const ManifestFile& list_entry_;
+  const Type& partition_type_;
+  const std::string& name_;
+  std::vector<Slot> entry_slots_, file_slots_;
+  // The current entry's parts; kept across entries so their storage is reused.
+  ManifestEntryHead head_;
+  std::string_view path_;
+  Value partition_value_;
+  std::vector<std::pair<int32_t, int64_t>> counts_[4];  // column sizes, values, nulls, NaNs
+  std::vector<std::pair<int32_t, std::string_view>> lower_, upper_;
+};
+
+}  // namespace
+
 Result<std::vector<ManifestEntry>> ReadManifest(const Buffer& bytes, const std::string& name,
                                                 const ManifestFile& list_entry,
                                                 const Type& partition_type) {
   FLOE_ASSIGN_OR_RETURN(avro::ContainerReader reader, avro::ContainerReader::Open(bytes, name));
-  const avro::Schema& es = *reader.schema();
-  auto bad = [&](std::string_view what) { return Corrupt("manifest '{}': {}", name, what); };
-  const avro::Schema* dfs_ptr = FieldSchemaById(es, 2);
-  if (es.type != avro::Type::kRecord || dfs_ptr == nullptr) return bad("no data_file field (id 2)");
-  const avro::Schema& dfs = Unwrap(*dfs_ptr);
-  const avro::Schema* ps_ptr = FieldSchemaById(dfs, 102);
-  if (ps_ptr == nullptr) return bad("no partition field (id 102)");
-  const avro::Schema& ps = Unwrap(*ps_ptr);
+  FLOE_ASSIGN_OR_RETURN(EntryShape shape, ShapeOf(*reader.schema(), name));
   FLOE_ASSIGN_OR_RETURN(std::vector<Value> values, reader.ReadAll());
-
   std::vector<ManifestEntry> out;
   out.reserve(values.size());
   for (const Value& v : values) {
-    ManifestEntry e;
-    const Value* status = FieldById(es, v, 0);
-    if (status == nullptr || !status->is<int32_t>() || status->as<int32_t>() < 0 ||
-        status->as<int32_t>() > 2) {
-      return bad("entry without a valid status");
-    }
-    e.status = static_cast<EntryStatus>(status->as<int32_t>());
-    e.snapshot_id = OptLong(es, v, 1);
-    e.sequence_number = OptLong(es, v, 3);
-    e.file_sequence_number = OptLong(es, v, 4);
-    // Inheritance (spec: "Sequence Number Inheritance"): null fields of entries take the
-    // manifest's values; in v1 everything is sequence number 0.
-    if (!e.snapshot_id) e.snapshot_id = list_entry.added_snapshot_id;
-    if (!e.sequence_number &&
-        (e.status == EntryStatus::kAdded || list_entry.sequence_number == 0)) {
-      e.sequence_number = list_entry.sequence_number;
-    }
-    if (!e.file_sequence_number &&
-        (e.status == EntryStatus::kAdded || list_entry.sequence_number == 0)) {
-      e.file_sequence_number = list_entry.sequence_number;
-    }
-    const Value* dfv = FieldById(es, v, 2);
-    if (dfv == nullptr || !dfv->is<RecordValue>()) return bad("entry without data_file");
-    DataFile& f = e.file;
-    f.spec_id = list_entry.partition_spec_id;
-    if (auto c = OptLong(dfs, *dfv, 134)) {
-      if (*c < 0 || *c > 2) return bad("data file with unknown content type");
-      f.content = static_cast<FileContent>(*c);
-    }
-    const Value* path = FieldById(dfs, *dfv, 100);
-    const Value* format = FieldById(dfs, *dfv, 101);
-    if (path == nullptr || !path->is<std::string>()) return bad("data file without file_path");
-    f.file_path = path->as<std::string>();
-    if (format != nullptr && format->is<std::string>()) f.file_format = format->as<std::string>();
-    auto rc = OptLong(dfs, *dfv, 103);
-    auto size = OptLong(dfs, *dfv, 104);
-    if (!rc || !size)
-      return bad(fmt::format("data file '{}' lacks record_count or size", f.file_path));
-    f.record_count = *rc;
-    f.file_size_in_bytes = *size;
-    const Value* pv = FieldById(dfs, *dfv, 102);
-    for (const auto& pf : partition_type.fields) {
-      const Value* x = pv ? FieldById(ps, *pv, pf.id) : nullptr;
-      if (x == nullptr) {
-        f.partition.push_back(Literal::Null(pf.type->id));
-        continue;
-      }
-      auto lit = FromAvro(*x, *pf.type);
-      if (!lit)
-        return bad(fmt::format("data file '{}': partition field '{}': {}", f.file_path, pf.name,
-                               lit.error().message));
-      f.partition.push_back(std::move(*lit));
-    }
-    auto maps = [&]() -> Status {
-      FLOE_ASSIGN_OR_RETURN(f.column_sizes, ReadIntMap<int64_t>(dfs, *dfv, 108));
-      FLOE_ASSIGN_OR_RETURN(f.value_counts, ReadIntMap<int64_t>(dfs, *dfv, 109));
-      FLOE_ASSIGN_OR_RETURN(f.null_value_counts, ReadIntMap<int64_t>(dfs, *dfv, 110));
-      FLOE_ASSIGN_OR_RETURN(f.nan_value_counts, ReadIntMap<int64_t>(dfs, *dfv, 137));
-      FLOE_ASSIGN_OR_RETURN(f.lower_bounds, ReadIntMap<std::string>(dfs, *dfv, 125));
-      FLOE_ASSIGN_OR_RETURN(f.upper_bounds, ReadIntMap<std::string>(dfs, *dfv, 128));
-      return {};
-    }();
-    if (!maps) return bad(fmt::format("data file '{}': {}", f.file_path, maps.error().message));
-    if (const Value* km = FieldById(dfs, *dfv, 131); km && km->is<avro::BytesValue>()) {
-      f.key_metadata = km->as<avro::BytesValue>().data;
-    }
-    if (const Value* so = FieldById(dfs, *dfv, 132); so && so->is<ArrayValue>()) {
-      for (const auto& x : so->as<ArrayValue>().items) {
-        if (x.is<int64_t>()) f.split_offsets.push_back(x.as<int64_t>());
-      }
-    }
-    if (const Value* eq = FieldById(dfs, *dfv, 135); eq && eq->is<ArrayValue>()) {
-      for (const auto& x : eq->as<ArrayValue>().items) {
-        if (x.is<int32_t>()) f.equality_ids.push_back(x.as<int32_t>());
-      }
-    }
-    if (auto so = OptLong(dfs, *dfv, 140)) f.sort_order_id = static_cast<int32_t>(*so);
-    if (const Value* r = FieldById(dfs, *dfv, 143); r && r->is<std::string>()) {
-      f.referenced_data_file = r->as<std::string>();
-    }
+    FLOE_ASSIGN_OR_RETURN(ManifestEntry e, EntryOf(shape, v, list_entry, partition_type, name));
     out.push_back(std::move(e));
   }
   return out;
+}
+
+struct ManifestIndex::Row {
+  uint32_t block = 0;   // in blocks_
+  uint32_t offset = 0;  // of the entry's bytes in its block
+  EntryStatus status = EntryStatus::kAdded;
+  FileContent content = FileContent::kData;
+  std::vector<Literal> partition;
+  // Where the entry's pairs start in values_, nulls_, nans_, lower_, upper_ (the next row's
+  // starts, or the ends, close them).
+  std::array<uint32_t, 5> begin{};
+};
+
+ManifestIndex::ManifestIndex() = default;
+ManifestIndex::~ManifestIndex() = default;
+ManifestIndex::ManifestIndex(ManifestIndex&&) noexcept = default;
+ManifestIndex& ManifestIndex::operator=(ManifestIndex&&) noexcept = default;
+
+size_t ManifestIndex::size() const { return rows_.size(); }
+EntryStatus ManifestIndex::status(size_t i) const { return rows_[i].status; }
+FileContent ManifestIndex::content(size_t i) const { return rows_[i].content; }
+const std::vector<Literal>& ManifestIndex::partition(size_t i) const { return rows_[i].partition; }
+
+MetricsView ManifestIndex::metrics(size_t i) const {
+  const Row& r = rows_[i];
+  auto range = [&](const auto& pool, size_t k) {
+    const size_t end = i + 1 < rows_.size() ? rows_[i + 1].begin[k] : pool.size();
+    return std::span(pool.data() + r.begin[k], end - r.begin[k]);
+  };
+  return MetricsView{range(values_, 0), range(nulls_, 1), range(nans_, 2), range(lower_, 3),
+                     range(upper_, 4)};
+}
+
+Result<ManifestEntry> ManifestIndex::Entry(size_t i) const {
+  if (!read_in_place_) return entries_[i];
+  const Row& r = rows_[i];
+  avro::Decoder in(AsBytes(*blocks_[r.block]));
+  in.Seek(r.offset);
+  FLOE_ASSIGN_OR_RETURN(Value v, avro::DecodeValue(*schema_, in));
+  const EntryShape shape{entry_schema_, data_file_schema_, partition_schema_};
+  return EntryOf(shape, v, list_entry_, partition_type_, name_);
+}
+
+void ManifestIndex::AddRow(uint32_t block, uint32_t offset, EntryStatus status, FileContent content,
+                           std::vector<Literal> partition, const MetricsView& m) {
+  Row r{block,
+        offset,
+        status,
+        content,
+        std::move(partition),
+        {static_cast<uint32_t>(values_.size()), static_cast<uint32_t>(nulls_.size()),
+         static_cast<uint32_t>(nans_.size()), static_cast<uint32_t>(lower_.size()),
+         static_cast<uint32_t>(upper_.size())}};
+  values_.insert(values_.end(), m.value_counts.begin(), m.value_counts.end());
+  nulls_.insert(nulls_.end(), m.null_value_counts.begin(), m.null_value_counts.end());
+  nans_.insert(nans_.end(), m.nan_value_counts.begin(), m.nan_value_counts.end());
+  lower_.insert(lower_.end(), m.lower_bounds.begin(), m.lower_bounds.end());
+  upper_.insert(upper_.end(), m.upper_bounds.begin(), m.upper_bounds.end());
+  rows_.push_back(std::move(r));
+}
+
+Result<ManifestIndex> IndexManifest(const Buffer& bytes, const std::string& name,
+                                    const ManifestFile& list_entry, const Type& partition_type) {
+  FLOE_ASSIGN_OR_RETURN(avro::ContainerReader reader, avro::ContainerReader::Open(bytes, name));
+  FLOE_ASSIGN_OR_RETURN(EntryShape shape, ShapeOf(*reader.schema(), name));
+  ManifestIndex index;
+  index.schema_ = reader.schema();
+  index.entry_schema_ = shape.entry;
+  index.data_file_schema_ = shape.data_file;
+  index.partition_schema_ = shape.partition;
+  index.list_entry_ = list_entry;
+  index.partition_type_ = partition_type;
+  index.name_ = name;
+  InPlaceReader in_place(shape, list_entry, partition_type, name);
+  if (in_place.Prepare()) {
+    auto blocks = reader.ReadBlocks();
+    bool whole = blocks.has_value();
+    for (size_t b = 0; whole && b < blocks->size(); ++b) {
+      auto& block = (*blocks)[b];
+      index.blocks_.push_back(std::make_unique<std::string>(std::move(block.data)));
+      avro::Decoder in(AsBytes(*index.blocks_.back()));
+      for (int64_t i = 0; whole && i < block.count; ++i) {
+        const size_t start = in.position();
+        whole = in_place.ReadHead(in);
+        if (whole) {
+          ManifestEntryHead& h = in_place.head();
+          index.AddRow(static_cast<uint32_t>(b), static_cast<uint32_t>(start), h.status, h.content,
+                       std::move(h.partition), h.metrics);
+        }
+      }
+      if (in.remaining() != 0) whole = false;
+    }
+    if (whole) {
+      index.read_in_place_ = true;
+      return index;
+    }
+  }
+  // The general reader: it names any error in the file (which the in-place reader only noticed)
+  // and reads the shapes that reader leaves to it.
+  FLOE_ASSIGN_OR_RETURN(index.entries_, ReadManifest(bytes, name, list_entry, partition_type));
+  index.blocks_.clear();
+  index.rows_.clear();
+  index.values_.clear();
+  index.nulls_.clear();
+  index.nans_.clear();
+  index.lower_.clear();
+  index.upper_.clear();
+  std::vector<std::pair<int32_t, int64_t>> values, nulls, nans;
+  std::vector<std::pair<int32_t, std::string_view>> lower, upper;
+  for (const ManifestEntry& e : index.entries_) {
+    auto flat = [](const auto& m, auto& out) {
+      out.clear();
+      for (const auto& [k, v] : m) out.emplace_back(k, v);
+    };
+    flat(e.file.value_counts, values);
+    flat(e.file.null_value_counts, nulls);
+    flat(e.file.nan_value_counts, nans);
+    flat(e.file.lower_bounds, lower);  // views into index.entries_, which no longer changes
+    flat(e.file.upper_bounds, upper);
+    index.AddRow(0, 0, e.status, e.file.content, e.file.partition,
+                 MetricsView{values, nulls, nans, lower, upper});
+  }
+  return index;
 }
 
 Result<std::string> WriteManifestList(int64_t snapshot_id,

@@ -6,8 +6,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "floe/base/buffer.h"
@@ -15,6 +19,10 @@
 #include "floe/iceberg/literal.h"
 #include "floe/iceberg/partition_spec.h"
 #include "floe/iceberg/schema.h"
+
+namespace floe::avro {
+struct Schema;
+}  // namespace floe::avro
 
 namespace floe::iceberg {
 
@@ -106,6 +114,65 @@ Result<std::string> WriteManifestList(int64_t snapshot_id,
                                       int64_t sequence_number,
                                       const std::vector<ManifestFile>& manifests);
 Result<std::vector<ManifestFile>> ReadManifestList(const Buffer& bytes, const std::string& name);
+
+// A data file's column metrics as they lie in a manifest being read: (column id, value) pairs in
+// file order, a later pair of an id overriding an earlier one (as DataFile's maps keep them).
+// Views into the manifest's inflated bytes.
+struct MetricsView {
+  std::span<const std::pair<int32_t, int64_t>> value_counts;
+  std::span<const std::pair<int32_t, int64_t>> null_value_counts;
+  std::span<const std::pair<int32_t, int64_t>> nan_value_counts;
+  std::span<const std::pair<int32_t, std::string_view>> lower_bounds;
+  std::span<const std::pair<int32_t, std::string_view>> upper_bounds;
+};
+
+// A manifest's entries read in place (IndexManifest), for planning: each entry's head -- status,
+// content, partition tuple, column metrics -- for a filter to judge, the full ManifestEntry built
+// only for the entries asked for. Reading in place skips (yet checks) every field a head lacks
+// and builds nothing per entry but its partition tuple, so judging all the entries of a manifest
+// costs little more than inflating it. Immutable and self-contained (it holds the inflated blocks
+// its views point into): share it across threads, cache it (decoded_metadata.h).
+class ManifestIndex {
+ public:
+  ManifestIndex(ManifestIndex&&) noexcept;
+  ManifestIndex& operator=(ManifestIndex&&) noexcept;
+  ~ManifestIndex();
+
+  size_t size() const;
+  EntryStatus status(size_t i) const;
+  FileContent content(size_t i) const;
+  const std::vector<Literal>& partition(size_t i) const;
+  MetricsView metrics(size_t i) const;  // valid as long as the index
+  // Entry i as ReadManifest gives it.
+  Result<ManifestEntry> Entry(size_t i) const;
+
+ private:
+  friend Result<ManifestIndex> IndexManifest(const Buffer&, const std::string&, const ManifestFile&,
+                                             const Type&);
+  struct Row;
+  ManifestIndex();
+  void AddRow(uint32_t block, uint32_t offset, EntryStatus status, FileContent content,
+              std::vector<Literal> partition, const MetricsView& metrics);
+
+  // What Entry needs: the writer's schema and the reader's inputs.
+  std::shared_ptr<const avro::Schema> schema_;
+  const avro::Schema* entry_schema_ = nullptr;
+  const avro::Schema* data_file_schema_ = nullptr;
+  const avro::Schema* partition_schema_ = nullptr;
+  ManifestFile list_entry_;
+  Type partition_type_;
+  std::string name_;
+  bool read_in_place_ = false;  // else entries_ holds what the general reader read
+  std::vector<std::unique_ptr<std::string>> blocks_;  // inflated; fixed in memory for the views
+  std::vector<ManifestEntry> entries_;
+  std::vector<Row> rows_;
+  std::vector<std::pair<int32_t, int64_t>> values_, nulls_, nans_;
+  std::vector<std::pair<int32_t, std::string_view>> lower_, upper_;
+};
+
+// Reads a manifest in place, as ReadManifest reads it (the same entries, the same errors).
+Result<ManifestIndex> IndexManifest(const Buffer& bytes, const std::string& name,
+                                    const ManifestFile& list_entry, const Type& partition_type);
 
 // The partition summaries of a manifest's live entries (for manifest-list pruning).
 std::vector<FieldSummary> SummarizePartitions(const Type& partition_type,

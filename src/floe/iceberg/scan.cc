@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "floe/base/parallel_for.h"
+#include "floe/base/thread_pool.h"
 #include "floe/iceberg/evaluator.h"
 #include "floe/iceberg/projection.h"
 #include "floe/iceberg/runtime.h"
@@ -169,6 +171,56 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
   for (const ManifestFile* mf : to_read) locations.push_back(mf->manifest_path);
   auto bodies = io.ReadMetadataAll(locations, options.max_concurrent_manifest_reads);
 
+  // Decode them on every core: each manifest's entries are judged in place (its index) and only
+  // the files the filter keeps, and delete files, are built.
+  const ExprPtr rewritten = RewriteNot(plan.filter);
+  std::vector<std::pair<ExprPtr, TypePtr>> projections;
+  projections.reserve(to_read.size());
+  for (const ManifestFile* mf : to_read) {
+    FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf->partition_spec_id));
+    projections.push_back(std::move(proj));
+  }
+  struct Read {
+    Result<std::vector<ManifestEntry>> entries = std::vector<ManifestEntry>();
+    ScanStats stats;
+  };
+  std::vector<Read> reads(to_read.size());
+  ParallelFor(io.runtime().decode_pool(), to_read.size(), [&](size_t i) {
+    if (!bodies[i]) return;
+    const auto& [partition_expr, partition_type] = projections[i];
+    auto index = io.runtime().decoded_metadata().DecodeManifestIndex(*bodies[i], *to_read[i],
+                                                                     *partition_type);
+    if (!index) {
+      reads[i].entries = std::unexpected(index.error());
+      return;
+    }
+    const ManifestIndex& m = **index;
+    ScanStats& stats = reads[i].stats;
+    std::vector<ManifestEntry>& kept = *reads[i].entries;
+    for (size_t e = 0; e < m.size(); ++e) {
+      if (m.status(e) == EntryStatus::kDeleted) continue;
+      if (m.content(e) == FileContent::kData) {
+        ++stats.data_files_total;
+        if (!MatchesPartition(partition_expr, *partition_type, m.partition(e))) {
+          ++stats.files_skipped_partition;
+          continue;
+        }
+        if (!MetricsMightMatch(rewritten, schema, m.metrics(e))) {
+          ++stats.files_skipped_bounds;
+          continue;
+        }
+      } else {
+        ++stats.delete_files;
+      }
+      auto entry = m.Entry(e);
+      if (!entry) {
+        reads[i].entries = std::unexpected(entry.error());
+        return;
+      }
+      kept.push_back(std::move(*entry));
+    }
+  });
+
   std::vector<ManifestEntry> data_entries;
   DeleteIndex deletes;
   for (size_t i = 0; i < to_read.size(); ++i) {
@@ -178,26 +230,17 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
       e.message = "reading manifest '" + mf.manifest_path + "': " + e.message;
       return std::unexpected(e);
     }
-    FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf.partition_spec_id));
-    FLOE_ASSIGN_OR_RETURN(
-        auto decoded, io.runtime().decoded_metadata().DecodeManifest(*bodies[i], mf, *proj.second));
-    for (const ManifestEntry& e : *decoded) {
-      if (e.status == EntryStatus::kDeleted) continue;
+    if (!reads[i].entries) return std::unexpected(reads[i].entries.error());
+    plan.stats.data_files_total += reads[i].stats.data_files_total;
+    plan.stats.files_skipped_partition += reads[i].stats.files_skipped_partition;
+    plan.stats.files_skipped_bounds += reads[i].stats.files_skipped_bounds;
+    plan.stats.delete_files += reads[i].stats.delete_files;
+    for (ManifestEntry& e : *reads[i].entries) {
       if (e.file.content != FileContent::kData) {
-        ++plan.stats.delete_files;
-        deletes.entries.push_back(e);
-        continue;
+        deletes.entries.push_back(std::move(e));
+      } else {
+        data_entries.push_back(std::move(e));
       }
-      ++plan.stats.data_files_total;
-      if (!MatchesPartition(proj.first, *proj.second, e.file.partition)) {
-        ++plan.stats.files_skipped_partition;
-        continue;
-      }
-      if (!MetricsMightMatch(plan.filter, schema, e.file)) {
-        ++plan.stats.files_skipped_bounds;
-        continue;
-      }
-      data_entries.push_back(e);  // a copy: the decoded entries stay cached
     }
   }
   for (auto& e : data_entries) {
