@@ -1,6 +1,7 @@
 #include "floe/columnar/column_builder.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace floe::columnar {
 
@@ -85,7 +86,13 @@ Status BinaryBuilder::Append(std::string_view v) {
   } else if (data_.size() + v.size() > static_cast<size_t>(INT32_MAX)) {
     return InvalidInput("{} column passes 2 GiB of bytes in one batch", type_.ToString());
   }
-  data_.insert(data_.end(), v.begin(), v.end());
+  // Grown, then one memcpy: insert from char iterators copies byte by byte, several calls a byte
+  // in the unoptimised sanitizer build (a third of the chapter tests' time there).
+  if (!v.empty()) {
+    const size_t at = data_.size();
+    data_.resize(at + v.size());
+    std::memcpy(data_.data() + at, v.data(), v.size());
+  }
   if (type_.id != TypeId::kFixedSizeBinary) offsets_.push_back(static_cast<int32_t>(data_.size()));
   validity_.AppendValid();
   return {};
