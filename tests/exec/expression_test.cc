@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -114,6 +115,79 @@ TEST(Expression, ThreeValuedLogicAndFilter) {
   // NOT (x > 5) drops the NULL row too.
   auto notgt = MakeCall(Fn::kNot, {gt}).value();
   EXPECT_EQ(Filter(Batch(), *notgt).value().num_rows, 1);
+}
+
+// Column against column: Kleene's AND and OR over every pair of true, false and NULL; doubles
+// with NaN equal to NaN and above every number, -0.0 equal to 0.0; strings by their bytes.
+TEST(Expression, ColumnComparisonsAndLogicFollowTheRowRules) {
+  ValueColumnBuilder a(columnar::Bool()), b(columnar::Bool());
+  const std::vector<std::optional<bool>> vals = {true, false, std::nullopt};
+  for (auto x : vals) {
+    for (auto y : vals) {
+      if (x)
+        EXPECT_TRUE(a.Append(Value::Bool(*x)));
+      else
+        a.AppendNull();
+      if (y)
+        EXPECT_TRUE(b.Append(Value::Bool(*y)));
+      else
+        b.AppendNull();
+    }
+  }
+  columnar::RecordBatch logic;
+  logic.schema = std::make_shared<columnar::Schema>(
+      columnar::Schema{{{"a", columnar::Bool()}, {"b", columnar::Bool()}}});
+  logic.columns = {a.Finish(), b.Finish()};
+  logic.num_rows = 9;
+  auto ca = ColumnRef(0, columnar::Bool(), "a");
+  auto cb = ColumnRef(1, columnar::Bool(), "b");
+  auto both = Evaluate(*MakeCall(Fn::kAnd, {ca, cb}).value(), logic).value();
+  EXPECT_EQ(Texts(both), (std::vector<std::string>{"true", "false", "NULL", "false", "false",
+                                                   "false", "NULL", "false", "NULL"}));
+  auto either = Evaluate(*MakeCall(Fn::kOr, {ca, cb}).value(), logic).value();
+  EXPECT_EQ(Texts(either), (std::vector<std::string>{"true", "true", "true", "true", "false",
+                                                     "NULL", "true", "NULL", "NULL"}));
+
+  ValueColumnBuilder x(columnar::Float64()), y(columnar::Float64());
+  ValueColumnBuilder s(columnar::String()), t(columnar::String());
+  const double nan = std::nan("");
+  const std::vector<double> xs = {1.0, nan, -0.0, nan, 0};
+  const std::vector<double> ys = {2.0, nan, 0.0, 1.0, 1.0};
+  const std::vector<std::string> ss = {"a", "b", "", "\xc3\xa9", ""};
+  const std::vector<std::string> ts = {"b", "b", "a", "e", "x"};
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (i == 4) {
+      x.AppendNull();
+      s.AppendNull();
+    } else {
+      EXPECT_TRUE(x.Append(Value::Double(xs[i])));
+      EXPECT_TRUE(s.Append(Value::Str(ss[i])));
+    }
+    EXPECT_TRUE(y.Append(Value::Double(ys[i])));
+    EXPECT_TRUE(t.Append(Value::Str(ts[i])));
+  }
+  columnar::RecordBatch cmp;
+  cmp.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", columnar::Float64()},
+                                                                    {"y", columnar::Float64()},
+                                                                    {"s", columnar::String()},
+                                                                    {"t", columnar::String()}}});
+  cmp.columns = {x.Finish(), y.Finish(), s.Finish(), t.Finish()};
+  cmp.num_rows = 5;
+  auto cx = ColumnRef(0, columnar::Float64(), "x");
+  auto cy = ColumnRef(1, columnar::Float64(), "y");
+  auto cs = ColumnRef(2, columnar::String(), "s");
+  auto ct = ColumnRef(3, columnar::String(), "t");
+  auto eval = [&](Fn fn, ExprPtr l, ExprPtr r) {
+    return Texts(Evaluate(*MakeCall(fn, {std::move(l), std::move(r)}).value(), cmp).value());
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(eval(Fn::kEq, cx, cy), (V{"false", "true", "true", "false", "NULL"}));
+  EXPECT_EQ(eval(Fn::kLt, cx, cy), (V{"true", "false", "false", "false", "NULL"}));
+  EXPECT_EQ(eval(Fn::kGtEq, cx, cy), (V{"false", "true", "true", "true", "NULL"}));
+  EXPECT_EQ(eval(Fn::kNotEq, cx, cy), (V{"true", "false", "false", "true", "NULL"}));
+  EXPECT_EQ(eval(Fn::kLt, cs, ct), (V{"true", "false", "true", "false", "NULL"}));
+  EXPECT_EQ(eval(Fn::kEq, cs, ct), (V{"false", "true", "false", "false", "NULL"}));
+  EXPECT_EQ(eval(Fn::kGt, cs, ct), (V{"false", "false", "false", "true", "NULL"}));
 }
 
 TEST(Expression, InWithNullsAndCase) {

@@ -633,6 +633,68 @@ ColumnPtr CompareLoop(Fn fn, const columnar::Column& a, const columnar::Column& 
 
 bool IsComparison(Fn fn) { return fn >= Fn::kEq && fn <= Fn::kGtEq; }
 
+// A comparison of two columns row by row through `cmp(i)` (CompareValues' sign for row i): a
+// Boolean column, NULL where either side is. The loop for types without a typed one.
+template <typename Cmp>
+ColumnPtr CompareRows(Fn fn, const columnar::Column& a, const columnar::Column& b, Cmp cmp) {
+  const int64_t n = a.length;
+  auto c = std::make_shared<columnar::Column>();
+  c->type = columnar::Bool();
+  c->length = n;
+  std::vector<uint8_t> out(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  if (a.null_count > 0 || b.null_count > 0) {
+    std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!a.IsValid(i) || !b.IsValid(i)) {
+        ++nulls;
+        continue;
+      }
+      columnar::SetBit(bits.data(), i);
+      if (CompareResult(fn, cmp(i))) columnar::SetBit(out.data(), i);
+    }
+    c->null_count = nulls;
+    if (nulls) c->validity = Buffer(std::move(bits));
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (CompareResult(fn, cmp(i))) columnar::SetBit(out.data(), i);
+    }
+  }
+  c->values = Buffer(std::move(out));
+  return c;
+}
+
+// SQL's three-valued AND / OR of two Boolean columns: AND is false where either side is false and
+// NULL where neither is false but one is NULL; OR the same with true.
+ColumnPtr LogicalLoop(bool is_and, const columnar::Column& a, const columnar::Column& b) {
+  const int64_t n = a.length;
+  auto c = std::make_shared<columnar::Column>();
+  c->type = columnar::Bool();
+  c->length = n;
+  std::vector<uint8_t> out(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const bool va = a.IsValid(i), vb = b.IsValid(i);
+    const bool xa = va && a.BoolAt(i), xb = vb && b.BoolAt(i);
+    // The value that decides alone: false for AND, true for OR.
+    const bool decides_a = va && xa != is_and, decides_b = vb && xb != is_and;
+    if (decides_a || decides_b) {
+      columnar::SetBit(bits.data(), i);
+      if (!is_and) columnar::SetBit(out.data(), i);
+    } else if (va && vb) {
+      columnar::SetBit(bits.data(), i);
+      if (is_and) columnar::SetBit(out.data(), i);
+    } else {
+      ++nulls;
+    }
+  }
+  c->values = Buffer(std::move(out));
+  c->null_count = nulls;
+  if (nulls) c->validity = Buffer(std::move(bits));
+  return c;
+}
+
 Result<ColumnPtr> FastPath(const Expr& e, const std::vector<ColumnPtr>& cols) {
   if (cols.size() != 2) return ColumnPtr{};
   const auto& a = *cols[0];
@@ -644,8 +706,26 @@ Result<ColumnPtr> FastPath(const Expr& e, const std::vector<ColumnPtr>& cols) {
       return CompareLoop<int64_t>(e.fn, a, b);
     }
     if (t == TypeId::kDate32) return CompareLoop<int32_t>(e.fn, a, b);
-    // Doubles: NaN ordering differs from IEEE; only take the loop when neither side has NaN.
+    if (t == TypeId::kFloat64) {
+      // CompareValues' order: NaN equal to NaN and above every number, -0.0 equal to 0.0.
+      const double* x = a.Values<double>();
+      const double* y = b.Values<double>();
+      return CompareRows(e.fn, a, b, [x, y](int64_t i) {
+        const bool xn = std::isnan(x[i]), yn = std::isnan(y[i]);
+        if (xn || yn) return xn == yn ? 0 : xn ? 1 : -1;
+        return x[i] < y[i] ? -1 : x[i] > y[i] ? 1 : 0;
+      });
+    }
+    if (t == TypeId::kString || t == TypeId::kBinary) {
+      return CompareRows(e.fn, a, b, [&a, &b](int64_t i) {
+        const int c = a.BytesAt(i).compare(b.BytesAt(i));
+        return c < 0 ? -1 : c > 0 ? 1 : 0;
+      });
+    }
     return ColumnPtr{};
+  }
+  if ((e.fn == Fn::kAnd || e.fn == Fn::kOr) && t == TypeId::kBool) {
+    return LogicalLoop(e.fn == Fn::kAnd, a, b);
   }
   if (e.fn == Fn::kAdd || e.fn == Fn::kSub || e.fn == Fn::kMul) {
     if (t == TypeId::kFloat64 && e.type.id == TypeId::kFloat64) {
