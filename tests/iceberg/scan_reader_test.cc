@@ -309,13 +309,32 @@ TEST_F(ScanReaderTest, ASinkErrorStopsTheScanAndIsReturned) {
   EXPECT_EQ(calls, 1);
 }
 
-TEST_F(ScanReaderTest, TasksWithDeleteFilesAreRefused) {
+// Deletes are applied since merge-on-read reading landed (tests/iceberg/deletes_test.cc); one
+// that cannot be read fails the scan, naming it.
+TEST_F(ScanReaderTest, AMissingDeleteFileFailsTheScanNamingIt) {
+  DataFile d;
+  d.content = FileContent::kPositionDeletes;
+  d.file_path = "mem://w/data/missing-deletes.parquet";
+  d.file_size_in_bytes = 1000;
+  d.record_count = 1;
+  tasks_[0].deletes.push_back(d);
+  auto st = ReadScan(
+      tasks_, TableSchema(), *io_, {}, {}, [](columnar::RecordBatch) -> Status { return {}; },
+      nullptr);
+  ASSERT_FALSE(st.has_value());
+  EXPECT_EQ(st.error().kind, ErrorKind::kNotFound) << st.error().ToString();
+  EXPECT_NE(st.error().message.find("missing-deletes.parquet"), std::string::npos)
+      << st.error().message;
+}
+
+// A delete file of an unknown kind is a bug of the planner, not rows to ignore.
+TEST_F(ScanReaderTest, ADataFileGivenAsADeleteIsRefused) {
   tasks_[0].deletes.push_back(DataFile{});
   auto st = ReadScan(
       tasks_, TableSchema(), *io_, {}, {}, [](columnar::RecordBatch) -> Status { return {}; },
       nullptr);
   ASSERT_FALSE(st.has_value());
-  EXPECT_NE(st.error().message.find("delete files"), std::string::npos);
+  EXPECT_EQ(st.error().kind, ErrorKind::kInternal);
   EXPECT_EQ(store_->Snapshot().get, 0u);
 }
 

@@ -10,6 +10,9 @@ HadoopFileIO, so every location is spelled "file:/abs/path") writes, in one Spar
   sp.evo      int -> long, float -> double, decimal(9,2) -> decimal(12,2), with rows on both sides
   fl.nested   created --like and appended by floe from a pyarrow file of list, struct and map
               columns (nulls at every level, empty lists and maps); Spark reads the source's rows
+  sp.mor_*    merge-on-read: v2 position deletes by file and by partition, v3 deletion vectors,
+              after DELETE, UPDATE and MERGE, and after Spark's rewrite_position_delete_files and
+              rewrite_data_files
 and every answer -- counts, sums, filtered counts, time travel -- is compared between
 `floe query --format json` and Spark. floe's remove-orphans must then leave every Spark table as
 Spark reads it. Usage: spark_interop.py FLOE_BINARY [--jars DIR] (default ~/.cache/floe/jars).
@@ -246,10 +249,60 @@ def main():
         same("SELECT s.b, count(*) FROM fl.nested WHERE id > 10 GROUP BY s.b ORDER BY s.b NULLS LAST",
              "fl.nested grouped by a struct field")
 
+        # Merge-on-read: Spark's row-level changes on v2 tables (position deletes, by data file
+        # as Spark writes them since Iceberg 1.8, and by partition) and on a v3 table (deletion
+        # vectors in Puffin files), each DELETE, UPDATE and MERGE merged with the deletes before
+        # it; floe answers as Spark does, and opens each delete file once.
+        mor = ("'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read', "
+               "'write.merge.mode'='merge-on-read'")
+        mor_tables = {
+            "sp.mor_file": f"'format-version'='2', {mor}",
+            "sp.mor_part": f"'format-version'='2', {mor}, 'write.delete.granularity'='partition'",
+            "sp.mor_dv": f"'format-version'='3', {mor}",
+        }
+        rows = "SELECT id, concat('c', id % 3) AS cat, id * 0.5 AS v FROM range({}, {})"
+
+        def same_mor(t, when):
+            same(f"SELECT count(*), sum(id), sum(v) FROM {t}", f"{t} totals {when}")
+            same(f"SELECT cat, count(*), sum(v) FROM {t} GROUP BY cat ORDER BY cat",
+                 f"{t} grouped {when}")
+            same(f"SELECT count(*), sum(v) FROM {t} WHERE id >= 95 AND id < 140",
+                 f"{t} filtered {when}")
+
+        for t, props in mor_tables.items():
+            sql(f"CREATE TABLE floe.{t} (id bigint, cat string, v double) USING iceberg "
+                f"PARTITIONED BY (bucket(4, id)) TBLPROPERTIES ({props})")
+            sql(f"INSERT INTO floe.{t} " + rows.format(0, 600))
+            sql(f"INSERT INTO floe.{t} " + rows.format(600, 1000))
+            sql(f"DELETE FROM floe.{t} WHERE id % 7 = 0")
+            sql(f"UPDATE floe.{t} SET v = v + 1000 WHERE id % 11 = 0")
+            sql(f"DELETE FROM floe.{t} WHERE id BETWEEN 100 AND 130")
+            sql(f"MERGE INTO floe.{t} t USING (SELECT id, 'm' AS cat, -1.0D AS v "
+                f"FROM range(990, 1010)) s ON t.id = s.id "
+                f"WHEN MATCHED THEN UPDATE SET t.v = s.v WHEN NOT MATCHED THEN INSERT *")
+            files = spark_rows(f"SELECT count(DISTINCT file_path) FROM floe.{t}.delete_files")[0][0]
+            check(files > 0, f"{t}: Spark wrote delete files ({files})")
+            same_mor(t, "after Spark's deletes, updates and merge")
+            stats = json.loads(floe("query", "--format", "json", "--stats", "-e",
+                                    f"SELECT sum(v) FROM {t}"))["stats"]
+            check(stats.get("delete_files_opened") == files,
+                  f"{t}: floe opens each of the {files} live delete files once: {stats}")
+        kinds = spark_rows("SELECT DISTINCT file_format FROM floe.sp.mor_dv.delete_files")
+        check(kinds == [["PUFFIN"]], f"sp.mor_dv's deletes are deletion vectors ({kinds})")
+        kinds = spark_rows("SELECT DISTINCT file_format FROM floe.sp.mor_file.delete_files")
+        check(kinds == [["PARQUET"]], f"sp.mor_file's deletes are position delete files ({kinds})")
+        # Spark's maintenance: the position deletes rewritten, then the data files with them.
+        sql("CALL floe.system.rewrite_position_delete_files(table => 'sp.mor_part', "
+            "options => map('rewrite-all', 'true'))")
+        same_mor("sp.mor_part", "after Spark's rewrite_position_delete_files")
+        sql("CALL floe.system.rewrite_data_files(table => 'sp.mor_file', "
+            "options => map('delete-file-threshold', '1'))")
+        same_mor("sp.mor_file", "after Spark's rewrite_data_files")
+
         # floe's orphan removal knows Spark's spelling of every referenced file: Spark reads the
         # same answers after it.
         before = {t: spark_rows(f"SELECT count(*), sum(id) FROM floe.{t}")
-                  for t in ("sp.events", "fl.t", "sp.outside", "sp.gz")}
+                  for t in ("sp.events", "fl.t", "sp.outside", "sp.gz", *mor_tables)}
         for t in before:
             floe("table", "remove-orphans", t, "--older-than", "0s", "--unsafe-allow-recent")
         sql("REFRESH TABLE floe.sp.events")

@@ -22,12 +22,21 @@ std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double w
     columnar::AppendJsonString(s.metadata_warning(), &rejected);
     rejected += ", ";
   }
+  // Only when the scan applied deletes (merge-on-read): what its delete files cost, within the
+  // request and byte totals, and the rows they took out.
+  std::string deletes;
+  if (s.delete_files_opened > 0) {
+    deletes = fmt::format(
+        R"("delete_files_opened": {}, "delete_requests": {}, "delete_bytes_fetched": {}, )"
+        R"("rows_deleted": {}, )",
+        s.delete_files_opened, s.delete_requests, s.delete_bytes_fetched, s.rows_deleted);
+  }
   return fmt::format(
-      R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}}}, )"
+      R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}}}, {})"
       R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {})"
       R"("requests": {{"GET": {}, "HEAD": {}, "PUT": {}, "LIST": {}, "DELETE": {}}}, )"
       R"("bytes_fetched": {}, "wall_ms": {:.1f}}})",
-      s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds,
+      s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds, deletes,
       s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, r.get, r.head, r.put,
       r.list, r.del, r.bytes_read, wall_ms);
 }

@@ -60,6 +60,12 @@ struct ScanMetrics {
   MetricCounter pages_skipped;
   MetricCounter rows_read;  // rows decoded, before the residual's test
   MetricCounter rows;       // rows the scan produced
+  // Deletes (merge-on-read): delete files read (a Puffin file once per scan), their requests and
+  // bytes (also within the totals below), and the rows they took out.
+  MetricCounter delete_files_opened;
+  MetricCounter delete_requests;
+  MetricCounter delete_bytes_fetched;
+  MetricCounter rows_deleted;
   // What the reader itself sent (a CountingStore under the FileIO counts the same, plus anything
   // else that used the store).
   MetricCounter requests;  // GETs and HEADs

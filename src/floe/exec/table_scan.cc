@@ -150,6 +150,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   iceberg::ScanHooks hooks;
   hooks.evaluate_residual = ResidualMatcher();
   hooks.on_file_done = options.on_file_done;
+  hooks.table_schema = &schema;
   Status read = iceberg::ReadScan(
       plan.tasks, projected, io, options.read != nullptr ? *options.read : kDefaults, hooks,
       [&](const columnar::RecordBatch& b) -> Status {

@@ -43,10 +43,10 @@ Result<ManifestFile> WriteManifestFile(const FileIO& io, const TableMetadata& m,
                                        const PartitionSpec& spec,
                                        const std::vector<ManifestEntry>& entries,
                                        int64_t snapshot_id, int64_t sequence_number,
-                                       std::vector<std::string>* written) {
+                                       std::vector<std::string>* written,
+                                       ManifestContent content = ManifestContent::kData) {
   const Schema& schema = m.CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(std::string bytes,
-                        WriteManifest({&schema, &spec, 2, ManifestContent::kData}, entries));
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, WriteManifest({&schema, &spec, 2, content}, entries));
   std::string location = ManifestLocation(m, static_cast<int>(written->size()));
   FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
   written->push_back(location);
@@ -54,6 +54,7 @@ Result<ManifestFile> WriteManifestFile(const FileIO& io, const TableMetadata& m,
   mf.manifest_path = location;
   mf.manifest_length = static_cast<int64_t>(bytes.size());
   mf.partition_spec_id = spec.spec_id();
+  mf.content = content;
   mf.sequence_number = sequence_number;
   mf.min_sequence_number = sequence_number;
   mf.added_snapshot_id = snapshot_id;
@@ -195,6 +196,45 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
     added_manifests.push_back(std::move(mf));
   }
 
+  // The new delete files, in one delete manifest of the default spec.
+  int64_t added_position_deletes = 0, added_equality_deletes = 0, added_dvs = 0;
+  int64_t added_position_files = 0, added_equality_files = 0;
+  if (!u.added_deletes.empty()) {
+    if (m.format_version < 2) {
+      return InvalidInput("table '{}' is format version {}; delete files need version 2 or later",
+                          base.id.ToString(), m.format_version);
+    }
+    std::vector<ManifestEntry> entries;
+    for (const auto& f : u.added_deletes) {
+      if (f.content == FileContent::kData) {
+        return Internal("data file '{}' given as a delete file", f.file_path);
+      }
+      if (f.partition.size() != spec.fields().size()) {
+        return InvalidInput("delete file '{}' has {} partition values; the table's spec has {}",
+                            f.file_path, f.partition.size(), spec.fields().size());
+      }
+      ManifestEntry e;
+      e.status = EntryStatus::kAdded;
+      e.snapshot_id = snapshot_id;
+      e.file = f;
+      e.file.spec_id = spec.spec_id();
+      if (f.content == FileContent::kPositionDeletes) {
+        added_position_deletes += f.record_count;
+        ++added_position_files;
+        if (IsDeletionVector(f)) ++added_dvs;
+      } else {
+        added_equality_deletes += f.record_count;
+        ++added_equality_files;
+      }
+      changed_partitions.insert(
+          fmt::format("{}:{}", spec.spec_id(), spec.PartitionPath(f.partition)));
+      entries.push_back(std::move(e));
+    }
+    FLOE_ASSIGN_OR_RETURN(ManifestFile mf, WriteManifestFile(io, m, spec, entries, snapshot_id, seq,
+                                                             written, ManifestContent::kDeletes));
+    added_manifests.push_back(std::move(mf));
+  }
+
   // Merge small data manifests of the default spec once there are enough of them.
   bool merge = m.Property("commit.manifest-merge.enabled", "true") == "true";
   int64_t min_count = m.PropertyInt("commit.manifest.min-count-to-merge", 100);
@@ -262,6 +302,20 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
     s["deleted-records"] = std::to_string(deleted_records);
     s["removed-files-size"] = std::to_string(deleted_size);
   }
+  if (!u.added_deletes.empty()) {
+    s["added-delete-files"] = std::to_string(u.added_deletes.size());
+    if (added_position_files > added_dvs) {
+      s["added-position-delete-files"] = std::to_string(added_position_files - added_dvs);
+    }
+    if (added_dvs > 0) s["added-dvs"] = std::to_string(added_dvs);
+    if (added_position_deletes > 0) {
+      s["added-position-deletes"] = std::to_string(added_position_deletes);
+    }
+    if (added_equality_files > 0) {
+      s["added-equality-delete-files"] = std::to_string(added_equality_files);
+      s["added-equality-deletes"] = std::to_string(added_equality_deletes);
+    }
+  }
   s["changed-partition-count"] = std::to_string(changed_partitions.size());
   bool ok = true;
   std::map<std::string, std::string> prev =
@@ -277,9 +331,10 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
     s["total-files-size"] = std::to_string(total_size + added_size - deleted_size);
     s["total-data-files"] = std::to_string(total_files + static_cast<int64_t>(u.added.size()) -
                                            static_cast<int64_t>(found.size()));
-    s["total-delete-files"] = std::to_string(total_deletes);
-    s["total-position-deletes"] = std::to_string(total_pos);
-    s["total-equality-deletes"] = std::to_string(total_eq);
+    s["total-delete-files"] =
+        std::to_string(total_deletes + static_cast<int64_t>(u.added_deletes.size()));
+    s["total-position-deletes"] = std::to_string(total_pos + added_position_deletes);
+    s["total-equality-deletes"] = std::to_string(total_eq + added_equality_deletes);
   }
 
   m.snapshots.push_back(snap);
@@ -334,6 +389,7 @@ Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
           std::vector<std::string>* written) -> Result<std::optional<TableMetadata>> {
         // Checked per attempt: a retry may come long after the files were written.
         FLOE_RETURN_IF_ERROR(CheckAddedFilesExist(io, base.metadata, update.added));
+        FLOE_RETURN_IF_ERROR(CheckAddedFilesExist(io, base.metadata, update.added_deletes));
         return Apply(io, base, update, attempt, written);
       },
       stats);

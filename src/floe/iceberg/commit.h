@@ -1,11 +1,12 @@
 // Snapshot-producing commits: append (fast append, manifests merged past
-// commit.manifest.min-count-to-merge) and replace (a set of live files by new ones, the basis of
-// rewrites). Each commit writes manifests, a manifest list and a new metadata file, then swaps the
-// catalog pointer through CommitWithRetry (commit_retry.h): on a concurrent commit it re-reads
-// the table and rebuilds the snapshot on it, per commit.retry.*.
-// A commit that fails at any step leaves the table exactly as it was and removes what it wrote.
-// The files it adds must exist: one this process wrote recently is vouched for by its writer (and
-// orphan removal's age floor), any other under the table's location is checked with a HEAD.
+// commit.manifest.min-count-to-merge), replace (a set of live files by new ones, the basis of
+// rewrites) and row deltas (delete files added, with or without data files). Each commit writes
+// manifests, a manifest list and a new metadata file, then swaps the catalog pointer through
+// CommitWithRetry (commit_retry.h): on a concurrent commit it re-reads the table and rebuilds the
+// snapshot on it, per commit.retry.*. A commit that fails at any step leaves the table exactly as
+// it was and removes what it wrote. The files it adds must exist: one this process wrote recently
+// is vouched for by its writer (and orphan removal's age floor), any other under the table's
+// location is checked with a HEAD.
 #pragma once
 
 #include <map>
@@ -26,6 +27,9 @@ struct SnapshotUpdate {
   std::string operation = "append";        // append | replace | overwrite | delete
   std::vector<DataFile> added;             // partition values per the table's default spec
   std::vector<std::string> deleted_paths;  // must all be live in the table when the commit lands
+  // Delete files (position deletes, deletion vectors, equality deletes) this commit adds, in one
+  // delete manifest of the default spec: a row delta. They take this commit's sequence number.
+  std::vector<DataFile> added_deletes;
   std::map<std::string, std::string> summary;  // extra snapshot summary properties
   // The data sequence number of the added files when it is not this commit's: a rewrite gives
   // its outputs the sequence number of the snapshot it read, so delete files committed since

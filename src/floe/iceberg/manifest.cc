@@ -99,7 +99,9 @@ Result<avro::SchemaPtr> PartitionRecord(const Type& partition_type) {
   return avro::Record("r102", std::move(fields));
 }
 
-Result<avro::SchemaPtr> EntrySchema(const Type& partition_type) {
+// Delete manifests also carry the fields of delete files (143-145); data manifests keep the v2
+// data_file of earlier floe versions, byte for byte.
+Result<avro::SchemaPtr> EntrySchema(const Type& partition_type, bool deletes) {
   FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr partition, PartitionRecord(partition_type));
   auto bytes = avro::Primitive(avro::Type::kBytes);
   std::vector<FieldSchema> df = {
@@ -130,6 +132,14 @@ Result<avro::SchemaPtr> EntrySchema(const Type& partition_type) {
         "Equality comparison field IDs"),
       F("sort_order_id", Int(), 140, true, "Sort order ID"),
   };
+  if (deletes) {
+    df.push_back(F("referenced_data_file", avro::Primitive(avro::Type::kString), 143, true,
+                   "Fully qualified location of a data file that all deletes reference"));
+    df.push_back(
+        F("content_offset", Long(), 144, true, "The offset in the file where the content starts"));
+    df.push_back(F("content_size_in_bytes", Long(), 145, true,
+                   "The length of referenced content stored in the file"));
+  }
   return avro::Record("manifest_entry", {F("status", Int(), 0), F("snapshot_id", Long(), 1, true),
                                          F("sequence_number", Long(), 3, true),
                                          F("file_sequence_number", Long(), 4, true),
@@ -365,7 +375,8 @@ Result<std::string> WriteManifest(const ManifestContext& ctx,
     return Unsupported("writing format version {} manifests (floe writes v2)", ctx.format_version);
   }
   FLOE_ASSIGN_OR_RETURN(TypePtr ptype, ctx.spec->PartitionType(*ctx.schema));
-  FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr schema, EntrySchema(*ptype));
+  const bool deletes = ctx.content == ManifestContent::kDeletes;
+  FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr schema, EntrySchema(*ptype, deletes));
   avro::ContainerWriter w(
       schema, {{"schema", ctx.schema->ToJson().dump()},
                {"schema-id", std::to_string(ctx.schema->schema_id())},
@@ -396,6 +407,14 @@ Result<std::string> WriteManifest(const ManifestContext& ctx,
                     f.split_offsets.empty() ? Value::Null() : Value(std::move(splits)),
                     f.equality_ids.empty() ? Value::Null() : Value(std::move(eq_ids)),
                     f.sort_order_id ? Value(*f.sort_order_id) : Value::Null()}};
+    if (deletes) {
+      auto opt_long = [](const std::optional<int64_t>& x) { return x ? Value(*x) : Value::Null(); };
+      df.fields.push_back(f.referenced_data_file ? Value(*f.referenced_data_file) : Value::Null());
+      df.fields.push_back(opt_long(f.content_offset));
+      df.fields.push_back(opt_long(f.content_size_in_bytes));
+    } else if (IsDeletionVector(f)) {
+      return InvalidInput("deletion vector '{}' needs a delete manifest", f.file_path);
+    }
     auto opt = [](const std::optional<int64_t>& x) { return x ? Value(*x) : Value::Null(); };
     RecordValue entry{{Value(static_cast<int32_t>(e.status)), opt(e.snapshot_id),
                        opt(e.sequence_number), opt(e.file_sequence_number), Value(std::move(df))}};
@@ -525,6 +544,16 @@ Result<ManifestEntry> EntryOf(const EntryShape& shape, const Value& v,
   if (auto so = OptLong(dfs, *dfv, 140)) f.sort_order_id = static_cast<int32_t>(*so);
   if (const Value* r = FieldById(dfs, *dfv, 143); r && r->is<std::string>()) {
     f.referenced_data_file = r->as<std::string>();
+  }
+  f.content_offset = OptLong(dfs, *dfv, 144);
+  f.content_size_in_bytes = OptLong(dfs, *dfv, 145);
+  if (IsDeletionVector(f) &&
+      (!f.referenced_data_file || !f.content_offset || !f.content_size_in_bytes ||
+       *f.content_offset < 0 || *f.content_size_in_bytes < 0)) {
+    return bad(
+        fmt::format("deletion vector in '{}' lacks its referenced_data_file, content_offset or "
+                    "content_size_in_bytes",
+                    f.file_path));
   }
   return e;
 }

@@ -48,12 +48,22 @@ struct DataFile {
   std::vector<int64_t> split_offsets;
   std::vector<int32_t> equality_ids;
   std::optional<int32_t> sort_order_id;
-  std::optional<std::string> referenced_data_file;  // v3, read only
+  // Delete files: the one data file a position delete file or deletion vector applies to (143),
+  // and a deletion vector's blob in its Puffin file (144, 145).
+  std::optional<std::string> referenced_data_file;
+  std::optional<int64_t> content_offset;
+  std::optional<int64_t> content_size_in_bytes;
   // Not in manifests: when the writer that PUT this file in this process started the PUT (Unix
   // ms). A commit need not check that such a file still exists while orphan removal's age floor
   // protects it (commit.cc).
   std::optional<int64_t> written_at_ms;
 };
+
+// Delete files: a deletion vector is a position delete in a Puffin file (v3).
+inline bool IsDeletionVector(const DataFile& f) {
+  return f.content == FileContent::kPositionDeletes &&
+         (f.file_format == "PUFFIN" || f.file_format == "puffin");
+}
 
 struct ManifestEntry {
   EntryStatus status = EntryStatus::kAdded;

@@ -4,6 +4,7 @@
 
 #include "floe/base/parallel_for.h"
 #include "floe/base/thread_pool.h"
+#include "floe/iceberg/delete_index.h"
 #include "floe/iceberg/evaluator.h"
 #include "floe/iceberg/projection.h"
 #include "floe/iceberg/runtime.h"
@@ -88,31 +89,6 @@ ExprPtr Residual(const ExprPtr& e, const PartitionSpec& spec,
   return e;
 }
 
-struct DeleteIndex {
-  // Position deletes apply to data files with data seq <= delete seq in the same partition;
-  // equality deletes to data seq < delete seq (spec, "Scan Planning").
-  std::vector<ManifestEntry> entries;
-
-  std::vector<DataFile> For(const ManifestEntry& data) const {
-    std::vector<DataFile> out;
-    for (const auto& d : entries) {
-      int64_t dseq = d.sequence_number.value_or(0);
-      int64_t fseq = data.sequence_number.value_or(0);
-      bool same_partition =
-          d.file.spec_id == data.file.spec_id && d.file.partition == data.file.partition;
-      if (d.file.content == FileContent::kPositionDeletes) {
-        if (d.file.referenced_data_file && *d.file.referenced_data_file != data.file.file_path)
-          continue;
-        if (fseq <= dseq && same_partition) out.push_back(d.file);
-      } else if (d.file.content == FileContent::kEqualityDeletes) {
-        bool global = d.file.partition.empty();
-        if (fseq < dseq && (same_partition || global)) out.push_back(d.file);
-      }
-    }
-    return out;
-  }
-};
-
 }  // namespace
 
 Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptions& options) {
@@ -156,9 +132,10 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
       ++plan.stats.manifests_skipped;
       continue;
     }
+    // Delete manifests too: a delete file applies only to data files of its own partition, or to
+    // all of them when its spec is unpartitioned (whose summaries match every filter).
     FLOE_ASSIGN_OR_RETURN(auto proj, projection(mf.partition_spec_id));
-    if (mf.content == ManifestContent::kData &&
-        !SummariesMightMatch(proj.first, *proj.second, mf.partitions)) {
+    if (!SummariesMightMatch(proj.first, *proj.second, mf.partitions)) {
       ++plan.stats.manifests_skipped;
       continue;
     }
@@ -211,6 +188,10 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
         }
       } else {
         ++stats.delete_files;
+        if (!MatchesPartition(partition_expr, *partition_type, m.partition(e))) {
+          ++stats.delete_files_skipped;
+          continue;
+        }
       }
       auto entry = m.Entry(e);
       if (!entry) {
@@ -235,14 +216,16 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
     plan.stats.files_skipped_partition += reads[i].stats.files_skipped_partition;
     plan.stats.files_skipped_bounds += reads[i].stats.files_skipped_bounds;
     plan.stats.delete_files += reads[i].stats.delete_files;
+    plan.stats.delete_files_skipped += reads[i].stats.delete_files_skipped;
     for (ManifestEntry& e : *reads[i].entries) {
       if (e.file.content != FileContent::kData) {
-        deletes.entries.push_back(std::move(e));
+        deletes.Add(e);
       } else {
         data_entries.push_back(std::move(e));
       }
     }
   }
+  deletes.Finish();
   for (auto& e : data_entries) {
     FileScanTask task;
     const PartitionSpec* spec = m.SpecById(e.file.spec_id);

@@ -1,6 +1,7 @@
 // Scan planning: from a table snapshot and a row filter to the data files a read must open, each
 // carrying what the reader needs so it never probes storage for it (file length, split offsets,
-// column sizes, partition) and the residual filter left after partition pruning. Manifests are
+// column sizes, partition), the residual filter left after partition pruning, and the delete
+// files that apply to it (delete_index.h). Manifests are
 // pruned by partition summaries, read concurrently, and files pruned by partition values, then by
 // column bounds and null counts. The stats say what each stage skipped.
 #pragma once
@@ -29,7 +30,9 @@ struct FileScanTask {
   DataFile file;
   ExprPtr residual;  // what rows must still satisfy (TRUE: all of them)
   int64_t data_sequence_number = 0;
-  std::vector<DataFile> deletes;  // delete files that apply to this data file
+  // The delete files that apply to this data file (DeleteIndex): deletion vectors, position
+  // deletes, equality deletes.
+  std::vector<DataFile> deletes;
 };
 
 struct ScanStats {
@@ -38,7 +41,8 @@ struct ScanStats {
   int64_t data_files_total = 0;   // live data files in the read manifests
   int64_t files_skipped_partition = 0;
   int64_t files_skipped_bounds = 0;
-  int64_t delete_files = 0;
+  int64_t delete_files = 0;          // live delete files in the read manifests
+  int64_t delete_files_skipped = 0;  // of them, in partitions the filter rules out
 };
 
 struct ScanPlan {

@@ -15,6 +15,7 @@
 
 #include "floe/base/thread_pool.h"
 #include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/delete_loader.h"
 #include "floe/iceberg/runtime.h"
 #include "floe/iceberg/schema_conform.h"
 #include "floe/parquet/read_file.h"
@@ -143,12 +144,37 @@ struct ScanShape {
   bool needs_projection = false;  // read_schema has columns `projected` lacks
 };
 
-ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projected,
-                  bool apply_residual) {
+Result<ScanShape> ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projected,
+                          bool apply_residual, const Schema* table_schema) {
   ScanShape s;
   std::vector<NestedField> fields = projected.fields();
   std::set<int32_t> have;
   for (const NestedField& f : fields) have.insert(f.id);
+  // The columns equality deletes compare, as optional top-level fields of the table schema.
+  std::map<int32_t, NestedField> compared;
+  for (const FileScanTask& t : tasks) {
+    for (const DataFile& d : t.deletes) {
+      if (d.content != FileContent::kEqualityDeletes) continue;
+      if (table_schema == nullptr) {
+        return Internal("reading '{}': its equality deletes need the table schema (ScanHooks)",
+                        t.file.file_path);
+      }
+      for (int32_t id : d.equality_ids) {
+        if (have.count(id)) continue;
+        for (const NestedField& f : table_schema->fields()) {
+          if (f.id != id) continue;
+          NestedField optional = f;
+          optional.required = false;
+          compared.emplace(id, std::move(optional));
+        }
+      }
+    }
+  }
+  for (auto& [id, f] : compared) {
+    have.insert(id);
+    fields.push_back(std::move(f));
+    s.needs_projection = true;
+  }
   if (apply_residual) {
     // Residual columns the projection lacks, as optional top-level fields of their bound type.
     std::map<int32_t, NestedField> extra;
@@ -161,7 +187,7 @@ ScanShape ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projecte
     };
     for (const FileScanTask& t : tasks) walk(t.residual);
     for (auto& [id, f] : extra) fields.push_back(std::move(f));
-    s.needs_projection = !extra.empty();
+    s.needs_projection = s.needs_projection || !extra.empty();
   }
   for (const NestedField& f : fields) {
     s.read_ids.push_back(f.id);
@@ -335,6 +361,89 @@ Result<parquet::RowFilter> MakeRowFilter(const ExprPtr& residual, const Schema& 
   return filter;
 }
 
+// The columns of `b` that `keys` name, in that order (a key the batch lacks is left out).
+columnar::RecordBatch ColumnsFor(const columnar::RecordBatch& b,
+                                 const std::vector<parquet::FieldKey>& keys) {
+  columnar::RecordBatch out;
+  auto schema = std::make_shared<columnar::Schema>();
+  for (const parquet::FieldKey& k : keys) {
+    for (size_t c = 0; c < b.schema->fields.size(); ++c) {
+      if (!k.Matches(b.schema->fields[c])) continue;
+      schema->fields.push_back(b.schema->fields[c]);
+      out.columns.push_back(b.columns[c]);
+      break;
+    }
+  }
+  out.schema = std::move(schema);
+  out.num_rows = b.num_rows;
+  return out;
+}
+
+// `filter` (or, without one, a filter that keeps every row and outputs `projected`) that also
+// drops the rows any of `deletes` holds: the delete columns are decoded with the filter's, so
+// late materialisation leaves deleted rows undecoded too.
+parquet::RowFilter WithEqualityDeletes(
+    std::optional<parquet::RowFilter> filter,
+    const std::vector<std::shared_ptr<const EqualityDeleteSet>>& deletes, const Schema& read_schema,
+    const Schema& projected, ScanMetrics* metrics) {
+  parquet::RowFilter out;
+  std::vector<parquet::FieldKey> residual_fields;
+  parquet::BatchPredicate residual;
+  if (filter) {
+    residual_fields = filter->fields;
+    residual = filter->evaluate;
+    out.fields = filter->fields;
+    out.output = filter->output;
+  } else {
+    std::vector<parquet::FieldKey> output;
+    for (const NestedField& f : projected.fields()) output.push_back({f.id, f.name});
+    out.output = std::move(output);
+  }
+  struct Probe {
+    std::shared_ptr<const EqualityDeleteSet> set;
+    std::vector<parquet::FieldKey> keys;
+  };
+  std::vector<Probe> probes;
+  for (const auto& d : deletes) {
+    Probe p{d, {}};
+    for (int32_t id : d->ids()) {
+      const NestedField* f = read_schema.FindById(id);
+      parquet::FieldKey key{id, f ? f->name : std::string()};
+      p.keys.push_back(key);
+      if (std::none_of(out.fields.begin(), out.fields.end(),
+                       [&](const parquet::FieldKey& k) { return k.field_id == id; })) {
+        out.fields.push_back(key);
+      }
+    }
+    probes.push_back(std::move(p));
+  }
+  out.evaluate = [residual_fields, residual, probes = std::move(probes),
+                  metrics](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+    std::vector<uint8_t> keep(static_cast<size_t>(b.num_rows), 1);
+    if (residual) {
+      FLOE_ASSIGN_OR_RETURN(keep, residual(ColumnsFor(b, residual_fields)));
+    }
+    int64_t deleted = 0;
+    for (const Probe& p : probes) {
+      const columnar::RecordBatch columns = ColumnsFor(b, p.keys);
+      const bool has_ids = std::any_of(columns.schema->fields.begin(), columns.schema->fields.end(),
+                                       [](const columnar::Field& f) { return f.field_id >= 0; });
+      FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed,
+                            ConformToSchema(columns, p.set->columns(), has_ids));
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> gone, p.set->Deleted(conformed));
+      for (size_t r = 0; r < keep.size(); ++r) {
+        if (keep[r] && gone[r]) {
+          keep[r] = 0;
+          ++deleted;
+        }
+      }
+    }
+    if (metrics) metrics->rows_deleted += deleted;
+    return keep;
+  };
+  return out;
+}
+
 Error NameFile(Error e, const FileScanTask& task) {
   if (e.message.find(task.file.file_path) == std::string::npos) {
     e.message = "reading '" + task.file.file_path + "': " + e.message;
@@ -350,10 +459,11 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
   ScanMetrics local;
   if (metrics == nullptr) metrics = &local;
   for (const FileScanTask& t : tasks) {
-    if (!t.deletes.empty()) {
-      return Unsupported(
-          "data file '{}' has {} delete files; applying deletes (merge-on-read) is not built yet",
-          t.file.file_path, t.deletes.size());
+    for (const DataFile& d : t.deletes) {
+      if (d.content == FileContent::kData) {
+        return Internal("data file '{}' is listed as a delete file of '{}'", d.file_path,
+                        t.file.file_path);
+      }
     }
     if (t.file.file_format != "PARQUET" && t.file.file_format != "parquet") {
       return Unsupported("data file '{}' is {}; floe reads Parquet", t.file.file_path,
@@ -371,7 +481,15 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
   }
 
   const bool floe = options.strategy == parquet::ReadStrategy::kFloe;
-  const ScanShape shape = ShapeOf(tasks, projected, options.apply_residual);
+  FLOE_ASSIGN_OR_RETURN(const ScanShape shape,
+                        ShapeOf(tasks, projected, options.apply_residual, hooks.table_schema));
+  const bool any_deletes = std::any_of(tasks.begin(), tasks.end(),
+                                       [](const FileScanTask& t) { return !t.deletes.empty(); });
+  static const Schema kNoSchema;
+  std::optional<DeleteLoader> deletes;
+  if (any_deletes) {
+    deletes.emplace(io, tasks, hooks.table_schema ? *hooks.table_schema : kNoSchema, metrics);
+  }
   parquet::TailEstimator tails(options.planner);
   parquet::RequestGate gate(options.request_budget);
   Runtime& runtime = io.runtime();
@@ -425,13 +543,23 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     so.resolve = [&shape, &task](const parquet::FileReader& r, const parquet::ReadOptions& base) {
       return ResolveForFile(r, base, shape, task.file);
     };
-    const bool filtered = options.apply_residual && task.residual && task.residual->op != Op::kTrue;
-    parquet::RowFilter filter;
-    if (filtered) {
-      FLOE_ASSIGN_OR_RETURN(filter, MakeRowFilter(task.residual, shape.read_schema, projected,
-                                                  hooks.evaluate_residual));
-      ro.filter = &filter;
+    const bool by_residual =
+        options.apply_residual && task.residual && task.residual->op != Op::kTrue;
+    std::optional<parquet::RowFilter> residual_filter;
+    if (by_residual) {
+      FLOE_ASSIGN_OR_RETURN(residual_filter, MakeRowFilter(task.residual, shape.read_schema,
+                                                           projected, hooks.evaluate_residual));
     }
+    if (DeleteLoader::HasPositionDeletes(task)) {
+      ro.excluded_rows_later = [&deletes, &task] { return deletes->PositionMask(task); };
+    }
+    if (DeleteLoader::HasEqualityDeletes(task)) {
+      FLOE_ASSIGN_OR_RETURN(auto sets, deletes->EqualityDeletes(task));
+      residual_filter = WithEqualityDeletes(std::move(residual_filter), sets, shape.read_schema,
+                                            projected, metrics);
+    }
+    const bool filtered = residual_filter.has_value();
+    if (filtered) ro.filter = &*residual_filter;
     // With fewer files than cores, one file's rows are decoded on several threads (every core
     // busy on a one-file table); batches then arrive in no particular order, so not when order
     // or a limit matters.

@@ -1,7 +1,9 @@
 // ScanReader: reads every task of a planned scan with the chosen read strategy -- all files in
 // flight at once up to a request budget (floe), or one file per task on a fixed number of tasks
 // (the baselines, as their engines deploy them) -- projecting columns by field id, pruning row
-// groups and pages by each task's residual, and applying the residual to the rows.
+// groups and pages by each task's residual, applying each task's delete files (a row mask of
+// deleted positions in the Parquet reader's row selection; equality deletes probed with the
+// residual, in its row filter; delete_loader.h), and applying the residual to the rows.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +68,9 @@ struct ScanHooks {
   ResidualEvaluator evaluate_residual;
   // Called after each file is read (files done, files in the scan), from the reading threads.
   std::function<void(size_t done, size_t total)> on_file_done;
+  // The table's schema, which types the columns equality deletes compare (they need not be in
+  // `projected`); needed only when a task has equality delete files.
+  const Schema* table_schema = nullptr;
 };
 
 // Receives batches conformed to the projected schema. Called by one thread at a time, batches of

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <thread>
@@ -221,10 +222,36 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   // The row mask goes into the plan before any data is fetched, so pages it empties are not.
   StrategyReadOptions fetch_options = options.fetch;
   std::vector<int64_t> starts;
-  if (!options.excluded_rows.empty()) {
-    fetch_options.adjust_plan = [&](const FileReader& r, ReadPlan* plan) {
+  std::optional<std::vector<RowRange>> mask;
+  if (!options.excluded_rows.empty() || options.excluded_rows_later) {
+    fetch_options.adjust_plan = [&](const FileReader& r, ReadPlan* plan) -> Status {
+      if (!mask) {
+        mask = options.excluded_rows;
+        if (options.excluded_rows_later) {
+          FLOE_ASSIGN_OR_RETURN(std::vector<RowRange> later, options.excluded_rows_later());
+          if (!mask->empty()) {
+            // The union of two sorted, disjoint lists: the rows of either.
+            std::vector<RowRange> both;
+            std::merge(mask->begin(), mask->end(), later.begin(), later.end(),
+                       std::back_inserter(both),
+                       [](const RowRange& a, const RowRange& b) { return a.begin < b.begin; });
+            std::vector<RowRange> merged;
+            for (const RowRange& x : both) {
+              if (!merged.empty() && x.begin <= merged.back().end) {
+                merged.back().end = std::max(merged.back().end, x.end);
+              } else {
+                merged.push_back(x);
+              }
+            }
+            later = std::move(merged);
+          }
+          mask = std::move(later);
+        }
+      }
+      if (mask->empty()) return {};
       if (starts.empty()) starts = FileRowStarts(r.metadata());
-      ExcludeRows(options.excluded_rows, starts, plan);
+      ExcludeRows(*mask, starts, plan);
+      return {};
     };
   }
   FLOE_ASSIGN_OR_RETURN(FetchedFile fetched, FetchFile(store, key, hints, fetch_options));

@@ -33,6 +33,10 @@ struct ReadFileOptions {
   const RowFilter* filter = nullptr;
   // Rows left out whatever the filter says: sorted, disjoint file row positions (a delete mask).
   std::vector<RowRange> excluded_rows;
+  // Or a mask still to come: asked for once, after the footer is read and before any data is
+  // fetched, so that the mask's own reads (delete files) overlap the footer's. Its error stops
+  // the read. Taken with excluded_rows when both are given.
+  std::function<Result<std::vector<RowRange>>()> excluded_rows_later;
   // Most rows per batch of a plan narrowed to the filter's matches: every row of such a batch goes
   // on into the caller's work, so it is kept small enough to stay in a core's L2 cache.
   int64_t narrowed_batch_rows = int64_t{16} * 1024;

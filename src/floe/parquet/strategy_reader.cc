@@ -157,8 +157,9 @@ Result<ReadOptions> Resolve(const StrategyReadOptions& o, const FileReader& read
 }
 
 // The caller's last word on a plan before its data ranges are fetched.
-void Adjust(const StrategyReadOptions& o, const FileReader& reader, ReadPlan* plan) {
-  if (o.adjust_plan) o.adjust_plan(reader, plan);
+Status Adjust(const StrategyReadOptions& o, const FileReader& reader, ReadPlan* plan) {
+  if (o.adjust_plan) return o.adjust_plan(reader, plan);
+  return {};
 }
 
 Result<FetchedFile> Finish(FileReader reader, ReadPlan plan, FetchedBytes bytes,
@@ -189,7 +190,7 @@ Result<FetchedFile> ReadParquetMr(Fetcher& f, int64_t len, const StrategyReadOpt
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, reader));
   read.use_page_index = false;  // Iceberg's Parquet reader filters row groups, not pages
   FLOE_ASSIGN_OR_RETURN(ReadPlan plan, reader.Plan(read));
-  Adjust(o, reader, &plan);
+  FLOE_RETURN_IF_ERROR(Adjust(o, reader, &plan));
   for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
     for (const ByteRange& r : CoalesceRanges(Missing(ranges, have), kParquetMrSeekReadThrough)) {
       FLOE_RETURN_IF_ERROR(f.GetInto(r.offset, r.length, &have));
@@ -218,7 +219,7 @@ Status PlanWithIndex(Fetcher& f, const StrategyReadOptions& o, const FileReader&
     }
     FLOE_RETURN_IF_ERROR(reader.ApplyPageIndex(*have, plan));
   }
-  Adjust(o, reader, plan);
+  FLOE_RETURN_IF_ERROR(Adjust(o, reader, plan));
   return {};
 }
 
@@ -238,7 +239,9 @@ Result<FetchedFile> ReadWhole(Fetcher& f, int64_t len, const StrategyReadOptions
   FLOE_RETURN_IF_ERROR(PlanWithIndex(f, o, opened.first, read, &have, &plan));
   // The whole file is at hand: a plan made again without the page index needs no request.
   FLOE_ASSIGN_OR_RETURN(bool replanned, opened.first.ReplanIfIndexDisagrees(read, have, &plan));
-  if (replanned) Adjust(o, opened.first, &plan);
+  if (replanned) {
+    FLOE_RETURN_IF_ERROR(Adjust(o, opened.first, &plan));
+  }
   return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
 }
 
@@ -264,7 +267,7 @@ Result<FetchedFile> ReadAal(Fetcher& f, const StrategyReadOptions& o, StoreReadS
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
   read.use_page_index = false;  // the engine above (Iceberg's reader) filters row groups only
   FLOE_ASSIGN_OR_RETURN(ReadPlan plan, opened.first.Plan(read));
-  Adjust(o, opened.first, &plan);
+  FLOE_RETURN_IF_ERROR(Adjust(o, opened.first, &plan));
   FLOE_RETURN_IF_ERROR(f.GetBatch(
       CoalesceCapped(Missing(plan.DataRanges(), have), kAalCoalesceTolerance, kAalBlockBytes), 64,
       &have));
@@ -293,7 +296,7 @@ Result<FetchedFile> ReadArrowRs(Fetcher& f, int64_t len, const StrategyReadOptio
   FLOE_RETURN_IF_ERROR(fetch());
   FLOE_ASSIGN_OR_RETURN(bool replanned, opened.first.ReplanIfIndexDisagrees(read, have, &plan));
   if (replanned) {
-    Adjust(o, opened.first, &plan);
+    FLOE_RETURN_IF_ERROR(Adjust(o, opened.first, &plan));
     FLOE_RETURN_IF_ERROR(fetch());
   }
   return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
@@ -374,7 +377,7 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   FLOE_RETURN_IF_ERROR(fetch());
   FLOE_ASSIGN_OR_RETURN(bool replanned, reader->ReplanIfIndexDisagrees(read, have, &plan));
   if (replanned) {
-    Adjust(options, *reader, &plan);
+    FLOE_RETURN_IF_ERROR(Adjust(options, *reader, &plan));
     FLOE_RETURN_IF_ERROR(fetch());
   }
   // Cache the footer and the index pieces this read fetched; a warm read that had to fetch index

@@ -59,7 +59,8 @@ struct StrategyReadOptions {
   // field ids the file has); its result replaces `read` for that file.
   std::function<Result<ReadOptions>(const FileReader&, const ReadOptions&)> resolve;
   // When set, called on every plan before its data ranges are fetched (a row mask narrows it).
-  std::function<void(const FileReader&, ReadPlan*)> adjust_plan;
+  // An error stops the read.
+  std::function<Status(const FileReader&, ReadPlan*)> adjust_plan;
 };
 
 struct FetchedFile {

@@ -1,0 +1,477 @@
+// Merge-on-read on a real local warehouse: position delete files, deletion vectors and equality
+// deletes written by floe's delete writer, committed as row deltas, planned by the delete index
+// and applied by the scan reader -- the rows that remain, what the deletes cost (delete files
+// opened once per scan, their requests and bytes), the snapshot summary, and the errors a bad
+// deletion vector gives. Also the deletion vector and Puffin codecs byte for byte.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <set>
+
+#include "floe/exec/residual.h"
+#include "floe/iceberg/delete_loader.h"
+#include "floe/iceberg/delete_writer.h"
+#include "floe/iceberg/deletion_vector.h"
+#include "floe/iceberg/puffin.h"
+#include "floe/iceberg/scan_reader.h"
+#include "iceberg/maintenance_fixture.h"
+
+namespace floe::iceberg {
+namespace {
+
+using catalog::TableIdentifier;
+using testing_support::AppendBatch;
+using testing_support::CreateDimension;
+using testing_support::DimensionBatch;
+using testing_support::ShuffledIdBatches;
+using testing_support::Warehouse;
+
+struct ScanOutcome {
+  std::vector<int64_t> ids;  // sorted
+  ScanMetrics metrics;
+  Status status;
+};
+
+ScanOutcome ScanIds(const Warehouse& w, const TableIdentifier& id, ExprPtr filter = nullptr) {
+  ScanOutcome out;
+  Table t = w.Load(id);
+  auto plan = PlanFiles(t, *w.io, {.filter = filter});
+  EXPECT_TRUE(plan.has_value()) << plan.error().ToString();
+  const Schema& schema = t.metadata.CurrentSchema();
+  const Schema projected(schema.schema_id(), {*schema.FindById(1)});
+  ScanHooks hooks{exec::ResidualMatcher(), {}, &schema};
+  ScanReadOptions options;
+  options.use_footer_cache = false;
+  out.status = ReadScan(
+      plan->tasks, projected, *w.io, options, hooks,
+      [&](columnar::RecordBatch b) -> Status {
+        for (int64_t r = 0; r < b.num_rows; ++r) out.ids.push_back(b.columns[0]->Value<int64_t>(r));
+        return {};
+      },
+      &out.metrics);
+  std::sort(out.ids.begin(), out.ids.end());
+  return out;
+}
+
+// The ids of a data file in file order (row position order).
+std::vector<int64_t> IdsInFileOrder(const Warehouse& w, const TableIdentifier& id,
+                                    const FileScanTask& task) {
+  Table t = w.Load(id);
+  FileScanTask plain = task;
+  plain.deletes.clear();
+  auto batches = ReadTask(plain, t.metadata.CurrentSchema(), *w.io);
+  EXPECT_TRUE(batches.has_value());
+  std::vector<int64_t> ids;
+  for (const auto& b : *batches) {
+    for (int64_t r = 0; r < b.num_rows; ++r) ids.push_back(b.columns[0]->Value<int64_t>(r));
+  }
+  return ids;
+}
+
+std::vector<int64_t> Without(std::vector<int64_t> all, const std::set<int64_t>& gone) {
+  std::erase_if(all, [&](int64_t v) { return gone.contains(v); });
+  return all;
+}
+
+class DeletesTest : public ::testing::Test {
+ protected:
+  // 400 rows in two appends, partitioned by category (4 values): 8 data files of 50 rows.
+  void SetUp() override {
+    CreateDimension(w_, id_, "", "category");
+    for (const auto& ids : ShuffledIdBatches(kRows, 2)) {
+      all_.insert(all_.end(), ids.begin(), ids.end());
+      AppendBatch(w_, id_, DimensionBatch(ids));
+    }
+    std::sort(all_.begin(), all_.end());
+    plan_ = PlanFiles(w_.Load(id_), *w_.io, {}).value();
+    ASSERT_EQ(plan_.tasks.size(), 8u);
+  }
+
+  std::string Location(const std::string& name) const {
+    return w_.Load(id_).metadata.location + "/data/" + name;
+  }
+
+  Table Commit(std::vector<DataFile> deletes) {
+    SnapshotUpdate u;
+    u.operation = "delete";
+    u.added_deletes = std::move(deletes);
+    auto t = CommitSnapshot(*w_.cat, *w_.io, id_, u);
+    EXPECT_TRUE(t.has_value()) << t.error().ToString();
+    return *t;
+  }
+
+  // Two data files of one partition.
+  std::pair<const FileScanTask*, const FileScanTask*> SamePartitionPair() const {
+    for (size_t i = 0; i < plan_.tasks.size(); ++i) {
+      for (size_t j = i + 1; j < plan_.tasks.size(); ++j) {
+        if (plan_.tasks[i].file.partition == plan_.tasks[j].file.partition) {
+          return {&plan_.tasks[i], &plan_.tasks[j]};
+        }
+      }
+    }
+    return {nullptr, nullptr};
+  }
+
+  static constexpr int64_t kRows = 400;
+  Warehouse w_;
+  TableIdentifier id_ = TableIdentifier::Parse("db.dim").value();
+  std::vector<int64_t> all_;
+  ScanPlan plan_;
+};
+
+TEST_F(DeletesTest, PositionDeletesTakeOutExactlyTheirRows) {
+  const FileScanTask& task = plan_.tasks[0];
+  const std::vector<int64_t> order = IdsInFileOrder(w_, id_, task);
+  ASSERT_EQ(static_cast<int64_t>(order.size()), task.file.record_count);
+  ASSERT_GT(order.size(), 40u);  // about 400 / 8 rows a file
+  const std::string& path = task.file.file_path;
+  const int64_t last = task.file.record_count - 1;
+  DataFile d =
+      WritePositionDeleteFile(*w_.io, Location("pos-1.parquet"),
+                              {{path, last}, {path, 0}, {path, 7}, {path, 7}}, task.file.partition)
+          .value();
+  EXPECT_EQ(d.record_count, 3);
+  EXPECT_EQ(d.referenced_data_file, path);
+  Table t = Commit({d});
+  const auto& summary = t.metadata.CurrentSnapshot()->summary;
+  EXPECT_EQ(summary.at("operation"), "delete");
+  EXPECT_EQ(summary.at("added-delete-files"), "1");
+  EXPECT_EQ(summary.at("added-position-delete-files"), "1");
+  EXPECT_EQ(summary.at("added-position-deletes"), "3");
+  EXPECT_EQ(summary.at("total-delete-files"), "1");
+  EXPECT_EQ(summary.at("total-position-deletes"), "3");
+  EXPECT_EQ(summary.at("total-records"), "400");  // records of data files, as Iceberg counts
+
+  ScanOutcome o = ScanIds(w_, id_);
+  ASSERT_TRUE(o.status.has_value()) << o.status.error().ToString();
+  EXPECT_EQ(o.ids, Without(all_, {order[0], order[7], order.back()}));
+  EXPECT_EQ(o.metrics.delete_files_opened, 1);
+  EXPECT_EQ(o.metrics.delete_requests, 1);  // a small delete file: whole, in one GET
+  EXPECT_EQ(o.metrics.rows_deleted, 3);
+  // Every file is small: one GET per data file and one for the delete file, nothing else.
+  EXPECT_EQ(o.metrics.requests, 8 + 1);
+  EXPECT_EQ(o.metrics.heads, 0);
+  EXPECT_EQ(o.metrics.data_files_opened, 8);
+}
+
+TEST_F(DeletesTest, APartitionScopedDeleteFileIsFetchedOnceForAllItsDataFiles) {
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  const std::vector<int64_t> oa = IdsInFileOrder(w_, id_, *a), ob = IdsInFileOrder(w_, id_, *b);
+  DataFile d = WritePositionDeleteFile(*w_.io, Location("pos-partition.parquet"),
+                                       {{a->file.file_path, 1},
+                                        {a->file.file_path, 2},
+                                        {b->file.file_path, 10},
+                                        {b->file.file_path, 11}},
+                                       a->file.partition)
+                   .value();
+  EXPECT_FALSE(d.referenced_data_file.has_value());
+  Commit({d});
+  ScanOutcome o = ScanIds(w_, id_);
+  ASSERT_TRUE(o.status.has_value()) << o.status.error().ToString();
+  EXPECT_EQ(o.ids, Without(all_, {oa[1], oa[2], ob[10], ob[11]}));
+  EXPECT_EQ(o.metrics.delete_files_opened, 1);
+  EXPECT_EQ(o.metrics.delete_requests, 1);
+  EXPECT_EQ(o.metrics.rows_deleted, 4);
+  EXPECT_EQ(o.metrics.requests, 8 + 1);
+}
+
+TEST_F(DeletesTest, DeletesOfAPrunedPartitionAreNeitherPlannedNorRead) {
+  // One commit of deletes in the first and last categories (c0, c3): its manifest's summary spans
+  // c0..c3, so a filter on c1 reads the manifest and skips both delete files by partition.
+  auto file_of = [&](const std::string& category) -> const FileScanTask& {
+    for (const FileScanTask& t : plan_.tasks) {
+      if (t.file.partition[0] == Literal::String(category)) return t;
+    }
+    ADD_FAILURE() << "no file of " << category;
+    return plan_.tasks[0];
+  };
+  const FileScanTask& lo = file_of("c0");
+  const FileScanTask& hi = file_of("c3");
+  Commit({WritePositionDeleteFile(*w_.io, Location("pos-lo.parquet"), {{lo.file.file_path, 0}},
+                                  lo.file.partition)
+              .value(),
+          WritePositionDeleteFile(*w_.io, Location("pos-hi.parquet"), {{hi.file.file_path, 0}},
+                                  hi.file.partition)
+              .value()});
+  auto plan_for = [&](const std::string& category) {
+    return PlanFiles(w_.Load(id_), *w_.io,
+                     {.filter = Predicate(Op::kEq, "category", {Literal::String(category)})})
+        .value();
+  };
+  ScanPlan c1 = plan_for("c1");
+  EXPECT_EQ(c1.stats.delete_files, 2);
+  EXPECT_EQ(c1.stats.delete_files_skipped, 2);
+  for (const FileScanTask& t : c1.tasks) EXPECT_TRUE(t.deletes.empty());
+  ScanPlan c0 = plan_for("c0");
+  EXPECT_EQ(c0.stats.delete_files_skipped, 1);
+  size_t with_deletes = 0;
+  for (const FileScanTask& t : c0.tasks) with_deletes += t.deletes.size();
+  EXPECT_EQ(with_deletes, 1u);
+  // Past the summary's range the delete manifest is not even read.
+  ScanPlan c9 = plan_for("c9");
+  EXPECT_EQ(c9.stats.delete_files, 0);
+  EXPECT_EQ(c9.stats.manifests_skipped, c9.stats.manifests_total);
+
+  ScanOutcome o = ScanIds(w_, id_, Predicate(Op::kEq, "category", {Literal::String("c1")}));
+  ASSERT_TRUE(o.status.has_value());
+  EXPECT_EQ(o.metrics.delete_files_opened, 0);
+  EXPECT_EQ(o.metrics.rows_deleted, 0);
+}
+
+TEST_F(DeletesTest, PositionDeletesUnderAFilterAndLateMaterialisation) {
+  const FileScanTask& task = plan_.tasks[0];
+  const std::vector<int64_t> order = IdsInFileOrder(w_, id_, task);
+  std::vector<std::pair<std::string, int64_t>> positions;
+  std::set<int64_t> gone;
+  for (int64_t p = 0; p < task.file.record_count; p += 3) {
+    positions.emplace_back(task.file.file_path, p);
+    gone.insert(order[static_cast<size_t>(p)]);
+  }
+  Commit(
+      {WritePositionDeleteFile(*w_.io, Location("pos-many.parquet"), positions, task.file.partition)
+           .value()});
+  ScanOutcome o = ScanIds(w_, id_, Predicate(Op::kLt, "id", {Literal::Long(150)}));
+  ASSERT_TRUE(o.status.has_value()) << o.status.error().ToString();
+  std::vector<int64_t> want;
+  for (int64_t v : all_) {
+    if (v < 150 && !gone.contains(v)) want.push_back(v);
+  }
+  EXPECT_EQ(o.ids, want);
+}
+
+TEST_F(DeletesTest, DeletionVectorsOfOnePuffinFileComeInOneRequest) {
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  const std::vector<int64_t> oa = IdsInFileOrder(w_, id_, *a), ob = IdsInFileOrder(w_, id_, *b);
+  std::vector<DataFile> dvs =
+      WriteDeletionVectors(
+          *w_.io, Location("dvs.puffin"),
+          {{a->file.file_path, {3, 4, 5}}, {b->file.file_path, {0, b->file.record_count - 1}}},
+          {{a->file.file_path, a->file.partition}, {b->file.file_path, b->file.partition}})
+          .value();
+  ASSERT_EQ(dvs.size(), 2u);
+  Table t = Commit(dvs);
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.at("added-dvs"), "2");
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.count("added-position-delete-files"), 0u);
+  // The manifest keeps what finds each blob.
+  auto plan = PlanFiles(t, *w_.io, {}).value();
+  for (const FileScanTask& task : plan.tasks) {
+    for (const DataFile& d : task.deletes) {
+      EXPECT_TRUE(IsDeletionVector(d));
+      EXPECT_EQ(d.referenced_data_file, task.file.file_path);
+      EXPECT_GE(d.content_offset.value_or(-1), 4);
+      EXPECT_GT(d.content_size_in_bytes.value_or(-1), 12);
+    }
+  }
+  ScanOutcome o = ScanIds(w_, id_);
+  ASSERT_TRUE(o.status.has_value()) << o.status.error().ToString();
+  EXPECT_EQ(o.ids, Without(all_, {oa[3], oa[4], oa[5], ob[0], ob.back()}));
+  EXPECT_EQ(o.metrics.delete_files_opened, 1);
+  EXPECT_EQ(o.metrics.delete_requests, 1);
+  EXPECT_EQ(o.metrics.rows_deleted, 5);
+  EXPECT_EQ(o.metrics.requests, 8 + 1);
+}
+
+TEST_F(DeletesTest, ADeletionVectorReplacesTheOlderPositionDeletesOfItsFile) {
+  const FileScanTask& task = plan_.tasks[0];
+  const std::vector<int64_t> order = IdsInFileOrder(w_, id_, task);
+  const std::string& path = task.file.file_path;
+  Commit({WritePositionDeleteFile(*w_.io, Location("pos.parquet"), {{path, 0}, {path, 1}},
+                                  task.file.partition)
+              .value()});
+  Commit(WriteDeletionVectors(*w_.io, Location("dv.puffin"), {{path, {1, 2}}},
+                              {{path, task.file.partition}})
+             .value());
+  ScanOutcome o = ScanIds(w_, id_);
+  ASSERT_TRUE(o.status.has_value()) << o.status.error().ToString();
+  // The DV is the file's whole delete set: row 0 is back.
+  EXPECT_EQ(o.ids, Without(all_, {order[1], order[2]}));
+  EXPECT_EQ(o.metrics.delete_files_opened, 1);
+}
+
+TEST_F(DeletesTest, ACorruptDeletionVectorIsAnErrorNamingItsFile) {
+  const FileScanTask& task = plan_.tasks[0];
+  const std::string& path = task.file.file_path;
+  std::vector<DataFile> dvs =
+      WriteDeletionVectors(*w_.io, Location("bad.puffin"), {{path, {1, 2, 3}}},
+                           {{path, task.file.partition}})
+          .value();
+  Commit(dvs);
+  const std::string key = w_.KeyOf(Location("bad.puffin"));
+  Buffer bytes = w_.store->Get(key).value();
+  std::vector<uint8_t> flipped(bytes.data(), bytes.data() + bytes.size());
+  flipped[static_cast<size_t>(*dvs[0].content_offset + 12)] ^= 0x10;  // inside the bitmap
+  ASSERT_TRUE(w_.store->Put(key, ByteView(flipped.data(), flipped.size())).has_value());
+  ScanOutcome o = ScanIds(w_, id_);
+  ASSERT_FALSE(o.status.has_value());
+  EXPECT_EQ(o.status.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(o.status.error().message.find("bad.puffin"), std::string::npos)
+      << o.status.error().message;
+  EXPECT_NE(o.status.error().message.find("CRC-32"), std::string::npos) << o.status.error().message;
+}
+
+TEST(EqualityDeletes, OnlyOlderRowsWithEqualValuesAreDeleted) {
+  Warehouse w;
+  const TableIdentifier id = TableIdentifier::Parse("db.flat").value();
+  CreateDimension(w, id, "");  // unpartitioned: equality deletes are global
+  std::vector<int64_t> first(100), second = {77, 500};
+  for (int64_t i = 0; i < 100; ++i) first[static_cast<size_t>(i)] = i;
+  AppendBatch(w, id, DimensionBatch(first));
+  Table t = w.Load(id);
+  const Schema& schema = t.metadata.CurrentSchema();
+  // Delete ids 5, 77 and 99 by id, and every row of category c1 by category.
+  columnar::FixedWidthBuilder<int64_t> ids(columnar::Int64());
+  for (int64_t v : {5, 77, 99}) ids.Append(v);
+  columnar::RecordBatch by_id;
+  auto id_schema = std::make_shared<columnar::Schema>();
+  id_schema->fields.push_back({"id", columnar::Int64(), true, -1});
+  by_id.schema = id_schema;
+  by_id.columns = {ids.Finish()};
+  by_id.num_rows = 3;
+  columnar::BinaryBuilder cats;
+  ASSERT_TRUE(cats.Append("c1").has_value());
+  columnar::RecordBatch by_category;
+  auto category_schema = std::make_shared<columnar::Schema>();
+  category_schema->fields.push_back({"category", columnar::String(), true, -1});
+  by_category.schema = category_schema;
+  by_category.columns = {cats.Finish()};
+  by_category.num_rows = 1;
+  SnapshotUpdate u;
+  u.operation = "delete";
+  u.added_deletes = {WriteEqualityDeleteFile(*w.io, t.metadata.location + "/data/eq-id.parquet",
+                                             schema, {1}, by_id, {})
+                         .value(),
+                     WriteEqualityDeleteFile(*w.io, t.metadata.location + "/data/eq-cat.parquet",
+                                             schema, {2}, by_category, {})
+                         .value()};
+  Table after = CommitSnapshot(*w.cat, *w.io, id, u).value();
+  EXPECT_EQ(after.metadata.CurrentSnapshot()->summary.at("added-equality-deletes"), "4");
+  // Rows appended after the deletes are not deleted by them, even with a deleted id.
+  AppendBatch(w, id, DimensionBatch(second));
+
+  ScanOutcome o = ScanIds(w, id);
+  ASSERT_TRUE(o.status.has_value()) << o.status.error().ToString();
+  std::vector<int64_t> want;
+  for (int64_t v : first) {
+    if (v != 5 && v != 77 && v != 99 && v % 4 != 1) want.push_back(v);
+  }
+  want.push_back(77);  // DimensionBatch: category c(v % 4); 77 is c1 yet newer than the delete
+  want.push_back(500);
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(o.ids, want);
+  EXPECT_EQ(o.metrics.delete_files_opened, 2);
+  EXPECT_EQ(o.metrics.delete_requests, 2);
+  EXPECT_EQ(o.metrics.rows_deleted, 100 - static_cast<int64_t>(want.size()) + 2);
+}
+
+TEST(EqualityDeletes, NullEqualsNullNanEqualsNanAndNegativeZeroIsNotZero) {
+  const Schema columns(0, {NestedField{1, "k", false, Primitive(TypeId::kLong)},
+                           NestedField{2, "x", false, Primitive(TypeId::kDouble)}});
+  auto batch = [](std::vector<std::optional<int64_t>> k, std::vector<double> x) {
+    columnar::FixedWidthBuilder<int64_t> kb(columnar::Int64());
+    for (auto v : k) v ? kb.Append(*v) : kb.AppendNull();
+    columnar::FixedWidthBuilder<double> xb(columnar::Float64());
+    for (double v : x) xb.Append(v);
+    columnar::RecordBatch b;
+    auto schema = std::make_shared<columnar::Schema>();
+    schema->fields.push_back({"k", columnar::Int64(), true, 1});
+    schema->fields.push_back({"x", columnar::Float64(), true, 2});
+    b.schema = schema;
+    b.columns = {kb.Finish(), xb.Finish()};
+    b.num_rows = static_cast<int64_t>(x.size());
+    return b;
+  };
+  EqualityDeleteSet set({1, 2}, columns);
+  const double nan = std::nan("");
+  const double other_nan = -std::nan("7");
+  ASSERT_TRUE(set.AddRows(batch({std::nullopt, 1}, {nan, -0.0})).has_value());
+  auto deleted =
+      set.Deleted(batch({std::nullopt, std::nullopt, 1, 1, 2}, {other_nan, 1.0, 0.0, -0.0, -0.0}))
+          .value();
+  EXPECT_EQ(deleted, (std::vector<uint8_t>{1, 0, 0, 1, 0}));
+}
+
+// A deletion vector's bytes as the spec gives them, derived by hand for {1, 3, 5}: the 32-bit
+// portable Roaring of one array container is the cookie 12346 (no run containers), the container
+// count, key 0 and cardinality - 1, one 4-byte offset (16), then the values as uint16.
+TEST(DeletionVector, BytesAreTheSpecsForASmallSet) {
+  const std::vector<uint8_t> vector = {1,    0,    0, 0, 0, 0, 0, 0,  // one 32-bit bitmap
+                                       0,    0,    0, 0,              // its key: high 32 bits 0
+                                       0x3A, 0x30, 0, 0, 1, 0, 0, 0,  // cookie, one container
+                                       0,    0,    2, 0,              // key 0, cardinality 3
+                                       16,   0,    0, 0,              // its offset
+                                       1,    0,    3, 0, 5, 0};       // 1, 3, 5
+  std::vector<uint8_t> body = {0xD1, 0xD3, 0x39, 0x64};
+  body.insert(body.end(), vector.begin(), vector.end());
+  const uint32_t crc = static_cast<uint32_t>(crc32(0, body.data(), static_cast<uInt>(body.size())));
+  std::vector<uint8_t> want = {0, 0, 0, static_cast<uint8_t>(body.size())};
+  want.insert(want.end(), body.begin(), body.end());
+  for (int shift = 24; shift >= 0; shift -= 8) want.push_back(static_cast<uint8_t>(crc >> shift));
+
+  const std::string got = EncodeDeletionVector({5, 1, 3, 3}).value();
+  EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.end()), want);
+  EXPECT_EQ(DecodeDeletionVector(want, "t").value(), (std::vector<int64_t>{1, 3, 5}));
+}
+
+TEST(DeletionVector, RoundTripsRunsAndPositionsPastFourBillion) {
+  std::vector<int64_t> positions;
+  for (int64_t p = 1000; p < 5000; ++p) positions.push_back(p);  // a run container
+  positions.push_back(int64_t{5} << 32);
+  positions.push_back((int64_t{5} << 32) + 9);
+  const std::string blob = EncodeDeletionVector(positions).value();
+  EXPECT_LT(blob.size(), 100u);  // 4,000 consecutive positions take one run
+  EXPECT_EQ(DecodeDeletionVector(AsBytes(blob), "t").value(), positions);
+}
+
+TEST(DeletionVector, BadLengthMagicOrCrcIsCorrupt) {
+  const std::string good = EncodeDeletionVector({1, 2, 3}).value();
+  auto decode = [](std::string bytes) { return DecodeDeletionVector(AsBytes(bytes), "dv.puffin"); };
+  std::string bad_magic = good;
+  bad_magic[4] = 0;
+  std::string bad_crc = good;
+  bad_crc.back() ^= 1;
+  std::string bad_length = good;
+  bad_length[3] = static_cast<char>(bad_length[3] + 1);
+  for (const auto& [bytes, what] :
+       std::vector<std::pair<std::string, std::string>>{{bad_magic, "magic"},
+                                                        {bad_crc, "CRC-32"},
+                                                        {bad_length, "says"},
+                                                        {good.substr(0, 10), "too short"}}) {
+    auto r = decode(bytes);
+    ASSERT_FALSE(r.has_value()) << what;
+    EXPECT_EQ(r.error().kind, ErrorKind::kCorrupt);
+    EXPECT_NE(r.error().message.find(what), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("dv.puffin"), std::string::npos);
+  }
+}
+
+TEST(Puffin, FooterRoundTripsAndBadMagicIsCorrupt) {
+  PuffinWriter w;
+  const std::string a = "abc", b = "defgh";
+  PuffinBlob ba = w.Add("t1", {1}, AsBytes(a), {{"k", "v"}});
+  PuffinBlob bb = w.Add("t2", {2, 3}, AsBytes(b));
+  EXPECT_EQ(ba.offset, 4);
+  EXPECT_EQ(bb.offset, 7);
+  const std::string file = w.Finish();
+  EXPECT_EQ(file.substr(0, 4), "PFA1");
+  EXPECT_EQ(file.substr(file.size() - 4), "PFA1");
+  auto footer = ParsePuffinFooter(AsBytes(file), static_cast<int64_t>(file.size()), "f").value();
+  ASSERT_EQ(footer.blobs.size(), 2u);
+  EXPECT_EQ(footer.blobs[0].type, "t1");
+  EXPECT_EQ(footer.blobs[0].properties.at("k"), "v");
+  EXPECT_EQ(footer.blobs[1].fields, (std::vector<int32_t>{2, 3}));
+  EXPECT_EQ(footer.blobs[1].length, 5);
+  EXPECT_EQ(footer.blobs[1].snapshot_id, -1);
+  EXPECT_TRUE(footer.properties.contains("created-by"));
+  std::string broken = file;
+  broken[broken.size() - 1] = 'X';
+  auto r = ParsePuffinFooter(AsBytes(broken), static_cast<int64_t>(broken.size()), "f.puffin");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(r.error().message.find("f.puffin"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace floe::iceberg
