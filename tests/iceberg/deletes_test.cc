@@ -14,6 +14,7 @@
 #include "floe/iceberg/delete_writer.h"
 #include "floe/iceberg/deletion_vector.h"
 #include "floe/iceberg/puffin.h"
+#include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/scan_reader.h"
 #include "iceberg/maintenance_fixture.h"
 
@@ -310,6 +311,85 @@ TEST_F(DeletesTest, ACorruptDeletionVectorIsAnErrorNamingItsFile) {
   EXPECT_NE(o.status.error().message.find("bad.puffin"), std::string::npos)
       << o.status.error().message;
   EXPECT_NE(o.status.error().message.find("CRC-32"), std::string::npos) << o.status.error().message;
+}
+
+TEST_F(DeletesTest, ARewriteAppliesTheDeletesWhichStayListedUntilDanglingOnesAreRemoved) {
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  const std::vector<int64_t> oa = IdsInFileOrder(w_, id_, *a), ob = IdsInFileOrder(w_, id_, *b);
+  Commit(
+      {WritePositionDeleteFile(*w_.io, Location("pos.parquet"),
+                               {{a->file.file_path, 0}, {a->file.file_path, 1}}, a->file.partition)
+           .value()});
+  Commit(WriteDeletionVectors(*w_.io, Location("dv.puffin"), {{b->file.file_path, {5}}},
+                              {{b->file.file_path, b->file.partition}})
+             .value());
+  const std::vector<int64_t> want = Without(all_, {oa[0], oa[1], ob[5]});
+  ASSERT_EQ(ScanIds(w_, id_).ids, want);
+
+  RewriteOptions o;
+  o.rewrite_all = true;
+  RewriteResult r = RewriteDataFiles(*w_.cat, *w_.io, id_, o).value();
+  EXPECT_EQ(r.rewritten_data_files_count, 8);
+  EXPECT_EQ(r.removed_delete_files_count, 0);
+  // The rows are the same, the deletes baked in; the delete files stay listed and apply to none
+  // of the new files (their sequence number is the rewrite's starting one, their paths new).
+  ScanOutcome after = ScanIds(w_, id_);
+  ASSERT_TRUE(after.status.has_value()) << after.status.error().ToString();
+  EXPECT_EQ(after.ids, want);
+  EXPECT_EQ(after.metrics.delete_files_opened, 0);
+  Table t = w_.Load(id_);
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.at("total-delete-files"), "2");
+  ScanPlan plan = PlanFiles(t, *w_.io, {}).value();
+  EXPECT_EQ(plan.unapplied_deletes.size(), 2u);
+
+  // remove-dangling-deletes takes them out in a commit of their own.
+  o.remove_dangling_deletes = true;
+  r = RewriteDataFiles(*w_.cat, *w_.io, id_, o).value();
+  EXPECT_EQ(r.removed_delete_files_count, 2);
+  t = w_.Load(id_);
+  const auto& summary = t.metadata.CurrentSnapshot()->summary;
+  EXPECT_EQ(summary.at("operation"), "delete");
+  EXPECT_EQ(summary.at("removed-delete-files"), "2");
+  EXPECT_EQ(summary.at("removed-dvs"), "1");
+  EXPECT_EQ(summary.at("removed-position-deletes"), "3");
+  EXPECT_EQ(summary.at("total-delete-files"), "0");
+  EXPECT_EQ(summary.at("total-position-deletes"), "0");
+  EXPECT_TRUE(PlanFiles(t, *w_.io, {}).value().unapplied_deletes.empty());
+  EXPECT_EQ(ScanIds(w_, id_).ids, want);
+}
+
+TEST_F(DeletesTest, DeleteThresholdsPickTheFilesToCompact) {
+  // Two files a partition: below min-input-files (5), so nothing is rewritten for its size.
+  RewriteOptions o;
+  EXPECT_TRUE(PlanRewriteDataFiles(*w_.cat, *w_.io, id_, o).value().empty());
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  // A deletion vector removing a third of a's rows: past the 0.3 delete-ratio-threshold.
+  std::vector<int64_t> third;
+  for (int64_t p = 0; p < (a->file.record_count + 2) / 3; ++p) third.push_back(p);
+  Commit(WriteDeletionVectors(*w_.io, Location("dv.puffin"), {{a->file.file_path, third}},
+                              {{a->file.file_path, a->file.partition}})
+             .value());
+  auto groups = PlanRewriteDataFiles(*w_.cat, *w_.io, id_, o).value();
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].files.size(), 2u);  // a's partition: a and b
+  o.delete_ratio_threshold = 0.5;
+  EXPECT_TRUE(PlanRewriteDataFiles(*w_.cat, *w_.io, id_, o).value().empty());
+  // Or by the number of delete files: one is enough with delete-file-threshold 1.
+  o.delete_file_threshold = 1;
+  EXPECT_EQ(PlanRewriteDataFiles(*w_.cat, *w_.io, id_, o).value().size(), 1u);
+  // The options as CALL and Spark spell them.
+  RewriteOptions m = RewriteOptionsFromMap({{"delete-file-threshold", "3"},
+                                            {"delete-ratio-threshold", "0.25"},
+                                            {"remove-dangling-deletes", "true"}})
+                         .value();
+  EXPECT_EQ(m.delete_file_threshold, 3);
+  EXPECT_DOUBLE_EQ(m.delete_ratio_threshold, 0.25);
+  EXPECT_TRUE(m.remove_dangling_deletes);
+  auto bad = RewriteOptionsFromMap({{"delete-ratio-threshold", "0"}});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("delete-ratio-threshold"), std::string::npos);
 }
 
 TEST(EqualityDeletes, OnlyOlderRowsWithEqualValuesAreDeleted) {

@@ -28,6 +28,9 @@ struct RewriteArgs {
   int64_t min_input_files = 5;
   bool rewrite_all = false;
   std::optional<int64_t> partial_progress_commits;
+  std::optional<int64_t> delete_file_threshold;
+  std::optional<double> delete_ratio_threshold;
+  bool remove_dangling_deletes = false;
   bool dry_run = false;
 };
 
@@ -85,6 +88,21 @@ Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a, iceberg::Wareh
     o.partial_progress_enabled = true;
     o.partial_progress_max_commits = static_cast<int>(*a.partial_progress_commits);
   }
+  if (a.delete_file_threshold) {
+    if (*a.delete_file_threshold < 0 || *a.delete_file_threshold > INT32_MAX) {
+      return InvalidInput("--delete-file-threshold {}: expected 0 to {}", *a.delete_file_threshold,
+                          INT32_MAX);
+    }
+    o.delete_file_threshold = *a.delete_file_threshold;
+  }
+  if (a.delete_ratio_threshold) {
+    if (!(*a.delete_ratio_threshold > 0 && *a.delete_ratio_threshold <= 1)) {
+      return InvalidInput("--delete-ratio-threshold {}: expected a share in (0, 1]",
+                          *a.delete_ratio_threshold);
+    }
+    o.delete_ratio_threshold = *a.delete_ratio_threshold;
+  }
+  o.remove_dangling_deletes = a.remove_dangling_deletes;
   return o;
 }
 
@@ -121,11 +139,14 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   progress.Finish();
   fmt::print(
       "rewrote {} ({}): files in {} -> out {}, bytes in {} -> out {}, {} records, {} groups, "
-      "{} commits{}, {:.0f} ms\n",
+      "{} commits{}{}, {:.0f} ms\n",
       a.table, a.strategy, r->rewritten_data_files_count, r->added_data_files_count,
       Mb(r->rewritten_bytes_count), Mb(r->added_bytes_count), r->rewritten_records, r->file_groups,
       r->commits,
       r->failed_file_groups ? fmt::format(" ({} groups failed)", r->failed_file_groups) : "",
+      r->removed_delete_files_count
+          ? fmt::format(", {} dangling delete files removed", r->removed_delete_files_count)
+          : "",
       r->elapsed_ms);
   return 0;
 }
@@ -175,6 +196,12 @@ void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
                   "Commit groups as they finish, in at most N commits");
   sub->add_option("--where", a->where,
                   "Only files that may hold matching rows: a SQL WHERE condition");
+  sub->add_option("--delete-file-threshold", a->delete_file_threshold,
+                  "Also rewrite files with at least this many delete files (default: never)");
+  sub->add_option("--delete-ratio-threshold", a->delete_ratio_threshold,
+                  "Also rewrite files whose own deletes remove this share of rows (default 0.3)");
+  sub->add_flag("--remove-dangling-deletes", a->remove_dangling_deletes,
+                "Then remove the delete files that apply to no live data file (one more commit)");
   sub->add_flag("--dry-run", a->dry_run, "Print the file groups, rewrite nothing");
   sub->callback([&options, a] {
     int rc = Rewrite(options, *a);

@@ -114,21 +114,33 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
     });
   }
 
-  // Replace: mark the deleted files in the manifests that list them.
+  // Replace: mark the deleted files in the manifests that list them (data files by path, delete
+  // files by path and blob offset).
   std::set<std::string> to_delete(u.deleted_paths.begin(), u.deleted_paths.end());
-  std::set<std::string> found;
+  auto delete_key = [](const DataFile& f) {
+    return f.file_path + '#' + std::to_string(f.content_offset.value_or(-1));
+  };
+  std::set<std::string> deletes_to_remove;
+  for (const DataFile& f : u.removed_deletes) deletes_to_remove.insert(delete_key(f));
+  auto removes = [&](const ManifestFile& mf, const DataFile& f) {
+    return mf.content == ManifestContent::kData ? to_delete.contains(f.file_path)
+                                                : deletes_to_remove.contains(delete_key(f));
+  };
+  std::set<std::string> found, found_deletes;
   int64_t deleted_records = 0, deleted_size = 0;
+  int64_t removed_delete_files = 0, removed_position_deletes = 0, removed_equality_deletes = 0,
+          removed_dvs = 0;
   std::set<std::string> changed_partitions;
-  if (!to_delete.empty()) {
+  if (!to_delete.empty() || !deletes_to_remove.empty()) {
     std::vector<ManifestFile> next;
     for (const auto& mf : kept) {
-      if (mf.content != ManifestContent::kData) {
+      if ((mf.content == ManifestContent::kData ? to_delete : deletes_to_remove).empty()) {
         next.push_back(mf);
         continue;
       }
       FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries, ReadEntries(io, m, mf));
       bool touched = std::any_of(entries.begin(), entries.end(), [&](const ManifestEntry& e) {
-        return e.status != EntryStatus::kDeleted && to_delete.contains(e.file.file_path);
+        return e.status != EntryStatus::kDeleted && removes(mf, e.file);
       });
       if (!touched) {
         next.push_back(mf);
@@ -137,10 +149,21 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
       std::vector<ManifestEntry> rewritten;
       for (auto& e : entries) {
         if (e.status == EntryStatus::kDeleted) continue;
-        if (to_delete.contains(e.file.file_path)) {
-          found.insert(e.file.file_path);
-          deleted_records += e.file.record_count;
-          deleted_size += e.file.file_size_in_bytes;
+        if (removes(mf, e.file)) {
+          if (mf.content == ManifestContent::kData) {
+            found.insert(e.file.file_path);
+            deleted_records += e.file.record_count;
+            deleted_size += e.file.file_size_in_bytes;
+          } else {
+            found_deletes.insert(delete_key(e.file));
+            ++removed_delete_files;
+            if (e.file.content == FileContent::kEqualityDeletes) {
+              removed_equality_deletes += e.file.record_count;
+            } else {
+              removed_position_deletes += e.file.record_count;
+              if (IsDeletionVector(e.file)) ++removed_dvs;
+            }
+          }
           e.status = EntryStatus::kDeleted;
           e.snapshot_id = snapshot_id;
           const PartitionSpec* s = m.SpecById(mf.partition_spec_id);
@@ -154,8 +177,8 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
         rewritten.push_back(std::move(e));
       }
       const PartitionSpec* s = m.SpecById(mf.partition_spec_id);
-      FLOE_ASSIGN_OR_RETURN(ManifestFile nm,
-                            WriteManifestFile(io, m, *s, rewritten, snapshot_id, seq, written));
+      FLOE_ASSIGN_OR_RETURN(ManifestFile nm, WriteManifestFile(io, m, *s, rewritten, snapshot_id,
+                                                               seq, written, mf.content));
       next.push_back(std::move(nm));
     }
     if (found.size() != to_delete.size()) {
@@ -164,6 +187,12 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
           return Conflict("cannot replace '{}': it is no longer a live file of table '{}'", p,
                           base.id.ToString());
         }
+      }
+    }
+    for (const DataFile& f : u.removed_deletes) {
+      if (!found_deletes.contains(delete_key(f))) {
+        return Conflict("cannot remove delete file '{}': it is no longer live in table '{}'",
+                        f.file_path, base.id.ToString());
       }
     }
     kept = std::move(next);
@@ -316,6 +345,16 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
       s["added-equality-deletes"] = std::to_string(added_equality_deletes);
     }
   }
+  if (removed_delete_files > 0) {
+    s["removed-delete-files"] = std::to_string(removed_delete_files);
+    if (removed_dvs > 0) s["removed-dvs"] = std::to_string(removed_dvs);
+    if (removed_position_deletes > 0) {
+      s["removed-position-deletes"] = std::to_string(removed_position_deletes);
+    }
+    if (removed_equality_deletes > 0) {
+      s["removed-equality-deletes"] = std::to_string(removed_equality_deletes);
+    }
+  }
   s["changed-partition-count"] = std::to_string(changed_partitions.size());
   bool ok = true;
   std::map<std::string, std::string> prev =
@@ -331,10 +370,12 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
     s["total-files-size"] = std::to_string(total_size + added_size - deleted_size);
     s["total-data-files"] = std::to_string(total_files + static_cast<int64_t>(u.added.size()) -
                                            static_cast<int64_t>(found.size()));
-    s["total-delete-files"] =
-        std::to_string(total_deletes + static_cast<int64_t>(u.added_deletes.size()));
-    s["total-position-deletes"] = std::to_string(total_pos + added_position_deletes);
-    s["total-equality-deletes"] = std::to_string(total_eq + added_equality_deletes);
+    s["total-delete-files"] = std::to_string(
+        total_deletes + static_cast<int64_t>(u.added_deletes.size()) - removed_delete_files);
+    s["total-position-deletes"] =
+        std::to_string(total_pos + added_position_deletes - removed_position_deletes);
+    s["total-equality-deletes"] =
+        std::to_string(total_eq + added_equality_deletes - removed_equality_deletes);
   }
 
   m.snapshots.push_back(snap);

@@ -30,6 +30,9 @@ struct SnapshotUpdate {
   // Delete files (position deletes, deletion vectors, equality deletes) this commit adds, in one
   // delete manifest of the default spec: a row delta. They take this commit's sequence number.
   std::vector<DataFile> added_deletes;
+  // Live delete files this commit removes (by path, and by blob offset for deletion vectors:
+  // one Puffin file holds several); each must be live when the commit lands.
+  std::vector<DataFile> removed_deletes;
   std::map<std::string, std::string> summary;  // extra snapshot summary properties
   // The data sequence number of the added files when it is not this commit's: a rewrite gives
   // its outputs the sequence number of the snapshot it read, so delete files committed since

@@ -90,6 +90,18 @@ void DeleteIndex::Finish() {
   sort(&equality_global_);
 }
 
+std::vector<DataFile> DeleteIndex::All() const {
+  std::vector<DataFile> out;
+  for (const auto* m :
+       {&position_by_partition_, &position_by_file_, &dv_by_file_, &equality_by_partition_}) {
+    for (const auto& [k, b] : *m) {
+      for (const Indexed& d : b) out.push_back(d.file);
+    }
+  }
+  for (const Indexed& d : equality_global_) out.push_back(d.file);
+  return out;
+}
+
 std::vector<DataFile> DeleteIndex::For(const ManifestEntry& data) const {
   std::vector<DataFile> out;
   if (count_ == 0) return out;

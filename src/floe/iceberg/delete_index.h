@@ -33,6 +33,8 @@ class DeleteIndex {
   // The delete files that apply to the live data file `data`: deletion vectors first, then
   // position delete files, then equality delete files, each in sequence-number order.
   std::vector<DataFile> For(const ManifestEntry& data) const;
+  // Every delete file added.
+  std::vector<DataFile> All() const;
   bool empty() const { return count_ == 0; }
   size_t size() const { return count_; }
 

@@ -56,9 +56,30 @@ Result<Sizes> SizesFor(const TableMetadata& m, const RewriteOptions& o) {
   return s;
 }
 
-// Iceberg's selection: per partition, the files outside [min, max] (all with rewrite-all), packed
-// into groups of at most max-file-group-size-bytes; a group is rewritten when it has enough files,
-// more content than one target file, or more than a group may hold.
+// Rows of `t`'s file that the deletes scoped to it alone remove, as Iceberg's rewriter counts
+// them: the record counts of its deletion vectors and file-scoped position delete files.
+int64_t KnownDeletedRows(const FileScanTask& t) {
+  int64_t n = 0;
+  for (const DataFile& d : t.deletes) {
+    if (d.content == FileContent::kPositionDeletes && d.referenced_data_file) n += d.record_count;
+  }
+  return std::min(n, t.file.record_count);
+}
+
+bool TooManyDeletes(const FileScanTask& t, const RewriteOptions& o) {
+  return !t.deletes.empty() && static_cast<int64_t>(t.deletes.size()) >= o.delete_file_threshold;
+}
+
+bool TooHighDeleteRatio(const FileScanTask& t, const RewriteOptions& o) {
+  if (t.deletes.empty() || t.file.record_count <= 0) return false;
+  return static_cast<double>(KnownDeletedRows(t)) / static_cast<double>(t.file.record_count) >=
+         o.delete_ratio_threshold;
+}
+
+// Iceberg's selection: per partition, the files outside [min, max] (all with rewrite-all) or with
+// too many deletes, packed into groups of at most max-file-group-size-bytes; a group is rewritten
+// when it has enough files, more content than one target file, more than a group may hold, or a
+// file with too many deletes.
 Result<std::vector<Group>> Plan(const Table& table, const FileIO& io, const RewriteOptions& o,
                                 const Sizes& sizes) {
   ScanOptions so;
@@ -67,7 +88,8 @@ Result<std::vector<Group>> Plan(const Table& table, const FileIO& io, const Rewr
   std::map<std::string, std::vector<FileScanTask>> by_partition;
   for (auto& t : plan.tasks) {
     bool candidate = o.rewrite_all || t.file.file_size_in_bytes < sizes.min ||
-                     t.file.file_size_in_bytes > sizes.max;
+                     t.file.file_size_in_bytes > sizes.max || TooManyDeletes(t, o) ||
+                     TooHighDeleteRatio(t, o);
     if (!candidate) continue;
     const PartitionSpec* spec = table.metadata.SpecById(t.file.spec_id);
     std::string key = fmt::format("{}", spec ? spec->PartitionPath(t.file.partition) : "");
@@ -98,19 +120,13 @@ Result<std::vector<Group>> Plan(const Table& table, const FileIO& io, const Rewr
     }
     for (auto& b : bins) {
       const int64_t n = static_cast<int64_t>(b.tasks.size());
+      const bool deletes = std::any_of(b.tasks.begin(), b.tasks.end(), [&](const FileScanTask& t) {
+        return TooManyDeletes(t, o) || TooHighDeleteRatio(t, o);
+      });
       bool rewrite = o.rewrite_all || (n > 1 && n >= o.min_input_files) ||
-                     (n > 1 && b.bytes > sizes.target) || b.bytes > o.max_file_group_size_bytes;
+                     (n > 1 && b.bytes > sizes.target) || b.bytes > o.max_file_group_size_bytes ||
+                     deletes;
       if (rewrite) groups.push_back(std::move(b));
-    }
-  }
-  for (const auto& g : groups) {
-    for (const auto& t : g.tasks) {
-      if (!t.deletes.empty()) {
-        return Unsupported(
-            "rewriting '{}': it has {} delete files, and applying deletes in a rewrite is not "
-            "supported yet",
-            t.file.file_path, t.deletes.size());
-      }
     }
   }
   return groups;
@@ -165,19 +181,21 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
   const Schema& schema = table.metadata.CurrentSchema();
   std::vector<c::RecordBatch> rows;
   int64_t count = 0;
+  ScanMetrics metrics;  // the rows the deletes took out
   for (const auto& t : g.tasks) {
     FileScanTask task = t;
-    task.residual = True();  // rewrites keep every row of a file
-    FLOE_ASSIGN_OR_RETURN(std::vector<c::RecordBatch> batches, ReadTask(task, schema, io));
+    task.residual = True();  // rewrites keep every row of a file, but deleted ones
+    FLOE_ASSIGN_OR_RETURN(std::vector<c::RecordBatch> batches,
+                          ReadTask(task, schema, io, &metrics));
     for (auto& b : batches) {
       count += b.num_rows;
       if (b.num_rows > 0) rows.push_back(std::move(b));
     }
     if (o.on_file_read) o.on_file_read(1, t.file.file_size_in_bytes);
   }
-  if (count != g.records) {
-    return Corrupt("rewrite read {} rows from {} files whose manifests list {}", count,
-                   g.tasks.size(), g.records);
+  if (count + metrics.rows_deleted != g.records) {
+    return Corrupt("rewrite read {} rows ({} deleted) from {} files whose manifests list {}", count,
+                   metrics.rows_deleted.value(), g.tasks.size(), g.records);
   }
   TableDataWriter writer(writer_table, io);
   if (order && !rows.empty()) {
@@ -253,11 +271,24 @@ Result<RewriteOptions> RewriteOptionsFromMap(const std::map<std::string, std::st
         return InvalidInput("partial-progress.max-commits {} must be 1 to {}", n, INT32_MAX);
       }
       o.partial_progress_max_commits = static_cast<int>(n);
-    } else if (k == "max-concurrent-file-group-rewrites" || k == "delete-file-threshold" ||
-               k == "delete-ratio-threshold" || k == "use-starting-sequence-number" ||
+    } else if (k == "delete-file-threshold") {
+      FLOE_ASSIGN_OR_RETURN(int64_t n, integer(k, v));
+      if (n < 0 || n > INT32_MAX)
+        return InvalidInput("delete-file-threshold {} must be 0 to {}", n, INT32_MAX);
+      o.delete_file_threshold = n;
+    } else if (k == "delete-ratio-threshold") {
+      double x = 0;
+      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+      if (ec != std::errc() || p != v.data() + v.size() || !(x > 0 && x <= 1)) {
+        return InvalidInput(
+            "rewrite option 'delete-ratio-threshold': '{}' is not a number in (0, 1]", v);
+      }
+      o.delete_ratio_threshold = x;
+    } else if (k == "remove-dangling-deletes") {
+      FLOE_ASSIGN_OR_RETURN(o.remove_dangling_deletes, boolean(k, v));
+    } else if (k == "max-concurrent-file-group-rewrites" || k == "use-starting-sequence-number" ||
                k == "partial-progress.max-failed-commits" || k == "output-spec-id" ||
-               k == "remove-dangling-deletes" || k == "compression-factor" ||
-               k == "shuffle-partitions-per-file") {
+               k == "compression-factor" || k == "shuffle-partitions-per-file") {
       continue;
     } else {
       return InvalidInput("unknown rewrite_data_files option '{}'", k);
@@ -374,6 +405,27 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
   if (result.commits == 0 && result.failed_file_groups > 0) {
     return Conflict("rewrite_data_files of '{}': none of its {} commits landed", id.ToString(),
                     result.failed_file_groups);
+  }
+  if (options.remove_dangling_deletes && result.commits > 0) {
+    FLOE_ASSIGN_OR_RETURN(Table after, LoadTable(catalog, io, id));
+    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanFiles(after, io, {}));
+    if (!plan.unapplied_deletes.empty()) {
+      SnapshotUpdate u;
+      u.operation = "delete";
+      u.removed_deletes = plan.unapplied_deletes;
+      auto committed = CommitSnapshot(catalog, io, id, u);
+      if (!committed) {
+        Error e = committed.error();
+        e.message = fmt::format(
+            "rewrite_data_files of '{}' committed its rewrite, then removing {} dangling delete "
+            "files did not commit: {}",
+            id.ToString(), u.removed_deletes.size(), e.message);
+        return std::unexpected(e);
+      }
+      ++result.commits;
+      result.snapshot_ids.push_back(*committed->metadata.current_snapshot_id);
+      result.removed_delete_files_count = static_cast<int64_t>(u.removed_deletes.size());
+    }
   }
   result.elapsed_ms = watch.ElapsedMs();
   return result;

@@ -1,10 +1,13 @@
 // rewrite_data_files: compaction of a table's data files, as Iceberg's action of that name does it
 // -- bin-pack (combine small files, split large ones, rows kept in order) or sort (rows sorted
 // globally across each file group, so output files have disjoint key ranges) -- with Iceberg's
-// options and defaults. Each commit is a "replace" whose new files keep the data sequence number
-// of the snapshot that was read; a concurrent commit that removed an input file makes it fail with
-// a conflict, the table unchanged and the files it wrote removed. Called by the CLI, SQL CALL and
-// the bench; not thread-safe per call, but calls on different tables may run at once.
+// options and defaults. Deletes are applied to the rows rewritten; the delete files stay listed
+// (readers ignore them: the new files' sequence number and paths) until remove-dangling-deletes
+// or snapshot expiry removes them. Each commit is a "replace" whose new files keep the data
+// sequence number of the snapshot that was read; a concurrent commit that removed an input file
+// makes it fail with a conflict, the table unchanged and the files it wrote removed. Called by the
+// CLI, SQL CALL and the bench; not thread-safe per call, but calls on different tables may run at
+// once.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +44,15 @@ struct RewriteOptions {
   int64_t max_file_group_size_bytes = int64_t{100} << 30;  // max-file-group-size-bytes (100 GiB)
   bool partial_progress_enabled = false;                   // partial-progress.enabled
   int partial_progress_max_commits = 10;                   // partial-progress.max-commits
+  // Merge-on-read: a file is also a candidate, and its group rewritten, when at least this many
+  // delete files apply to it (delete-file-threshold), or when the deletes scoped to it alone
+  // (deletion vectors, file-scoped position deletes) remove at least this share of its rows
+  // (delete-ratio-threshold), as Iceberg's rewriter counts them.
+  int64_t delete_file_threshold = 2147483647;
+  double delete_ratio_threshold = 0.3;
+  // remove-dangling-deletes: after the rewrite, one more commit removes the live delete files
+  // that apply to no live data file any more.
+  bool remove_dangling_deletes = false;
   // Restricts the rewrite to the files that may hold matching rows (those files are rewritten
   // whole). Null: every file.
   ExprPtr filter;
@@ -60,7 +72,8 @@ struct RewriteResult {
   int64_t file_groups = 0;         // groups rewritten and committed
   int64_t failed_file_groups = 0;  // partial progress: groups whose commit failed
   int64_t commits = 0;
-  std::vector<int64_t> snapshot_ids;  // the snapshots committed
+  int64_t removed_delete_files_count = 0;  // remove-dangling-deletes
+  std::vector<int64_t> snapshot_ids;       // the snapshots committed
   double elapsed_ms = 0;
 };
 
@@ -80,9 +93,10 @@ Result<std::vector<RewritePlanGroup>> PlanRewriteDataFiles(catalog::Catalog& cat
 // 'sort', sort_order => 'id DESC', options => map('target-file-size-bytes', '2097152'))` gives
 // them: "strategy" (binpack|sort), "sort_order", "target-file-size-bytes", "min-file-size-bytes",
 // "max-file-size-bytes", "min-input-files", "rewrite-all", "max-file-group-size-bytes",
-// "partial-progress.enabled", "partial-progress.max-commits"; Iceberg options floe accepts but
-// does not act on ("max-concurrent-file-group-rewrites", "delete-file-threshold",
-// "use-starting-sequence-number" true, ...) are ignored; unknown names and bad values are
+// "partial-progress.enabled", "partial-progress.max-commits", "delete-file-threshold",
+// "delete-ratio-threshold", "remove-dangling-deletes"; Iceberg options floe accepts but does not
+// act on ("max-concurrent-file-group-rewrites", "use-starting-sequence-number" true, ...) are
+// ignored; unknown names and bad values are
 // invalid-input errors naming them. The filter ("where") is the caller's to parse.
 Result<RewriteOptions> RewriteOptionsFromMap(const std::map<std::string, std::string>& options);
 

@@ -49,6 +49,9 @@ struct ScanPlan {
   std::optional<Snapshot> snapshot;  // none: the table is empty
   ExprPtr filter;                    // bound to the table schema
   std::vector<FileScanTask> tasks;
+  // Live delete files (of the partitions the filter keeps) that apply to none of the tasks: with
+  // no filter, the dangling deletes a compaction may remove.
+  std::vector<DataFile> unapplied_deletes;
   ScanStats stats;
 };
 

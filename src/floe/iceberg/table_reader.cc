@@ -11,7 +11,7 @@ Result<std::vector<columnar::RecordBatch>> ReadTask(const FileScanTask& task, co
   options.use_footer_cache = false;
   std::vector<columnar::RecordBatch> out;
   FLOE_RETURN_IF_ERROR(ReadScan(
-      {task}, schema, io, options, ScanHooks{},
+      {task}, schema, io, options, ScanHooks{{}, {}, &schema},
       [&](columnar::RecordBatch b) -> Status {
         out.push_back(std::move(b));
         return {};

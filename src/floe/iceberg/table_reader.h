@@ -2,7 +2,8 @@
 // the length from the manifest (no HEAD, no probe), its columns matched to the table schema by
 // field id (so renamed, added and widened columns read right). The residual is not applied here
 // (that is the executor's, through ReadScan's evaluator): a task whose residual is not true is an
-// error. Delete files are not applied yet: a task that has them is an unsupported error.
+// error. Its delete files are applied (`schema`, the table's, types the columns equality deletes
+// compare); `metrics` counts the rows they took out.
 #pragma once
 
 #include <vector>

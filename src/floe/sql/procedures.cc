@@ -212,7 +212,8 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
     return OneRow({{"rewritten_data_files_count", r.rewritten_data_files_count},
                    {"added_data_files_count", r.added_data_files_count},
                    {"rewritten_bytes_count", r.rewritten_bytes_count},
-                   {"failed_data_files_count", r.failed_file_groups}},
+                   {"failed_data_files_count", r.failed_file_groups},
+                   {"removed_delete_files_count", r.removed_delete_files_count}},
                   fmt::format("rewrote {}: {} files -> {}", id.ToString(),
                               r.rewritten_data_files_count, r.added_data_files_count));
   }
