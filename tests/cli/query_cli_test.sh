@@ -84,7 +84,7 @@ f table append db.t "$work/a.csv" >/dev/null
 [[ "$(f query --format csv -e "select count(*) as n from db.t.files")" == $'n\n6' ]]
 check "three appends over two days make six files" $?
 [[ "$(f query --format csv -e "CALL system.rewrite_data_files(table => 'db.t', strategy => 'sort', sort_order => 'id DESC', options => map('min-input-files', '2'))" | head -2)" == \
-   $'rewritten_data_files_count,added_data_files_count,rewritten_bytes_count,failed_data_files_count\n6,2'* ]]
+   $'rewritten_data_files_count,added_data_files_count,rewritten_bytes_count,failed_data_files_count,removed_delete_files_count\n6,2'* ]]
 check "CALL system.rewrite_data_files sorts six files into one per day" $?
 [[ "$(f query --format csv -e "select id from db.t where day = '2024-01-03'" | tr '\n' ' ')" == "id 2 2 2 1 1 1 " ]]
 check "the rewritten day reads in the sort order" $?

@@ -13,8 +13,10 @@
 #include "floe/iceberg/delete_loader.h"
 #include "floe/iceberg/delete_writer.h"
 #include "floe/iceberg/deletion_vector.h"
+#include "floe/iceberg/metadata_tables.h"
 #include "floe/iceberg/puffin.h"
 #include "floe/iceberg/rewrite_data_files.h"
+#include "floe/iceberg/rewrite_position_deletes.h"
 #include "floe/iceberg/scan_reader.h"
 #include "iceberg/maintenance_fixture.h"
 
@@ -275,6 +277,49 @@ TEST_F(DeletesTest, DeletionVectorsOfOnePuffinFileComeInOneRequest) {
   EXPECT_EQ(o.metrics.requests, 8 + 1);
 }
 
+TEST_F(DeletesTest, MetadataTablesListDeleteFilesAndEveryDeletedPosition) {
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  Commit(
+      {WritePositionDeleteFile(*w_.io, Location("pos.parquet"),
+                               {{a->file.file_path, 4}, {b->file.file_path, 2}}, a->file.partition)
+           .value()});
+  std::vector<DataFile> dvs =
+      WriteDeletionVectors(*w_.io, Location("dv.puffin"), {{a->file.file_path, {9, 8}}},
+                           {{a->file.file_path, a->file.partition}})
+          .value();
+  Commit(dvs);
+  Table t = w_.Load(id_);
+  auto deletes = ReadMetadataTable(t, *w_.io, "delete_files").value();
+  ASSERT_EQ(deletes.num_rows, 2);
+  const auto formats = testing_support::StringColumn(deletes, "file_format");
+  const auto referenced = testing_support::StringColumn(deletes, "referenced_data_file");
+  const auto offsets = testing_support::LongColumn(deletes, "content_offset");
+  for (int64_t r = 0; r < 2; ++r) {
+    if (formats[static_cast<size_t>(r)] == "PUFFIN") {
+      EXPECT_EQ(referenced[static_cast<size_t>(r)], a->file.file_path);
+      EXPECT_EQ(offsets[static_cast<size_t>(r)], *dvs[0].content_offset);
+    } else {
+      EXPECT_EQ(referenced[static_cast<size_t>(r)], "");  // partition-scoped: null
+      EXPECT_EQ(offsets[static_cast<size_t>(r)], -1);
+    }
+  }
+  auto positions = ReadMetadataTable(t, *w_.io, "position_deletes").value();
+  const auto paths = testing_support::StringColumn(positions, "file_path");
+  const auto pos = testing_support::LongColumn(positions, "pos");
+  const auto holders = testing_support::StringColumn(positions, "delete_file_path");
+  std::multiset<std::string> got;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    got.insert(
+        fmt::format("{}@{} in {}", paths[i], pos[i], holders[i].substr(holders[i].rfind('/') + 1)));
+  }
+  const std::multiset<std::string> want = {fmt::format("{}@4 in pos.parquet", a->file.file_path),
+                                           fmt::format("{}@2 in pos.parquet", b->file.file_path),
+                                           fmt::format("{}@8 in dv.puffin", a->file.file_path),
+                                           fmt::format("{}@9 in dv.puffin", a->file.file_path)};
+  EXPECT_EQ(got, want);
+}
+
 TEST_F(DeletesTest, ADeletionVectorReplacesTheOlderPositionDeletesOfItsFile) {
   const FileScanTask& task = plan_.tasks[0];
   const std::vector<int64_t> order = IdsInFileOrder(w_, id_, task);
@@ -357,6 +402,49 @@ TEST_F(DeletesTest, ARewriteAppliesTheDeletesWhichStayListedUntilDanglingOnesAre
   EXPECT_EQ(summary.at("total-position-deletes"), "0");
   EXPECT_TRUE(PlanFiles(t, *w_.io, {}).value().unapplied_deletes.empty());
   EXPECT_EQ(ScanIds(w_, id_).ids, want);
+}
+
+TEST_F(DeletesTest, RewritingPositionDeletesMergesAPartitionsFilesAndDropsDanglingPositions) {
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  const std::vector<int64_t> oa = IdsInFileOrder(w_, id_, *a), ob = IdsInFileOrder(w_, id_, *b);
+  const std::string& pa = a->file.file_path;
+  const std::string& pb = b->file.file_path;
+  const std::string gone = pa.substr(0, pa.rfind('/')) + "/gone.parquet";
+  const std::vector<std::vector<std::pair<std::string, int64_t>>> files = {
+      {{pa, 0}}, {{pa, 1}}, {{pb, 2}}, {{pb, 3}}, {{pa, 4}, {gone, 7}}};
+  for (size_t i = 0; i < files.size(); ++i) {
+    Commit({WritePositionDeleteFile(*w_.io, Location(fmt::format("pos-{}.parquet", i)), files[i],
+                                    a->file.partition)
+                .value()});
+  }
+  const std::vector<int64_t> want = Without(all_, {oa[0], oa[1], ob[2], ob[3], oa[4]});
+  ASSERT_EQ(ScanIds(w_, id_).ids, want);
+
+  RewritePositionDeletesResult r = RewritePositionDeleteFiles(*w_.cat, *w_.io, id_, {}).value();
+  EXPECT_EQ(r.rewritten_delete_files_count, 5);
+  EXPECT_EQ(r.added_delete_files_count, 1);
+  EXPECT_EQ(r.dangling_positions, 1);
+  EXPECT_EQ(r.commits, 1);
+  Table t = w_.Load(id_);
+  const auto& summary = t.metadata.CurrentSnapshot()->summary;
+  EXPECT_EQ(summary.at("operation"), "replace");
+  EXPECT_EQ(summary.at("removed-delete-files"), "5");
+  EXPECT_EQ(summary.at("added-delete-files"), "1");
+  EXPECT_EQ(summary.at("total-delete-files"), "1");
+  EXPECT_EQ(summary.at("total-position-deletes"), "5");
+  ScanOutcome o = ScanIds(w_, id_);
+  ASSERT_TRUE(o.status.has_value()) << o.status.error().ToString();
+  EXPECT_EQ(o.ids, want);
+  EXPECT_EQ(o.metrics.delete_files_opened, 1);
+  EXPECT_EQ(o.metrics.rows_deleted, 5);
+  // One delete file left in the partition: below min-input-files, nothing to do.
+  EXPECT_EQ(RewritePositionDeleteFiles(*w_.cat, *w_.io, id_, {}).value().commits, 0);
+  // Iceberg's option names; a bad one is named.
+  auto bad = RewritePositionDeletesOptionsFromMap({{"rewrite-all", "maybe"}});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("rewrite-all"), std::string::npos);
+  EXPECT_TRUE(RewritePositionDeletesOptionsFromMap({{"rewrite-all", "true"}})->rewrite_all);
 }
 
 TEST_F(DeletesTest, DeleteThresholdsPickTheFilesToCompact) {

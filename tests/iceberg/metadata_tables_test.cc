@@ -24,7 +24,7 @@ TEST(MetadataTables, NamesAndUnknownNameError) {
   EXPECT_EQ(r.error().ToString(),
             "not found: table 'db.dim' has no metadata table 'nope' (known: files, data_files, "
             "delete_files, entries, snapshots, manifests, partitions, history, refs, "
-            "all_data_files, all_files, all_manifests)");
+            "all_data_files, all_files, all_manifests, position_deletes)");
 }
 
 TEST(MetadataTables, EmptyTableHasEmptyTables) {

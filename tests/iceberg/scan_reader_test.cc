@@ -4,6 +4,7 @@
 // CountingStore; the tasks carry the manifest's length and column sizes as PlanFiles would.
 #include "floe/iceberg/scan_reader.h"
 #include "floe/exec/residual.h"
+#include "floe/iceberg/delete_writer.h"
 #include "floe/iceberg/runtime.h"
 
 #include <gtest/gtest.h>
@@ -214,6 +215,52 @@ TEST_F(ScanReaderTest, ResidualFiltersRowsAndPrunesRowGroupsAndPages) {
   EXPECT_EQ(o.rows, 100);
   EXPECT_EQ(o.stats.pages_skipped, 0);
   EXPECT_EQ(o.stats.rows_read, 100);
+}
+
+// A position delete mask goes into the plan before any data is fetched: a row group whose rows
+// are all deleted, and the pages of the others holding only deleted rows, are neither fetched
+// nor decoded.
+TEST_F(ScanReaderTest, PagesWhollyDeletedAreNeitherFetchedNorDecoded) {
+  std::vector<std::pair<std::string, int64_t>> positions;
+  for (int64_t p = 0; p < 2'500; ++p) positions.emplace_back(tasks_[0].file.file_path, p);
+  DataFile d = WritePositionDeleteFile(*io_, "mem://w/data/d0.parquet", positions, {}).value();
+  std::vector<FileScanTask> one = {tasks_[0]};
+  ScanReadOptions o;
+  o.use_footer_cache = false;
+  o.planner.whole_file_bytes = 0;  // ranged reads, so what is fetched shows
+  auto scan = [&](bool with_deletes, ScanMetrics* m) {
+    one[0].deletes.clear();
+    if (with_deletes) one[0].deletes.push_back(d);
+    std::vector<int64_t> c0;
+    auto st = ReadScan(
+        one, TableSchema(), *io_, o, ScanHooks{exec::ResidualMatcher(), {}},
+        [&](columnar::RecordBatch b) -> Status {
+          for (int64_t r = 0; r < b.num_rows; ++r) c0.push_back(b.column(0)->Value<int64_t>(r));
+          return {};
+        },
+        m);
+    EXPECT_TRUE(st.has_value()) << st.error().ToString();
+    std::sort(c0.begin(), c0.end());
+    return c0;
+  };
+  ScanMetrics plain, deleted;
+  EXPECT_EQ(scan(false, &plain).size(), 4'000u);
+  std::vector<int64_t> want(1'500);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = 2'500 + static_cast<int64_t>(i);
+  EXPECT_EQ(scan(true, &deleted), want);
+  EXPECT_EQ(deleted.rows_deleted, 2'500);
+  EXPECT_EQ(deleted.rows_read, 1'500);  // no deleted row decoded
+  EXPECT_EQ(deleted.row_groups_read, 1);
+  EXPECT_EQ(plain.row_groups_read, 2);
+  EXPECT_EQ(deleted.delete_files_opened, 1);
+  // Row group 0 is dropped from the plan (its 4 columns x 4 pages), and the first page of each
+  // of row group 1's four columns: 20 pages skipped. The footer is read first (the mask must
+  // reach the plan before data is fetched), and its tail read already holds the offset index and
+  // every page left: one request, fewer bytes than the whole file.
+  EXPECT_EQ(deleted.row_groups_skipped, 1);
+  EXPECT_EQ(deleted.pages_skipped, 20);
+  EXPECT_EQ(deleted.requests - deleted.delete_requests, 1);
+  EXPECT_LT(deleted.bytes_fetched - deleted.delete_bytes_fetched, plain.bytes_fetched);
 }
 
 // A late-materialized read delivers its matching rows in batches of at most kNarrowedBatchRows;

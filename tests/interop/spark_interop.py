@@ -283,6 +283,14 @@ def main():
             files = spark_rows(f"SELECT count(DISTINCT file_path) FROM floe.{t}.delete_files")[0][0]
             check(files > 0, f"{t}: Spark wrote delete files ({files})")
             same_mor(t, "after Spark's deletes, updates and merge")
+            # Every deleted position, listed: as many as Spark's delete files record, and for the
+            # v2 tables the same positions as Spark's position_deletes table.
+            want = spark_rows(f"SELECT sum(record_count) FROM floe.{t}.delete_files")
+            got = floe_rows(f"SELECT count(*) FROM {t}.position_deletes")
+            check(got == want, f"{t}.position_deletes: floe {got} == spark's delete files {want}")
+            if t != "sp.mor_dv":
+                same(f"SELECT count(*), count(DISTINCT file_path), sum(pos) FROM "
+                     f"{t}.position_deletes", f"{t}.position_deletes")
             stats = json.loads(floe("query", "--format", "json", "--stats", "-e",
                                     f"SELECT sum(v) FROM {t}"))["stats"]
             check(stats.get("delete_files_opened") == files,
@@ -291,6 +299,32 @@ def main():
         check(kinds == [["PUFFIN"]], f"sp.mor_dv's deletes are deletion vectors ({kinds})")
         kinds = spark_rows("SELECT DISTINCT file_format FROM floe.sp.mor_file.delete_files")
         check(kinds == [["PARQUET"]], f"sp.mor_file's deletes are position delete files ({kinds})")
+        # floe reads v3 tables but does not write their snapshots yet: an append is refused,
+        # saying so, and the table is left as it was.
+        before_v3 = spark_rows("SELECT count(*) FROM floe.sp.mor_dv.snapshots")
+        r = subprocess.run([args.floe, "--warehouse", wh, "--quiet", "table", "append", "sp.mor_dv",
+                            csv], capture_output=True, text=True)
+        sql("REFRESH TABLE floe.sp.mor_dv")
+        check(r.returncode != 0 and "format version 3" in r.stderr
+              and spark_rows("SELECT count(*) FROM floe.sp.mor_dv.snapshots") == before_v3,
+              f"floe refuses to commit to a v3 table: rc {r.returncode}, {r.stderr.strip()}")
+        # floe's rewrite-deletes on Spark's partition-scoped deletes: Spark reads the same rows.
+        sql("CREATE TABLE floe.sp.mor_compact (id bigint, cat string, v double) USING iceberg "
+            f"PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='2', {mor}, "
+            "'write.delete.granularity'='partition')")
+        sql("INSERT INTO floe.sp.mor_compact " + rows.format(0, 400))
+        for k in range(5):
+            sql(f"DELETE FROM floe.sp.mor_compact WHERE id % 13 = {k}")
+        want_compact = spark_rows("SELECT count(*), sum(id), sum(v) FROM floe.sp.mor_compact")
+        out = floe("table", "rewrite-deletes", "sp.mor_compact")
+        sql("REFRESH TABLE floe.sp.mor_compact")
+        files_after = spark_rows("SELECT count(*) FROM floe.sp.mor_compact.delete_files")[0][0]
+        check(spark_rows("SELECT count(*), sum(id), sum(v) FROM floe.sp.mor_compact") == want_compact
+              and files_after == 2,
+              f"Spark reads floe's rewrite of its position deletes ({out.strip()}; "
+              f"{files_after} delete files, one per partition)")
+        same_mor("sp.mor_compact", "after floe's rewrite-deletes")
+
         # Spark's maintenance: the position deletes rewritten, then the data files with them.
         sql("CALL floe.system.rewrite_position_delete_files(table => 'sp.mor_part', "
             "options => map('rewrite-all', 'true'))")
@@ -302,7 +336,8 @@ def main():
         # floe's orphan removal knows Spark's spelling of every referenced file: Spark reads the
         # same answers after it.
         before = {t: spark_rows(f"SELECT count(*), sum(id) FROM floe.{t}")
-                  for t in ("sp.events", "fl.t", "sp.outside", "sp.gz", *mor_tables)}
+                  for t in ("sp.events", "fl.t", "sp.outside", "sp.gz", *mor_tables,
+                            "sp.mor_compact")}
         for t in before:
             floe("table", "remove-orphans", t, "--older-than", "0s", "--unsafe-allow-recent")
         sql("REFRESH TABLE floe.sp.events")

@@ -174,12 +174,31 @@ int Files(const GlobalOptions& g, const TableArgs& a) {
   }
   const auto& schema = t->metadata.CurrentSchema();
   const auto *path = col(*files, "file_path"), *partition = col(*files, "partition"),
-             *records = col(*files, "record_count"), *bytes = col(*files, "file_size_in_bytes");
+             *records = col(*files, "record_count"), *bytes = col(*files, "file_size_in_bytes"),
+             *content = col(*files, "content"), *format = col(*files, "file_format"),
+             *referenced = col(*files, "referenced_data_file"),
+             *offset = col(*files, "content_offset"),
+             *length = col(*files, "content_size_in_bytes"),
+             *equality = col(*files, "equality_ids");
+  int64_t data_files = 0, delete_files = 0;
   for (int64_t r = 0; r < files->num_rows; ++r) {
     std::string p(path->BytesAt(r));
     std::string part(partition->BytesAt(r));
-    fmt::print("{}\n  partition={} records={} bytes={} seq={}\n", p, part == "{}" ? "-" : part,
-               records->Value<int64_t>(r), bytes->Value<int64_t>(r), seq[p]);
+    const int32_t kind = content->Value<int32_t>(r);
+    ++(kind == 0 ? data_files : delete_files);
+    // Delete files say what they are and what they apply to.
+    std::string what;
+    if (kind == 1 && (format->BytesAt(r) == "PUFFIN" || format->BytesAt(r) == "puffin")) {
+      what = fmt::format(" deletion vector (bytes {}+{}) of {}", offset->Value<int64_t>(r),
+                         length->Value<int64_t>(r), referenced->BytesAt(r));
+    } else if (kind == 1) {
+      what = referenced->IsNull(r) ? std::string(" position deletes")
+                                   : fmt::format(" position deletes of {}", referenced->BytesAt(r));
+    } else if (kind == 2) {
+      what = fmt::format(" equality deletes on field ids {}", equality->BytesAt(r));
+    }
+    fmt::print("{}\n  partition={} records={} bytes={} seq={}{}\n", p, part == "{}" ? "-" : part,
+               records->Value<int64_t>(r), bytes->Value<int64_t>(r), seq[p], what);
     for (const auto& f : schema.fields()) {
       std::string prefix = "readable_metrics." + f.name + ".";
       const auto *lo = col(*files, prefix + "lower_bound"),
@@ -193,7 +212,11 @@ int Files(const GlobalOptions& g, const TableArgs& a) {
                                                       : std::to_string(nulls->Value<int64_t>(r)));
     }
   }
-  fmt::print("{} data files\n", files->num_rows);
+  if (delete_files > 0) {
+    fmt::print("{} data files, {} delete files\n", data_files, delete_files);
+  } else {
+    fmt::print("{} data files\n", data_files);
+  }
   return 0;
 }
 

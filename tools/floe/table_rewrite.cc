@@ -9,6 +9,7 @@
 #include "floe/bench/worksheet.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_manifests.h"
+#include "floe/iceberg/rewrite_position_deletes.h"
 #include "floe/sql/table_filter.h"
 #include "table_internal.h"
 
@@ -170,6 +171,48 @@ int RewriteManifests(const GlobalOptions& g, const std::string& table,
   return 0;
 }
 
+struct RewriteDeletesArgs {
+  std::string table;
+  std::optional<std::string> target;
+  int64_t min_input_files = 5;
+  bool rewrite_all = false;
+};
+
+int RewriteDeletes(const GlobalOptions& g, const RewriteDeletesArgs& a) {
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(a.table);
+  if (!id) return ReportError(id.error());
+  iceberg::RewritePositionDeletesOptions o;
+  if (a.target) {
+    auto v = SizeFlag("--target-file-size", *a.target);
+    if (!v) return ReportError(v.error());
+    o.target_file_size_bytes = *v;
+  }
+  if (a.min_input_files < 1 || a.min_input_files > INT32_MAX) {
+    return ReportError(
+        InvalidInput("--min-input-files {}: expected 1 to {}", a.min_input_files, INT32_MAX)
+            .error());
+  }
+  o.min_input_files = static_cast<int>(a.min_input_files);
+  o.rewrite_all = a.rewrite_all;
+  auto r = iceberg::RewritePositionDeleteFiles(*w->catalog, *w->io, *id, o);
+  if (!r) return ReportError(r.error());
+  if (r->commits == 0) {
+    fmt::print(
+        "rewrote no position deletes of {}: no partition has {} delete files outside the "
+        "size range (--rewrite-all takes every one)\n",
+        a.table, o.min_input_files);
+    return 0;
+  }
+  fmt::print(
+      "rewrote position deletes of {}: delete files in {} -> out {}, bytes in {} -> out {}, "
+      "{} dangling positions dropped\n",
+      a.table, r->rewritten_delete_files_count, r->added_delete_files_count,
+      Mb(r->rewritten_bytes_count), Mb(r->added_bytes_count), r->dangling_positions);
+  return 0;
+}
+
 }  // namespace
 
 void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
@@ -205,6 +248,20 @@ void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
   sub->add_flag("--dry-run", a->dry_run, "Print the file groups, rewrite nothing");
   sub->callback([&options, a] {
     int rc = Rewrite(options, *a);
+    if (rc != 0) std::exit(rc);
+  });
+
+  auto d = std::make_shared<RewriteDeletesArgs>();
+  auto* rd = table_cmd.add_subcommand(
+      "rewrite-deletes",
+      "Compact position delete files (rewrite_position_delete_files); on v3 tables, into DVs");
+  rd->add_option("table", d->table, "Table name, NAMESPACE.TABLE")->required();
+  rd->add_option("--target-file-size", d->target, "Output delete file size (default 64MiB)");
+  rd->add_option("--min-input-files", d->min_input_files,
+                 "Delete files a partition needs to be rewritten (default 5)");
+  rd->add_flag("--rewrite-all", d->rewrite_all, "Rewrite every position delete file");
+  rd->callback([&options, d] {
+    int rc = RewriteDeletes(options, *d);
     if (rc != 0) std::exit(rc);
   });
 

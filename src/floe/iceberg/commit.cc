@@ -98,6 +98,14 @@ Result<std::vector<ManifestEntry>> ReadEntries(const FileIO& io, const TableMeta
 Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotUpdate& u,
                             int attempt, std::vector<std::string>* written) {
   TableMetadata m = base.metadata;
+  if (m.format_version > 2) {
+    // v3 snapshots carry row lineage (first-row-id, added-rows; next-row-id in the metadata) and
+    // v3 manifests: what floe would write here is a v2 snapshot, which v3 readers may reject.
+    return Unsupported(
+        "table '{}' is format version {}: floe reads it but does not write v3 snapshots yet; "
+        "nothing was committed",
+        base.id.ToString(), m.format_version);
+  }
   const PartitionSpec& spec = m.DefaultSpec();
   const int64_t snapshot_id = NewSnapshotId(m);
   const int64_t seq = m.last_sequence_number + 1;

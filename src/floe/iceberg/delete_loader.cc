@@ -347,6 +347,29 @@ Result<std::vector<parquet::RowRange>> DeleteLoader::PositionMask(const FileScan
   return mask;
 }
 
+Result<std::vector<std::pair<std::string, int64_t>>> DeleteLoader::AllPositions(const DataFile& d) {
+  std::shared_ptr<const Positions> loaded;
+  if (IsDeletionVector(d)) {
+    FLOE_ASSIGN_OR_RETURN(loaded,
+                          Once(&puffins_, d.file_path, [&] { return LoadPuffin(d.file_path); }));
+  } else {
+    const std::string key = fmt::format("{}#{}", d.file_path, d.file_size_in_bytes);
+    FLOE_ASSIGN_OR_RETURN(loaded, Once(&position_files_, key, [&] { return LoadPositionFile(d); }));
+  }
+  std::vector<std::pair<std::string, int64_t>> out;
+  std::vector<std::string> paths;
+  for (const auto& [path, positions] : *loaded) {
+    // A Puffin file's vectors are all loaded at once: keep this DV's file only.
+    if (IsDeletionVector(d) && path != d.referenced_data_file) continue;
+    paths.push_back(path);
+  }
+  std::sort(paths.begin(), paths.end());
+  for (const std::string& path : paths) {
+    for (int64_t p : loaded->at(path)) out.emplace_back(path, p);
+  }
+  return out;
+}
+
 Result<std::vector<std::shared_ptr<const EqualityDeleteSet>>> DeleteLoader::EqualityDeletes(
     const FileScanTask& task) {
   std::vector<std::shared_ptr<const EqualityDeleteSet>> out;

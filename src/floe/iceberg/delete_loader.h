@@ -20,6 +20,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -64,6 +65,10 @@ class DeleteLoader {
   // `task`'s equality delete files, loaded.
   Result<std::vector<std::shared_ptr<const EqualityDeleteSet>>> EqualityDeletes(
       const FileScanTask& task);
+
+  // Every (data file path, position) of one of the scan's position delete files or deletion
+  // vectors, ordered by path and position (the position_deletes metadata table).
+  Result<std::vector<std::pair<std::string, int64_t>>> AllPositions(const DataFile& d);
 
   // Whether `task` has deletes of each kind.
   static bool HasPositionDeletes(const FileScanTask& task);

@@ -10,15 +10,17 @@
 
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/delete_loader.h"
 
 namespace floe::iceberg {
 namespace {
 
 namespace c = floe::columnar;
 
-constexpr std::array<std::string_view, 12> kNames = {
-    "files",      "data_files", "delete_files", "entries",        "snapshots", "manifests",
-    "partitions", "history",    "refs",         "all_data_files", "all_files", "all_manifests"};
+constexpr std::array<std::string_view, 13> kNames = {
+    "files",     "data_files",    "delete_files",    "entries", "snapshots",
+    "manifests", "partitions",    "history",         "refs",    "all_data_files",
+    "all_files", "all_manifests", "position_deletes"};
 
 // A column of Literal cells, materialised to the columnar type of its Iceberg type.
 struct CellColumn {
@@ -179,6 +181,9 @@ Result<c::RecordBatch> FilesTable(const TableMetadata& m,
   r.Add("split_offsets", T(TypeId::kString));
   r.Add("equality_ids", T(TypeId::kString));
   r.Add("sort_order_id", T(TypeId::kInt));
+  r.Add("referenced_data_file", T(TypeId::kString));
+  r.Add("content_offset", T(TypeId::kLong));
+  r.Add("content_size_in_bytes", T(TypeId::kLong));
   std::vector<const NestedField*> metric_cols;
   for (const auto& f : schema.fields()) {
     if (!f.type->IsPrimitive()) continue;
@@ -211,6 +216,10 @@ Result<c::RecordBatch> FilesTable(const TableMetadata& m,
     r.Set(i++,
           f->equality_ids.empty() ? NullOf(TypeId::kString) : Str(RenderInts(f->equality_ids)));
     r.Set(i++, f->sort_order_id ? Literal::Int(*f->sort_order_id) : NullOf(TypeId::kInt));
+    r.Set(i++, f->referenced_data_file ? Str(*f->referenced_data_file) : NullOf(TypeId::kString));
+    r.Set(i++, f->content_offset ? Literal::Long(*f->content_offset) : NullOf(TypeId::kLong));
+    r.Set(i++, f->content_size_in_bytes ? Literal::Long(*f->content_size_in_bytes)
+                                        : NullOf(TypeId::kLong));
     for (const NestedField* col : metric_cols) {
       auto count = [&](const std::map<int32_t, int64_t>& mp) {
         auto it = mp.find(col->id);
@@ -228,6 +237,40 @@ Result<c::RecordBatch> FilesTable(const TableMetadata& m,
       r.Set(i++, count(f->nan_value_counts));
       r.Set(i++, bound(f->lower_bounds));
       r.Set(i++, bound(f->upper_bounds));
+    }
+  }
+  return r.Finish();
+}
+
+// Every position the live position delete files and deletion vectors delete, as Iceberg's
+// position_deletes table lists them: the data file, the position, the delete's partition and
+// spec, and the file that holds it.
+Result<c::RecordBatch> PositionDeletesTable(const Table& table, const FileIO& io,
+                                            const std::vector<SourcedEntry>& es) {
+  const TableMetadata& m = table.metadata;
+  FileScanTask all;  // one task naming every position delete, so a Puffin file loads once
+  for (const auto& se : es) {
+    if (se.entry.file.content == FileContent::kPositionDeletes)
+      all.deletes.push_back(se.entry.file);
+  }
+  const std::vector<FileScanTask> tasks = {all};
+  DeleteLoader loader(io, tasks, m.CurrentSchema(), nullptr);
+  Rows r;
+  r.Add("file_path", T(TypeId::kString));
+  r.Add("pos", T(TypeId::kLong));
+  r.Add("partition", T(TypeId::kString));
+  r.Add("spec_id", T(TypeId::kInt));
+  r.Add("delete_file_path", T(TypeId::kString));
+  for (const DataFile& d : all.deletes) {
+    FLOE_ASSIGN_OR_RETURN(auto positions, loader.AllPositions(d));
+    const std::string partition = RenderPartition(m, d);
+    for (const auto& [path, pos] : positions) {
+      size_t i = 0;
+      r.Set(i++, Str(path));
+      r.Set(i++, Literal::Long(pos));
+      r.Set(i++, Str(partition));
+      r.Set(i++, Literal::Int(d.spec_id));
+      r.Set(i++, Str(d.file_path));
     }
   }
   return r.Finish();
@@ -548,6 +591,7 @@ Result<columnar::RecordBatch> ReadMetadataTable(const Table& table, const FileIO
     FLOE_ASSIGN_OR_RETURN(entries, SnapshotEntries(table, io, *snap, manifests, name == "entries"));
   }
   if (name == "entries") return EntriesTable(m, entries);
+  if (name == "position_deletes") return PositionDeletesTable(table, io, entries);
   if (name == "partitions") return PartitionsTable(m, entries);
   std::vector<const DataFile*> files;
   for (const auto& se : entries) {

@@ -574,6 +574,10 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     parquet::FileHints hints;
     hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, task.file.file_size_in_bytes));
     hints.projected_bytes = ProjectedBytes(task.file, shape.leaf_ids);
+    // With position deletes the mask must reach the plan before data is fetched, or the pages it
+    // empties are fetched anyway: a file past the whole-file size then has its footer read first
+    // (as with a predicate), not its projection in one read with the footer.
+    if (DeleteLoader::HasPositionDeletes(task)) hints.projected_bytes = -1;
 
     auto sink = [&](const columnar::RecordBatch& b) -> Status {
       const bool has_ids = std::any_of(b.schema->fields.begin(), b.schema->fields.end(),

@@ -224,6 +224,7 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   std::vector<int64_t> starts;
   std::optional<std::vector<RowRange>> mask;
   if (!options.excluded_rows.empty() || options.excluded_rows_later) {
+    fetch_options.read.page_index_for_mask = true;
     fetch_options.adjust_plan = [&](const FileReader& r, ReadPlan* plan) -> Status {
       if (!mask) {
         mask = options.excluded_rows;

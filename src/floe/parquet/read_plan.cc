@@ -432,6 +432,7 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
   const FileMetaData& md = *in.metadata;
   ReadPlan plan;
   plan.limit = options.limit;
+  plan.pages_for_mask = options.use_page_index && options.page_index_for_mask;
   plan.batch_rows = options.batch_rows;
   plan.verify_checksums = options.verify_checksums;
   FLOE_RETURN_IF_ERROR(Project(in, options, &plan));
@@ -446,7 +447,8 @@ Result<ReadPlan> MakeReadPlan(const PlanInput& in, const ReadOptions& options) {
   // The page index prunes with predicates, and with a limit it keeps the pages past the last
   // row out; otherwise it would only cost a step.
   const bool page_pruning = options.use_page_index && !plan.predicates.empty();
-  const bool index_step = options.use_page_index && (page_pruning || plan.limit >= 0);
+  const bool index_step =
+      options.use_page_index && (page_pruning || plan.limit >= 0 || options.page_index_for_mask);
   std::vector<int> read_columns = plan.columns;
   read_columns.insert(read_columns.end(), plan.predicate_columns.begin(),
                       plan.predicate_columns.end());
@@ -606,7 +608,7 @@ Status ApplyPageIndex(const PlanInput& in, const FetchedBytes& bytes, ReadPlan* 
       c.total_pages = static_cast<int64_t>(locs.size());
       plan->counts.pages += c.total_pages;
       plan->counts.pages_skipped += c.total_pages - static_cast<int64_t>(pages.size());
-      if (pages.size() == locs.size()) {
+      if (pages.size() == locs.size() && !plan->pages_for_mask) {
         // Every page: read the chunk as one range. The rows chosen still rest on the index
         // when a predicate used it, so its pages are checked against their headers.
         const bool chose_rows =

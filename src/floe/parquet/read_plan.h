@@ -41,6 +41,10 @@ struct ReadOptions {
   // Plan an index step (column + offset index ranges) and keep only the pages that can match
   // the predicates and lie before the limit. Without predicates or a limit it changes nothing.
   bool use_page_index = false;
+  // With use_page_index: plan the index step for a row mask too (ReadFileOptions::excluded_rows),
+  // whose pages holding only excluded rows are then dropped from the plan (the offset index
+  // says where each page's rows are).
+  bool page_index_for_mask = false;
   // At most this many rows, the first in file order; -1 for all. Later row groups are not planned.
   int64_t limit = -1;
   int64_t batch_rows = kDefaultBatchRows;
@@ -117,6 +121,9 @@ struct ReadPlan {
   int64_t batch_rows = kDefaultBatchRows;
   bool verify_checksums = true;
   bool index_pending = false;  // IndexRanges() must be fetched and applied first
+  // ReadOptions::page_index_for_mask: chunks keep their page locations even when every page is
+  // read, so that a row mask applied after the index can drop pages.
+  bool pages_for_mask = false;
   // Leaf -> matcher (ChunkReaderOptions::matcher), for flat leaves only: that field's column then
   // comes out as uint8, 1 where the row's value matches, 0 where not, null where it is null.
   std::map<int, ValueMatcher> matchers;

@@ -309,7 +309,8 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
                              FetchedBytes have = {}, int64_t prefetched_from = -1) {
   const ReadPlannerOptions& p = options.planner;
   const bool with_index =
-      options.read.use_page_index && (!options.read.predicates.empty() || options.read.limit >= 0);
+      options.read.use_page_index && (!options.read.predicates.empty() || options.read.limit >= 0 ||
+                                      options.read.page_index_for_mask);
   std::optional<FileReader> reader;
   bool cached = false;
   int64_t footer_tail = 0;

@@ -14,6 +14,7 @@
 #include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_manifests.h"
+#include "floe/iceberg/rewrite_position_deletes.h"
 
 namespace floe::sql {
 
@@ -150,6 +151,7 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
   static const std::map<std::string, std::vector<std::string>> kParams = {
       {"rewrite_data_files", {"table", "strategy", "sort_order", "options", "where"}},
       {"rewrite_manifests", {"table", "use_caching", "spec_id"}},
+      {"rewrite_position_delete_files", {"table", "options", "where"}},
       {"expire_snapshots",
        {"table", "older_than", "retain_last", "max_concurrent_deletes", "stream_results",
         "snapshot_ids", "clean_expired_metadata"}},
@@ -158,7 +160,8 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
   if (params == kParams.end()) {
     return Unsupported(
         "CALL system.{}: unknown procedure (floe has rewrite_data_files, "
-        "rewrite_manifests, expire_snapshots, remove_orphan_files)",
+        "rewrite_position_delete_files, rewrite_manifests, expire_snapshots, "
+        "remove_orphan_files)",
         name);
   }
   std::map<std::string, ArgValue> args;
@@ -216,6 +219,23 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
                    {"removed_delete_files_count", r.removed_delete_files_count}},
                   fmt::format("rewrote {}: {} files -> {}", id.ToString(),
                               r.rewritten_data_files_count, r.added_data_files_count));
+  }
+  if (name == "rewrite_position_delete_files") {
+    if (args.contains("where")) {
+      return Unsupported("CALL system.rewrite_position_delete_files: the 'where' argument");
+    }
+    FLOE_ASSIGN_OR_RETURN(iceberg::RewritePositionDeletesOptions o,
+                          iceberg::RewritePositionDeletesOptionsFromMap(args["options"].map));
+    FLOE_ASSIGN_OR_RETURN(
+        iceberg::RewritePositionDeletesResult r,
+        iceberg::RewritePositionDeleteFiles(*warehouse.catalog, *warehouse.io, id, o));
+    return OneRow(
+        {{"rewritten_delete_files_count", r.rewritten_delete_files_count},
+         {"added_delete_files_count", r.added_delete_files_count},
+         {"rewritten_bytes_count", r.rewritten_bytes_count},
+         {"added_bytes_count", r.added_bytes_count}},
+        fmt::format("rewrote the position deletes of {}: {} delete files -> {}", id.ToString(),
+                    r.rewritten_delete_files_count, r.added_delete_files_count));
   }
   if (name == "rewrite_manifests") {
     FLOE_ASSIGN_OR_RETURN(iceberg::RewriteManifestsResult r,
