@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <exception>
+#include <vector>
 
 #include <roaring/roaring64map.hh>
 
@@ -77,8 +78,13 @@ Result<std::vector<int64_t>> DecodeDeletionVector(std::span<const uint8_t> blob,
     return Corrupt("deletion vector {}: {} bitmaps cannot fit in {} bytes", name, count,
                    vector_size);
   }
+  // CRoaring 0.2.66's readSafe loads the bitmap count as an aligned uint64_t: hand it an 8-byte
+  // aligned copy (a blob lies anywhere in a Puffin file).
+  std::vector<uint64_t> aligned((vector_size + 7) / 8);
+  std::memcpy(aligned.data(), vector, vector_size);
   try {
-    Roaring64Map bitmap = Roaring64Map::readSafe(vector, vector_size);
+    Roaring64Map bitmap =
+        Roaring64Map::readSafe(reinterpret_cast<const char*>(aligned.data()), vector_size);
     if (bitmap.getSizeInBytes(true) != vector_size) {
       return Corrupt("deletion vector {}: its bitmap takes {} of its {} bytes", name,
                      bitmap.getSizeInBytes(true), vector_size);
