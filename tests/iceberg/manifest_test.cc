@@ -132,7 +132,7 @@ TEST(ManifestList, RoundTrips) {
   ms[1].content = ManifestContent::kDeletes;
   ms[1].deleted_files_count = 1;
   ms[1].deleted_rows_count = 10;
-  auto bytes = WriteManifestList(77, 76, 3, ms);
+  auto bytes = WriteManifestList({77, 76, 3}, ms);
   ASSERT_TRUE(bytes.has_value());
   auto reader = avro::ContainerReader::Open(Buffer::FromString(*bytes), "l.avro").value();
   EXPECT_EQ(reader.Meta("snapshot-id"), "77");

@@ -86,6 +86,17 @@ def main():
         want = sorted(data + data, key=lambda r: r["id"])
         check(len(got) == 2 * N, f"pyiceberg reads {2 * N} rows")
         check(all(g == x for g, x in zip(got, want)), "every row pyiceberg reads equals what was appended")
+        # A format-version 3 table floe writes (row lineage in its metadata and manifests) is one
+        # pyiceberg reads, with the next-row-id floe's appends left.
+        floe(w, "table", "create", "shop.v3", "--schema", schema, "--format-version", "3")
+        floe(w, "table", "append", "shop.v3", csv)
+        floe(w, "table", "append", "shop.v3", csv)
+        v3 = cat.load_table("shop.v3")
+        got_v3 = v3.scan().to_arrow().sort_by([("id", "ascending")]).to_pylist()
+        check(v3.metadata.format_version == 3 and v3.metadata.next_row_id == 2 * N
+              and got_v3 == want, f"pyiceberg reads floe's v3 table: version "
+              f"{v3.metadata.format_version}, next-row-id {v3.metadata.next_row_id}, "
+              f"{len(got_v3)} rows")
         # Row filters prune with floe's partition values and metrics, and still return the right rows.
         day = t.scan(row_filter="ts >= '2024-01-02T00:00:00+00:00' and ts < '2024-01-03T00:00:00+00:00'")
         got_day = day.to_arrow().to_pylist()

@@ -12,7 +12,9 @@ HadoopFileIO, so every location is spelled "file:/abs/path") writes, in one Spar
               columns (nulls at every level, empty lists and maps); Spark reads the source's rows
   sp.mor_*    merge-on-read: v2 position deletes by file and by partition, v3 deletion vectors,
               after DELETE, UPDATE and MERGE, and after Spark's rewrite_position_delete_files and
-              rewrite_data_files
+              rewrite_data_files; floe appends to the v3 one (row ids after Spark's)
+  fl.v3       created v3 by floe: Spark reads its _row_id and _last_updated_sequence_number,
+              deletes with deletion vectors, compacts keeping the row ids; floe appends between
 and every answer -- counts, sums, filtered counts, time travel -- is compared between
 `floe query --format json` and Spark. floe's remove-orphans must then leave every Spark table as
 Spark reads it. Usage: spark_interop.py FLOE_BINARY [--jars DIR] (default ~/.cache/floe/jars).
@@ -299,15 +301,67 @@ def main():
         check(kinds == [["PUFFIN"]], f"sp.mor_dv's deletes are deletion vectors ({kinds})")
         kinds = spark_rows("SELECT DISTINCT file_format FROM floe.sp.mor_file.delete_files")
         check(kinds == [["PARQUET"]], f"sp.mor_file's deletes are position delete files ({kinds})")
-        # floe reads v3 tables but does not write their snapshots yet: an append is refused,
-        # saying so, and the table is left as it was.
-        before_v3 = spark_rows("SELECT count(*) FROM floe.sp.mor_dv.snapshots")
-        r = subprocess.run([args.floe, "--warehouse", wh, "--quiet", "table", "append", "sp.mor_dv",
-                            csv], capture_output=True, text=True)
+        # floe appends to Spark's v3 table: Spark reads the rows, each row keeps its own _row_id,
+        # and the new rows take theirs from the next-row-id Spark left (spec: "Row Lineage").
+        v3csv = os.path.join(work, "v3.csv")
+        with open(v3csv, "w") as f:
+            f.write("id,cat,v\n" + "".join(f"{i},c{i % 3},{i * 0.5}\n" for i in range(5000, 5100)))
+        floe("table", "append", "sp.mor_dv", v3csv)
         sql("REFRESH TABLE floe.sp.mor_dv")
-        check(r.returncode != 0 and "format version 3" in r.stderr
-              and spark_rows("SELECT count(*) FROM floe.sp.mor_dv.snapshots") == before_v3,
-              f"floe refuses to commit to a v3 table: rc {r.returncode}, {r.stderr.strip()}")
+        same_mor("sp.mor_dv", "after floe's append to Spark's v3 table")
+        lineage = spark_rows("SELECT count(*), count(DISTINCT _row_id), count(_row_id), "
+                             "max(_row_id) FILTER (WHERE id < 5000), "
+                             "min(_row_id) FILTER (WHERE id >= 5000), "
+                             "max(_last_updated_sequence_number) FILTER (WHERE id < 5000), "
+                             "min(_last_updated_sequence_number) FILTER (WHERE id >= 5000), "
+                             "max(_last_updated_sequence_number) FILTER (WHERE id >= 5000) "
+                             "FROM floe.sp.mor_dv")[0]
+        check(lineage[0] == lineage[1] == lineage[2] and lineage[4] > lineage[3]
+              and lineage[6] == lineage[7] > lineage[5],
+              f"Spark sees a distinct _row_id for every row, floe's appended rows after its own, "
+              f"with the append's sequence number: {lineage}")
+
+        # A v3 table floe creates and appends to: Spark reads each row's _row_id as the file's
+        # first_row_id plus its position, and _last_updated_sequence_number as its commit's.
+        floe("table", "create", "fl.v3", "--format-version", "3", "--schema",
+             '[{"name":"id","type":"long","required":true},{"name":"v","type":"double"}]',
+             "--property", "write.delete.mode=merge-on-read")
+        rows100 = os.path.join(work, "v3rows.csv")
+        with open(rows100, "w") as f:
+            f.write("id,v\n" + "".join(f"{i},{i * 0.5}\n" for i in range(100)))
+        floe("table", "append", "fl.v3", rows100)
+        floe("table", "append", "fl.v3", rows100)
+        got = spark_rows("SELECT id, _row_id, _last_updated_sequence_number FROM floe.fl.v3 "
+                         "ORDER BY _row_id")
+        want = [[norm(i % 100), norm(i), norm(1 + i // 100)] for i in range(200)]
+        check(got == want, "Spark reads floe's row lineage: _row_id = first_row_id + pos"
+              + ("" if got == want else f": first rows {got[:3]}"))
+        # Spark deletes with deletion vectors on floe's v3 table; floe reads what remains, appends
+        # again, and Spark reads a distinct _row_id for every row.
+        sql("DELETE FROM floe.fl.v3 WHERE id % 10 = 0")
+        kinds = spark_rows("SELECT DISTINCT file_format FROM floe.fl.v3.delete_files")
+        check(kinds == [["PUFFIN"]], f"Spark deletes from floe's v3 table with DVs ({kinds})")
+        same("SELECT count(*), sum(id), sum(v) FROM fl.v3", "fl.v3 after Spark's DELETE")
+        floe("table", "append", "fl.v3", rows100)
+        sql("REFRESH TABLE floe.fl.v3")
+        same("SELECT count(*), sum(id), sum(v) FROM fl.v3", "fl.v3 after floe's third append")
+        ids = spark_rows("SELECT count(*), count(DISTINCT _row_id), min(_row_id) FILTER "
+                         "(WHERE _last_updated_sequence_number = 4) FROM floe.fl.v3")[0]
+        check(ids[0] == 280 and ids[1] == 280 and ids[2] == norm(200),
+              f"floe's third append takes row ids 200.. after Spark's delete: {ids}")
+        # Spark's compaction carries the row ids into its files; floe reads those files, and
+        # floe's own rewrite of a v3 table is refused (it would lose them).
+        before_ids = spark_rows("SELECT id, v, _row_id FROM floe.fl.v3 ORDER BY _row_id")
+        sql("CALL floe.system.rewrite_data_files(table => 'fl.v3', "
+            "options => map('rewrite-all', 'true'))")
+        check(spark_rows("SELECT id, v, _row_id FROM floe.fl.v3 ORDER BY _row_id") == before_ids,
+              "Spark's rewrite_data_files keeps the row ids floe assigned")
+        same("SELECT count(*), sum(id), sum(v) FROM fl.v3", "fl.v3 after Spark's rewrite_data_files")
+        r = subprocess.run([args.floe, "--warehouse", wh, "--quiet", "table", "rewrite", "fl.v3"],
+                           capture_output=True, text=True)
+        check(r.returncode != 0 and "_row_id" in r.stderr,
+              f"floe refuses to rewrite a v3 table's data files: rc {r.returncode}, "
+              f"{r.stderr.strip()}")
         # floe's rewrite-deletes on Spark's partition-scoped deletes: Spark reads the same rows.
         sql("CREATE TABLE floe.sp.mor_compact (id bigint, cat string, v double) USING iceberg "
             f"PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='2', {mor}, "
@@ -337,7 +391,7 @@ def main():
         # same answers after it.
         before = {t: spark_rows(f"SELECT count(*), sum(id) FROM floe.{t}")
                   for t in ("sp.events", "fl.t", "sp.outside", "sp.gz", *mor_tables,
-                            "sp.mor_compact")}
+                            "sp.mor_compact", "fl.v3")}
         for t in before:
             floe("table", "remove-orphans", t, "--older-than", "0s", "--unsafe-allow-recent")
         sql("REFRESH TABLE floe.sp.events")

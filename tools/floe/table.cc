@@ -76,9 +76,12 @@ int Create(const GlobalOptions& g, const TableArgs& a) {
     if (!o) return ReportError(o.error());
     order = *o;
   }
-  if (a.format_version != 2) {
-    return ReportError(Error{ErrorKind::kUnsupported,
-                             fmt::format("--format-version {} (floe writes 2)", a.format_version)});
+  if (a.format_version && (*a.format_version < iceberg::kMinWriteFormatVersion ||
+                           *a.format_version > iceberg::kMaxWriteFormatVersion)) {
+    return ReportError(Error{ErrorKind::kInvalidInput,
+                             fmt::format("--format-version {}: floe creates tables of version 2 "
+                                         "or 3",
+                                         *a.format_version)});
   }
   std::map<std::string, std::string> props;
   for (const auto& kv : a.properties) {
@@ -92,7 +95,8 @@ int Create(const GlobalOptions& g, const TableArgs& a) {
   // Opened (and created when missing) only once the arguments are known to be good.
   auto w = OpenWarehouseFor(g, false, /*create_if_missing=*/true);
   if (!w) return ReportError(w.error());
-  auto t = iceberg::CreateTable(*w->catalog, *w->io, *id, {*schema, *spec, order, props, ""});
+  auto t = iceberg::CreateTable(*w->catalog, *w->io, *id,
+                                {*schema, *spec, order, props, "", a.format_version});
   if (!t) return ReportError(t.error());
   fmt::print("created {} at {}\n", id->ToString(), t->metadata.location);
   return 0;
@@ -104,6 +108,7 @@ int Describe(const GlobalOptions& g, const TableArgs& a) {
   const auto& m = t->metadata;
   fmt::print("table      {}\nlocation   {}\nmetadata   {}\nformat     v{}\nuuid       {}\n",
              t->id.ToString(), m.location, t->metadata_location, m.format_version, m.table_uuid);
+  if (m.format_version >= 3) fmt::print("next row id {}\n", m.next_row_id);
   PrintSchema(m.CurrentSchema());
   const auto& spec = m.DefaultSpec();
   fmt::print("partition spec (id {}):{}\n", spec.spec_id(),
@@ -277,7 +282,8 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
   create->add_option("--partition-by", args->partition_by,
                      "Partition spec, e.g. 'day(ts), bucket(8, id), region'");
   create->add_option("--sort-by", args->sort_by, "Sort order, e.g. 'id ASC NULLS LAST, ts DESC'");
-  create->add_option("--format-version", args->format_version, "Table format version (2)");
+  create->add_option("--format-version", args->format_version,
+                     "Table format version: 2 (default) or 3 (row lineage, deletion vectors)");
   create->add_option("--property", args->properties, "Table property KEY=VALUE (repeatable)");
   AddAppendCommand(*cmd, options, args);
   AddTableScanCommand(*cmd, options);

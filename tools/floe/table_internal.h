@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ struct TableArgs {
   std::string schema;
   std::string partition_by;
   std::string sort_by;
-  int format_version = 2;
+  std::optional<int> format_version;
   std::vector<std::string> properties;
   std::vector<std::string> inputs;  // append: files or folders
   bool purge = false;

@@ -6,20 +6,13 @@
 #include <fmt/format.h>
 
 #include "floe/base/clock.h"
-#include "floe/base/random.h"
 #include "floe/iceberg/location.h"
 #include "floe/iceberg/remove_orphan_files.h"
+#include "floe/iceberg/snapshot_writer.h"
 #include "floe/iceberg/table_properties.h"
 
 namespace floe::iceberg {
 namespace {
-
-int64_t NewSnapshotId(const TableMetadata& m) {
-  for (;;) {
-    int64_t id = static_cast<int64_t>(RandomU64() >> 1);
-    if (id != 0 && m.SnapshotById(id) == nullptr) return id;
-  }
-}
 
 int64_t SummaryInt(const std::map<std::string, std::string>& s, const std::string& key, bool* ok) {
   auto it = s.find(key);
@@ -33,54 +26,6 @@ int64_t SummaryInt(const std::map<std::string, std::string>& s, const std::strin
     *ok = false;
     return 0;
   }
-}
-
-std::string ManifestLocation(const TableMetadata& m, int n) {
-  return fmt::format("{}/metadata/{}-m{}.avro", m.location, NewUuid(), n);
-}
-
-Result<ManifestFile> WriteManifestFile(const FileIO& io, const TableMetadata& m,
-                                       const PartitionSpec& spec,
-                                       const std::vector<ManifestEntry>& entries,
-                                       int64_t snapshot_id, int64_t sequence_number,
-                                       std::vector<std::string>* written,
-                                       ManifestContent content = ManifestContent::kData) {
-  const Schema& schema = m.CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(std::string bytes, WriteManifest({&schema, &spec, 2, content}, entries));
-  std::string location = ManifestLocation(m, static_cast<int>(written->size()));
-  FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
-  written->push_back(location);
-  ManifestFile mf;
-  mf.manifest_path = location;
-  mf.manifest_length = static_cast<int64_t>(bytes.size());
-  mf.partition_spec_id = spec.spec_id();
-  mf.content = content;
-  mf.sequence_number = sequence_number;
-  mf.min_sequence_number = sequence_number;
-  mf.added_snapshot_id = snapshot_id;
-  for (const auto& e : entries) {
-    int64_t rows = e.file.record_count;
-    switch (e.status) {
-      case EntryStatus::kAdded:
-        ++mf.added_files_count;
-        mf.added_rows_count += rows;
-        break;
-      case EntryStatus::kExisting:
-        ++mf.existing_files_count;
-        mf.existing_rows_count += rows;
-        break;
-      case EntryStatus::kDeleted:
-        ++mf.deleted_files_count;
-        mf.deleted_rows_count += rows;
-        break;
-    }
-    if (e.sequence_number) {
-      mf.min_sequence_number = std::min(mf.min_sequence_number, *e.sequence_number);
-    }
-  }
-  FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec.PartitionType(schema));
-  mf.partitions = SummarizePartitions(*ptype, entries);
-  return mf;
 }
 
 Result<std::vector<ManifestEntry>> ReadEntries(const FileIO& io, const TableMetadata& m,
@@ -98,16 +43,13 @@ Result<std::vector<ManifestEntry>> ReadEntries(const FileIO& io, const TableMeta
 Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotUpdate& u,
                             int attempt, std::vector<std::string>* written) {
   TableMetadata m = base.metadata;
-  if (m.format_version > 2) {
-    // v3 snapshots carry row lineage (first-row-id, added-rows; next-row-id in the metadata) and
-    // v3 manifests: what floe would write here is a v2 snapshot, which v3 readers may reject.
+  if (m.format_version > kMaxWriteFormatVersion) {
     return Unsupported(
-        "table '{}' is format version {}: floe reads it but does not write v3 snapshots yet; "
-        "nothing was committed",
+        "table '{}' is format version {}: floe writes v2 and v3; nothing was committed",
         base.id.ToString(), m.format_version);
   }
   const PartitionSpec& spec = m.DefaultSpec();
-  const int64_t snapshot_id = NewSnapshotId(m);
+  const int64_t snapshot_id = internal::NewSnapshotId(m);
   const int64_t seq = m.last_sequence_number + 1;
   const Snapshot* parent = m.CurrentSnapshot();
 
@@ -125,14 +67,11 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
   // Replace: mark the deleted files in the manifests that list them (data files by path, delete
   // files by path and blob offset).
   std::set<std::string> to_delete(u.deleted_paths.begin(), u.deleted_paths.end());
-  auto delete_key = [](const DataFile& f) {
-    return f.file_path + '#' + std::to_string(f.content_offset.value_or(-1));
-  };
   std::set<std::string> deletes_to_remove;
-  for (const DataFile& f : u.removed_deletes) deletes_to_remove.insert(delete_key(f));
+  for (const DataFile& f : u.removed_deletes) deletes_to_remove.insert(DeleteFileKey(f));
   auto removes = [&](const ManifestFile& mf, const DataFile& f) {
     return mf.content == ManifestContent::kData ? to_delete.contains(f.file_path)
-                                                : deletes_to_remove.contains(delete_key(f));
+                                                : deletes_to_remove.contains(DeleteFileKey(f));
   };
   std::set<std::string> found, found_deletes;
   int64_t deleted_records = 0, deleted_size = 0;
@@ -163,7 +102,7 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
             deleted_records += e.file.record_count;
             deleted_size += e.file.file_size_in_bytes;
           } else {
-            found_deletes.insert(delete_key(e.file));
+            found_deletes.insert(DeleteFileKey(e.file));
             ++removed_delete_files;
             if (e.file.content == FileContent::kEqualityDeletes) {
               removed_equality_deletes += e.file.record_count;
@@ -185,8 +124,9 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
         rewritten.push_back(std::move(e));
       }
       const PartitionSpec* s = m.SpecById(mf.partition_spec_id);
-      FLOE_ASSIGN_OR_RETURN(ManifestFile nm, WriteManifestFile(io, m, *s, rewritten, snapshot_id,
-                                                               seq, written, mf.content));
+      FLOE_ASSIGN_OR_RETURN(
+          ManifestFile nm,
+          internal::WriteManifestFile(io, m, *s, rewritten, snapshot_id, seq, written, mf.content));
       next.push_back(std::move(nm));
     }
     if (found.size() != to_delete.size()) {
@@ -198,7 +138,7 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
       }
     }
     for (const DataFile& f : u.removed_deletes) {
-      if (!found_deletes.contains(delete_key(f))) {
+      if (!found_deletes.contains(DeleteFileKey(f))) {
         return Conflict("cannot remove delete file '{}': it is no longer live in table '{}'",
                         f.file_path, base.id.ToString());
       }
@@ -228,8 +168,8 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
           fmt::format("{}:{}", spec.spec_id(), spec.PartitionPath(f.partition)));
       entries.push_back(std::move(e));
     }
-    FLOE_ASSIGN_OR_RETURN(ManifestFile mf,
-                          WriteManifestFile(io, m, spec, entries, snapshot_id, seq, written));
+    FLOE_ASSIGN_OR_RETURN(ManifestFile mf, internal::WriteManifestFile(io, m, spec, entries,
+                                                                       snapshot_id, seq, written));
     added_manifests.push_back(std::move(mf));
   }
 
@@ -255,6 +195,13 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
       e.snapshot_id = snapshot_id;
       e.file = f;
       e.file.spec_id = spec.spec_id();
+      if (f.content == FileContent::kPositionDeletes && m.format_version >= 3 &&
+          !IsDeletionVector(f)) {
+        return InvalidInput(
+            "position delete file '{}': table '{}' is format version {}, which takes deletion "
+            "vectors instead; nothing was committed",
+            f.file_path, base.id.ToString(), m.format_version);
+      }
       if (f.content == FileContent::kPositionDeletes) {
         added_position_deletes += f.record_count;
         ++added_position_files;
@@ -267,8 +214,9 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
           fmt::format("{}:{}", spec.spec_id(), spec.PartitionPath(f.partition)));
       entries.push_back(std::move(e));
     }
-    FLOE_ASSIGN_OR_RETURN(ManifestFile mf, WriteManifestFile(io, m, spec, entries, snapshot_id, seq,
-                                                             written, ManifestContent::kDeletes));
+    FLOE_ASSIGN_OR_RETURN(ManifestFile mf,
+                          internal::WriteManifestFile(io, m, spec, entries, snapshot_id, seq,
+                                                      written, ManifestContent::kDeletes));
     added_manifests.push_back(std::move(mf));
   }
 
@@ -302,29 +250,18 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
           merged.push_back(std::move(e));
         }
       }
-      FLOE_ASSIGN_OR_RETURN(ManifestFile mf,
-                            WriteManifestFile(io, m, spec, merged, snapshot_id, seq, written));
+      FLOE_ASSIGN_OR_RETURN(ManifestFile mf, internal::WriteManifestFile(
+                                                 io, m, spec, merged, snapshot_id, seq, written));
       rest.insert(rest.begin(), std::move(mf));
       all = std::move(rest);
     }
   }
-
-  std::string list_location = fmt::format("{}/metadata/snap-{}-{}-{}.avro", m.location, snapshot_id,
-                                          attempt + 1, NewUuid());
-  FLOE_ASSIGN_OR_RETURN(
-      std::string list_bytes,
-      WriteManifestList(snapshot_id,
-                        parent ? std::optional<int64_t>(parent->snapshot_id) : std::nullopt, seq,
-                        all));
-  FLOE_RETURN_IF_ERROR(io.Write(list_location, AsBytes(list_bytes)));
-  written->push_back(list_location);
 
   Snapshot snap;
   snap.snapshot_id = snapshot_id;
   if (parent) snap.parent_snapshot_id = parent->snapshot_id;
   snap.sequence_number = seq;
   snap.timestamp_ms = std::max(UnixMillisNow(), m.last_updated_ms);
-  snap.manifest_list = list_location;
   snap.schema_id = m.current_schema_id;
   auto& s = snap.summary;
   s = u.summary;
@@ -386,12 +323,8 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
         std::to_string(total_eq + added_equality_deletes - removed_equality_deletes);
   }
 
-  m.snapshots.push_back(snap);
-  m.current_snapshot_id = snapshot_id;
-  m.refs["main"] = SnapshotRef{snapshot_id, "branch", nlohmann::json::object()};
-  m.snapshot_log.push_back({snap.timestamp_ms, snapshot_id});
-  m.last_sequence_number = seq;
-  m.last_updated_ms = snap.timestamp_ms;
+  FLOE_RETURN_IF_ERROR(
+      internal::AddSnapshot(io, m, std::move(snap), std::move(all), attempt, written));
   return m;
 }
 

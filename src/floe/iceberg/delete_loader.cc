@@ -138,13 +138,29 @@ Result<std::shared_ptr<const T>> DeleteLoader::Once(std::map<std::string, Shared
   return future.get();
 }
 
+Result<parquet::FileContents> DeleteLoader::ReadDeleteFile(const DataFile& f,
+                                                           const parquet::ReadFileOptions& o,
+                                                           std::string_view what) {
+  FLOE_ASSIGN_OR_RETURN(StoreObject object, io_.Resolve(f.file_path));
+  parquet::FileHints hints;
+  hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, f.file_size_in_bytes));
+  auto contents = parquet::ReadFileAll(*object.store, object.key, hints, o);
+  if (!contents) {
+    Error e = contents.error();
+    e.message = fmt::format("reading {} '{}': {}", what, f.file_path, e.message);
+    return std::unexpected(e);
+  }
+  Count(contents->read.fetch.requests, contents->read.fetch.heads,
+        contents->read.fetch.bytes_fetched);
+  return contents;
+}
+
 Result<std::shared_ptr<const DeleteLoader::Positions>> DeleteLoader::LoadPositionFile(
     const DataFile& f) {
   if (f.file_format != "PARQUET" && f.file_format != "parquet") {
     return Unsupported("position delete file '{}' is {}; floe reads Parquet delete files",
                        f.file_path, f.file_format);
   }
-  FLOE_ASSIGN_OR_RETURN(StoreObject object, io_.Resolve(f.file_path));
   parquet::ReadFileOptions o;
   o.fetch.resolve = [](const parquet::FileReader& r, const parquet::ReadOptions& base) {
     parquet::ReadOptions read = base;
@@ -155,18 +171,10 @@ Result<std::shared_ptr<const DeleteLoader::Positions>> DeleteLoader::LoadPositio
     }
     return Result<parquet::ReadOptions>(std::move(read));
   };
-  parquet::FileHints hints;
-  hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, f.file_size_in_bytes));
-  auto contents = parquet::ReadFileAll(*object.store, object.key, hints, o);
-  if (!contents) {
-    Error e = contents.error();
-    e.message = "reading position delete file '" + f.file_path + "': " + e.message;
-    return std::unexpected(e);
-  }
-  Count(contents->read.fetch.requests, contents->read.fetch.heads,
-        contents->read.fetch.bytes_fetched);
+  FLOE_ASSIGN_OR_RETURN(parquet::FileContents contents,
+                        ReadDeleteFile(f, o, "position delete file"));
   auto out = std::make_shared<Positions>();
-  for (const columnar::RecordBatch& b : contents->batches) {
+  for (const columnar::RecordBatch& b : contents.batches) {
     if (b.num_columns() != 2 || b.columns[0]->type.id != columnar::TypeId::kString ||
         b.columns[1]->type.id != columnar::TypeId::kInt64) {
       return Corrupt(
@@ -286,7 +294,6 @@ Result<std::shared_ptr<const EqualityDeleteSet>> DeleteLoader::LoadEqualityFile(
     fields.push_back(std::move(field));
   }
   Schema columns(table_schema_.schema_id(), fields);
-  FLOE_ASSIGN_OR_RETURN(StoreObject object, io_.Resolve(f.file_path));
   parquet::ReadFileOptions o;
   o.fetch.read.field_ids = f.equality_ids;
   o.fetch.resolve = [&fields](const parquet::FileReader& r, const parquet::ReadOptions& base) {
@@ -299,18 +306,10 @@ Result<std::shared_ptr<const EqualityDeleteSet>> DeleteLoader::LoadEqualityFile(
     }
     return Result<parquet::ReadOptions>(std::move(read));
   };
-  parquet::FileHints hints;
-  hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, f.file_size_in_bytes));
-  auto contents = parquet::ReadFileAll(*object.store, object.key, hints, o);
-  if (!contents) {
-    Error e = contents.error();
-    e.message = "reading equality delete file '" + f.file_path + "': " + e.message;
-    return std::unexpected(e);
-  }
-  Count(contents->read.fetch.requests, contents->read.fetch.heads,
-        contents->read.fetch.bytes_fetched);
+  FLOE_ASSIGN_OR_RETURN(parquet::FileContents contents,
+                        ReadDeleteFile(f, o, "equality delete file"));
   auto out = std::make_shared<EqualityDeleteSet>(f.equality_ids, columns);
-  for (const columnar::RecordBatch& b : contents->batches) {
+  for (const columnar::RecordBatch& b : contents.batches) {
     auto conformed = ConformToSchema(b, columns, HasFieldIds(b));
     if (!conformed) {
       return Corrupt("equality delete file '{}': {}", f.file_path, conformed.error().message);

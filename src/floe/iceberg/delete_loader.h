@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -29,6 +30,7 @@
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/schema.h"
+#include "floe/parquet/read_file.h"
 #include "floe/parquet/read_plan.h"
 
 namespace floe::iceberg {
@@ -85,6 +87,9 @@ class DeleteLoader {
                                         const std::string& key, Load load);
 
   Result<std::shared_ptr<const Positions>> LoadPositionFile(const DataFile& f);
+  // A Parquet delete file read whole with `o`, counted; errors name it as `what`.
+  Result<parquet::FileContents> ReadDeleteFile(const DataFile& f, const parquet::ReadFileOptions& o,
+                                               std::string_view what);
   // Every deletion vector of the scan in `puffin_path`, by the data file each references.
   Result<std::shared_ptr<const Positions>> LoadPuffin(const std::string& puffin_path);
   Result<std::shared_ptr<const EqualityDeleteSet>> LoadEqualityFile(const DataFile& f);

@@ -27,6 +27,20 @@ Result<parquet::WrittenFile> WriteParquet(const FileIO& io, const std::string& l
   return written;
 }
 
+// The manifest entry's file of a Parquet delete file of `rows` rows written at `location`.
+DataFile ParquetDeleteFile(FileContent content, const std::string& location,
+                           const parquet::WrittenFile& written, int64_t rows,
+                           std::vector<Literal> partition) {
+  DataFile f;
+  f.content = content;
+  f.file_path = location;
+  f.partition = std::move(partition);
+  f.record_count = rows;
+  f.file_size_in_bytes = written.file_size;
+  f.split_offsets = written.split_offsets;
+  return f;
+}
+
 }  // namespace
 
 Result<DataFile> WritePositionDeleteFile(const FileIO& io, const std::string& location,
@@ -51,13 +65,8 @@ Result<DataFile> WritePositionDeleteFile(const FileIO& io, const std::string& lo
   batch.columns = {paths.Finish(), pos.Finish()};
   FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, WriteParquet(io, location, batch));
 
-  DataFile f;
-  f.content = FileContent::kPositionDeletes;
-  f.file_path = location;
-  f.partition = std::move(partition);
-  f.record_count = batch.num_rows;
-  f.file_size_in_bytes = written.file_size;
-  f.split_offsets = written.split_offsets;
+  DataFile f = ParquetDeleteFile(FileContent::kPositionDeletes, location, written, batch.num_rows,
+                                 std::move(partition));
   for (int32_t id : {kDeleteFilePathFieldId, kDeletePosFieldId}) {
     f.value_counts[id] = batch.num_rows;
     f.null_value_counts[id] = 0;
@@ -127,13 +136,8 @@ Result<DataFile> WriteEqualityDeleteFile(const FileIO& io, const std::string& lo
   const Schema columns(table_schema.schema_id(), fields);
   FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(rows, columns));
   FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, WriteParquet(io, location, conformed));
-  DataFile f;
-  f.content = FileContent::kEqualityDeletes;
-  f.file_path = location;
-  f.partition = std::move(partition);
-  f.record_count = rows.num_rows;
-  f.file_size_in_bytes = written.file_size;
-  f.split_offsets = written.split_offsets;
+  DataFile f = ParquetDeleteFile(FileContent::kEqualityDeletes, location, written, rows.num_rows,
+                                 std::move(partition));
   f.equality_ids = equality_ids;
   return f;
 }

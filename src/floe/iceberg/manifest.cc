@@ -99,9 +99,10 @@ Result<avro::SchemaPtr> PartitionRecord(const Type& partition_type) {
   return avro::Record("r102", std::move(fields));
 }
 
-// Delete manifests also carry the fields of delete files (143-145); data manifests keep the v2
-// data_file of earlier floe versions, byte for byte.
-Result<avro::SchemaPtr> EntrySchema(const Type& partition_type, bool deletes) {
+// v2: delete manifests also carry the fields of delete files (143-145); data manifests keep the v2
+// data_file of earlier floe versions, byte for byte. v3: every manifest carries first_row_id (142)
+// and the delete files' fields, as the spec's v3 data_file lists them.
+Result<avro::SchemaPtr> EntrySchema(const Type& partition_type, bool deletes, int format_version) {
   FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr partition, PartitionRecord(partition_type));
   auto bytes = avro::Primitive(avro::Type::kBytes);
   std::vector<FieldSchema> df = {
@@ -132,7 +133,10 @@ Result<avro::SchemaPtr> EntrySchema(const Type& partition_type, bool deletes) {
         "Equality comparison field IDs"),
       F("sort_order_id", Int(), 140, true, "Sort order ID"),
   };
-  if (deletes) {
+  if (format_version >= 3) {
+    df.push_back(F("first_row_id", Long(), 142, true, "The _row_id of the first row in the file"));
+  }
+  if (deletes || format_version >= 3) {
     df.push_back(F("referenced_data_file", avro::Primitive(avro::Type::kString), 143, true,
                    "Fully qualified location of a data file that all deletes reference"));
     df.push_back(
@@ -146,31 +150,35 @@ Result<avro::SchemaPtr> EntrySchema(const Type& partition_type, bool deletes) {
                                          F("data_file", avro::Record("r2", std::move(df)), 2)});
 }
 
-avro::SchemaPtr ManifestListSchema() {
+avro::SchemaPtr ManifestListSchema(int format_version) {
   auto bytes = avro::Primitive(avro::Type::kBytes);
   auto summary = avro::Record(
       "r508", {F("contains_null", avro::Primitive(avro::Type::kBoolean), 509),
                F("contains_nan", avro::Primitive(avro::Type::kBoolean), 518, true),
                F("lower_bound", bytes, 510, true), F("upper_bound", bytes, 511, true)});
-  return avro::Record(
-      "manifest_file",
-      {F("manifest_path", avro::Primitive(avro::Type::kString), 500, false,
-         "Location URI with FS scheme"),
-       F("manifest_length", Long(), 501, false, "Total file size in bytes"),
-       F("partition_spec_id", Int(), 502, false, "Spec ID used to write"),
-       F("content", Int(), 517, false, "Contents of the manifest: 0=data, 1=deletes"),
-       F("sequence_number", Long(), 515, false, "Sequence number when the manifest was added"),
-       F("min_sequence_number", Long(), 516, false, "Lowest sequence number in the manifest"),
-       F("added_snapshot_id", Long(), 503, false, "Snapshot ID that added the manifest"),
-       F("added_files_count", Int(), 504, false, "Added entry count"),
-       F("existing_files_count", Int(), 505, false, "Existing entry count"),
-       F("deleted_files_count", Int(), 506, false, "Deleted entry count"),
-       F("added_rows_count", Long(), 512, false, "Added rows count"),
-       F("existing_rows_count", Long(), 513, false, "Existing rows count"),
-       F("deleted_rows_count", Long(), 514, false, "Deleted rows count"),
-       F("partitions", avro::ArrayOf(summary, json{{"element-id", 508}}), 507, true,
-         "Summary for each partition"),
-       F("key_metadata", bytes, 519, true, "Encryption key metadata blob")});
+  std::vector<FieldSchema> fields = {
+      F("manifest_path", avro::Primitive(avro::Type::kString), 500, false,
+        "Location URI with FS scheme"),
+      F("manifest_length", Long(), 501, false, "Total file size in bytes"),
+      F("partition_spec_id", Int(), 502, false, "Spec ID used to write"),
+      F("content", Int(), 517, false, "Contents of the manifest: 0=data, 1=deletes"),
+      F("sequence_number", Long(), 515, false, "Sequence number when the manifest was added"),
+      F("min_sequence_number", Long(), 516, false, "Lowest sequence number in the manifest"),
+      F("added_snapshot_id", Long(), 503, false, "Snapshot ID that added the manifest"),
+      F("added_files_count", Int(), 504, false, "Added entry count"),
+      F("existing_files_count", Int(), 505, false, "Existing entry count"),
+      F("deleted_files_count", Int(), 506, false, "Deleted entry count"),
+      F("added_rows_count", Long(), 512, false, "Added rows count"),
+      F("existing_rows_count", Long(), 513, false, "Existing rows count"),
+      F("deleted_rows_count", Long(), 514, false, "Deleted rows count"),
+      F("partitions", avro::ArrayOf(summary, json{{"element-id", 508}}), 507, true,
+        "Summary for each partition"),
+      F("key_metadata", bytes, 519, true, "Encryption key metadata blob")};
+  if (format_version >= 3) {
+    fields.push_back(F("first_row_id", Long(), 520, true,
+                       "The first _row_id of the manifest's data files without one"));
+  }
+  return avro::Record("manifest_file", std::move(fields));
 }
 
 // --- literal <-> avro value ---
@@ -371,12 +379,14 @@ std::string SpecFieldsJson(const PartitionSpec& spec) { return spec.ToJson()["fi
 Result<std::string> WriteManifest(const ManifestContext& ctx,
                                   const std::vector<ManifestEntry>& entries) {
   if (ctx.schema == nullptr || ctx.spec == nullptr) return Internal("manifest context incomplete");
-  if (ctx.format_version != 2) {
-    return Unsupported("writing format version {} manifests (floe writes v2)", ctx.format_version);
+  if (ctx.format_version < 2 || ctx.format_version > 3) {
+    return Unsupported("writing format version {} manifests (floe writes v2 and v3)",
+                       ctx.format_version);
   }
   FLOE_ASSIGN_OR_RETURN(TypePtr ptype, ctx.spec->PartitionType(*ctx.schema));
   const bool deletes = ctx.content == ManifestContent::kDeletes;
-  FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr schema, EntrySchema(*ptype, deletes));
+  const bool v3 = ctx.format_version >= 3;
+  FLOE_ASSIGN_OR_RETURN(avro::SchemaPtr schema, EntrySchema(*ptype, deletes, ctx.format_version));
   avro::ContainerWriter w(
       schema, {{"schema", ctx.schema->ToJson().dump()},
                {"schema-id", std::to_string(ctx.schema->schema_id())},
@@ -407,17 +417,23 @@ Result<std::string> WriteManifest(const ManifestContext& ctx,
                     f.split_offsets.empty() ? Value::Null() : Value(std::move(splits)),
                     f.equality_ids.empty() ? Value::Null() : Value(std::move(eq_ids)),
                     f.sort_order_id ? Value(*f.sort_order_id) : Value::Null()}};
-    if (deletes) {
-      auto opt_long = [](const std::optional<int64_t>& x) { return x ? Value(*x) : Value::Null(); };
+    auto opt_long = [](const std::optional<int64_t>& x) { return x ? Value(*x) : Value::Null(); };
+    if (v3) {
+      // Delete files never carry one (spec: "First Row ID Inheritance").
+      df.fields.push_back(f.content == FileContent::kData ? opt_long(f.first_row_id)
+                                                          : Value::Null());
+    }
+    if (deletes || v3) {
       df.fields.push_back(f.referenced_data_file ? Value(*f.referenced_data_file) : Value::Null());
       df.fields.push_back(opt_long(f.content_offset));
       df.fields.push_back(opt_long(f.content_size_in_bytes));
-    } else if (IsDeletionVector(f)) {
+    }
+    if (!deletes && IsDeletionVector(f)) {
       return InvalidInput("deletion vector '{}' needs a delete manifest", f.file_path);
     }
-    auto opt = [](const std::optional<int64_t>& x) { return x ? Value(*x) : Value::Null(); };
-    RecordValue entry{{Value(static_cast<int32_t>(e.status)), opt(e.snapshot_id),
-                       opt(e.sequence_number), opt(e.file_sequence_number), Value(std::move(df))}};
+    RecordValue entry{{Value(static_cast<int32_t>(e.status)), opt_long(e.snapshot_id),
+                       opt_long(e.sequence_number), opt_long(e.file_sequence_number),
+                       Value(std::move(df))}};
     FLOE_RETURN_IF_ERROR(w.Append(Value(std::move(entry))));
   }
   return w.Finish();
@@ -542,6 +558,7 @@ Result<ManifestEntry> EntryOf(const EntryShape& shape, const Value& v,
     }
   }
   if (auto so = OptLong(dfs, *dfv, 140)) f.sort_order_id = static_cast<int32_t>(*so);
+  if (f.content == FileContent::kData) f.first_row_id = OptLong(dfs, *dfv, 142);
   if (const Value* r = FieldById(dfs, *dfv, 143); r && r->is<std::string>()) {
     f.referenced_data_file = r->as<std::string>();
   }
@@ -620,6 +637,7 @@ enum class Slot : uint8_t {
   kRecordCount,
   kFileSize,
   kPartition,
+  kFirstRowId,
   kColumnSizes,
   kValueCounts,
   kNullCounts,
@@ -659,7 +677,9 @@ std::vector<Slot> SlotsOf(const avro::Schema& record,
 struct ManifestEntryHead {
   EntryStatus status = EntryStatus::kAdded;
   FileContent content = FileContent::kData;
-  std::vector<Literal> partition;  // as DataFile::partition
+  int64_t record_count = 0;
+  std::optional<int64_t> first_row_id;  // as written (142), before inheritance
+  std::vector<Literal> partition;       // as DataFile::partition
   MetricsView metrics;
 };
 
@@ -681,6 +701,7 @@ class InPlaceReader {
                                               {103, Slot::kRecordCount},
                                               {104, Slot::kFileSize},
                                               {102, Slot::kPartition},
+                                              {142, Slot::kFirstRowId},
                                               {108, Slot::kColumnSizes},
                                               {109, Slot::kValueCounts},
                                               {110, Slot::kNullCounts},
@@ -699,6 +720,8 @@ class InPlaceReader {
   bool ReadHead(avro::Decoder& in) {
     head_.status = EntryStatus::kAdded;
     head_.content = FileContent::kData;
+    head_.record_count = 0;
+    head_.first_row_id.reset();
     head_.partition.clear();
     for (auto* v : {&counts_[0], &counts_[1], &counts_[2], &counts_[3]}) v->clear();
     lower_.clear();
@@ -766,7 +789,14 @@ class InPlaceReader {
         case Slot::kFileSize: {
           auto x = ReadScalar(fs, in, depth + 1);
           if (!x || !LongOf(*x)) return false;
+          if (slot == Slot::kRecordCount) head_.record_count = *LongOf(*x);
           (slot == Slot::kRecordCount ? record_count : file_size) = true;
+          break;
+        }
+        case Slot::kFirstRowId: {
+          auto x = ReadScalar(fs, in, depth + 1);
+          if (!x) return false;
+          head_.first_row_id = LongOf(*x);
           break;
         }
         case Slot::kPartition: {
@@ -878,6 +908,26 @@ class InPlaceReader {
   std::vector<std::pair<int32_t, std::string_view>> lower_, upper_;
 };
 
+// First-row-id inheritance (spec: "First Row ID Inheritance"), one entry at a time in file order:
+// a data file without a first_row_id in a manifest with one takes the manifest's next free id.
+class FirstRowIds {
+ public:
+  explicit FirstRowIds(const ManifestFile& list_entry) : next_(list_entry.first_row_id) {}
+
+  // The first row id of a data file of `record_count` rows written with `written`.
+  std::optional<int64_t> Next(FileContent content, int64_t record_count,
+                              std::optional<int64_t> written) {
+    if (content != FileContent::kData) return std::nullopt;
+    if (written || !next_) return written;
+    const int64_t id = *next_;
+    *next_ += record_count;
+    return id;
+  }
+
+ private:
+  std::optional<int64_t> next_;
+};
+
 }  // namespace
 
 Result<std::vector<ManifestEntry>> ReadManifest(const Buffer& bytes, const std::string& name,
@@ -888,8 +938,10 @@ Result<std::vector<ManifestEntry>> ReadManifest(const Buffer& bytes, const std::
   FLOE_ASSIGN_OR_RETURN(std::vector<Value> values, reader.ReadAll());
   std::vector<ManifestEntry> out;
   out.reserve(values.size());
+  FirstRowIds row_ids(list_entry);
   for (const Value& v : values) {
     FLOE_ASSIGN_OR_RETURN(ManifestEntry e, EntryOf(shape, v, list_entry, partition_type, name));
+    e.file.first_row_id = row_ids.Next(e.file.content, e.file.record_count, e.file.first_row_id);
     out.push_back(std::move(e));
   }
   return out;
@@ -900,6 +952,7 @@ struct ManifestIndex::Row {
   uint32_t offset = 0;  // of the entry's bytes in its block
   EntryStatus status = EntryStatus::kAdded;
   FileContent content = FileContent::kData;
+  std::optional<int64_t> first_row_id;  // inherited as ReadManifest inherits it
   std::vector<Literal> partition;
   // Where the entry's pairs start in values_, nulls_, nans_, lower_, upper_ (the next row's
   // starts, or the ends, close them).
@@ -933,15 +986,19 @@ Result<ManifestEntry> ManifestIndex::Entry(size_t i) const {
   in.Seek(r.offset);
   FLOE_ASSIGN_OR_RETURN(Value v, avro::DecodeValue(*schema_, in));
   const EntryShape shape{entry_schema_, data_file_schema_, partition_schema_};
-  return EntryOf(shape, v, list_entry_, partition_type_, name_);
+  FLOE_ASSIGN_OR_RETURN(ManifestEntry e, EntryOf(shape, v, list_entry_, partition_type_, name_));
+  e.file.first_row_id = r.first_row_id;
+  return e;
 }
 
 void ManifestIndex::AddRow(uint32_t block, uint32_t offset, EntryStatus status, FileContent content,
-                           std::vector<Literal> partition, const MetricsView& m) {
+                           std::optional<int64_t> first_row_id, std::vector<Literal> partition,
+                           const MetricsView& m) {
   Row r{block,
         offset,
         status,
         content,
+        first_row_id,
         std::move(partition),
         {static_cast<uint32_t>(values_.size()), static_cast<uint32_t>(nulls_.size()),
          static_cast<uint32_t>(nans_.size()), static_cast<uint32_t>(lower_.size()),
@@ -968,6 +1025,7 @@ Result<ManifestIndex> IndexManifest(const Buffer& bytes, const std::string& name
   index.name_ = name;
   InPlaceReader in_place(shape, list_entry, partition_type, name);
   if (in_place.Prepare()) {
+    FirstRowIds row_ids(list_entry);
     auto blocks = reader.ReadBlocks();
     bool whole = blocks.has_value();
     for (size_t b = 0; whole && b < blocks->size(); ++b) {
@@ -980,6 +1038,7 @@ Result<ManifestIndex> IndexManifest(const Buffer& bytes, const std::string& name
         if (whole) {
           ManifestEntryHead& h = in_place.head();
           index.AddRow(static_cast<uint32_t>(b), static_cast<uint32_t>(start), h.status, h.content,
+                       row_ids.Next(h.content, h.record_count, h.first_row_id),
                        std::move(h.partition), h.metrics);
         }
       }
@@ -1012,23 +1071,28 @@ Result<ManifestIndex> IndexManifest(const Buffer& bytes, const std::string& name
     flat(e.file.nan_value_counts, nans);
     flat(e.file.lower_bounds, lower);  // views into index.entries_, which no longer changes
     flat(e.file.upper_bounds, upper);
-    index.AddRow(0, 0, e.status, e.file.content, e.file.partition,
+    index.AddRow(0, 0, e.status, e.file.content, e.file.first_row_id, e.file.partition,
                  MetricsView{values, nulls, nans, lower, upper});
   }
   return index;
 }
 
-Result<std::string> WriteManifestList(int64_t snapshot_id,
-                                      std::optional<int64_t> parent_snapshot_id,
-                                      int64_t sequence_number,
+Result<std::string> WriteManifestList(const ManifestListContext& ctx,
                                       const std::vector<ManifestFile>& manifests) {
+  if (ctx.format_version < 2 || ctx.format_version > 3) {
+    return Unsupported("writing format version {} manifest lists (floe writes v2 and v3)",
+                       ctx.format_version);
+  }
+  const bool v3 = ctx.format_version >= 3;
+  if (v3 && !ctx.first_row_id) return Internal("a v3 manifest list needs its first-row-id");
   std::vector<std::pair<std::string, std::string>> meta = {
-      {"snapshot-id", std::to_string(snapshot_id)}};
+      {"snapshot-id", std::to_string(ctx.snapshot_id)}};
   meta.emplace_back("parent-snapshot-id",
-                    parent_snapshot_id ? std::to_string(*parent_snapshot_id) : "null");
-  meta.emplace_back("sequence-number", std::to_string(sequence_number));
-  meta.emplace_back("format-version", "2");
-  avro::ContainerWriter w(ManifestListSchema(), std::move(meta));
+                    ctx.parent_snapshot_id ? std::to_string(*ctx.parent_snapshot_id) : "null");
+  meta.emplace_back("sequence-number", std::to_string(ctx.sequence_number));
+  if (v3) meta.emplace_back("first-row-id", std::to_string(*ctx.first_row_id));
+  meta.emplace_back("format-version", std::to_string(ctx.format_version));
+  avro::ContainerWriter w(ManifestListSchema(ctx.format_version), std::move(meta));
   for (const auto& m : manifests) {
     ArrayValue parts;
     for (const auto& s : m.partitions) {
@@ -1043,6 +1107,14 @@ Result<std::string> WriteManifestList(int64_t snapshot_id,
                      Value(m.deleted_files_count), Value(m.added_rows_count),
                      Value(m.existing_rows_count), Value(m.deleted_rows_count),
                      Value(std::move(parts)), OptBytes(m.key_metadata)}};
+    if (v3) {
+      const bool data = m.content == ManifestContent::kData;
+      if (data && !m.first_row_id) {
+        return Internal("data manifest '{}' has no first_row_id in a v3 manifest list",
+                        m.manifest_path);
+      }
+      row.fields.push_back(data ? Value(*m.first_row_id) : Value::Null());
+    }
     FLOE_RETURN_IF_ERROR(w.Append(Value(std::move(row))));
   }
   return w.Finish();
@@ -1094,12 +1166,22 @@ Result<std::vector<ManifestFile>> ReadManifestList(const Buffer& bytes, const st
         m.partitions.push_back(std::move(fs));
       }
     }
+    if (m.content == ManifestContent::kData) m.first_row_id = OptLong(s, v, 520);
     if (const Value* km = FieldById(s, v, 519); km && km->is<avro::BytesValue>()) {
       m.key_metadata = km->as<avro::BytesValue>().data;
     }
     out.push_back(std::move(m));
   }
   return out;
+}
+
+int64_t AssignFirstRowIds(std::vector<ManifestFile>& manifests, int64_t next_row_id) {
+  for (ManifestFile& m : manifests) {
+    if (m.content != ManifestContent::kData || m.first_row_id) continue;
+    m.first_row_id = next_row_id;
+    next_row_id += m.added_rows_count + m.existing_rows_count;
+  }
+  return next_row_id;
 }
 
 std::vector<FieldSummary> SummarizePartitions(const Type& partition_type,

@@ -1,7 +1,8 @@
 // Manifests and manifest lists: the Avro files that list a snapshot's data and delete files with
-// their partition values and column metrics. Written exactly as the spec's v2 schemas give them
-// (field ids, map records k<id>_v<id>, header keys); read from v1, v2 and v3 files by field id,
-// with sequence-number inheritance applied. Plain data in, bytes out; IO lives with the caller.
+// their partition values and column metrics. Written exactly as the spec's v2 and v3 schemas give
+// them (field ids, map records k<id>_v<id>, header keys); read from v1, v2 and v3 files by field
+// id, with sequence-number and first-row-id inheritance applied. Plain data in, bytes out; IO
+// lives with the caller.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,9 @@ struct DataFile {
   std::vector<int64_t> split_offsets;
   std::vector<int32_t> equality_ids;
   std::optional<int32_t> sort_order_id;
+  // v3 row lineage (142): the row id of the file's first row; null in a new file's entry, which
+  // inherits it from its manifest's first_row_id as it is read.
+  std::optional<int64_t> first_row_id;
   // Delete files: the one data file a position delete file or deletion vector applies to (143),
   // and a deletion vector's blob in its Puffin file (144, 145).
   std::optional<std::string> referenced_data_file;
@@ -63,6 +67,12 @@ struct DataFile {
 inline bool IsDeletionVector(const DataFile& f) {
   return f.content == FileContent::kPositionDeletes &&
          (f.file_format == "PUFFIN" || f.file_format == "puffin");
+}
+
+// What names a delete file among a table's live ones: its path, and for a deletion vector also its
+// blob's offset (one Puffin file holds the vectors of many data files).
+inline std::string DeleteFileKey(const DataFile& f) {
+  return f.file_path + '#' + std::to_string(f.content_offset.value_or(-1));
 }
 
 struct ManifestEntry {
@@ -97,6 +107,9 @@ struct ManifestFile {
   int64_t deleted_rows_count = 0;
   std::vector<FieldSummary> partitions;
   std::optional<std::string> key_metadata;
+  // v3 (520): the first row id handed to the manifest's data files without one; null for delete
+  // manifests and for manifests of snapshots made before a table's upgrade to v3.
+  std::optional<int64_t> first_row_id;
 };
 
 // What a manifest is written against.
@@ -118,10 +131,17 @@ Result<std::vector<ManifestEntry>> ReadManifest(const Buffer& bytes, const std::
                                                 const ManifestFile& list_entry,
                                                 const Type& partition_type);
 
+// What a manifest list is written for: its snapshot, and in v3 the snapshot's first-row-id.
+struct ManifestListContext {
+  int64_t snapshot_id = 0;
+  std::optional<int64_t> parent_snapshot_id;
+  int64_t sequence_number = 0;
+  int format_version = 2;
+  std::optional<int64_t> first_row_id;  // v3
+};
+
 // A manifest list's bytes, and its rows back.
-Result<std::string> WriteManifestList(int64_t snapshot_id,
-                                      std::optional<int64_t> parent_snapshot_id,
-                                      int64_t sequence_number,
+Result<std::string> WriteManifestList(const ManifestListContext& ctx,
                                       const std::vector<ManifestFile>& manifests);
 Result<std::vector<ManifestFile>> ReadManifestList(const Buffer& bytes, const std::string& name);
 
@@ -162,7 +182,8 @@ class ManifestIndex {
   struct Row;
   ManifestIndex();
   void AddRow(uint32_t block, uint32_t offset, EntryStatus status, FileContent content,
-              std::vector<Literal> partition, const MetricsView& metrics);
+              std::optional<int64_t> first_row_id, std::vector<Literal> partition,
+              const MetricsView& metrics);
 
   // What Entry needs: the writer's schema and the reader's inputs.
   std::shared_ptr<const avro::Schema> schema_;
@@ -183,6 +204,12 @@ class ManifestIndex {
 // Reads a manifest in place, as ReadManifest reads it (the same entries, the same errors).
 Result<ManifestIndex> IndexManifest(const Buffer& bytes, const std::string& name,
                                     const ManifestFile& list_entry, const Type& partition_type);
+
+// Row id assignment as a v3 manifest list is written (spec: "First Row ID Assignment"): each data
+// manifest without a first_row_id gets the next free id, `next_row_id` onwards, and reserves its
+// added and existing rows (every file that may inherit an id from it). Returns the table's new
+// next-row-id; the snapshot's added-rows is its growth.
+int64_t AssignFirstRowIds(std::vector<ManifestFile>& manifests, int64_t next_row_id);
 
 // The partition summaries of a manifest's live entries (for manifest-list pruning).
 std::vector<FieldSummary> SummarizePartitions(const Type& partition_type,

@@ -320,6 +320,15 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
   RewriteResult result;
   FLOE_ASSIGN_OR_RETURN(Table table, LoadTable(catalog, io, id));
   const TableMetadata& m = table.metadata;
+  if (m.format_version >= 3) {
+    // Spec, "Row Lineage": a row moved to a new file keeps its _row_id and
+    // _last_updated_sequence_number, written into that file.
+    return Unsupported(
+        "rewrite_data_files of '{}': the table is format version {}, whose rewritten files must "
+        "carry each row's _row_id and _last_updated_sequence_number, which floe does not write "
+        "yet; nothing was changed",
+        id.ToString(), m.format_version);
+  }
   FLOE_ASSIGN_OR_RETURN(Sizes sizes, SizesFor(m, options));
   std::optional<SortOrder> order;
   std::optional<int32_t> output_order_id;

@@ -3,52 +3,12 @@
 #include <algorithm>
 #include <map>
 
-#include <fmt/format.h>
-
 #include "floe/base/clock.h"
-#include "floe/base/random.h"
 #include "floe/iceberg/maintenance_internal.h"
+#include "floe/iceberg/snapshot_writer.h"
 #include "floe/iceberg/table.h"
 
 namespace floe::iceberg {
-namespace {
-
-int64_t NewSnapshotId(const TableMetadata& m) {
-  for (;;) {
-    int64_t id = static_cast<int64_t>(RandomU64() >> 1);
-    if (id != 0 && m.SnapshotById(id) == nullptr) return id;
-  }
-}
-
-Result<ManifestFile> WriteOne(const FileIO& io, const TableMetadata& m, const PartitionSpec& spec,
-                              const std::vector<ManifestEntry>& entries, int64_t snapshot_id,
-                              int64_t seq, std::vector<std::string>* written) {
-  const Schema& schema = m.CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(std::string bytes,
-                        WriteManifest({&schema, &spec, 2, ManifestContent::kData}, entries));
-  std::string location =
-      fmt::format("{}/metadata/{}-m{}.avro", m.location, NewUuid(), written->size());
-  FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
-  written->push_back(location);
-  ManifestFile mf;
-  mf.manifest_path = location;
-  mf.manifest_length = static_cast<int64_t>(bytes.size());
-  mf.partition_spec_id = spec.spec_id();
-  mf.sequence_number = seq;
-  mf.min_sequence_number = seq;
-  mf.added_snapshot_id = snapshot_id;
-  for (const auto& e : entries) {
-    ++mf.existing_files_count;
-    mf.existing_rows_count += e.file.record_count;
-    if (e.sequence_number)
-      mf.min_sequence_number = std::min(mf.min_sequence_number, *e.sequence_number);
-  }
-  FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec.PartitionType(schema));
-  mf.partitions = SummarizePartitions(*ptype, entries);
-  return mf;
-}
-
-}  // namespace
 
 Result<RewriteManifestsResult> RewriteManifests(catalog::Catalog& catalog, const FileIO& io,
                                                 const catalog::TableIdentifier& id,
@@ -96,7 +56,7 @@ Result<RewriteManifestsResult> RewriteManifests(catalog::Catalog& catalog, const
               nothing = true;
               return m;
             }
-            const int64_t snapshot_id = NewSnapshotId(m);
+            const int64_t snapshot_id = internal::NewSnapshotId(m);
             const int64_t seq = m.last_sequence_number + 1;
             std::vector<ManifestFile> added;
             for (auto& [spec_id, keyed] : by_spec) {
@@ -110,7 +70,8 @@ Result<RewriteManifestsResult> RewriteManifests(catalog::Catalog& catalog, const
               const Schema& schema = m.CurrentSchema();
               FLOE_ASSIGN_OR_RETURN(
                   std::string probe,
-                  WriteManifest({&schema, &spec, 2, ManifestContent::kData}, entries));
+                  WriteManifest({&schema, &spec, m.format_version, ManifestContent::kData},
+                                entries));
               size_t parts = std::max<size_t>(1, (probe.size() + static_cast<size_t>(target) - 1) /
                                                      static_cast<size_t>(target));
               size_t per = (entries.size() + parts - 1) / parts;
@@ -118,26 +79,19 @@ Result<RewriteManifestsResult> RewriteManifests(catalog::Catalog& catalog, const
                 std::vector<ManifestEntry> chunk(
                     entries.begin() + first,
                     entries.begin() + std::min(entries.size(), first + per));
-                FLOE_ASSIGN_OR_RETURN(ManifestFile mf,
-                                      WriteOne(io, m, spec, chunk, snapshot_id, seq, written));
+                FLOE_ASSIGN_OR_RETURN(
+                    ManifestFile mf,
+                    internal::WriteManifestFile(io, m, spec, chunk, snapshot_id, seq, written));
                 added.push_back(std::move(mf));
               }
             }
             result.added_manifests_count = static_cast<int64_t>(added.size());
             added.insert(added.end(), kept.begin(), kept.end());
-            std::string list_location =
-                fmt::format("{}/metadata/snap-{}-1-{}.avro", m.location, snapshot_id, NewUuid());
-            FLOE_ASSIGN_OR_RETURN(std::string list_bytes,
-                                  WriteManifestList(snapshot_id, parent->snapshot_id, seq, added));
-            FLOE_RETURN_IF_ERROR(io.Write(list_location, AsBytes(list_bytes)));
-            written->push_back(list_location);
-
             Snapshot snap;
             snap.snapshot_id = snapshot_id;
             snap.parent_snapshot_id = parent->snapshot_id;
             snap.sequence_number = seq;
             snap.timestamp_ms = std::max(UnixMillisNow(), m.last_updated_ms);
-            snap.manifest_list = list_location;
             snap.schema_id = m.current_schema_id;
             for (const auto& [k, v] : parent->summary) {
               if (k.starts_with("total-")) snap.summary[k] = v;
@@ -147,12 +101,8 @@ Result<RewriteManifestsResult> RewriteManifests(catalog::Catalog& catalog, const
             snap.summary["manifests-replaced"] = std::to_string(result.rewritten_manifests_count);
             snap.summary["manifests-kept"] = std::to_string(kept.size());
             snap.summary["entries-processed"] = std::to_string(result.entries);
-            m.snapshots.push_back(snap);
-            m.current_snapshot_id = snapshot_id;
-            m.refs["main"] = SnapshotRef{snapshot_id, "branch", nlohmann::json::object()};
-            m.snapshot_log.push_back({snap.timestamp_ms, snapshot_id});
-            m.last_sequence_number = seq;
-            m.last_updated_ms = snap.timestamp_ms;
+            FLOE_RETURN_IF_ERROR(internal::AddSnapshot(io, m, std::move(snap), std::move(added),
+                                                       /*attempt=*/0, written));
             result.snapshot_id = snapshot_id;
             return m;
           }));

@@ -28,6 +28,96 @@ std::string PartitionKey(const TableMetadata& m, const DataFile& f) {
   return fmt::format("{}:{}", f.spec_id, spec ? spec->PartitionPath(f.partition) : "");
 }
 
+Error NotCommitted(const catalog::TableIdentifier& id, Error e) {
+  e.message = fmt::format("rewrite_position_delete_files of '{}' did not commit: {}", id.ToString(),
+                          e.message);
+  return e;
+}
+
+// v3 (spec, "Deletion Vectors"): the position deletes of each live data file without a deletion
+// vector become its vector; a data file with one already has them in it (its writer merged them).
+// A position delete file goes once every data file it applies to has a vector, or is gone; one
+// that still applies to a file a vector cannot be written for here (a data file of an older
+// partition spec) stays. One Puffin file holds the new vectors; one commit.
+Result<RewritePositionDeletesResult> ToDeletionVectors(catalog::Catalog& catalog, const FileIO& io,
+                                                       const catalog::TableIdentifier& id,
+                                                       const Table& table, const ScanPlan& plan) {
+  RewritePositionDeletesResult result;
+  const TableMetadata& m = table.metadata;
+  std::map<std::string, DataFile> position_files;        // live, not DVs: by DeleteFileKey
+  std::map<std::string, const FileScanTask*> live;       // data files by path
+  std::map<std::string, std::set<std::string>> applies;  // data path -> its position files
+  std::set<std::string> with_dv;
+  for (const FileScanTask& t : plan.tasks) {
+    live.emplace(t.file.file_path, &t);
+    for (const DataFile& d : t.deletes) {
+      if (d.content != FileContent::kPositionDeletes) continue;
+      if (IsDeletionVector(d)) {
+        with_dv.insert(t.file.file_path);
+        continue;
+      }
+      position_files.emplace(DeleteFileKey(d), d);
+      applies[t.file.file_path].insert(DeleteFileKey(d));
+    }
+  }
+  for (const DataFile& d : plan.unapplied_deletes) {
+    if (d.content == FileContent::kPositionDeletes && !IsDeletionVector(d)) {
+      position_files.emplace(DeleteFileKey(d), d);
+    }
+  }
+  if (position_files.empty()) return result;
+
+  FileScanTask all;
+  for (const auto& [key, f] : position_files) all.deletes.push_back(f);
+  const std::vector<FileScanTask> tasks = {all};
+  DeleteLoader loader(io, tasks, m.CurrentSchema(), nullptr);
+  const int32_t spec_id = m.DefaultSpec().spec_id();
+  std::map<std::string, std::vector<int64_t>> positions;  // data path -> its new vector
+  std::map<std::string, std::vector<Literal>> partitions;
+  SnapshotUpdate u;
+  u.operation = "replace";
+  for (const auto& [key, f] : position_files) {
+    FLOE_ASSIGN_OR_RETURN(auto pairs, loader.AllPositions(f));
+    bool stays = false;
+    for (const auto& [path, pos] : pairs) {
+      auto t = live.find(path);
+      if (t != live.end() && with_dv.contains(path)) continue;  // the vector has it
+      auto a = applies.find(path);
+      if (t == live.end() || a == applies.end() || !a->second.contains(key)) {
+        ++result.dangling_positions;  // its data file is gone, or it does not apply to it
+        continue;
+      }
+      if (t->second->file.spec_id != spec_id) {
+        stays = true;
+        continue;
+      }
+      positions[path].push_back(pos);
+      partitions.emplace(path, t->second->file.partition);
+    }
+    if (stays) continue;
+    u.removed_deletes.push_back(f);
+    ++result.rewritten_delete_files_count;
+    result.rewritten_bytes_count += f.file_size_in_bytes;
+  }
+  std::string puffin;
+  if (!positions.empty()) {
+    puffin = fmt::format("{}/data/{}-deletes.puffin", m.location, NewUuid());
+    auto dvs = WriteDeletionVectors(io, puffin, positions, partitions);
+    if (!dvs) return std::unexpected(dvs.error());
+    result.added_delete_files_count = static_cast<int64_t>(dvs->size());
+    if (!dvs->empty()) result.added_bytes_count = dvs->front().file_size_in_bytes;
+    u.added_deletes = std::move(*dvs);
+  }
+  if (u.removed_deletes.empty() && u.added_deletes.empty()) return result;
+  auto committed = CommitSnapshot(catalog, io, id, u);
+  if (!committed) {
+    if (!puffin.empty()) (void)io.Delete(puffin);
+    return std::unexpected(NotCommitted(id, committed.error()));
+  }
+  result.commits = 1;
+  return result;
+}
+
 }  // namespace
 
 Result<RewritePositionDeletesOptions> RewritePositionDeletesOptionsFromMap(
@@ -91,14 +181,9 @@ Result<RewritePositionDeletesResult> RewritePositionDeleteFiles(
     return InvalidInput("rewrite_position_delete_files: min {} <= target {} <= max {} must hold",
                         min, target, max);
   }
-  if (m.format_version > 2) {
-    return Unsupported(
-        "rewrite_position_delete_files of '{}': the table is format version {}, whose position "
-        "deletes become deletion vectors, and floe does not write v3 snapshots yet",
-        id.ToString(), m.format_version);
-  }
   FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanFiles(table, io, {}));
   if (!plan.snapshot) return result;
+  if (m.format_version >= 3) return ToDeletionVectors(catalog, io, id, table, plan);
 
   // The live data files, and the live position delete files.
   std::set<std::string> live;
@@ -186,10 +271,7 @@ Result<RewritePositionDeletesResult> RewritePositionDeleteFiles(
   auto committed = CommitSnapshot(catalog, io, id, u);
   if (!committed) {
     cleanup();
-    Error e = committed.error();
-    e.message = fmt::format("rewrite_position_delete_files of '{}' did not commit: {}",
-                            id.ToString(), e.message);
-    return std::unexpected(e);
+    return std::unexpected(NotCommitted(id, committed.error()));
   }
   result.commits = 1;
   return result;

@@ -2,9 +2,10 @@
 // that name does it -- per partition, the position delete files outside [75%, 180%] of the target
 // size (64 MB; every one with rewrite-all) are merged into one sorted file once a partition has
 // min-input-files of them (5) or more than a target's bytes; positions of data files no longer
-// live (dangling deletes) are always dropped. (On a v3 table they would become deletion vectors;
-// floe does not write v3 snapshots yet, and refuses.) One commit
-// ("replace") removes the inputs and adds the outputs; readers see the same rows before and after.
+// live (dangling deletes) are always dropped. On a v3 table, which takes no new position delete
+// files, every position delete becomes part of its data file's deletion vector instead (the
+// size options do not apply). One commit ("replace") removes the inputs and adds the outputs;
+// readers see the same rows before and after.
 #pragma once
 
 #include <cstdint>

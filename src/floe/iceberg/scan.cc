@@ -227,10 +227,6 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
     }
   }
   deletes.Finish();
-  // A delete file is one (path, blob) pair: a Puffin file holds several DVs.
-  auto delete_key = [](const DataFile& d) {
-    return d.file_path + '#' + std::to_string(d.content_offset.value_or(-1));
-  };
   std::set<std::string> applied;
   for (auto& e : data_entries) {
     FileScanTask task;
@@ -238,12 +234,12 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
     task.residual = Simplify(spec ? Residual(plan.filter, *spec, e.file.partition) : plan.filter);
     task.data_sequence_number = e.sequence_number.value_or(0);
     task.deletes = deletes.For(e);
-    for (const DataFile& d : task.deletes) applied.insert(delete_key(d));
+    for (const DataFile& d : task.deletes) applied.insert(DeleteFileKey(d));
     task.file = std::move(e.file);
     plan.tasks.push_back(std::move(task));
   }
   for (DataFile& d : deletes.All()) {
-    if (!applied.contains(delete_key(d))) plan.unapplied_deletes.push_back(std::move(d));
+    if (!applied.contains(DeleteFileKey(d))) plan.unapplied_deletes.push_back(std::move(d));
   }
   return plan;
 }

@@ -64,6 +64,20 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
   FLOE_RETURN_IF_ERROR(options.schema.Validate());
   FLOE_RETURN_IF_ERROR(options.spec.Validate(options.schema));
   FLOE_RETURN_IF_ERROR(ValidateTableProperties(options.properties));
+  int format_version = options.format_version.value_or(2);
+  if (auto it = options.properties.find("format-version"); it != options.properties.end()) {
+    const int v = std::stoi(it->second);  // validated: 2 or 3
+    if (options.format_version && *options.format_version != v) {
+      return InvalidInput("table '{}': format version {} and property format-version={} disagree",
+                          id.ToString(), *options.format_version, v);
+    }
+    format_version = v;
+    options.properties.erase(it);
+  }
+  if (format_version < kMinWriteFormatVersion || format_version > kMaxWriteFormatVersion) {
+    return InvalidInput("table '{}': format version {}: floe creates tables of version 2 or 3",
+                        id.ToString(), format_version);
+  }
   std::string ns = id.NamespaceString();
   FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog.NamespaceExists(ns));
   if (!ns_exists) {
@@ -88,9 +102,9 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
   }
   // Iceberg's own defaults, recorded so other engines write the table the same way.
   options.properties.emplace("write.parquet.compression-codec", "zstd");
-  TableMetadata m =
-      NewTableMetadata(std::move(options.schema), std::move(options.spec),
-                       std::move(options.sort_order), location, std::move(options.properties));
+  TableMetadata m = NewTableMetadata(std::move(options.schema), std::move(options.spec),
+                                     std::move(options.sort_order), location,
+                                     std::move(options.properties), format_version);
   Table t{id, NewMetadataLocation(location, 0), std::move(m)};
   std::string json = t.metadata.ToJson().dump();
   FLOE_RETURN_IF_ERROR(io.WriteIfAbsent(t.metadata_location, AsBytes(json)));

@@ -32,8 +32,11 @@ struct CreateTableOptions {
   Schema schema;
   PartitionSpec spec;
   SortOrder sort_order;
+  // The property `format-version` (Iceberg's reserved one, as Spark's TBLPROPERTIES set it) also
+  // gives the version; it goes into the metadata, not the properties.
   std::map<std::string, std::string> properties;
   std::string location;  // empty: DefaultTableLocation (<warehouse>/<namespace>.db/<table>)
+  std::optional<int> format_version;  // 2 (default) or 3
 };
 
 // Creates the namespace if missing, writes metadata version 0 and registers the table.

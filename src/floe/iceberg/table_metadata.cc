@@ -17,27 +17,13 @@ using nlohmann::json;
 
 // Top-level keys this file models; anything else is carried in `extra`.
 const std::set<std::string>& KnownKeys() {
-  static const std::set<std::string> keys = {"format-version",
-                                             "table-uuid",
-                                             "location",
-                                             "last-sequence-number",
-                                             "last-updated-ms",
-                                             "last-column-id",
-                                             "schema",
-                                             "schemas",
-                                             "current-schema-id",
-                                             "partition-spec",
-                                             "partition-specs",
-                                             "default-spec-id",
-                                             "last-partition-id",
-                                             "sort-orders",
-                                             "default-sort-order-id",
-                                             "properties",
-                                             "current-snapshot-id",
-                                             "snapshots",
-                                             "refs",
-                                             "snapshot-log",
-                                             "metadata-log"};
+  static const std::set<std::string> keys = {
+      "format-version",  "table-uuid",          "location",       "last-sequence-number",
+      "next-row-id",     "last-updated-ms",     "last-column-id", "schema",
+      "schemas",         "current-schema-id",   "partition-spec", "partition-specs",
+      "default-spec-id", "last-partition-id",   "sort-orders",    "default-sort-order-id",
+      "properties",      "current-snapshot-id", "snapshots",      "refs",
+      "snapshot-log",    "metadata-log"};
   return keys;
 }
 
@@ -96,10 +82,16 @@ Result<Snapshot> SnapshotFromJson(const json& j, const std::string& name, const 
                         In(name, in::JsonRequired<std::string>(j, "manifest-list", at)));
   FLOE_ASSIGN_OR_RETURN(s.summary, StringMap(j, "summary", name, at));
   FLOE_ASSIGN_OR_RETURN(s.schema_id, In(name, in::JsonOptional<int32_t>(j, "schema-id", at)));
+  FLOE_ASSIGN_OR_RETURN(s.first_row_id, In(name, in::JsonOptional<int64_t>(j, "first-row-id", at)));
+  FLOE_ASSIGN_OR_RETURN(s.added_rows, In(name, in::JsonOptional<int64_t>(j, "added-rows", at)));
+  if ((s.first_row_id && *s.first_row_id < 0) || (s.added_rows && *s.added_rows < 0)) {
+    return Corrupt("table metadata '{}': snapshot {} has a negative first-row-id or added-rows",
+                   name, s.snapshot_id);
+  }
   for (auto it = j.begin(); it != j.end(); ++it) {
     static const std::set<std::string> known = {
         "snapshot-id", "parent-snapshot-id", "sequence-number", "timestamp-ms", "manifest-list",
-        "summary",     "schema-id"};
+        "summary",     "schema-id",          "first-row-id",    "added-rows"};
     if (!known.contains(it.key())) s.extra[it.key()] = it.value();
   }
   return s;
@@ -155,6 +147,8 @@ json SnapshotToJson(const Snapshot& s) {
   j["manifest-list"] = s.manifest_list;
   j["summary"] = s.summary;
   if (s.schema_id) j["schema-id"] = *s.schema_id;
+  if (s.first_row_id) j["first-row-id"] = *s.first_row_id;
+  if (s.added_rows) j["added-rows"] = *s.added_rows;
   for (auto it = s.extra.begin(); it != s.extra.end(); ++it) j[it.key()] = it.value();
   return j;
 }
@@ -251,6 +245,7 @@ json TableMetadata::ToJson() const {
   j["table-uuid"] = table_uuid;
   j["location"] = location;
   j["last-sequence-number"] = last_sequence_number;
+  if (format_version >= 3) j["next-row-id"] = next_row_id;
   j["last-updated-ms"] = last_updated_ms;
   j["last-column-id"] = last_column_id;
   j["current-schema-id"] = current_schema_id;
@@ -317,6 +312,11 @@ Result<TableMetadata> TableMetadata::Decode(const json& j, const std::string& na
   FLOE_ASSIGN_OR_RETURN(m.location, Get<std::string>(j, "location", name));
   FLOE_ASSIGN_OR_RETURN(m.last_sequence_number,
                         In(name, in::JsonOr<int64_t>(j, "last-sequence-number", "", 0)));
+  // Required in v3; a v3 table another writer left without it has assigned no row ids.
+  FLOE_ASSIGN_OR_RETURN(m.next_row_id, In(name, in::JsonOr<int64_t>(j, "next-row-id", "", 0)));
+  if (m.next_row_id < 0) {
+    return Corrupt("table metadata '{}': next-row-id {} is negative", name, m.next_row_id);
+  }
   FLOE_ASSIGN_OR_RETURN(m.last_updated_ms, Get<int64_t>(j, "last-updated-ms", name));
   FLOE_ASSIGN_OR_RETURN(m.last_column_id, Get<int32_t>(j, "last-column-id", name));
 
@@ -469,15 +469,14 @@ Result<TableMetadata> TableMetadata::Decode(const json& j, const std::string& na
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (!KnownKeys().contains(it.key())) m.extra[it.key()] = it.value();
   }
-  // Read v1/v3 tables; writes go out as v2 (v3-only features are refused by the writers).
   return m;
 }
 
 TableMetadata NewTableMetadata(Schema schema, PartitionSpec spec, SortOrder order,
-                               std::string location,
-                               std::map<std::string, std::string> properties) {
+                               std::string location, std::map<std::string, std::string> properties,
+                               int format_version) {
   TableMetadata m;
-  m.format_version = 2;
+  m.format_version = format_version;
   m.table_uuid = NewUuid();
   m.location = std::move(location);
   m.last_updated_ms = UnixMillisNow();

@@ -1,6 +1,7 @@
 // TableMetadata: the contents of a `<V>-<uuid>.metadata.json` file -- schemas, partition specs,
 // sort orders, properties, snapshots, refs and logs -- read from format v1, v2 and v3 JSON and
-// written as v2. Keys floe does not model are kept and written back unchanged, so rewriting
+// written in the table's own version (v3 adds row lineage: next-row-id, a snapshot's first-row-id
+// and added-rows). Keys floe does not model are kept and written back unchanged, so rewriting
 // metadata made by another engine loses nothing. Plain data; commits build a new value.
 #pragma once
 
@@ -27,7 +28,12 @@ struct Snapshot {
   std::string manifest_list;
   std::map<std::string, std::string> summary;  // includes "operation"
   std::optional<int32_t> schema_id;
-  nlohmann::json extra = nlohmann::json::object();  // first-row-id, added-rows (v3), ...
+  // v3 row lineage: the first row id the snapshot's manifest list hands out, and the ids it hands
+  // out (an upper bound of the rows given ids). Unset in v1/v2 and in snapshots of upgraded tables
+  // made before the upgrade.
+  std::optional<int64_t> first_row_id;
+  std::optional<int64_t> added_rows;
+  nlohmann::json extra = nlohmann::json::object();  // keys floe does not model
 
   std::string operation() const {
     auto it = summary.find("operation");
@@ -56,6 +62,8 @@ struct TableMetadata {
   std::string table_uuid;
   std::string location;
   int64_t last_sequence_number = 0;
+  // v3: higher than every row id assigned; the next snapshot's first-row-id.
+  int64_t next_row_id = 0;
   int64_t last_updated_ms = 0;
   int32_t last_column_id = 0;
   std::vector<Schema> schemas;
@@ -100,9 +108,14 @@ struct TableMetadata {
   static Result<TableMetadata> Decode(const nlohmann::json& j, const std::string& name);
 };
 
-// Metadata for a new table (format v2, no snapshots).
+// The format versions floe writes.
+inline constexpr int kMinWriteFormatVersion = 2;
+inline constexpr int kMaxWriteFormatVersion = 3;
+
+// Metadata for a new table (no snapshots) of `format_version` (2 or 3).
 TableMetadata NewTableMetadata(Schema schema, PartitionSpec spec, SortOrder order,
-                               std::string location, std::map<std::string, std::string> properties);
+                               std::string location, std::map<std::string, std::string> properties,
+                               int format_version = 2);
 
 // A random version-4 UUID in its canonical text form.
 std::string NewUuid();

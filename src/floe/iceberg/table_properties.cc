@@ -18,6 +18,8 @@ constexpr int64_t kDayMs = 24 * kHourMs;
 const std::vector<PropertyDef>& TableProperties() {
   using K = PropertyKind;
   static const std::vector<PropertyDef> defs = {
+      {"format-version", K::kInteger, 2, 3, "2",
+       "The format version a new table is created in (Iceberg's reserved property)"},
       {"write.target-file-size-bytes", K::kInteger, 1, INT64_MAX, "536870912",
        "Data files are cut at about this size"},
       {"write.parquet.row-group-size-bytes", K::kInteger, 1, INT64_MAX, "134217728",
