@@ -1,9 +1,10 @@
 // Format version 3 tables written by floe: row lineage as the spec's "Row Lineage" section gives
 // it (next-row-id, a snapshot's first-row-id and added-rows, a manifest's first_row_id assigned as
 // its list is written, a data file's inherited as its manifest is read and written out once it is
-// carried into a new manifest), the version chosen at create, the writes a v3 table refuses
-// (position delete files, rewrites that would lose row ids), and rewrite_position_delete_files
-// turning an upgraded table's position deletes into deletion vectors.
+// carried into a new manifest), the version chosen at create, the position delete files a v3 table
+// refuses, rewrites that carry every row's _row_id and _last_updated_sequence_number into the new
+// files, and rewrite_position_delete_files turning an upgraded table's position deletes into
+// deletion vectors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 #include "floe/iceberg/maintenance_internal.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_position_deletes.h"
+#include "floe/iceberg/row_lineage.h"
+#include "floe/iceberg/table_reader.h"
 #include "iceberg/maintenance_fixture.h"
 
 namespace floe::iceberg {
@@ -270,21 +273,80 @@ TEST(RowLineage, AV3TableRefusesPositionDeleteFilesAndTakesDeletionVectors) {
   EXPECT_EQ(AllIds(w, id), want);
 }
 
-TEST(RowLineage, RewriteDataFilesRefusesAV3Table) {
+struct LineageRow {
+  int64_t id = 0;
+  std::optional<int64_t> row_id, sequence;
+  friend bool operator==(const LineageRow&, const LineageRow&) = default;
+};
+
+// Every row of the table with its lineage, by id; `physical` says whether each file holds both
+// lineage columns for every row (rather than a reader deriving them).
+std::vector<LineageRow> Lineage(const Warehouse& w, const TableIdentifier& id, bool* physical) {
+  Table t = w.Load(id);
+  const Schema& schema = t.metadata.CurrentSchema();
+  auto plan = PlanFiles(t, *w.io, {}).value();
+  DeleteLoader deletes(*w.io, plan.tasks, schema, nullptr);
+  std::vector<LineageRow> out;
+  *physical = true;
+  for (const FileScanTask& task : plan.tasks) {
+    const auto batches = ReadWithRowLineage(task, schema, *w.io, deletes, nullptr).value();
+    for (const auto& b : batches) {
+      const size_t n = b.columns.size();
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        LineageRow row{b.columns[0]->Value<int64_t>(r), {}, {}};
+        if (!b.columns[n - 2]->IsNull(r)) row.row_id = b.columns[n - 2]->Value<int64_t>(r);
+        if (!b.columns[n - 1]->IsNull(r)) row.sequence = b.columns[n - 1]->Value<int64_t>(r);
+        out.push_back(row);
+      }
+    }
+    FileScanTask plain = task;
+    plain.deletes.clear();
+    const auto stored = ReadTask(plain, WithRowLineage(schema), *w.io).value();
+    for (const auto& b : stored) {
+      const size_t n = b.columns.size();
+      *physical &= b.columns[n - 2]->null_count == 0 && b.columns[n - 1]->null_count == 0;
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return out;
+}
+
+// Three appends (row ids = ids, sequence numbers 1-3), a deletion vector, then a sort rewrite that
+// reorders every row: each row keeps its _row_id and _last_updated_sequence_number, written into
+// the new files, and the deleted rows stay deleted.
+TEST(RowLineage, RewriteDataFilesKeepsEveryRowsLineage) {
   Warehouse w;
   const auto id = TableIdentifier::Parse("db.v3").value();
   CreateDimension(w, id, "", "", {{"format-version", "3"}});
   for (int i = 0; i < 3; ++i) AppendBatch(w, id, DimensionBatch(Range(i * 10, i * 10 + 10)));
-  const std::string before = w.Load(id).metadata_location;
+  const auto files = FilesByFirstRowId(w, id);
+  ASSERT_EQ(files.size(), 3u);
+  const DataFile& second = std::next(files.begin())->second;
+  SnapshotUpdate u;
+  u.operation = "delete";
+  u.added_deletes = WriteDeletionVectors(*w.io, w.Load(id).metadata.location + "/data/dv.puffin",
+                                         {{second.file_path, {2, 7}}}, {{second.file_path, {}}})
+                        .value();
+  ASSERT_TRUE(CommitSnapshot(*w.cat, *w.io, id, u).has_value());
+  std::vector<LineageRow> want;
+  for (int64_t v : Range(0, 30)) {
+    if (v != 12 && v != 17) want.push_back({v, v, 1 + v / 10});
+  }
+  bool physical = true;
+  EXPECT_EQ(Lineage(w, id, &physical), want);
+  EXPECT_FALSE(physical) << "appended files inherit their lineage";
+
   RewriteOptions o;
   o.rewrite_all = true;
+  o.strategy = RewriteStrategy::kSort;
+  o.sort_order_text = "id DESC";
   auto r = RewriteDataFiles(*w.cat, *w.io, id, o);
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().ToString(),
-            "unsupported: rewrite_data_files of 'db.v3': the table is format version 3, whose "
-            "rewritten files must carry each row's _row_id and _last_updated_sequence_number, "
-            "which floe does not write yet; nothing was changed");
-  EXPECT_EQ(w.Load(id).metadata_location, before);
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_EQ(r->rewritten_data_files_count, 3);
+  EXPECT_EQ(r->added_data_files_count, 1);
+  EXPECT_EQ(Lineage(w, id, &physical), want);
+  EXPECT_TRUE(physical) << "the rewrite wrote both lineage columns";
+  EXPECT_EQ(AllIds(w, id).size(), 28u);
 }
 
 // A v2 table with position deletes (one file-scoped, one for two data files of a partition, one

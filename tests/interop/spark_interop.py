@@ -349,19 +349,28 @@ def main():
                          "(WHERE _last_updated_sequence_number = 4) FROM floe.fl.v3")[0]
         check(ids[0] == 280 and ids[1] == 280 and ids[2] == norm(200),
               f"floe's third append takes row ids 200.. after Spark's delete: {ids}")
-        # Spark's compaction carries the row ids into its files; floe reads those files, and
-        # floe's own rewrite of a v3 table is refused (it would lose them).
+        # Spark's compaction carries the row ids into its files; floe reads those files. Then
+        # floe deletes through Spark's DVs, and floe's own sort rewrite moves every row with its
+        # lineage: Spark reads the same _row_id and _last_updated_sequence_number of every row.
         before_ids = spark_rows("SELECT id, v, _row_id FROM floe.fl.v3 ORDER BY _row_id")
         sql("CALL floe.system.rewrite_data_files(table => 'fl.v3', "
             "options => map('rewrite-all', 'true'))")
         check(spark_rows("SELECT id, v, _row_id FROM floe.fl.v3 ORDER BY _row_id") == before_ids,
               "Spark's rewrite_data_files keeps the row ids floe assigned")
         same("SELECT count(*), sum(id), sum(v) FROM fl.v3", "fl.v3 after Spark's rewrite_data_files")
-        r = subprocess.run([args.floe, "--warehouse", wh, "--quiet", "table", "rewrite", "fl.v3"],
-                           capture_output=True, text=True)
-        check(r.returncode != 0 and "_row_id" in r.stderr,
-              f"floe refuses to rewrite a v3 table's data files: rc {r.returncode}, "
-              f"{r.stderr.strip()}")
+        sql("DELETE FROM floe.fl.v3 WHERE id % 10 = 1")
+        lineage_q = ("SELECT id, v, _row_id, _last_updated_sequence_number FROM floe.fl.v3 "
+                     "ORDER BY _row_id")
+        before_ids = spark_rows(lineage_q)
+        floe("table", "rewrite", "fl.v3", "--strategy", "sort", "--sort-by", "id DESC",
+             "--rewrite-all")
+        sql("REFRESH TABLE floe.fl.v3")
+        after_ids = spark_rows(lineage_q)
+        check(after_ids == before_ids and len(after_ids) == 250,
+              f"floe's sort rewrite of a v3 table keeps every row's lineage as Spark reads it "
+              f"({len(after_ids)} rows)" + ("" if after_ids == before_ids else
+                                             f": first {after_ids[:2]} vs {before_ids[:2]}"))
+        same("SELECT count(*), sum(id), sum(v) FROM fl.v3", "fl.v3 after floe's rewrite")
         # floe's rewrite-deletes on Spark's partition-scoped deletes: Spark reads the same rows.
         sql("CREATE TABLE floe.sp.mor_compact (id bigint, cat string, v double) USING iceberg "
             f"PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='2', {mor}, "

@@ -12,6 +12,8 @@
 #include "floe/columnar/take.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/delete_loader.h"
+#include "floe/iceberg/row_lineage.h"
 #include "floe/iceberg/row_order.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/table.h"
@@ -160,6 +162,11 @@ Table WriterTable(const Table& table, int64_t target) {
   Table w = table;
   w.metadata.properties["write.target-file-size-bytes"] = std::to_string(target);
   w.metadata.default_sort_order_id = -1;
+  if (w.metadata.format_version >= 3) {
+    for (Schema& s : w.metadata.schemas) {
+      if (s.schema_id() == w.metadata.current_schema_id) s = WithRowLineage(s);
+    }
+  }
   return w;
 }
 
@@ -172,21 +179,26 @@ std::optional<int32_t> TableOrderId(const TableMetadata& m, const SortOrder& ord
 }
 
 // Reads the group's files and writes their rows -- sorted across the whole group when `order` is
-// given, else in the order read -- as new files of at most the target size.
+// given, else in the order read -- as new files of at most the target size. In a v3 table each row
+// keeps its lineage (row_lineage.h): `writer_table`'s schema then carries the two columns.
 Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writer_table,
                                            const FileIO& io, const Group& g,
                                            const RewriteOptions& o,
                                            const std::optional<SortOrder>& order,
                                            std::optional<int32_t> output_order_id) {
   const Schema& schema = table.metadata.CurrentSchema();
+  const bool lineage = table.metadata.format_version >= 3;
   std::vector<c::RecordBatch> rows;
   int64_t count = 0;
   ScanMetrics metrics;  // the rows the deletes took out
+  std::optional<DeleteLoader> deletes;
+  if (lineage) deletes.emplace(io, g.tasks, schema, nullptr);
   for (const auto& t : g.tasks) {
     FileScanTask task = t;
     task.residual = True();  // rewrites keep every row of a file, but deleted ones
     FLOE_ASSIGN_OR_RETURN(std::vector<c::RecordBatch> batches,
-                          ReadTask(task, schema, io, &metrics));
+                          lineage ? ReadWithRowLineage(task, schema, io, *deletes, &metrics)
+                                  : ReadTask(task, schema, io, &metrics));
     for (auto& b : batches) {
       count += b.num_rows;
       if (b.num_rows > 0) rows.push_back(std::move(b));
@@ -320,15 +332,6 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
   RewriteResult result;
   FLOE_ASSIGN_OR_RETURN(Table table, LoadTable(catalog, io, id));
   const TableMetadata& m = table.metadata;
-  if (m.format_version >= 3) {
-    // Spec, "Row Lineage": a row moved to a new file keeps its _row_id and
-    // _last_updated_sequence_number, written into that file.
-    return Unsupported(
-        "rewrite_data_files of '{}': the table is format version {}, whose rewritten files must "
-        "carry each row's _row_id and _last_updated_sequence_number, which floe does not write "
-        "yet; nothing was changed",
-        id.ToString(), m.format_version);
-  }
   FLOE_ASSIGN_OR_RETURN(Sizes sizes, SizesFor(m, options));
   std::optional<SortOrder> order;
   std::optional<int32_t> output_order_id;
