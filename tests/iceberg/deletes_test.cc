@@ -9,12 +9,15 @@
 #include <algorithm>
 #include <set>
 
+#include "floe/base/clock.h"
 #include "floe/exec/residual.h"
 #include "floe/iceberg/delete_loader.h"
 #include "floe/iceberg/delete_writer.h"
 #include "floe/iceberg/deletion_vector.h"
+#include "floe/iceberg/expire_snapshots.h"
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/iceberg/puffin.h"
+#include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_position_deletes.h"
 #include "floe/iceberg/scan_reader.h"
@@ -402,6 +405,65 @@ TEST_F(DeletesTest, ARewriteAppliesTheDeletesWhichStayListedUntilDanglingOnesAre
   EXPECT_EQ(summary.at("total-position-deletes"), "0");
   EXPECT_TRUE(PlanFiles(t, *w_.io, {}).value().unapplied_deletes.empty());
   EXPECT_EQ(ScanIds(w_, id_).ids, want);
+}
+
+// One Puffin file holds the vectors of two data files. A later commit replaces one of them (a new
+// vector in a new Puffin file, as a second DELETE writes it): expiring the older snapshots keeps
+// the first Puffin file, which the other vector still needs, and orphan removal keeps both. Once
+// the other vector is replaced too, expiry deletes the first Puffin file, counted as a position
+// delete file, and the rows read the same throughout.
+TEST_F(DeletesTest, ExpiryDeletesAPuffinFileOnlyOnceNoRetainedSnapshotListsAnyOfItsVectors) {
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  const std::vector<int64_t> oa = IdsInFileOrder(w_, id_, *a), ob = IdsInFileOrder(w_, id_, *b);
+  const std::map<std::string, std::vector<Literal>> parts = {
+      {a->file.file_path, a->file.partition}, {b->file.file_path, b->file.partition}};
+  const std::vector<DataFile> first =
+      WriteDeletionVectors(*w_.io, Location("first.puffin"),
+                           {{a->file.file_path, {0}}, {b->file.file_path, {1}}}, parts)
+          .value();
+  Commit(first);
+  const std::string first_key = w_.KeyOf(first[0].file_path);
+  // A vector of a's rows 0 and 2 replaces a's first one (the writer merged the two).
+  const DataFile& first_a =
+      first[0].referenced_data_file == a->file.file_path ? first[0] : first[1];
+  const DataFile& first_b = &first_a == &first[0] ? first[1] : first[0];
+  SnapshotUpdate u;
+  u.operation = "delete";
+  u.added_deletes =
+      WriteDeletionVectors(*w_.io, Location("second.puffin"), {{a->file.file_path, {0, 2}}}, parts)
+          .value();
+  u.removed_deletes = {first_a};
+  ASSERT_TRUE(CommitSnapshot(*w_.cat, *w_.io, id_, u).has_value());
+  const std::vector<int64_t> want = Without(all_, {oa[0], oa[2], ob[1]});
+  ASSERT_EQ(ScanIds(w_, id_).ids, want);
+
+  ExpireSnapshotsOptions expire;
+  expire.older_than_ms = UnixMillisNow() + 1000;
+  expire.retain_last = 1;
+  ExpireSnapshotsResult r = ExpireSnapshots(*w_.cat, *w_.io, id_, expire).value();
+  EXPECT_EQ(r.expired_snapshot_ids.size(), 3u);  // two appends and the first delete
+  EXPECT_EQ(r.deleted_position_delete_files_count, 0) << "b's vector still lives in it";
+  EXPECT_TRUE(w_.store->Head(first_key).has_value());
+  RemoveOrphanFilesOptions orphans;
+  orphans.older_than_ms = UnixMillisNow() + 1000;
+  orphans.allow_recent_files = true;
+  EXPECT_TRUE(
+      RemoveOrphanFiles(*w_.cat, *w_.io, id_, orphans).value().orphan_file_locations.empty());
+  EXPECT_EQ(ScanIds(w_, id_).ids, want);
+
+  // b's vector replaced too: the first Puffin file now belongs to expired snapshots only.
+  u.added_deletes =
+      WriteDeletionVectors(*w_.io, Location("third.puffin"), {{b->file.file_path, {1, 3}}}, parts)
+          .value();
+  u.removed_deletes = {first_b};
+  ASSERT_TRUE(CommitSnapshot(*w_.cat, *w_.io, id_, u).has_value());
+  r = ExpireSnapshots(*w_.cat, *w_.io, id_, expire).value();
+  EXPECT_EQ(r.expired_snapshot_ids.size(), 1u);
+  EXPECT_EQ(r.deleted_position_delete_files_count, 1);
+  EXPECT_EQ(r.deleted_bytes, first[0].file_size_in_bytes) << "one file, counted once";
+  EXPECT_FALSE(w_.store->Head(first_key).has_value());
+  EXPECT_EQ(ScanIds(w_, id_).ids, Without(all_, {oa[0], oa[2], ob[1], ob[3]}));
 }
 
 TEST_F(DeletesTest, RewritingPositionDeletesMergesAPartitionsFilesAndDropsDanglingPositions) {

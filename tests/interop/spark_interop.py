@@ -13,6 +13,7 @@ HadoopFileIO, so every location is spelled "file:/abs/path") writes, in one Spar
   sp.mor_*    merge-on-read: v2 position deletes by file and by partition, v3 deletion vectors,
               after DELETE, UPDATE and MERGE, and after Spark's rewrite_position_delete_files and
               rewrite_data_files; floe appends to the v3 one (row ids after Spark's)
+  sp.eq*      equality deletes built from the spec (global, two-column, NULL keys, by partition)
   fl.v3       created v3 by floe: Spark reads its _row_id and _last_updated_sequence_number,
               deletes with deletion vectors, compacts keeping the row ids; floe appends between
 and every answer -- counts, sums, filtered counts, time travel -- is compared between
@@ -371,6 +372,59 @@ def main():
               f"({len(after_ids)} rows)" + ("" if after_ids == before_ids else
                                              f": first {after_ids[:2]} vs {before_ids[:2]}"))
         same("SELECT count(*), sum(id), sum(v) FROM fl.v3", "fl.v3 after floe's rewrite")
+        # Equality deletes (Flink's kind), built from the spec: Parquet files of the equality
+        # columns with their field ids, committed as row deltas through Iceberg's Java API in
+        # Spark's JVM. Unpartitioned: global, by one column and by two (a NULL key deletes NULL
+        # rows), and rows appended after a delete are not deleted by it (data seq < delete seq).
+        # Partitioned: a delete applies within its partition only. floe answers as Spark does.
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        jvm = spark._jvm
+        gateway = spark.sparkContext._gateway
+        icat = spark._jsparkSession.sessionState().catalogManager().catalog("floe").icebergCatalog()
+
+        def eq_delete(table, name, columns, partition_path=None):
+            fields = {"id": (1, pa.int64()), "cat": (2, pa.string())}
+            schema = pa.schema([pa.field(c, fields[c][1], metadata={"PARQUET:field_id":
+                                                                   str(fields[c][0])})
+                                for c in columns])
+            path = os.path.join(work, name)
+            pq.write_table(pa.table(columns, schema=schema), path)
+            t = icat.loadTable(jvm.org.apache.iceberg.catalog.TableIdentifier.parse("sp." + table))
+            ids = gateway.new_array(gateway.jvm.int, len(columns))
+            for i, c in enumerate(columns):
+                ids[i] = fields[c][0]
+            b = (jvm.org.apache.iceberg.FileMetadata.deleteFileBuilder(t.spec())
+                 .ofEqualityDeletes(ids).withPath("file:" + path)
+                 .withFileSizeInBytes(os.path.getsize(path))
+                 .withRecordCount(len(next(iter(columns.values())))).withFormat("parquet"))
+            if partition_path:
+                b = b.withPartitionPath(partition_path)
+            t.newRowDelta().addDeletes(b.build()).commit()
+            sql(f"REFRESH TABLE floe.sp.{table}")
+
+        eq_rows = ("SELECT id, CASE WHEN id % 10 = 0 THEN NULL ELSE concat('c', id % 3) END AS cat, "
+                   "id * 0.5 AS v FROM range({}, {})")
+        sql("CREATE TABLE floe.sp.eq (id bigint, cat string, v double) USING iceberg "
+            "TBLPROPERTIES ('format-version'='2')")
+        sql("INSERT INTO floe.sp.eq " + eq_rows.format(0, 300))
+        eq_delete("eq", "eq-ids.parquet", {"id": [5, 6, 7, 1000]})
+        eq_delete("eq", "eq-pairs.parquet", {"id": [11, 12, 13, 20], "cat": ["c2", "c0", "zz", None]})
+        eq_delete("eq", "eq-null.parquet", {"cat": [None]})
+        sql("INSERT INTO floe.sp.eq " + eq_rows.format(0, 20))  # after the deletes: kept
+        sql("CREATE TABLE floe.sp.eq_part (id bigint, cat string, v double) USING iceberg "
+            "PARTITIONED BY (cat) TBLPROPERTIES ('format-version'='2')")
+        sql("INSERT INTO floe.sp.eq_part " + eq_rows.format(0, 300))
+        eq_delete("eq_part", "eq-part.parquet", {"id": [1, 2, 4, 5, 7, 8]}, "cat=c1")
+        for t in ("sp.eq", "sp.eq_part"):
+            n = spark_rows(f"SELECT count(*) FROM floe.{t}.delete_files WHERE content = 2")[0][0]
+            check(n > 0, f"{t} has equality delete files ({n})")
+            same(f"SELECT count(*), sum(id), sum(v), count(cat) FROM {t}", f"{t} with equality deletes")
+            same(f"SELECT cat, count(*), sum(id) FROM {t} GROUP BY cat ORDER BY cat NULLS FIRST",
+                 f"{t} grouped, with equality deletes")
+            same(f"SELECT id, cat FROM {t} WHERE id < 25 ORDER BY id, cat NULLS FIRST",
+                 f"{t}: the rows with ids below 25")
+
         # floe's rewrite-deletes on Spark's partition-scoped deletes: Spark reads the same rows.
         sql("CREATE TABLE floe.sp.mor_compact (id bigint, cat string, v double) USING iceberg "
             f"PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='2', {mor}, "
@@ -400,7 +454,7 @@ def main():
         # same answers after it.
         before = {t: spark_rows(f"SELECT count(*), sum(id) FROM floe.{t}")
                   for t in ("sp.events", "fl.t", "sp.outside", "sp.gz", *mor_tables,
-                            "sp.mor_compact", "fl.v3")}
+                            "sp.mor_compact", "fl.v3", "sp.eq", "sp.eq_part")}
         for t in before:
             floe("table", "remove-orphans", t, "--older-than", "0s", "--unsafe-allow-recent")
         sql("REFRESH TABLE floe.sp.events")
