@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "floe/io/counting_store.h"
 #include "floe/io/mem_store.h"
@@ -261,6 +262,55 @@ TEST_F(ScanReaderTest, PagesWhollyDeletedAreNeitherFetchedNorDecoded) {
   EXPECT_EQ(deleted.pages_skipped, 20);
   EXPECT_EQ(deleted.requests - deleted.delete_requests, 1);
   EXPECT_LT(deleted.bytes_fetched - deleted.delete_bytes_fetched, plain.bytes_fetched);
+}
+
+// Scattered deletes -- a few percent of the rows, as merge-on-read leaves them -- empty no page:
+// the file's projection is read in one request as without deletes (the manifests' counts say so
+// before anything is read), and the deleted rows, decoded with their neighbours, are dropped from
+// the batches by position.
+TEST_F(ScanReaderTest, ScatteredDeletesReadTheFileAsWithoutThem) {
+  std::vector<std::pair<std::string, int64_t>> positions;
+  std::set<int64_t> gone;
+  for (int64_t p = 3; p < 4'000; p += 97) {
+    positions.emplace_back(tasks_[0].file.file_path, p);
+    gone.insert(p);
+  }
+  DataFile d = WritePositionDeleteFile(*io_, "mem://w/data/d1.parquet", positions, {}).value();
+  std::vector<FileScanTask> one = {tasks_[0]};
+  ScanReadOptions o;
+  o.use_footer_cache = false;
+  o.planner.whole_file_bytes = 0;  // ranged reads, so what is fetched shows
+  auto scan = [&](bool with_deletes, ScanMetrics* m) {
+    one[0].deletes.clear();
+    if (with_deletes) one[0].deletes.push_back(d);
+    std::vector<int64_t> c0;
+    auto st = ReadScan(
+        one, TableSchema(), *io_, o, ScanHooks{exec::ResidualMatcher(), {}},
+        [&](columnar::RecordBatch b) -> Status {
+          for (int64_t r = 0; r < b.num_rows; ++r) c0.push_back(b.column(0)->Value<int64_t>(r));
+          return {};
+        },
+        m);
+    EXPECT_TRUE(st.has_value()) << st.error().ToString();
+    std::sort(c0.begin(), c0.end());
+    return c0;
+  };
+  ScanMetrics plain, deleted;
+  const std::vector<int64_t> all = scan(false, &plain);
+  ASSERT_EQ(all.size(), 4'000u);
+  std::vector<int64_t> want;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!gone.contains(static_cast<int64_t>(i))) want.push_back(all[i]);
+  }
+  // Column 0 holds the row's position in this file (the fixture's ids run 0..3999 in order).
+  ASSERT_EQ(all.front(), 0);
+  ASSERT_EQ(all.back(), 3'999);
+  EXPECT_EQ(scan(true, &deleted), want);
+  EXPECT_EQ(deleted.rows_deleted, static_cast<int64_t>(gone.size()));
+  EXPECT_EQ(deleted.rows_read, 4'000);  // decoded, then dropped
+  EXPECT_EQ(deleted.pages_skipped, 0);
+  EXPECT_EQ(deleted.requests - deleted.delete_requests, plain.requests);
+  EXPECT_EQ(deleted.bytes_fetched - deleted.delete_bytes_fetched, plain.bytes_fetched);
 }
 
 // A late-materialized read delivers its matching rows in batches of at most kNarrowedBatchRows;

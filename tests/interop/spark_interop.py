@@ -29,15 +29,12 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    from pyspark.sql import SparkSession
-except ImportError as e:  # fail, never skip, when the peer is missing
-    print(f"spark_interop: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import floe_spark  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("floe")
-ap.add_argument("--jars", default=os.path.expanduser("~/.cache/floe/jars"))
+ap.add_argument("--jars", default=floe_spark.DEFAULT_JARS)
 args = ap.parse_args()
 
 checks = {"passed": 0, "failed": 0}
@@ -50,14 +47,6 @@ def check(cond, what):
     else:
         checks["failed"] += 1
         print(f"FAIL: {what}", file=sys.stderr)
-
-
-def jar(pattern):
-    found = sorted(glob.glob(os.path.join(args.jars, pattern)))
-    if not found:
-        print(f"spark_interop: no {pattern} in {args.jars}; run scripts/setup.sh", file=sys.stderr)
-        sys.exit(1)
-    return found[-1]
 
 
 def norm(v):
@@ -100,25 +89,7 @@ def main():
             f.write("id,v\n" + "".join(f"{i},{i * 0.5}\n" for i in range(100)))
         floe("table", "append", "fl.t", csv)
 
-        spark = (SparkSession.builder.master("local[2]").appName("floe-spark-interop")
-                 .config("spark.driver.memory", "4g")
-                 .config("spark.ui.enabled", "false")
-                 .config("spark.sql.shuffle.partitions", "2")
-                 .config("spark.sql.session.timeZone", "UTC")
-                 .config("spark.sql.warehouse.dir", os.path.join(work, "spark-warehouse"))
-                 .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={work}/derby")
-                 .config("spark.jars", ",".join([jar("iceberg-spark-runtime-4.1_2.13-*.jar"),
-                                                 jar("sqlite-jdbc-*.jar")]))
-                 .config("spark.sql.extensions",
-                         "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-                 .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog")
-                 .config("spark.sql.catalog.floe.type", "jdbc")
-                 .config("spark.sql.catalog.floe.uri", f"jdbc:sqlite:{wh}/catalog.db")
-                 .config("spark.sql.catalog.floe.warehouse", f"file:{wh}")
-                 .config("spark.sql.catalog.floe.jdbc.schema-version", "V1")
-                 .config("spark.sql.catalog.floe.clients", "1")
-                 .getOrCreate())
-        spark.sparkContext.setLogLevel("ERROR")
+        spark = floe_spark.session(wh, work, args.jars, "floe-spark-interop")
         sql = spark.sql
 
         def spark_rows(q):
@@ -298,6 +269,20 @@ def main():
                                     f"SELECT sum(v) FROM {t}"))["stats"]
             check(stats.get("delete_files_opened") == files,
                   f"{t}: floe opens each of the {files} live delete files once: {stats}")
+            # On simulated S3 a full scan costs one GET per data file, delete file (a Puffin file
+            # once), manifest, the manifest list and the metadata file: nothing else.
+            data_files = spark_rows(f"SELECT count(*) FROM floe.{t}.files WHERE content = 0")[0][0]
+            manifests = spark_rows(  # those listing live files (the others are not read)
+                f"SELECT count(*) FROM floe.{t}.manifests WHERE added_data_files_count + "
+                "existing_data_files_count + added_delete_files_count + "
+                "existing_delete_files_count > 0")[0][0]
+            stats = json.loads(floe("--simulate-s3", "query", "--format", "json", "--stats", "-e",
+                                    f"SELECT sum(v), count(cat) FROM {t}"))["stats"]
+            want_gets = data_files + files + manifests + 2
+            check(stats["data_files_opened"] == data_files and stats["requests"]["GET"] == want_gets
+                  and stats["requests"]["HEAD"] == 0,
+                  f"{t}: {stats['requests']} = {data_files} data files + {files} delete files + "
+                  f"{manifests} manifests + list + metadata ({want_gets} GETs)")
         kinds = spark_rows("SELECT DISTINCT file_format FROM floe.sp.mor_dv.delete_files")
         check(kinds == [["PUFFIN"]], f"sp.mor_dv's deletes are deletion vectors ({kinds})")
         kinds = spark_rows("SELECT DISTINCT file_format FROM floe.sp.mor_file.delete_files")
@@ -381,7 +366,7 @@ def main():
         import pyarrow.parquet as pq
         jvm = spark._jvm
         gateway = spark.sparkContext._gateway
-        icat = spark._jsparkSession.sessionState().catalogManager().catalog("floe").icebergCatalog()
+        icat = floe_spark.iceberg_catalog(spark)
 
         def eq_delete(table, name, columns, partition_path=None):
             fields = {"id": (1, pa.int64()), "cat": (2, pa.string())}

@@ -183,12 +183,20 @@ Result<std::shared_ptr<const DeleteLoader::Positions>> DeleteLoader::LoadPositio
     }
     const columnar::Column& paths = *b.columns[0];
     const columnar::Column& pos = *b.columns[1];
+    // Rows come sorted by file_path: the map is looked up once per run of one path.
+    std::vector<int64_t>* run = nullptr;
+    std::string_view run_path;
     for (int64_t r = 0; r < b.num_rows; ++r) {
       if (paths.IsNull(r) || pos.IsNull(r)) {
         return Corrupt("position delete file '{}': row {} has a null file_path or pos", f.file_path,
                        r);
       }
-      (*out)[std::string(paths.BytesAt(r))].push_back(pos.Value<int64_t>(r));
+      const std::string_view path = paths.BytesAt(r);
+      if (run == nullptr || path != run_path) {
+        run = &(*out)[std::string(path)];
+        run_path = path;
+      }
+      run->push_back(pos.Value<int64_t>(r));
     }
   }
   for (auto& [path, p] : *out) std::sort(p.begin(), p.end());
@@ -344,6 +352,17 @@ Result<std::vector<parquet::RowRange>> DeleteLoader::PositionMask(const FileScan
     metrics_->rows_deleted += rows;
   }
   return mask;
+}
+
+void DeleteLoader::Prefetch(const DataFile& d) {
+  const std::string key = fmt::format("{}#{}", d.file_path, d.file_size_in_bytes);
+  if (IsDeletionVector(d)) {
+    (void)Once(&puffins_, d.file_path, [&] { return LoadPuffin(d.file_path); });
+  } else if (d.content == FileContent::kPositionDeletes) {
+    (void)Once(&position_files_, key, [&] { return LoadPositionFile(d); });
+  } else if (d.content == FileContent::kEqualityDeletes) {
+    (void)Once(&equality_files_, key, [&] { return LoadEqualityFile(d); });
+  }
 }
 
 Result<std::vector<std::pair<std::string, int64_t>>> DeleteLoader::AllPositions(const DataFile& d) {

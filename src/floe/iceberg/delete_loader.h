@@ -72,6 +72,12 @@ class DeleteLoader {
   // vectors, ordered by path and position (the position_deletes metadata table).
   Result<std::vector<std::pair<std::string, int64_t>>> AllPositions(const DataFile& d);
 
+  // Loads delete file `d` (of one of the scan's tasks; a deletion vector: every vector of its
+  // Puffin file) ahead of the tasks that need it, so a scan can start its delete files with its
+  // data files rather than after them. What it loads is what PositionMask, EqualityDeletes and
+  // AllPositions then take from the cache; an error is theirs to report.
+  void Prefetch(const DataFile& d);
+
   // Whether `task` has deletes of each kind.
   static bool HasPositionDeletes(const FileScanTask& task);
   static bool HasEqualityDeletes(const FileScanTask& task);

@@ -382,6 +382,16 @@ columnar::RecordBatch ColumnsFor(const columnar::RecordBatch& b,
 // `filter` (or, without one, a filter that keeps every row and outputs `projected`) that also
 // drops the rows any of `deletes` holds: the delete columns are decoded with the filter's, so
 // late materialisation leaves deleted rows undecoded too.
+// Whether `task`'s position deletes may take out half of its file's rows: their record counts
+// (exact for deletion vectors and file-scoped files, an upper bound for a partition's).
+bool MayDeleteHalf(const FileScanTask& task) {
+  int64_t positions = 0;
+  for (const DataFile& d : task.deletes) {
+    if (d.content == FileContent::kPositionDeletes) positions += d.record_count;
+  }
+  return positions > 0 && 2 * positions >= task.file.record_count;
+}
+
 parquet::RowFilter WithEqualityDeletes(
     std::optional<parquet::RowFilter> filter,
     const std::vector<std::shared_ptr<const EqualityDeleteSet>>& deletes, const Schema& read_schema,
@@ -574,10 +584,14 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     parquet::FileHints hints;
     hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, task.file.file_size_in_bytes));
     hints.projected_bytes = ProjectedBytes(task.file, shape.leaf_ids);
-    // With position deletes the mask must reach the plan before data is fetched, or the pages it
-    // empties are fetched anyway: a file past the whole-file size then has its footer read first
-    // (as with a predicate), not its projection in one read with the footer.
-    if (DeleteLoader::HasPositionDeletes(task)) hints.projected_bytes = -1;
+    // Position deletes that may take out half the file's rows or more (their manifests' counts say
+    // so before anything is read) must reach the plan before data is fetched, or the pages they
+    // empty are fetched anyway: a file past the whole-file size then has its footer read first (as
+    // with a predicate), and its page index with it. Fewer -- merge-on-read's usual few percent,
+    // scattered -- empty few pages: the projection is read in one request with the footer, as
+    // without deletes.
+    ro.mask_may_empty_pages = MayDeleteHalf(task);
+    if (ro.mask_may_empty_pages) hints.projected_bytes = -1;
 
     auto sink = [&](const columnar::RecordBatch& b) -> Status {
       const bool has_ids = std::any_of(b.schema->fields.begin(), b.schema->fields.end(),
@@ -614,10 +628,31 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     return {};
   };
 
+  // The delete files of tasks that read every row (no residual to prune them by) are surely
+  // needed: they are the first work items, so they are fetched with the data files, not after
+  // them. A task a filter may still skip loads its own when it gets there; so does a read with a
+  // limit, which may stop before it needs them.
+  std::vector<const DataFile*> prefetch;
+  if (deletes && options.limit < 0) {
+    std::set<std::string> seen;
+    for (const FileScanTask& t : tasks) {
+      if (options.apply_residual && t.residual && t.residual->op != Op::kTrue) continue;
+      for (const DataFile& d : t.deletes) {
+        if (seen.insert(IsDeletionVector(d) ? d.file_path : DeleteFileKey(d)).second) {
+          prefetch.push_back(&d);
+        }
+      }
+    }
+  }
   std::atomic<size_t> files_done{0};
   auto worker = [&] {
     while (!failed.load()) {
-      const size_t i = next.fetch_add(1);
+      size_t i = next.fetch_add(1);
+      if (i < prefetch.size()) {
+        deletes->Prefetch(*prefetch[i]);
+        continue;
+      }
+      i -= prefetch.size();
       if (i >= tasks.size()) return;
       Status st = read_one(i);
       if (st && hooks.on_file_done) hooks.on_file_done(++files_done, tasks.size());
@@ -632,7 +667,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
   // floe keeps every file in flight up to the request budget; the baselines read one file per
   // task on a fixed number of tasks, as their engines deploy them.
   const int want = floe ? options.request_budget : options.baseline_tasks;
-  const int workers = std::clamp<int>(want, 1, static_cast<int>(tasks.size()));
+  const int workers = std::clamp<int>(want, 1, static_cast<int>(tasks.size() + prefetch.size()));
   if (workers == 1) {
     worker();
   } else {

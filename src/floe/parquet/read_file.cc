@@ -15,6 +15,11 @@ namespace floe::parquet {
 
 namespace {
 
+// Runs of masked rows shorter than this are decoded and dropped from the batches rather than
+// passed over: at merge-on-read's usual scattered deletes, passing over each run (every column
+// reader stopping and restarting) cost more than decoding its rows.
+constexpr int64_t kMinSkippedRun = 128;
+
 // The plan fields `keys` name, in key order; `all` says whether every key found one.
 std::vector<size_t> FieldIndexes(const ReadPlan& plan, const std::vector<FieldKey>& keys,
                                  bool* all) {
@@ -223,8 +228,9 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   StrategyReadOptions fetch_options = options.fetch;
   std::vector<int64_t> starts;
   std::optional<std::vector<RowRange>> mask;
+  std::vector<RowRange> dropped;  // the mask's short runs, left in the plan (TakeLongRuns)
   if (!options.excluded_rows.empty() || options.excluded_rows_later) {
-    fetch_options.read.page_index_for_mask = true;
+    fetch_options.read.page_index_for_mask = options.mask_may_empty_pages;
     fetch_options.adjust_plan = [&](const FileReader& r, ReadPlan* plan) -> Status {
       if (!mask) {
         mask = options.excluded_rows;
@@ -251,7 +257,8 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
       }
       if (mask->empty()) return {};
       if (starts.empty()) starts = FileRowStarts(r.metadata());
-      ExcludeRows(*mask, starts, plan);
+      dropped = *mask;
+      ExcludeRows(TakeLongRuns(&dropped, kMinSkippedRun), starts, plan);
       return {};
     };
   }
@@ -310,8 +317,14 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     out.schema = std::move(schema);
   }
   std::atomic<int64_t> rows_decoded{0};
+  // The mask's short runs, left in the plan, come out of the decoded batches by position.
+  if (!dropped.empty() && starts.empty()) starts = FileRowStarts(fetched.reader.metadata());
   // Decodes `slice` in order; rows of a plan not narrowed are filtered batch by batch.
   auto decode = [&](ReadPlan slice, FetchedBytes bytes) -> Status {
+    std::optional<RowPositions> positions;
+    if (!dropped.empty()) positions.emplace(slice, starts);
+    size_t next_dropped = 0;  // the slice's positions only grow
+    std::vector<int64_t> at;
     FLOE_ASSIGN_OR_RETURN(BatchReader batches,
                           fetched.reader.Decode(std::move(slice), std::move(bytes)));
     while (!(options.stop && options.stop->load())) {
@@ -319,17 +332,31 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
       if (!b) break;
       rows_decoded += b->num_rows;
       if (options.metrics) options.metrics->rows_read += b->num_rows;
-      if (filter && !narrowed) {
-        FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match,
-                              filter->evaluate(Columns(*b, shape.filter)));
+      const bool by_filter = filter && !narrowed;
+      if (by_filter || positions) {
+        std::vector<uint8_t> match;
+        if (by_filter) {
+          FLOE_ASSIGN_OR_RETURN(match, filter->evaluate(Columns(*b, shape.filter)));
+        }
+        if (positions) {
+          at.clear();
+          positions->Next(b->num_rows, &at);
+        }
         std::vector<int64_t> keep;
+        keep.reserve(static_cast<size_t>(b->num_rows));
         for (int64_t r = 0; r < b->num_rows; ++r) {
-          if (match[static_cast<size_t>(r)]) keep.push_back(r);
+          if (by_filter && !match[static_cast<size_t>(r)]) continue;
+          if (positions) {
+            const int64_t p = at[static_cast<size_t>(r)];
+            while (next_dropped < dropped.size() && dropped[next_dropped].end <= p) ++next_dropped;
+            if (next_dropped < dropped.size() && dropped[next_dropped].begin <= p) continue;
+          }
+          keep.push_back(r);
         }
         if (static_cast<int64_t>(keep.size()) != b->num_rows) {
           FLOE_ASSIGN_OR_RETURN(*b, columnar::Take(*b, keep));
         }
-        *b = Columns(*b, shape.output);
+        if (by_filter) *b = Columns(*b, shape.output);
       }
       FLOE_RETURN_IF_ERROR(sink(std::move(*b)));
     }

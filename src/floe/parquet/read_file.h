@@ -37,6 +37,10 @@ struct ReadFileOptions {
   // fetched, so that the mask's own reads (delete files) overlap the footer's. Its error stops
   // the read. Taken with excluded_rows when both are given.
   std::function<Result<std::vector<RowRange>>()> excluded_rows_later;
+  // Whether the mask may empty whole pages: the plan then reads the page index for it (a request
+  // the projection alone may not need) so that those pages are not fetched. A caller that knows
+  // the mask is scattered (a few deletes per page) says false.
+  bool mask_may_empty_pages = true;
   // Most rows per batch of a plan narrowed to the filter's matches: every row of such a batch goes
   // on into the caller's work, so it is kept small enough to stay in a core's L2 cache.
   int64_t narrowed_batch_rows = int64_t{16} * 1024;

@@ -164,6 +164,38 @@ void ExcludeRows(const std::vector<RowRange>& excluded,
   plan->counts.rows = rows;
 }
 
+std::vector<RowRange> TakeLongRuns(std::vector<RowRange>* mask, int64_t min_run) {
+  std::vector<RowRange> long_runs, short_runs;
+  for (const RowRange& r : *mask)
+    (r.end - r.begin >= min_run ? long_runs : short_runs).push_back(r);
+  *mask = std::move(short_runs);
+  return long_runs;
+}
+
+RowPositions::RowPositions(const ReadPlan& plan, const std::vector<int64_t>& row_group_starts) {
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    const int64_t start =
+        rg.row_group >= 0 && static_cast<size_t>(rg.row_group) < row_group_starts.size()
+            ? row_group_starts[static_cast<size_t>(rg.row_group)]
+            : 0;
+    for (const RowRange& r : rg.rows) runs_.push_back({start + r.begin, start + r.end});
+  }
+}
+
+void RowPositions::Next(int64_t n, std::vector<int64_t>* out) {
+  while (n > 0 && run_ < runs_.size()) {
+    const RowRange& r = runs_[run_];
+    const int64_t k = std::min(n, r.end - r.begin - at_);
+    for (int64_t i = 0; i < k; ++i) out->push_back(r.begin + at_ + i);
+    at_ += k;
+    n -= k;
+    if (r.begin + at_ == r.end) {
+      ++run_;
+      at_ = 0;
+    }
+  }
+}
+
 std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts, int64_t min_rows) {
   int64_t total = 0;
   for (const RowGroupPlan& rg : plan.row_groups) {

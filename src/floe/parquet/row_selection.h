@@ -2,8 +2,9 @@
 // their rows to produce (RowGroupPlan::rows) and the rows every predicate is known to hold for
 // (RowGroupPlan::certain); this file holds the operations on them the reader's row filter and a
 // caller's row mask need: set algebra on sorted ranges, the rows a filter matched as ranges,
-// a plan narrowed to selected rows and fields, a mask of file positions taken out (deletes), and
-// a plan cut into pieces decoded on several threads. Pure: plans in, plans out.
+// a plan narrowed to selected rows and fields, a mask of file positions taken out (deletes), the
+// positions of the rows a plan produces, and a plan cut into pieces decoded on several threads.
+// Pure: plans in, plans out.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +47,25 @@ void ExcludeRows(const std::vector<RowRange>& excluded,
                  const std::vector<int64_t>& row_group_starts, ReadPlan* plan);
 // The file position of each row group's first row.
 std::vector<int64_t> FileRowStarts(const FileMetaData& metadata);
+
+// Cuts a mask (sorted, disjoint) in two: the runs of at least `min_run` rows come back, to leave
+// out of a plan (ExcludeRows); the shorter ones stay in `mask`. Passing over a few rows costs the
+// decoder more than decoding them, so a scattered mask (merge-on-read's usual deletes) is better
+// applied to the decoded batches, by their rows' positions (RowPositions).
+std::vector<RowRange> TakeLongRuns(std::vector<RowRange>* mask, int64_t min_run);
+
+// The file positions of the rows a plan produces, batch after batch, in plan order.
+class RowPositions {
+ public:
+  RowPositions(const ReadPlan& plan, const std::vector<int64_t>& row_group_starts);
+  // Appends the positions of the next `n` rows to `out`.
+  void Next(int64_t n, std::vector<int64_t>* out);
+
+ private:
+  std::vector<RowRange> runs_;  // file positions, in plan order
+  size_t run_ = 0;
+  int64_t at_ = 0;  // rows of runs_[run_] already given
+};
 
 // `plan` cut into at most `parts` plans to decode on their own threads, in plan order: blocks of
 // whole row groups when there are enough of them, else each row group's rows cut into runs (each
