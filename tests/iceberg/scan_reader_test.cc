@@ -36,6 +36,27 @@ Schema TableSchema() {
 
 class ScanReaderTest : public ::testing::Test {
  protected:
+  // Column 0 of the first file (its ids, which are its row positions) read with `deletes`, by
+  // ranged reads (so what is fetched shows), sorted.
+  std::vector<int64_t> FirstColumnWithDeletes(std::vector<DataFile> deletes, ScanMetrics* m) {
+    std::vector<FileScanTask> one = {tasks_[0]};
+    one[0].deletes = std::move(deletes);
+    ScanReadOptions o;
+    o.use_footer_cache = false;
+    o.planner.whole_file_bytes = 0;
+    std::vector<int64_t> c0;
+    auto st = ReadScan(
+        one, TableSchema(), *io_, o, ScanHooks{exec::ResidualMatcher(), {}},
+        [&](columnar::RecordBatch b) -> Status {
+          for (int64_t r = 0; r < b.num_rows; ++r) c0.push_back(b.column(0)->Value<int64_t>(r));
+          return {};
+        },
+        m);
+    EXPECT_TRUE(st.has_value()) << st.error().ToString();
+    std::sort(c0.begin(), c0.end());
+    return c0;
+  }
+
   void SetUp() override {
     io::MemStore::Forget("scan-reader-test");
     store_ = std::make_shared<io::CountingStore>(io::MemStore::Open("scan-reader-test").value());
@@ -225,24 +246,9 @@ TEST_F(ScanReaderTest, PagesWhollyDeletedAreNeitherFetchedNorDecoded) {
   std::vector<std::pair<std::string, int64_t>> positions;
   for (int64_t p = 0; p < 2'500; ++p) positions.emplace_back(tasks_[0].file.file_path, p);
   DataFile d = WritePositionDeleteFile(*io_, "mem://w/data/d0.parquet", positions, {}).value();
-  std::vector<FileScanTask> one = {tasks_[0]};
-  ScanReadOptions o;
-  o.use_footer_cache = false;
-  o.planner.whole_file_bytes = 0;  // ranged reads, so what is fetched shows
   auto scan = [&](bool with_deletes, ScanMetrics* m) {
-    one[0].deletes.clear();
-    if (with_deletes) one[0].deletes.push_back(d);
-    std::vector<int64_t> c0;
-    auto st = ReadScan(
-        one, TableSchema(), *io_, o, ScanHooks{exec::ResidualMatcher(), {}},
-        [&](columnar::RecordBatch b) -> Status {
-          for (int64_t r = 0; r < b.num_rows; ++r) c0.push_back(b.column(0)->Value<int64_t>(r));
-          return {};
-        },
-        m);
-    EXPECT_TRUE(st.has_value()) << st.error().ToString();
-    std::sort(c0.begin(), c0.end());
-    return c0;
+    return FirstColumnWithDeletes(with_deletes ? std::vector<DataFile>{d} : std::vector<DataFile>{},
+                                  m);
   };
   ScanMetrics plain, deleted;
   EXPECT_EQ(scan(false, &plain).size(), 4'000u);
@@ -276,24 +282,9 @@ TEST_F(ScanReaderTest, ScatteredDeletesReadTheFileAsWithoutThem) {
     gone.insert(p);
   }
   DataFile d = WritePositionDeleteFile(*io_, "mem://w/data/d1.parquet", positions, {}).value();
-  std::vector<FileScanTask> one = {tasks_[0]};
-  ScanReadOptions o;
-  o.use_footer_cache = false;
-  o.planner.whole_file_bytes = 0;  // ranged reads, so what is fetched shows
   auto scan = [&](bool with_deletes, ScanMetrics* m) {
-    one[0].deletes.clear();
-    if (with_deletes) one[0].deletes.push_back(d);
-    std::vector<int64_t> c0;
-    auto st = ReadScan(
-        one, TableSchema(), *io_, o, ScanHooks{exec::ResidualMatcher(), {}},
-        [&](columnar::RecordBatch b) -> Status {
-          for (int64_t r = 0; r < b.num_rows; ++r) c0.push_back(b.column(0)->Value<int64_t>(r));
-          return {};
-        },
-        m);
-    EXPECT_TRUE(st.has_value()) << st.error().ToString();
-    std::sort(c0.begin(), c0.end());
-    return c0;
+    return FirstColumnWithDeletes(with_deletes ? std::vector<DataFile>{d} : std::vector<DataFile>{},
+                                  m);
   };
   ScanMetrics plain, deleted;
   const std::vector<int64_t> all = scan(false, &plain);
