@@ -190,6 +190,29 @@ TEST(RowLineage, CreateTakesTheVersionFromTheReservedProperty) {
   EXPECT_FALSE(CreateDimension(w, v2, "").metadata.ToJson().contains("next-row-id"));
 }
 
+// A v1 table (older writers' tables, which floe reads and appends to but does not upgrade) takes
+// v2 manifests, as floe always wrote them, and no row lineage.
+TEST(RowLineage, AV1TableIsAppendedToWithoutLineage) {
+  Warehouse w;
+  const auto id = TableIdentifier::Parse("db.v1").value();
+  CreateDimension(w, id, "");
+  ASSERT_TRUE(internal::CommitMetadataChange(
+                  *w.cat, *w.io, id,
+                  [](const Table& base, std::vector<std::string>*) -> Result<TableMetadata> {
+                    TableMetadata m = base.metadata;
+                    m.format_version = 1;
+                    return m;
+                  })
+                  .has_value());
+  AppendBatch(w, id, DimensionBatch(Range(0, 10)));
+  Table t = w.Load(id);
+  EXPECT_EQ(t.metadata.format_version, 1);
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->first_row_id, std::nullopt);
+  EXPECT_FALSE(t.metadata.ToJson().contains("next-row-id"));
+  EXPECT_EQ(FilesByFirstRowId(w, id).begin()->first, -1);
+  EXPECT_EQ(AllIds(w, id), Range(0, 10));
+}
+
 TEST(RowLineage, AppendsHandOutConsecutiveIdRanges) {
   Warehouse w;
   const auto id = TableIdentifier::Parse("db.v3").value();

@@ -70,8 +70,9 @@ Result<RewriteManifestsResult> RewriteManifests(catalog::Catalog& catalog, const
               const Schema& schema = m.CurrentSchema();
               FLOE_ASSIGN_OR_RETURN(
                   std::string probe,
-                  WriteManifest({&schema, &spec, m.format_version, ManifestContent::kData},
-                                entries));
+                  WriteManifest(
+                      {&schema, &spec, internal::ManifestFormatVersion(m), ManifestContent::kData},
+                      entries));
               size_t parts = std::max<size_t>(1, (probe.size() + static_cast<size_t>(target) - 1) /
                                                      static_cast<size_t>(target));
               size_t per = (entries.size() + parts - 1) / parts;

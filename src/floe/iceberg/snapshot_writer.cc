@@ -8,6 +8,10 @@
 
 namespace floe::iceberg::internal {
 
+int ManifestFormatVersion(const TableMetadata& m) {
+  return std::max(m.format_version, kMinWriteFormatVersion);
+}
+
 int64_t NewSnapshotId(const TableMetadata& m) {
   for (;;) {
     int64_t id = static_cast<int64_t>(RandomU64() >> 1);
@@ -21,8 +25,9 @@ Result<ManifestFile> WriteManifestFile(const FileIO& io, const TableMetadata& m,
                                        int64_t snapshot_id, int64_t sequence_number,
                                        std::vector<std::string>* written, ManifestContent content) {
   const Schema& schema = m.CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(std::string bytes,
-                        WriteManifest({&schema, &spec, m.format_version, content}, entries));
+  FLOE_ASSIGN_OR_RETURN(
+      std::string bytes,
+      WriteManifest({&schema, &spec, ManifestFormatVersion(m), content}, entries));
   std::string location =
       fmt::format("{}/metadata/{}-m{}.avro", m.location, NewUuid(), written->size());
   FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
@@ -64,7 +69,7 @@ Status AddSnapshot(const FileIO& io, TableMetadata& m, Snapshot snap,
                    std::vector<ManifestFile> manifests, int attempt,
                    std::vector<std::string>* written) {
   ManifestListContext list{snap.snapshot_id, snap.parent_snapshot_id, snap.sequence_number,
-                           m.format_version, std::nullopt};
+                           ManifestFormatVersion(m), std::nullopt};
   if (m.format_version >= 3) {
     // Spec, "Row Lineage": ids from next-row-id on, for every data file that will inherit one.
     snap.first_row_id = m.next_row_id;

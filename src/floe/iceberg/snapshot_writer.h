@@ -15,6 +15,10 @@
 
 namespace floe::iceberg::internal {
 
+// The format version of the manifests and manifest lists written for `m`: its own, but v2 for a
+// v1 table (as floe always wrote them; v1 tables are read and appended to, not upgraded).
+int ManifestFormatVersion(const TableMetadata& m);
+
 // A snapshot id not yet used in `m`.
 int64_t NewSnapshotId(const TableMetadata& m);
 
