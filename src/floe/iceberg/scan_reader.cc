@@ -379,9 +379,6 @@ columnar::RecordBatch ColumnsFor(const columnar::RecordBatch& b,
   return out;
 }
 
-// `filter` (or, without one, a filter that keeps every row and outputs `projected`) that also
-// drops the rows any of `deletes` holds: the delete columns are decoded with the filter's, so
-// late materialisation leaves deleted rows undecoded too.
 // Whether `task`'s position deletes may take out half of its file's rows: their record counts
 // (exact for deletion vectors and file-scoped files, an upper bound for a partition's).
 bool MayDeleteHalf(const FileScanTask& task) {
@@ -392,6 +389,9 @@ bool MayDeleteHalf(const FileScanTask& task) {
   return positions > 0 && 2 * positions >= task.file.record_count;
 }
 
+// `filter` (or, without one, a filter that keeps every row and outputs `projected`) that also
+// drops the rows any of `deletes` holds: the delete columns are decoded with the filter's, so
+// late materialisation leaves deleted rows undecoded too.
 parquet::RowFilter WithEqualityDeletes(
     std::optional<parquet::RowFilter> filter,
     const std::vector<std::shared_ptr<const EqualityDeleteSet>>& deletes, const Schema& read_schema,
