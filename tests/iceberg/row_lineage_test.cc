@@ -20,6 +20,7 @@
 #include "floe/iceberg/rewrite_position_deletes.h"
 #include "floe/iceberg/row_lineage.h"
 #include "floe/iceberg/table_reader.h"
+#include "floe/parquet/read_file.h"
 #include "iceberg/maintenance_fixture.h"
 
 namespace floe::iceberg {
@@ -308,11 +309,10 @@ std::vector<LineageRow> Lineage(const Warehouse& w, const TableIdentifier& id, b
   Table t = w.Load(id);
   const Schema& schema = t.metadata.CurrentSchema();
   auto plan = PlanFiles(t, *w.io, {}).value();
-  DeleteLoader deletes(*w.io, plan.tasks, schema, nullptr);
   std::vector<LineageRow> out;
   *physical = true;
   for (const FileScanTask& task : plan.tasks) {
-    const auto batches = ReadWithRowLineage(task, schema, *w.io, deletes, nullptr).value();
+    const auto batches = ReadTask(task, WithRowLineage(schema), *w.io).value();
     for (const auto& b : batches) {
       const size_t n = b.columns.size();
       for (int64_t r = 0; r < b.num_rows; ++r) {
@@ -322,12 +322,20 @@ std::vector<LineageRow> Lineage(const Warehouse& w, const TableIdentifier& id, b
         out.push_back(row);
       }
     }
-    FileScanTask plain = task;
-    plain.deletes.clear();
-    const auto stored = ReadTask(plain, WithRowLineage(schema), *w.io).value();
-    for (const auto& b : stored) {
-      const size_t n = b.columns.size();
-      *physical &= b.columns[n - 2]->null_count == 0 && b.columns[n - 1]->null_count == 0;
+    // What the file itself holds: the two columns, read from it by field id (a file without them
+    // has no such fields).
+    const StoreObject object = w.io->Resolve(task.file.file_path).value();
+    parquet::ReadFileOptions ro;
+    ro.fetch.read.field_ids = {kRowIdFieldId, kLastUpdatedSequenceNumberFieldId};
+    const auto read = parquet::ReadFileAll(*object.store, object.key, {}, ro);
+    if (!read) {
+      EXPECT_EQ(read.error().kind, ErrorKind::kNotFound) << read.error().ToString();
+      *physical = false;
+      continue;
+    }
+    for (const auto& b : read->batches) {
+      *physical &=
+          b.columns.size() == 2 && b.columns[0]->null_count == 0 && b.columns[1]->null_count == 0;
     }
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });

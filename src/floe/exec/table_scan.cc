@@ -12,6 +12,7 @@
 #include "floe/exec/residual.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/metadata_columns.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/scan_reader.h"
 
@@ -91,7 +92,9 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   stats->data_files_skipped_bounds += plan.stats.files_skipped_bounds;
 
   const iceberg::Schema& schema = table.metadata.CurrentSchema();
-  FLOE_ASSIGN_OR_RETURN(iceberg::Schema wanted, ProjectSchema(schema, options.field_ids));
+  // The projection may name metadata columns (_file, _pos, ...) besides the schema's own.
+  const iceberg::Schema readable = iceberg::WithMetadataColumns(schema);
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema wanted, ProjectSchema(readable, options.field_ids));
   auto out_schema = std::make_shared<columnar::Schema>();
   for (const auto& f : wanted.fields()) {
     FLOE_ASSIGN_OR_RETURN(columnar::DataType t, iceberg::ToColumnarType(*f.type));
@@ -111,7 +114,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
       read_ids.push_back(id);
     }
   }
-  FLOE_ASSIGN_OR_RETURN(iceberg::Schema projected, ProjectSchema(schema, read_ids));
+  FLOE_ASSIGN_OR_RETURN(iceberg::Schema projected, ProjectSchema(readable, read_ids));
 
   // The reader decodes on its own threads and hands batches over one at a time; `workers`
   // consumers take them from a short queue so filtering and aggregation use every core.

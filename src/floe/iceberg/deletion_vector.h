@@ -13,12 +13,11 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/iceberg/metadata_columns.h"
 
 namespace floe::iceberg {
 
 inline constexpr char kDeletionVectorBlobType[] = "deletion-vector-v1";
-// The field id a deletion vector's blob names (the _pos metadata column).
-inline constexpr int32_t kRowPositionFieldId = 2147483645;
 
 // The blob of `positions` (any order, duplicates allowed; each >= 0).
 Result<std::string> EncodeDeletionVector(const std::vector<int64_t>& positions);

@@ -12,7 +12,6 @@
 #include "floe/columnar/take.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
-#include "floe/iceberg/delete_loader.h"
 #include "floe/iceberg/row_lineage.h"
 #include "floe/iceberg/row_order.h"
 #include "floe/iceberg/scan.h"
@@ -191,14 +190,13 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
   std::vector<c::RecordBatch> rows;
   int64_t count = 0;
   ScanMetrics metrics;  // the rows the deletes took out
-  std::optional<DeleteLoader> deletes;
-  if (lineage) deletes.emplace(io, g.tasks, schema, nullptr);
+  // In v3 the reader derives each row's lineage where its file holds none.
+  const Schema read_schema = lineage ? WithRowLineage(schema) : schema;
   for (const auto& t : g.tasks) {
     FileScanTask task = t;
     task.residual = True();  // rewrites keep every row of a file, but deleted ones
     FLOE_ASSIGN_OR_RETURN(std::vector<c::RecordBatch> batches,
-                          lineage ? ReadWithRowLineage(task, schema, io, *deletes, &metrics)
-                                  : ReadTask(task, schema, io, &metrics));
+                          ReadTask(task, read_schema, io, &metrics));
     for (auto& b : batches) {
       count += b.num_rows;
       if (b.num_rows > 0) rows.push_back(std::move(b));

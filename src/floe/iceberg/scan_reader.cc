@@ -14,8 +14,10 @@
 #include <variant>
 
 #include "floe/base/thread_pool.h"
+#include "floe/columnar/column_builder.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/delete_loader.h"
+#include "floe/iceberg/metadata_columns.h"
 #include "floe/iceberg/runtime.h"
 #include "floe/iceberg/schema_conform.h"
 #include "floe/parquet/read_file.h"
@@ -138,16 +140,32 @@ void CollectNestedIds(const NestedField& field, std::vector<int32_t>* out) {
 }
 
 struct ScanShape {
-  Schema read_schema;             // projected + residual-only columns (top level)
+  // `projected` without the metadata columns a file does not hold (_file, _pos, _spec_id): what
+  // the reader's batches are conformed to before those are added.
+  Schema data_projected;
+  Schema read_schema;             // data_projected + residual-only columns (top level)
   std::vector<int32_t> read_ids;  // top-level field ids of read_schema
   std::vector<int32_t> leaf_ids;  // every id below them, for the column_sizes estimate
-  bool needs_projection = false;  // read_schema has columns `projected` lacks
+  bool needs_projection = false;  // read_schema has columns `data_projected` lacks
+  bool metadata = false;          // `projected` names a metadata column
+  bool positions = false;         // the reader adds each row's position (_pos, lineage)
 };
+
+// The field the Parquet reader adds its row positions in.
+columnar::Field PositionField() { return {"_pos", columnar::Int64(), false, kRowPositionFieldId}; }
 
 Result<ScanShape> ShapeOf(const std::vector<FileScanTask>& tasks, const Schema& projected,
                           bool apply_residual, const Schema* table_schema) {
   ScanShape s;
-  std::vector<NestedField> fields = projected.fields();
+  std::vector<NestedField> fields;
+  for (const NestedField& f : projected.fields()) {
+    const bool lineage = f.id == kRowIdFieldId || f.id == kLastUpdatedSequenceNumberFieldId;
+    s.metadata = s.metadata || IsMetadataColumn(f.id);
+    s.positions = s.positions || f.id == kRowPositionFieldId || lineage;
+    // The lineage columns are read from files that hold them, derived for the others.
+    if (!IsMetadataColumn(f.id) || lineage) fields.push_back(f);
+  }
+  s.data_projected = Schema(projected.schema_id(), fields);
   std::set<int32_t> have;
   for (const NestedField& f : fields) have.insert(f.id);
   // The columns equality deletes compare, as optional top-level fields of the table schema.
@@ -454,6 +472,81 @@ parquet::RowFilter WithEqualityDeletes(
   return out;
 }
 
+// Takes the last column out of `b` (the reader's row positions).
+columnar::ColumnPtr DetachLastColumn(columnar::RecordBatch* b) {
+  columnar::ColumnPtr last = b->columns.back();
+  b->columns.pop_back();
+  auto schema = std::make_shared<columnar::Schema>(*b->schema);
+  schema->fields.pop_back();
+  b->schema = std::move(schema);
+  return last;
+}
+
+// A column of `n` copies of one value.
+template <typename T>
+columnar::ColumnPtr Repeated(columnar::DataType type, T value, int64_t n) {
+  columnar::FixedWidthBuilder<T> b(std::move(type));
+  b.Reserve(n);
+  for (int64_t i = 0; i < n; ++i) b.Append(value);
+  return b.Finish();
+}
+
+// The lineage column `stored` (the file's own values, null where it holds none) with its nulls
+// filled: `first_row_id` + position for _row_id, the data sequence number for the other -- both
+// only when the file has a first_row_id (else it predates the table's v3 and they stay null).
+Result<columnar::ColumnPtr> FillLineage(const columnar::ColumnPtr& stored, bool row_id,
+                                        const FileScanTask& task,
+                                        const columnar::ColumnPtr& positions) {
+  if (stored->null_count == 0 || !task.file.first_row_id) return stored;
+  columnar::FixedWidthBuilder<int64_t> b(columnar::Int64());
+  b.Reserve(stored->length);
+  for (int64_t i = 0; i < stored->length; ++i) {
+    if (!stored->IsNull(i)) {
+      b.Append(stored->Value<int64_t>(i));
+    } else if (row_id) {
+      b.Append(*task.file.first_row_id + positions->Value<int64_t>(i));
+    } else {
+      b.Append(task.data_sequence_number);
+    }
+  }
+  return b.Finish();
+}
+
+// `data` (conformed to the projection without its metadata columns) with the metadata columns
+// `projected` names put in their places: the task's file path and spec id, the reader's positions,
+// and the lineage columns filled in.
+Result<columnar::RecordBatch> WithMetadata(columnar::RecordBatch data, const Schema& projected,
+                                           const FileScanTask& task,
+                                           const columnar::ColumnPtr& positions) {
+  columnar::RecordBatch out;
+  out.num_rows = data.num_rows;
+  auto schema = std::make_shared<columnar::Schema>();
+  size_t next = 0;
+  for (const NestedField& f : projected.fields()) {
+    columnar::ColumnPtr c;
+    if (f.id == kFilePathFieldId) {
+      columnar::BinaryBuilder b(columnar::String());
+      for (int64_t i = 0; i < data.num_rows; ++i)
+        FLOE_RETURN_IF_ERROR(b.Append(task.file.file_path));
+      c = b.Finish();
+    } else if (f.id == kRowPositionFieldId) {
+      c = positions;
+    } else if (f.id == kSpecIdFieldId) {
+      c = Repeated<int32_t>(columnar::Int32(), task.file.spec_id, data.num_rows);
+    } else {
+      c = data.columns[next++];
+      if (f.id == kRowIdFieldId || f.id == kLastUpdatedSequenceNumberFieldId) {
+        FLOE_ASSIGN_OR_RETURN(c, FillLineage(c, f.id == kRowIdFieldId, task, positions));
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(columnar::DataType t, ToColumnarType(*f.type));
+    schema->fields.push_back({f.name, t, !f.required, f.id});
+    out.columns.push_back(std::move(c));
+  }
+  out.schema = std::move(schema);
+  return out;
+}
+
 Error NameFile(Error e, const FileScanTask& task) {
   if (e.message.find(task.file.file_path) == std::string::npos) {
     e.message = "reading '" + task.file.file_path + "': " + e.message;
@@ -557,8 +650,9 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
         options.apply_residual && task.residual && task.residual->op != Op::kTrue;
     std::optional<parquet::RowFilter> residual_filter;
     if (by_residual) {
-      FLOE_ASSIGN_OR_RETURN(residual_filter, MakeRowFilter(task.residual, shape.read_schema,
-                                                           projected, hooks.evaluate_residual));
+      FLOE_ASSIGN_OR_RETURN(residual_filter,
+                            MakeRowFilter(task.residual, shape.read_schema, shape.data_projected,
+                                          hooks.evaluate_residual));
     }
     if (DeleteLoader::HasPositionDeletes(task)) {
       ro.excluded_rows_later = [&deletes, &task] { return deletes->PositionMask(task); };
@@ -566,7 +660,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     if (DeleteLoader::HasEqualityDeletes(task)) {
       FLOE_ASSIGN_OR_RETURN(auto sets, deletes->EqualityDeletes(task));
       residual_filter = WithEqualityDeletes(std::move(residual_filter), sets, shape.read_schema,
-                                            projected, metrics);
+                                            shape.data_projected, metrics);
     }
     const bool filtered = residual_filter.has_value();
     if (filtered) ro.filter = &*residual_filter;
@@ -593,17 +687,24 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     ro.mask_may_empty_pages = MayDeleteHalf(task);
     if (ro.mask_may_empty_pages) hints.projected_bytes = -1;
 
-    auto sink = [&](const columnar::RecordBatch& b) -> Status {
+    if (shape.positions) ro.position_field = PositionField();
+    auto sink = [&](columnar::RecordBatch b) -> Status {
+      columnar::ColumnPtr positions;
+      if (shape.positions) positions = DetachLastColumn(&b);
       const bool has_ids = std::any_of(b.schema->fields.begin(), b.schema->fields.end(),
                                        [](const columnar::Field& f) { return f.field_id >= 0; });
       columnar::RecordBatch conformed;
       if (filtered) {
-        FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(b, projected, has_ids));
+        FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(b, shape.data_projected, has_ids));
       } else {
         FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(b, shape.read_schema, has_ids));
         if (shape.needs_projection) {
-          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, projected, true));
+          FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, shape.data_projected, true));
         }
+      }
+      if (shape.metadata) {
+        FLOE_ASSIGN_OR_RETURN(conformed,
+                              WithMetadata(std::move(conformed), projected, task, positions));
       }
       std::lock_guard lock(mu);
       if (options.preserve_order && (index != next_to_deliver || !held_batches.empty())) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
 #include "floe/parquet/record_assembler.h"
 #include "floe/parquet/row_selection.h"
@@ -316,13 +317,20 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     for (size_t i : shape.output) schema->fields.push_back(plan.schema->fields[i]);
     out.schema = std::move(schema);
   }
+  if (options.position_field) {
+    auto schema = std::make_shared<columnar::Schema>(*out.schema);
+    schema->fields.push_back(*options.position_field);
+    out.schema = std::move(schema);
+  }
   std::atomic<int64_t> rows_decoded{0};
   // The mask's short runs, left in the plan, come out of the decoded batches by position.
-  if (!dropped.empty() && starts.empty()) starts = FileRowStarts(fetched.reader.metadata());
+  if ((!dropped.empty() || options.position_field) && starts.empty()) {
+    starts = FileRowStarts(fetched.reader.metadata());
+  }
   // Decodes `slice` in order; rows of a plan not narrowed are filtered batch by batch.
   auto decode = [&](ReadPlan slice, FetchedBytes bytes) -> Status {
     std::optional<RowPositions> positions;
-    if (!dropped.empty()) positions.emplace(slice, starts);
+    if (!dropped.empty() || options.position_field) positions.emplace(slice, starts);
     size_t next_dropped = 0;  // the slice's positions only grow
     std::vector<int64_t> at;
     FLOE_ASSIGN_OR_RETURN(BatchReader batches,
@@ -346,7 +354,7 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
         keep.reserve(static_cast<size_t>(b->num_rows));
         for (int64_t r = 0; r < b->num_rows; ++r) {
           if (by_filter && !match[static_cast<size_t>(r)]) continue;
-          if (positions) {
+          if (!dropped.empty()) {
             const int64_t p = at[static_cast<size_t>(r)];
             while (next_dropped < dropped.size() && dropped[next_dropped].end <= p) ++next_dropped;
             if (next_dropped < dropped.size() && dropped[next_dropped].begin <= p) continue;
@@ -355,8 +363,20 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
         }
         if (static_cast<int64_t>(keep.size()) != b->num_rows) {
           FLOE_ASSIGN_OR_RETURN(*b, columnar::Take(*b, keep));
+          if (options.position_field) {
+            for (size_t i = 0; i < keep.size(); ++i) at[i] = at[static_cast<size_t>(keep[i])];
+            at.resize(keep.size());
+          }
         }
         if (by_filter) *b = Columns(*b, shape.output);
+      }
+      if (options.position_field) {
+        columnar::FixedWidthBuilder<int64_t> column(options.position_field->type);
+        column.AppendValues(at.data(), static_cast<int64_t>(at.size()));
+        auto schema = std::make_shared<columnar::Schema>(*b->schema);
+        schema->fields.push_back(*options.position_field);
+        b->schema = std::move(schema);
+        b->columns.push_back(column.Finish());
       }
       FLOE_RETURN_IF_ERROR(sink(std::move(*b)));
     }

@@ -41,6 +41,9 @@ struct ReadFileOptions {
   // the projection alone may not need) so that those pages are not fetched. A caller that knows
   // the mask is scattered (a few deletes per page) says false.
   bool mask_may_empty_pages = true;
+  // When set, every batch gets one more column, last, with this field: each row's position in the
+  // file (int64; row 0 is the first row of the first row group) -- what a row-level delete names.
+  std::optional<columnar::Field> position_field;
   // Most rows per batch of a plan narrowed to the filter's matches: every row of such a batch goes
   // on into the caller's work, so it is kept small enough to stay in a core's L2 cache.
   int64_t narrowed_batch_rows = int64_t{16} * 1024;
