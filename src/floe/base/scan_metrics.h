@@ -11,6 +11,8 @@
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace floe {
 
@@ -81,6 +83,13 @@ struct ScanMetrics {
   ScanMetrics(const ScanMetrics& o) = default;
   ScanMetrics& operator=(const ScanMetrics& o) = default;
 
+  // Adds every counter of `o` (another scan of the same statement); peaks take the larger.
+  void Add(const ScanMetrics& o) {
+    for (auto [mine, theirs] : Counters(o)) *mine += theirs->value();
+    peak_buffered_bytes.RaiseTo(o.peak_buffered_bytes);
+    Warn(o.metadata_warning());
+  }
+
   // The first warning wins.
   void Warn(const std::string& w) {
     if (w.empty()) return;
@@ -99,6 +108,22 @@ struct ScanMetrics {
     Mutex(const Mutex&) : std::mutex() {}
     Mutex& operator=(const Mutex&) { return *this; }
   };
+  // The summed counters of this and `o`, pairwise.
+  std::vector<std::pair<MetricCounter*, const MetricCounter*>> Counters(const ScanMetrics& o) {
+    std::vector<std::pair<MetricCounter*, const MetricCounter*>> out;
+    auto both = [&](MetricCounter ScanMetrics::*m) { out.emplace_back(&(this->*m), &(o.*m)); };
+    for (auto m : {&ScanMetrics::data_files_planned, &ScanMetrics::data_files_skipped_partition,
+                   &ScanMetrics::data_files_skipped_bounds, &ScanMetrics::data_files_opened,
+                   &ScanMetrics::row_groups_read, &ScanMetrics::row_groups_skipped,
+                   &ScanMetrics::pages_skipped, &ScanMetrics::rows_read, &ScanMetrics::rows,
+                   &ScanMetrics::delete_files_opened, &ScanMetrics::delete_requests,
+                   &ScanMetrics::delete_bytes_fetched, &ScanMetrics::rows_deleted,
+                   &ScanMetrics::requests, &ScanMetrics::heads, &ScanMetrics::bytes_fetched,
+                   &ScanMetrics::footer_cache_hits, &ScanMetrics::metadata_rejected}) {
+      both(m);
+    }
+    return out;
+  }
   mutable Mutex warning_mu_;
   std::string metadata_warning_;
 };

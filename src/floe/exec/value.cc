@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "floe/base/calendar.h"
 #include "floe/columnar/value_format.h"
@@ -125,6 +126,85 @@ Result<ColumnPtr> NormalizeColumn(const ColumnPtr& column) {
     FLOE_RETURN_IF_ERROR(b.Append(v));
   }
   return b.Finish();
+}
+
+Result<ColumnPtr> DenormalizeColumn(const ColumnPtr& column, const DataType& type) {
+  if (column->type == type || column->type.IsNested() || type.IsNested()) return column;
+  if (column->type.id == TypeId::kNull) return column;
+  if (NormalizedType(type) != column->type) {
+    return Internal("a {} column cannot be written as {}", column->type.ToString(),
+                    type.ToString());
+  }
+  const int64_t n = column->length;
+  // One loop over the values; the validity bitmap is shared. A null row's value is not checked.
+  auto narrow = [&]<typename From, typename To>(auto convert) -> Result<ColumnPtr> {
+    ByteVector out(static_cast<size_t>(n) * sizeof(To));
+    To* o = reinterpret_cast<To*>(out.data());
+    for (int64_t i = 0; i < n; ++i) {
+      const From x = column->Value<From>(i);
+      if (column->IsNull(i)) {
+        o[i] = To{};
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(o[i], convert(x));
+    }
+    auto c = std::make_shared<columnar::Column>();
+    c->type = type;
+    c->length = n;
+    c->null_count = column->null_count;
+    c->validity = column->validity;
+    c->values = Buffer(std::move(out));
+    return ColumnPtr(c);
+  };
+  auto in_range = [&]<typename To>(int64_t x) -> Result<To> {
+    if (x < static_cast<int64_t>(std::numeric_limits<To>::min()) ||
+        x > static_cast<int64_t>(std::numeric_limits<To>::max())) {
+      return InvalidInput("value {} is out of range for {}", x, type.ToString());
+    }
+    return static_cast<To>(x);
+  };
+  auto from_micros = [&](int64_t x) -> Result<int64_t> {
+    switch (type.unit) {
+      case columnar::TimeUnit::kMilli:
+        return FloorDiv(x, 1000);
+      case columnar::TimeUnit::kNano:
+        if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000) {
+          return InvalidInput("value {} is out of range for {}", x, type.ToString());
+        }
+        return x * 1000;
+      default:
+        return x;
+    }
+  };
+  switch (type.id) {
+    case TypeId::kInt8:
+      return narrow.template operator()<int64_t, int8_t>(
+          [&](int64_t x) { return in_range.template operator()<int8_t>(x); });
+    case TypeId::kInt16:
+      return narrow.template operator()<int64_t, int16_t>(
+          [&](int64_t x) { return in_range.template operator()<int16_t>(x); });
+    case TypeId::kInt32:
+      return narrow.template operator()<int64_t, int32_t>(
+          [&](int64_t x) { return in_range.template operator()<int32_t>(x); });
+    case TypeId::kUInt8:
+      return narrow.template operator()<int64_t, uint8_t>(
+          [&](int64_t x) { return in_range.template operator()<uint8_t>(x); });
+    case TypeId::kUInt16:
+      return narrow.template operator()<int64_t, uint16_t>(
+          [&](int64_t x) { return in_range.template operator()<uint16_t>(x); });
+    case TypeId::kUInt32:
+      return narrow.template operator()<int64_t, uint32_t>(
+          [&](int64_t x) { return in_range.template operator()<uint32_t>(x); });
+    case TypeId::kFloat32:
+      return narrow.template operator()<double, float>(
+          [](double x) -> Result<float> { return static_cast<float>(x); });
+    case TypeId::kTimestamp:
+    case TypeId::kTime64:
+      return narrow.template operator()<int64_t, int64_t>(from_micros);
+    default:
+      return Internal("a {} column cannot be written as {}", column->type.ToString(),
+                      type.ToString());
+  }
 }
 
 Result<Value> ValueAt(const columnar::Column& c, int64_t row) {

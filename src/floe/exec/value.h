@@ -49,6 +49,12 @@ DataType NormalizedType(const DataType& t);
 // The column converted to its normalised type (the column itself when already normalised).
 Result<ColumnPtr> NormalizeColumn(const ColumnPtr& column);
 
+// A normalised column turned back into `type` (the column's type before NormalizedType), as a
+// write needs it: int64 -> the narrower integer (a value out of its range is an invalid-input
+// error), float64 -> float32, micros -> the timestamp's or time's unit. Other types come back as
+// they are.
+Result<ColumnPtr> DenormalizeColumn(const ColumnPtr& column, const DataType& type);
+
 // The value at `row` of a column (normalised or not). Nested columns are an unsupported error.
 Result<Value> ValueAt(const columnar::Column& column, int64_t row);
 

@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include "floe/base/clock.h"
+#include "floe/iceberg/delete_index.h"
+#include "floe/iceberg/evaluator.h"
 #include "floe/iceberg/location.h"
+#include "floe/iceberg/projection.h"
 #include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/snapshot_writer.h"
 #include "floe/iceberg/table_properties.h"
@@ -37,6 +40,126 @@ Result<std::vector<ManifestEntry>> ReadEntries(const FileIO& io, const TableMeta
   FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec->PartitionType(m.CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.ReadMetadata(mf.manifest_path));
   return ReadManifest(bytes, mf.manifest_path, mf, *ptype);
+}
+
+// The snapshots of `m` committed after `from` (newest first): the current one and its ancestors
+// down to, not including, `from`. A `from` that is not an ancestor (rolled back, expired) cannot be
+// validated against and is a conflict.
+Result<std::vector<const Snapshot*>> SnapshotsSince(const TableMetadata& m,
+                                                    const std::string& table,
+                                                    std::optional<int64_t> from) {
+  std::vector<const Snapshot*> out;
+  for (const Snapshot* s = m.CurrentSnapshot(); s != nullptr;
+       s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+    if (from && s->snapshot_id == *from) return out;
+    out.push_back(s);
+  }
+  if (!from) return out;
+  return Conflict(
+      "snapshot {} that the statement read is no longer an ancestor of table '{}''s current "
+      "snapshot (rolled back or expired), so its changes cannot be checked; nothing was committed",
+      *from, table);
+}
+
+// Iceberg's validations of a row-level change (commit.h: CommitValidation) against `m`.
+Status Validate(const FileIO& io, const TableMetadata& m, const std::string& table,
+                const CommitValidation& v) {
+  using NewDeletes = CommitValidation::NewDeletes;
+  FLOE_ASSIGN_OR_RETURN(std::vector<const Snapshot*> since,
+                        SnapshotsSince(m, table, v.from_snapshot_id));
+  if (since.empty()) return {};
+  const Schema& schema = m.CurrentSchema();
+  ExprPtr bound;
+  if (v.conflict_filter) {
+    FLOE_ASSIGN_OR_RETURN(bound, Bind(v.conflict_filter, schema));
+  }
+  std::set<std::string> changed;
+  for (const ManifestEntry& e : v.files) changed.insert(e.file.file_path);
+  const std::string after = v.from_snapshot_id
+                                ? fmt::format("since snapshot {}", *v.from_snapshot_id)
+                                : std::string("since the statement read the table");
+  // Whether a file may hold rows the filter matches: by its partition (the filter's inclusive
+  // projection), then, for data files, by its column metrics.
+  auto might_match = [&](const DataFile& f, const PartitionSpec& spec) -> Result<bool> {
+    if (!bound) return true;
+    FLOE_ASSIGN_OR_RETURN(TypePtr ptype, spec.PartitionType(schema));
+    if (!MatchesPartition(ProjectInclusive(bound, spec, schema), *ptype, f.partition)) {
+      return false;
+    }
+    return f.content != FileContent::kData || MetricsMightMatch(bound, schema, f);
+  };
+  DeleteIndex new_deletes;
+  bool any_new_deletes = false;
+  for (const Snapshot* s : since) {
+    const std::string op = s->operation();
+    const bool adds_data = op == "append" || op == "overwrite";
+    const bool adds_deletes = op == "overwrite" || op == "delete";
+    const bool removes =
+        op == "overwrite" || op == "replace" || (op == "delete" && v.removed_by_delete);
+    const bool check_data = (removes && !changed.empty()) || (adds_data && v.no_conflicting_data);
+    const bool check_deletes = adds_deletes && v.new_deletes != NewDeletes::kAllowed;
+    if (!check_data && !check_deletes) continue;
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, Table{}.Manifests(io, *s));
+    for (const ManifestFile& mf : manifests) {
+      // Only what this snapshot wrote: the manifests it added.
+      if (mf.added_snapshot_id != s->snapshot_id) continue;
+      const bool data = mf.content == ManifestContent::kData;
+      if (data ? !check_data : !check_deletes) continue;
+      const PartitionSpec* spec = m.SpecById(mf.partition_spec_id);
+      if (spec == nullptr) {
+        return Corrupt("manifest '{}' uses unknown partition spec {}", mf.manifest_path,
+                       mf.partition_spec_id);
+      }
+      FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries, ReadEntries(io, m, mf));
+      for (ManifestEntry& e : entries) {
+        if (e.snapshot_id != s->snapshot_id) continue;
+        const DataFile& f = e.file;
+        if (data && e.status == EntryStatus::kDeleted && removes && changed.contains(f.file_path)) {
+          return Conflict(
+              "data file '{}' that this statement changes was removed by snapshot {} ({}) {}; "
+              "nothing was committed",
+              f.file_path, s->snapshot_id, op, after);
+        }
+        if (data && e.status == EntryStatus::kAdded && adds_data && v.no_conflicting_data) {
+          FLOE_ASSIGN_OR_RETURN(bool hit, might_match(f, *spec));
+          if (hit) {
+            return Conflict(
+                "found a conflicting data file '{}' added by snapshot {} ({}) {} that may hold "
+                "rows "
+                "this statement matches (serializable isolation); nothing was committed",
+                f.file_path, s->snapshot_id, op, after);
+          }
+        }
+        if (!data && e.status == EntryStatus::kAdded) {
+          if (v.new_deletes == NewDeletes::kMatchingFilter) {
+            FLOE_ASSIGN_OR_RETURN(bool hit, might_match(f, *spec));
+            if (hit) {
+              return Conflict(
+                  "found a conflicting delete file '{}' added by snapshot {} ({}) {} that may "
+                  "apply to rows this statement changes; nothing was committed",
+                  f.file_path, s->snapshot_id, op, after);
+            }
+          } else {
+            new_deletes.Add(e);
+            any_new_deletes = true;
+          }
+        }
+      }
+    }
+  }
+  if (any_new_deletes) {
+    new_deletes.Finish();
+    for (const ManifestEntry& e : v.files) {
+      std::vector<DataFile> hit = new_deletes.For(e);
+      if (!hit.empty()) {
+        return Conflict(
+            "found a conflicting delete file '{}' committed {} that applies to data file '{}', "
+            "which this statement changes; nothing was committed",
+            hit.front().file_path, after, e.file.file_path);
+      }
+    }
+  }
+  return {};
 }
 
 // The metadata of `u` committed on `base`, with the manifests and manifest list it needs written.
@@ -181,20 +304,25 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
       return InvalidInput("table '{}' is format version {}; delete files need version 2 or later",
                           base.id.ToString(), m.format_version);
     }
-    std::vector<ManifestEntry> entries;
+    std::map<int32_t, std::vector<ManifestEntry>> by_spec;
     for (const auto& f : u.added_deletes) {
       if (f.content == FileContent::kData) {
         return Internal("data file '{}' given as a delete file", f.file_path);
       }
-      if (f.partition.size() != spec.fields().size()) {
-        return InvalidInput("delete file '{}' has {} partition values; the table's spec has {}",
-                            f.file_path, f.partition.size(), spec.fields().size());
+      const PartitionSpec* own = u.deletes_keep_spec ? m.SpecById(f.spec_id) : &spec;
+      if (own == nullptr) {
+        return InvalidInput("delete file '{}' names partition spec {}, which table '{}' lacks",
+                            f.file_path, f.spec_id, base.id.ToString());
+      }
+      if (f.partition.size() != own->fields().size()) {
+        return InvalidInput("delete file '{}' has {} partition values; its spec has {}",
+                            f.file_path, f.partition.size(), own->fields().size());
       }
       ManifestEntry e;
       e.status = EntryStatus::kAdded;
       e.snapshot_id = snapshot_id;
       e.file = f;
-      e.file.spec_id = spec.spec_id();
+      e.file.spec_id = own->spec_id();
       if (f.content == FileContent::kPositionDeletes && m.format_version >= 3 &&
           !IsDeletionVector(f)) {
         return InvalidInput(
@@ -211,13 +339,15 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
         ++added_equality_files;
       }
       changed_partitions.insert(
-          fmt::format("{}:{}", spec.spec_id(), spec.PartitionPath(f.partition)));
-      entries.push_back(std::move(e));
+          fmt::format("{}:{}", own->spec_id(), own->PartitionPath(f.partition)));
+      by_spec[own->spec_id()].push_back(std::move(e));
     }
-    FLOE_ASSIGN_OR_RETURN(ManifestFile mf,
-                          internal::WriteManifestFile(io, m, spec, entries, snapshot_id, seq,
-                                                      written, ManifestContent::kDeletes));
-    added_manifests.push_back(std::move(mf));
+    for (const auto& [spec_id, entries] : by_spec) {
+      FLOE_ASSIGN_OR_RETURN(ManifestFile mf, internal::WriteManifestFile(
+                                                 io, m, *m.SpecById(spec_id), entries, snapshot_id,
+                                                 seq, written, ManifestContent::kDeletes));
+      added_manifests.push_back(std::move(mf));
+    }
   }
 
   // Merge small data manifests of the default spec once there are enough of them.
@@ -372,6 +502,9 @@ Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
         // Checked per attempt: a retry may come long after the files were written.
         FLOE_RETURN_IF_ERROR(CheckAddedFilesExist(io, base.metadata, update.added));
         FLOE_RETURN_IF_ERROR(CheckAddedFilesExist(io, base.metadata, update.added_deletes));
+        if (update.validation) {
+          FLOE_RETURN_IF_ERROR(Validate(io, base.metadata, base.id.ToString(), *update.validation));
+        }
         return Apply(io, base, update, attempt, written);
       },
       stats);

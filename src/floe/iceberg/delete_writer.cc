@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "floe/base/clock.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/delete_index.h"
@@ -29,7 +30,7 @@ Result<parquet::WrittenFile> WriteParquet(const FileIO& io, const std::string& l
 
 // The manifest entry's file of a Parquet delete file of `rows` rows written at `location`.
 DataFile ParquetDeleteFile(FileContent content, const std::string& location,
-                           const parquet::WrittenFile& written, int64_t rows,
+                           const parquet::WrittenFile& written, int64_t written_at_ms, int64_t rows,
                            std::vector<Literal> partition) {
   DataFile f;
   f.content = content;
@@ -38,6 +39,7 @@ DataFile ParquetDeleteFile(FileContent content, const std::string& location,
   f.record_count = rows;
   f.file_size_in_bytes = written.file_size;
   f.split_offsets = written.split_offsets;
+  f.written_at_ms = written_at_ms;
   return f;
 }
 
@@ -63,10 +65,11 @@ Result<DataFile> WritePositionDeleteFile(const FileIO& io, const std::string& lo
   batch.schema = schema;
   batch.num_rows = static_cast<int64_t>(deletes.size());
   batch.columns = {paths.Finish(), pos.Finish()};
+  const int64_t written_at_ms = UnixMillisNow();  // before the put: orphan removal's age floor
   FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, WriteParquet(io, location, batch));
 
-  DataFile f = ParquetDeleteFile(FileContent::kPositionDeletes, location, written, batch.num_rows,
-                                 std::move(partition));
+  DataFile f = ParquetDeleteFile(FileContent::kPositionDeletes, location, written, written_at_ms,
+                                 batch.num_rows, std::move(partition));
   for (int32_t id : {kDeleteFilePathFieldId, kDeletePosFieldId}) {
     f.value_counts[id] = batch.num_rows;
     f.null_value_counts[id] = 0;
@@ -115,8 +118,12 @@ Result<std::vector<DataFile>> WriteDeletionVectors(
     out.push_back(std::move(f));
   }
   const std::string bytes = puffin.Finish();
+  const int64_t written_at_ms = UnixMillisNow();
   FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
-  for (DataFile& f : out) f.file_size_in_bytes = static_cast<int64_t>(bytes.size());
+  for (DataFile& f : out) {
+    f.file_size_in_bytes = static_cast<int64_t>(bytes.size());
+    f.written_at_ms = written_at_ms;
+  }
   return out;
 }
 
@@ -135,9 +142,10 @@ Result<DataFile> WriteEqualityDeleteFile(const FileIO& io, const std::string& lo
   }
   const Schema columns(table_schema.schema_id(), fields);
   FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(rows, columns));
+  const int64_t written_at_ms = UnixMillisNow();
   FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, WriteParquet(io, location, conformed));
-  DataFile f = ParquetDeleteFile(FileContent::kEqualityDeletes, location, written, rows.num_rows,
-                                 std::move(partition));
+  DataFile f = ParquetDeleteFile(FileContent::kEqualityDeletes, location, written, written_at_ms,
+                                 rows.num_rows, std::move(partition));
   f.equality_ids = equality_ids;
   return f;
 }

@@ -64,6 +64,22 @@ const std::vector<PropertyDef>& TableProperties() {
        "expire removes snapshots older than this by default"},
       {"history.expire.min-snapshots-to-keep", K::kInteger, 1, kInt32Max, "1",
        "expire keeps at least this many snapshots of each branch"},
+      {"write.delete.mode", K::kChoice, 0, 0, "copy-on-write",
+       "How DELETE changes rows: rewrite their files, or write delete files",
+       "copy-on-write|merge-on-read"},
+      {"write.update.mode", K::kChoice, 0, 0, "copy-on-write", "How UPDATE changes rows",
+       "copy-on-write|merge-on-read"},
+      {"write.merge.mode", K::kChoice, 0, 0, "copy-on-write", "How MERGE INTO changes rows",
+       "copy-on-write|merge-on-read"},
+      {"write.delete.isolation-level", K::kChoice, 0, 0, "serializable",
+       "What a concurrent commit may do before a DELETE's commit fails", "serializable|snapshot"},
+      {"write.update.isolation-level", K::kChoice, 0, 0, "serializable", "The same for UPDATE",
+       "serializable|snapshot"},
+      {"write.merge.isolation-level", K::kChoice, 0, 0, "serializable", "The same for MERGE INTO",
+       "serializable|snapshot"},
+      {"write.delete.granularity", K::kChoice, 0, 0, "file",
+       "Merge-on-read v2: a position delete file per data file, or per partition",
+       "file|partition"},
       {"floe.write.parquet.colocated-columns", K::kText, 0, 0, "",
        "Columns whose chunks are written next to each other (floe)"},
   };
@@ -118,6 +134,19 @@ Status ValidateTableProperty(std::string_view key, std::string_view value) {
     case PropertyKind::kMetricsMode:
       if (!ParseMetricsMode(value)) return bad("none, counts, truncate(N) or full");
       return {};
+    case PropertyKind::kChoice: {
+      std::string lower(value);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::string_view rest = def->choices;
+      while (!rest.empty()) {
+        const size_t bar = rest.find('|');
+        if (lower == rest.substr(0, bar)) return {};
+        rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+      }
+      std::string list;
+      for (char c : def->choices) list += c == '|' ? std::string(" or ") : std::string(1, c);
+      return bad(list);
+    }
     case PropertyKind::kText:
       return {};
   }

@@ -22,6 +22,7 @@ enum class PropertyKind {
   kBoolean,      // true or false
   kCodec,        // a Parquet compression codec name
   kMetricsMode,  // none, counts, truncate(N), full
+  kChoice,       // one of `choices` (case-insensitive)
   kText,
 };
 
@@ -32,6 +33,7 @@ struct PropertyDef {
   int64_t max = INT64_MAX;
   std::string_view default_value;  // as Iceberg 1.11 documents it ("" when none)
   std::string_view doc;
+  std::string_view choices = {};  // kChoice: the values, separated by '|'
 };
 
 // Every property floe reads, in the order `floe table create --help` lists them.

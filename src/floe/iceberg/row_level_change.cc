@@ -1,0 +1,390 @@
+#include "floe/iceberg/row_level_change.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "floe/columnar/take.h"
+#include "floe/iceberg/commit.h"
+#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/delete_loader.h"
+#include "floe/iceberg/delete_writer.h"
+#include "floe/iceberg/metadata_columns.h"
+#include "floe/iceberg/row_lineage.h"
+#include "floe/iceberg/scan.h"
+#include "floe/iceberg/scan_reader.h"
+#include "floe/iceberg/table_properties.h"
+
+namespace floe::iceberg {
+
+namespace c = columnar;
+
+const char* OperationName(RowLevelOperation operation) {
+  switch (operation) {
+    case RowLevelOperation::kDelete:
+      return "DELETE";
+    case RowLevelOperation::kUpdate:
+      return "UPDATE";
+    case RowLevelOperation::kMerge:
+      return "MERGE";
+  }
+  return "?";
+}
+
+namespace {
+
+// The table property `write.<op>.<what>`, validated, lower case ("" when unset).
+Result<std::string> OperationProperty(const TableMetadata& m, RowLevelOperation operation,
+                                      const char* what) {
+  std::string op = OperationName(operation);
+  for (char& ch : op) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string key = fmt::format("write.{}.{}", op, what);
+  auto it = m.properties.find(key);
+  if (it == m.properties.end()) return std::string();
+  FLOE_RETURN_IF_ERROR(ValidateTableProperty(key, it->second));
+  std::string v = it->second;
+  for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return v;
+}
+
+// A task's data file as a commit validates it: the file with its data sequence number.
+ManifestEntry EntryOf(const FileScanTask& t) {
+  ManifestEntry e;
+  e.status = EntryStatus::kExisting;
+  e.sequence_number = t.data_sequence_number;
+  e.file = t.file;
+  return e;
+}
+
+// Whether delete file `d` (of a task of `data_file`) deletes from that file alone: a deletion
+// vector, or a position delete file that names it as its one referenced file.
+bool FileScoped(const DataFile& d, const std::string& data_file) {
+  if (d.content != FileContent::kPositionDeletes) return false;
+  if (d.referenced_data_file) return *d.referenced_data_file == data_file;
+  return false;
+}
+
+// The sorted, distinct positions of `a` and of the row ranges `b`.
+std::vector<int64_t> UnionPositions(std::vector<int64_t> a,
+                                    const std::vector<parquet::RowRange>& b) {
+  for (const parquet::RowRange& r : b) {
+    for (int64_t p = r.begin; p < r.end; ++p) a.push_back(p);
+  }
+  std::sort(a.begin(), a.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  return a;
+}
+
+// Where a new delete file for data of `spec` and `partition` goes: beside the data files.
+std::string DeleteFileLocation(const TableMetadata& m, const PartitionSpec& spec,
+                               const std::vector<Literal>& partition, const char* extension) {
+  const std::string path = spec.PartitionPath(partition);
+  return fmt::format("{}/data{}/{}-deletes.{}", m.location, path.empty() ? "" : "/" + path,
+                     NewUuid(), extension);
+}
+
+// The writer's view of the table: in v3 its schema carries the lineage columns, so rows keep
+// their `_row_id` (row_lineage.h).
+Table WriterTable(const Table& table) {
+  Table w = table;
+  if (w.metadata.format_version >= 3) {
+    for (Schema& s : w.metadata.schemas) {
+      if (s.schema_id() == w.metadata.current_schema_id) s = WithRowLineage(s);
+    }
+  }
+  return w;
+}
+
+// Copy-on-write: the rows of `tasks` (deletes applied) but those `deleted` names, written with
+// `writer`. Returns the rows copied.
+Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
+                              const std::vector<FileScanTask>& tasks,
+                              const std::map<std::string, std::vector<int64_t>>& deleted,
+                              TableDataWriter* writer, ScanMetrics* metrics) {
+  const Schema& schema = table.metadata.CurrentSchema();
+  const bool lineage = table.metadata.format_version >= 3;
+  std::vector<NestedField> fields = schema.fields();
+  if (lineage) fields = WithRowLineage(schema).fields();
+  const size_t kept_columns = fields.size();
+  for (const NestedField& f : MetadataFields()) {
+    if (f.id == kFilePathFieldId || f.id == kRowPositionFieldId) fields.push_back(f);
+  }
+  const Schema projected(schema.schema_id(), std::move(fields));
+  std::unordered_map<std::string, std::vector<int64_t>> sorted;
+  for (const auto& [path, positions] : deleted) {
+    std::vector<int64_t>& s = sorted[path];
+    s = positions;
+    std::sort(s.begin(), s.end());
+  }
+  ScanReadOptions options;
+  ScanHooks hooks;
+  hooks.table_schema = &schema;
+  int64_t copied = 0;
+  FLOE_RETURN_IF_ERROR(ReadScan(
+      tasks, projected, io, options, hooks,
+      [&](c::RecordBatch b) -> Status {
+        if (b.num_rows == 0) return {};
+        const c::Column& files = *b.columns[kept_columns];
+        const c::Column& positions = *b.columns[kept_columns + 1];
+        // A batch holds the rows of one file.
+        auto it = sorted.find(std::string(files.BytesAt(0)));
+        const std::vector<int64_t>* gone = it == sorted.end() ? nullptr : &it->second;
+        std::vector<int64_t> keep;
+        keep.reserve(static_cast<size_t>(b.num_rows));
+        for (int64_t r = 0; r < b.num_rows; ++r) {
+          const int64_t p = positions.Value<int64_t>(r);
+          if (gone == nullptr || !std::binary_search(gone->begin(), gone->end(), p)) {
+            keep.push_back(r);
+          }
+        }
+        b.columns.resize(kept_columns);
+        auto s = std::make_shared<c::Schema>(*b.schema);
+        s->fields.resize(kept_columns);
+        b.schema = std::move(s);
+        if (keep.empty()) return {};
+        if (static_cast<int64_t>(keep.size()) != b.num_rows) {
+          FLOE_ASSIGN_OR_RETURN(b, c::Take(b, keep));
+        }
+        copied += b.num_rows;
+        return writer->Write(b);
+      },
+      metrics));
+  return copied;
+}
+
+void RemoveWritten(const FileIO& io, const std::vector<std::string>& paths) {
+  for (const std::string& p : paths) (void)io.Delete(p);
+}
+
+}  // namespace
+
+Result<RowLevelPolicy> PolicyFor(const TableMetadata& m, const std::string& table,
+                                 RowLevelOperation operation) {
+  RowLevelPolicy p;
+  FLOE_ASSIGN_OR_RETURN(std::string mode, OperationProperty(m, operation, "mode"));
+  FLOE_ASSIGN_OR_RETURN(std::string isolation, OperationProperty(m, operation, "isolation-level"));
+  p.mode = mode == "merge-on-read" ? RowLevelMode::kMergeOnRead : RowLevelMode::kCopyOnWrite;
+  p.isolation = isolation == "snapshot" ? IsolationLevel::kSnapshot : IsolationLevel::kSerializable;
+  auto g = m.properties.find("write.delete.granularity");
+  if (g != m.properties.end()) {
+    FLOE_RETURN_IF_ERROR(ValidateTableProperty(g->first, g->second));
+    std::string v = g->second;
+    for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    p.partition_granularity = v == "partition";
+  }
+  if (p.mode == RowLevelMode::kMergeOnRead && m.format_version < 2) {
+    std::string op = OperationName(operation);
+    for (char& ch : op) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return InvalidInput(
+        "table '{}' is format version 1, which has no delete files: write.{}.mode = "
+        "merge-on-read needs format version 2 or later (set the table property format-version "
+        "to 2, or write.{}.mode to copy-on-write); nothing was changed",
+        table, op, op);
+  }
+  return p;
+}
+
+Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const FileIO& io,
+                                            const Table& table, const RowLevelChange& change,
+                                            ScanMetrics* metrics) {
+  const TableMetadata& m = table.metadata;
+  const std::string name = table.id.ToString();
+  FLOE_ASSIGN_OR_RETURN(RowLevelPolicy policy, PolicyFor(m, name, change.operation));
+  RowLevelResult result;
+  result.mode = policy.mode;
+  bool any_rows = false;
+  for (const auto& b : change.new_rows) any_rows = any_rows || b.num_rows > 0;
+  if (change.deleted.empty() && !any_rows) return result;
+
+  // The data files the statement changes, as its scan planned them (with their deletes).
+  std::vector<FileScanTask> tasks;
+  if (!change.deleted.empty()) {
+    ScanOptions so;
+    so.filter = change.filter;
+    so.snapshot_id = change.snapshot_id;
+    FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanFiles(table, io, so));
+    for (FileScanTask& t : plan.tasks) {
+      if (!change.deleted.contains(t.file.file_path)) continue;
+      t.residual = True();
+      tasks.push_back(std::move(t));
+    }
+    if (tasks.size() != change.deleted.size()) {
+      return Internal("{}: {} of the {} data files it read are not in the snapshot it read",
+                      OperationName(change.operation), change.deleted.size() - tasks.size(),
+                      change.deleted.size());
+    }
+  }
+  for (const auto& [path, positions] : change.deleted) {
+    std::set<int64_t> distinct(positions.begin(), positions.end());
+    result.rows_removed += static_cast<int64_t>(distinct.size());
+  }
+
+  SnapshotUpdate u;
+  CommitValidation v;
+  v.from_snapshot_id = change.snapshot_id;
+  v.conflict_filter = change.filter;
+  v.no_conflicting_data = policy.isolation == IsolationLevel::kSerializable;
+  for (const FileScanTask& t : tasks) v.files.push_back(EntryOf(t));
+
+  std::vector<std::string> written;  // removed again if the commit fails
+  TableDataWriter writer(WriterTable(table), io);
+  auto write_new_rows = [&]() -> Status {
+    for (const c::RecordBatch& b : change.new_rows) {
+      if (b.num_rows == 0) continue;
+      result.rows_added += b.num_rows;
+      FLOE_RETURN_IF_ERROR(writer.Write(b));
+    }
+    return {};
+  };
+  auto finish_data = [&]() -> Status {
+    FLOE_ASSIGN_OR_RETURN(std::vector<DataFile> files, writer.Finish());
+    for (const DataFile& f : files) {
+      written.push_back(f.file_path);
+      result.bytes_written += f.file_size_in_bytes;
+    }
+    result.data_files_added = static_cast<int64_t>(files.size());
+    u.added = std::move(files);
+    return {};
+  };
+
+  Status built = [&]() -> Status {
+    if (policy.mode == RowLevelMode::kCopyOnWrite) {
+      FLOE_ASSIGN_OR_RETURN(result.rows_copied,
+                            CopySurvivors(table, io, tasks, change.deleted, &writer, metrics));
+      FLOE_RETURN_IF_ERROR(write_new_rows());
+      FLOE_RETURN_IF_ERROR(finish_data());
+      for (const FileScanTask& t : tasks) {
+        u.deleted_paths.push_back(t.file.file_path);
+        // A deletion vector goes with its data file (it would dangle).
+        for (const DataFile& d : t.deletes) {
+          if (IsDeletionVector(d)) u.removed_deletes.push_back(d);
+        }
+      }
+      result.data_files_removed = static_cast<int64_t>(u.deleted_paths.size());
+      u.operation = u.added.empty() ? "delete" : "overwrite";
+      v.new_deletes = CommitValidation::NewDeletes::kForFiles;
+      v.removed_by_delete = true;
+      return {};
+    }
+
+    // Merge-on-read.
+    FLOE_RETURN_IF_ERROR(write_new_rows());
+    FLOE_RETURN_IF_ERROR(finish_data());
+    u.deletes_keep_spec = true;
+    DeleteLoader loader(io, tasks, m.CurrentSchema(), metrics);
+    if (tasks.empty()) {
+      // Only new rows (a MERGE that inserts): no deletes to write.
+    } else if (m.format_version >= 3) {
+      // One deletion vector per data file: its new positions, its old vector's and those of its
+      // position delete files; all in one Puffin file.
+      std::map<std::string, std::vector<int64_t>> positions;
+      std::map<std::string, std::vector<Literal>> partitions;
+      std::map<std::string, int32_t> specs;
+      for (const FileScanTask& t : tasks) {
+        const std::string& path = t.file.file_path;
+        std::vector<parquet::RowRange> previous;
+        if (DeleteLoader::HasPositionDeletes(t)) {
+          FLOE_ASSIGN_OR_RETURN(previous, loader.PositionMask(t));
+        }
+        positions[path] = UnionPositions(change.deleted.at(path), previous);
+        partitions[path] = t.file.partition;
+        specs[path] = t.file.spec_id;
+        for (const DataFile& d : t.deletes) {
+          if (FileScoped(d, path)) u.removed_deletes.push_back(d);
+        }
+      }
+      const FileScanTask& first = tasks.front();
+      const PartitionSpec* spec = m.SpecById(first.file.spec_id);
+      if (spec == nullptr)
+        return Corrupt("data file '{}' names unknown partition spec {}", first.file.file_path,
+                       first.file.spec_id);
+      const std::string puffin = DeleteFileLocation(m, *spec, first.file.partition, "puffin");
+      FLOE_ASSIGN_OR_RETURN(std::vector<DataFile> dvs,
+                            WriteDeletionVectors(io, puffin, positions, partitions));
+      written.push_back(puffin);
+      for (DataFile& d : dvs) d.spec_id = specs.at(*d.referenced_data_file);
+      if (!dvs.empty()) result.bytes_written += dvs.front().file_size_in_bytes;
+      u.added_deletes = std::move(dvs);
+    } else if (policy.partition_granularity) {
+      // One position delete file per partition, beside the older ones.
+      std::map<std::pair<int32_t, std::string>, std::vector<const FileScanTask*>> groups;
+      for (const FileScanTask& t : tasks) {
+        const PartitionSpec* spec = m.SpecById(t.file.spec_id);
+        if (spec == nullptr)
+          return Corrupt("data file '{}' names unknown partition spec {}", t.file.file_path,
+                         t.file.spec_id);
+        groups[{t.file.spec_id, spec->PartitionPath(t.file.partition)}].push_back(&t);
+      }
+      for (const auto& [key, group] : groups) {
+        std::vector<std::pair<std::string, int64_t>> pairs;
+        for (const FileScanTask* t : group) {
+          for (int64_t p : change.deleted.at(t->file.file_path)) {
+            pairs.emplace_back(t->file.file_path, p);
+          }
+        }
+        const FileScanTask& first = *group.front();
+        const std::string at =
+            DeleteFileLocation(m, *m.SpecById(key.first), first.file.partition, "parquet");
+        FLOE_ASSIGN_OR_RETURN(
+            DataFile d, WritePositionDeleteFile(io, at, std::move(pairs), first.file.partition));
+        written.push_back(at);
+        d.spec_id = key.first;
+        result.bytes_written += d.file_size_in_bytes;
+        u.added_deletes.push_back(std::move(d));
+      }
+    } else {
+      // One position delete file per data file, holding that file's earlier file-scoped deletes
+      // too (removed in the same commit); deletes of a whole partition stay as they are.
+      for (const FileScanTask& t : tasks) {
+        const std::string& path = t.file.file_path;
+        std::vector<std::pair<std::string, int64_t>> pairs;
+        for (int64_t p : change.deleted.at(path)) pairs.emplace_back(path, p);
+        for (const DataFile& d : t.deletes) {
+          if (!FileScoped(d, path)) continue;
+          FLOE_ASSIGN_OR_RETURN(auto previous, loader.AllPositions(d));
+          for (auto& pp : previous) {
+            if (pp.first == path) pairs.push_back(std::move(pp));
+          }
+          u.removed_deletes.push_back(d);
+        }
+        const PartitionSpec* spec = m.SpecById(t.file.spec_id);
+        if (spec == nullptr)
+          return Corrupt("data file '{}' names unknown partition spec {}", path, t.file.spec_id);
+        const std::string at = DeleteFileLocation(m, *spec, t.file.partition, "parquet");
+        FLOE_ASSIGN_OR_RETURN(DataFile d,
+                              WritePositionDeleteFile(io, at, std::move(pairs), t.file.partition));
+        written.push_back(at);
+        d.spec_id = t.file.spec_id;
+        result.bytes_written += d.file_size_in_bytes;
+        u.added_deletes.push_back(std::move(d));
+      }
+    }
+    // Iceberg's RowDelta: "delete" when it only adds deletes, "overwrite" with new rows too.
+    u.operation = u.added.empty() ? "delete" : (u.added_deletes.empty() ? "append" : "overwrite");
+    v.removed_by_delete = change.operation != RowLevelOperation::kDelete;
+    if (change.operation != RowLevelOperation::kDelete) {
+      v.new_deletes = CommitValidation::NewDeletes::kMatchingFilter;
+    } else if (m.format_version >= 3) {
+      v.new_deletes = CommitValidation::NewDeletes::kForFiles;  // one DV per data file
+    }
+    return {};
+  }();
+  if (!built) {
+    RemoveWritten(io, written);
+    return std::unexpected(built.error());
+  }
+  result.delete_files_added = static_cast<int64_t>(u.added_deletes.size());
+  result.delete_files_removed = static_cast<int64_t>(u.removed_deletes.size());
+  u.validation = std::move(v);
+  auto committed = CommitSnapshot(catalog, io, table.id, u);
+  if (!committed) {
+    RemoveWritten(io, written);
+    return std::unexpected(committed.error());
+  }
+  result.snapshot_id = committed->metadata.current_snapshot_id;
+  return result;
+}
+
+}  // namespace floe::iceberg
