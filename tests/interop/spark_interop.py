@@ -435,6 +435,79 @@ def main():
             "options => map('delete-file-threshold', '1'))")
         same_mor("sp.mor_file", "after Spark's rewrite_data_files")
 
+        # floe's DELETE and UPDATE in each write mode: Spark reads the rows floe's SQL says, and
+        # floe's and Spark's row-level commits interleave on one table without losing any.
+        dml_modes = {
+            "fl.dml_cow": ("2", ""),
+            "fl.dml_mor": ("2", "write.delete.mode=merge-on-read,write.update.mode=merge-on-read"),
+            "fl.dml_part": ("2", "write.delete.mode=merge-on-read,write.update.mode=merge-on-read,"
+                                 "write.delete.granularity=partition"),
+            "fl.dml_dv": ("3", "write.delete.mode=merge-on-read,write.update.mode=merge-on-read"),
+        }
+        dml_csv = os.path.join(work, "dml.csv")
+        with open(dml_csv, "w") as f:
+            f.write("id,day,status,amount\n" + "".join(
+                f"{i},2024-01-0{1 + i % 4},{'open' if i % 3 == 0 else 'shipped'},{i * 1.5}\n"
+                for i in range(400)))
+        for t, (version, props) in dml_modes.items():
+            create = ["table", "create", t, "--format-version", version, "--partition-by", "day",
+                      "--schema", '[{"name":"id","type":"long","required":true},'
+                      '{"name":"day","type":"date"},{"name":"status","type":"string"},'
+                      '{"name":"amount","type":"double"}]']
+            for p in filter(None, props.split(",")):
+                create += ["--property", p]
+            floe(*create)
+            floe("table", "append", t, dml_csv)
+            floe("query", "-e", f"DELETE FROM {t} WHERE id % 7 = 0")
+            floe("query", "-e", f"UPDATE {t} SET status = 'paid', amount = amount + 1000 "
+                                f"WHERE status = 'open' AND id < 200")
+            floe("query", "-e", f"DELETE FROM {t} WHERE id % 7 = 1 OR day = '2024-01-04'")
+            sql(f"REFRESH TABLE floe.{t}")
+            want = [[norm(v) for v in r] for r in
+                    [(i, "paid" if i % 3 == 0 and i < 200 else ("open" if i % 3 == 0 else "shipped"),
+                      i * 1.5 + (1000 if i % 3 == 0 and i < 200 else 0))
+                     for i in range(400) if i % 7 not in (0, 1) and i % 4 != 3]]
+            got = spark_rows(f"SELECT id, status, amount FROM floe.{t} ORDER BY id")
+            check(got == want, f"{t}: Spark reads floe's DELETE and UPDATE row for row "
+                               f"({len(got)} rows, {len(want)} expected)")
+            same(f"SELECT status, count(*), sum(amount) FROM {t} GROUP BY status ORDER BY status",
+                 f"{t} after floe's DML, grouped")
+        kinds = spark_rows("SELECT DISTINCT file_format FROM floe.fl.dml_dv.delete_files")
+        check(kinds == [["PUFFIN"]], f"floe's v3 deletes are deletion vectors ({kinds})")
+        # Spark's MERGE and floe's DELETE and UPDATE, one after another on one table.
+        sql("MERGE INTO floe.fl.dml_mor t USING (SELECT id, id % 5 AS k FROM range(0, 400, 5)) s "
+            "ON t.id = s.id WHEN MATCHED THEN UPDATE SET t.amount = -1 "
+            "WHEN NOT MATCHED THEN INSERT (id, day, status, amount) "
+            "VALUES (s.id, DATE'2024-01-09', 'new', 0)")
+        floe("query", "-e", "DELETE FROM fl.dml_mor WHERE amount = -1 AND id % 10 = 0")
+        sql("REFRESH TABLE floe.fl.dml_mor")
+        sql("UPDATE floe.fl.dml_mor SET status = 'spark' WHERE status = 'new'")
+        floe("query", "-e", "UPDATE fl.dml_mor SET amount = 7 WHERE status = 'spark'")
+        sql("REFRESH TABLE floe.fl.dml_mor")
+        same("SELECT status, count(*), sum(amount), sum(id) FROM fl.dml_mor GROUP BY status "
+             "ORDER BY status", "fl.dml_mor after Spark's MERGE and UPDATE and floe's DML")
+        # The same MERGE by floe (on fl.dml_dv) and by Spark (on fl.dml_part, which holds the same
+        # rows): both tables must then hold the same rows.
+        merge = ("MERGE INTO {t} t USING (SELECT id + 1 AS id, status FROM {s} WHERE id < 100) s "
+                 "ON t.id = s.id WHEN MATCHED AND s.status = 'paid' THEN DELETE "
+                 "WHEN MATCHED THEN UPDATE SET amount = -2 "
+                 "WHEN NOT MATCHED THEN INSERT (id, day, status, amount) "
+                 "VALUES (s.id, DATE '2024-01-09', 'merged', 0) "
+                 "WHEN NOT MATCHED BY SOURCE AND t.id > 390 THEN DELETE")
+        sql(f"REFRESH TABLE floe.fl.dml_part")
+        check(spark_rows("SELECT * FROM floe.fl.dml_part ORDER BY id") ==
+              spark_rows("SELECT * FROM floe.fl.dml_dv ORDER BY id"), "fl.dml_part = fl.dml_dv")
+        floe("query", "-e", merge.format(t="fl.dml_dv", s="fl.dml_cow"))
+        sql(merge.format(t="floe.fl.dml_part", s="floe.fl.dml_cow"))
+        sql("REFRESH TABLE floe.fl.dml_dv")
+        want = spark_rows("SELECT id, day, status, amount FROM floe.fl.dml_part ORDER BY id")
+        got = spark_rows("SELECT id, day, status, amount FROM floe.fl.dml_dv ORDER BY id")
+        check(got == want and any(r[2] == "merged" for r in got),
+              f"floe's MERGE leaves the rows Spark's leaves ({len(got)} rows, {len(want)} expected)")
+        same("SELECT status, count(*), sum(amount), sum(id) FROM fl.dml_dv GROUP BY status "
+             "ORDER BY status", "fl.dml_dv after floe's MERGE, read by floe and Spark")
+        mor_tables = [*mor_tables, *dml_modes]
+
         # floe's orphan removal knows Spark's spelling of every referenced file: Spark reads the
         # same answers after it.
         before = {t: spark_rows(f"SELECT count(*), sum(id) FROM floe.{t}")

@@ -179,7 +179,7 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
             "in an aggregate");
   EXPECT_EQ(ErrorOf("insert into db.events values (1)"),
             "unsupported: at line 1, column 1: INSERT statements are not supported (floe runs "
-            "SELECT)");
+            "SELECT, DELETE, UPDATE and MERGE)");
   EXPECT_EQ(ErrorOf("call system.rollback_to_snapshot('db.events', 1)"),
             "unsupported: CALL system.rollback_to_snapshot: unknown procedure (floe has "
             "rewrite_data_files, rewrite_position_delete_files, rewrite_manifests, "

@@ -1,7 +1,7 @@
-// The typed syntax tree of a SELECT: what the statement says, in floe's own types, before any name
-// is resolved or any type checked. TransformSelect (transform.h) makes it from libpg_query's JSON;
-// the binder (binder.h) reads it. Plain data. Every `location` is a byte offset into the
-// statement's text (-1: none), as libpg_query reports it.
+// The typed syntax tree of a SELECT (and of DELETE and UPDATE): what the statement says, in floe's
+// own types, before any name is resolved or any type checked. TransformSelect (transform.h) makes
+// it from libpg_query's JSON; the binder (binder.h) reads it. Plain data. Every `location` is a
+// byte offset into the statement's text (-1: none), as libpg_query reports it.
 #pragma once
 
 #include <cstdint>
@@ -92,6 +92,10 @@ struct TableRef {
   std::vector<std::string> names;  // kTable: [catalog.][schema.]table, as written
   std::string function;            // kFunction: the name, lower case
   bool function_has_args = false;  // kFunction
+  // kFunction: the arguments, when every one is a constant (read_parquet('f.parquet')).
+  std::vector<Const> function_args;
+  int function_args_location = -1;  // of the first argument that is not a constant, or -1
+  std::string alias;                // AS name; "" when none
   int location = -1;
 };
 
@@ -120,6 +124,52 @@ struct Select {
   bool with_ties = false;  // FETCH ... WITH TIES
   ExprPtr limit;           // null: none
   ExprPtr offset;
+};
+
+// `SET column = value` of an UPDATE.
+struct Assignment {
+  std::string column;
+  ExprPtr value;  // null: DEFAULT
+  int location = -1;
+};
+
+// DELETE FROM target [WHERE ...].
+struct Delete {
+  TableRef target;
+  ExprPtr where;  // null: every row
+};
+
+// UPDATE target SET ... [WHERE ...].
+struct Update {
+  TableRef target;
+  std::vector<Assignment> set;
+  ExprPtr where;  // null: every row
+};
+
+// One WHEN clause of a MERGE INTO.
+struct MergeClause {
+  enum class Match { kMatched, kNotMatched, kNotMatchedBySource };
+  enum class Action { kUpdate, kDelete, kInsert, kNothing };
+  Match match = Match::kMatched;
+  Action action = Action::kNothing;
+  bool star = false;                 // UPDATE SET * / INSERT *
+  ExprPtr condition;                 // AND ...; null: always
+  std::vector<Assignment> set;       // kUpdate
+  std::vector<std::string> columns;  // kInsert: the columns named; empty: all, in order
+  std::vector<int> column_locations;
+  std::vector<ExprPtr> values;  // kInsert; empty: DEFAULT VALUES (or `*`)
+  int location = -1;            // of WHEN
+};
+
+// MERGE INTO target USING source ON ... WHEN ...: the source is a table, a subquery or a table
+// function (read_parquet), as the SELECT that produces its rows.
+struct Merge {
+  TableRef target;
+  Select source;
+  std::string source_alias;  // the source's name in expressions ("" for an unnamed subquery)
+  int source_location = -1;
+  ExprPtr on;
+  std::vector<MergeClause> clauses;
 };
 
 }  // namespace floe::sql::ast

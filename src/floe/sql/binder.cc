@@ -8,6 +8,7 @@
 #include "floe/exec/functions.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
+#include "floe/iceberg/metadata_columns.h"
 #include "floe/sql/ast.h"
 #include "floe/sql/bind_internal.h"
 #include "floe/sql/pushdown.h"
@@ -33,8 +34,22 @@ bool IsAggregateCall(const ast::Expr& e) {
 class Binder {
  public:
   Binder(const ParsedStatement& st, const TableResolver& r) : st_(st), resolver_(r) {}
+  // Binds expressions over `columns` of named relations (BindScalar).
+  Binder(const ParsedStatement& st, const TableResolver& r,
+         const std::vector<RelationColumn>& columns, std::string what)
+      : st_(st), resolver_(r) {
+    plan_.source = LogicalPlan::Source::kMetadataTable;
+    source_name_ = std::move(what);
+    for (const RelationColumn& c : columns) {
+      column_names_.push_back(c.name);
+      column_types_.push_back(c.type);
+      column_relations_.push_back(c.relation);
+      scan_index_.push_back(static_cast<int>(scan_index_.size()));
+    }
+  }
 
   Result<LogicalPlan> Bind(const ast::Select& s);
+  Result<ExprPtr> BindScalar(const ast::Expr& e) { return BindExpr(e, Scope::kInput); }
 
  private:
   enum class Scope { kInput, kAggregate };
@@ -54,7 +69,8 @@ class Binder {
   Status BindFrom(const std::optional<ast::TableRef>& from);
   Status BindRows(columnar::RecordBatch rows);
   Status BindTableFunction(const ast::TableRef& from);
-  Result<ExprPtr> ResolveColumn(const std::string& name, int loc);
+  Result<ExprPtr> ResolveColumn(const std::string& name, int loc, const std::string& relation = "");
+  bool IsRelation(const std::string& name) const;
   Result<ExprPtr> BindExpr(const ast::Expr& e, Scope scope);
   Result<ExprPtr> BindNode(const ast::Expr& e, Scope scope);
   Result<std::vector<ExprPtr>> BindList(const std::vector<ast::ExprPtr>& list, Scope scope);
@@ -79,6 +95,10 @@ class Binder {
   std::vector<columnar::DataType> column_types_;
   std::vector<int32_t> column_ids_;  // kTable: field ids
   std::vector<int> scan_index_;      // source column -> index in the scan output, or -1
+  // Columns `*` expands to: the first ones (a table's metadata columns come after them).
+  size_t visible_columns_ = SIZE_MAX;
+  // BindScalar: the relation each column belongs to (qualified references name it).
+  std::vector<std::string> column_relations_;
   std::vector<std::string> aggregate_keys_;
 };
 
@@ -151,7 +171,11 @@ Status Binder::BindFrom(const std::optional<ast::TableRef>& from) {
     return BindRows(std::move(*rows));
   }
   plan_.source = LogicalPlan::Source::kTable;
-  for (const auto& f : plan_.table.metadata.CurrentSchema().fields()) {
+  const iceberg::Schema& schema = plan_.table.metadata.CurrentSchema();
+  // The metadata columns (_file, _pos, ...) follow the schema's, hidden from `*`.
+  const iceberg::Schema readable = iceberg::WithMetadataColumns(schema);
+  visible_columns_ = schema.fields().size();
+  for (const auto& f : readable.fields()) {
     FLOE_ASSIGN_OR_RETURN(columnar::DataType t, iceberg::ToColumnarType(*f.type));
     column_names_.push_back(f.name);
     column_types_.push_back(exec::NormalizedType(t));
@@ -177,23 +201,62 @@ Status Binder::BindRows(columnar::RecordBatch b) {
   return {};
 }
 
-// FROM name(): a table function without arguments.
+// FROM name(args...): a table function of constant arguments.
 Status Binder::BindTableFunction(const ast::TableRef& from) {
   int loc = from.location;
   const std::string& name = from.function;
-  if (from.function_has_args) {
-    return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{}() takes no arguments", name));
+  if (from.function_args_location >= 0) {
+    return Fail(from.function_args_location, ErrorKind::kInvalidInput,
+                fmt::format("the arguments of {}() must be constants", name));
   }
   if (!st_.time_travel.empty()) {
     return Unsupported(st_.time_travel[0].offset, "time travel on a table function");
   }
   source_name_ = name + "()";
-  auto rows = resolver_.table_function(name);
+  auto rows = resolver_.table_function(name, from.function_args);
   if (!rows) return std::unexpected(Locate(rows.error(), loc));
   return BindRows(std::move(*rows));
 }
 
-Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc) {
+bool Binder::IsRelation(const std::string& name) const {
+  return std::any_of(column_relations_.begin(), column_relations_.end(),
+                     [&](const std::string& r) { return !r.empty() && Lower(r) == Lower(name); });
+}
+
+Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc,
+                                      const std::string& relation) {
+  if (!column_relations_.empty()) {
+    // Columns of named relations: an exact name before a case-insensitive one, within the
+    // relation named, or in the one relation that has it.
+    std::vector<size_t> exact, loose;
+    for (size_t i = 0; i < column_names_.size(); ++i) {
+      if (!relation.empty() && Lower(column_relations_[i]) != Lower(relation)) continue;
+      if (column_names_[i] == name) exact.push_back(i);
+      if (Lower(column_names_[i]) == Lower(name)) loose.push_back(i);
+    }
+    const std::vector<size_t>& hits = exact.empty() ? loose : exact;
+    if (hits.size() > 1) {
+      std::string which;
+      for (size_t i : hits)
+        which += fmt::format("{}{}.{}", which.empty() ? "" : " or ", column_relations_[i],
+                             column_names_[i]);
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  fmt::format("column reference '{}' is ambiguous: qualify it ({})", name, which));
+    }
+    if (hits.empty()) {
+      std::string known;
+      for (size_t i = 0; i < column_names_.size() && i < 40; ++i) {
+        if (!relation.empty() && Lower(column_relations_[i]) != Lower(relation)) continue;
+        known += fmt::format("{}{}.{}", known.empty() ? "" : ", ", column_relations_[i],
+                             column_names_[i]);
+      }
+      return Fail(loc, ErrorKind::kNotFound,
+                  fmt::format("column '{}{}' not found in {} (columns: {})",
+                              relation.empty() ? "" : relation + ".", name, source_name_, known));
+    }
+    return exec::ColumnRef(static_cast<int>(hits[0]), column_types_[hits[0]],
+                           column_names_[hits[0]]);
+  }
   int found = -1;
   for (size_t i = 0; i < column_names_.size(); ++i) {
     if (column_names_[i] == name) found = static_cast<int>(i);
@@ -205,7 +268,7 @@ Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc) {
   }
   if (found < 0) {
     std::string known;
-    for (size_t i = 0; i < column_names_.size() && i < 30; ++i) {
+    for (size_t i = 0; i < std::min(column_names_.size(), visible_columns_) && i < 30; ++i) {
       known += (i ? ", " : "") + column_names_[i];
     }
     if (plan_.source == LogicalPlan::Source::kNone) {
@@ -446,6 +509,23 @@ Result<ExprPtr> Binder::BindColumnRef(const ast::Expr& b) {
   // a.b(.c...): when `a` (or, after a table qualifier, `b`) is a struct column, the rest are
   // its fields; otherwise the leading names qualify the column.
   const std::vector<std::string>& names = b.names;
+  if (names.size() >= 2 && IsRelation(names[0])) {
+    // relation.column(.field...)
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, ResolveColumn(names[1], loc, names[0]));
+    for (size_t i = 2; i < names.size(); ++i) {
+      auto field = exec::MakeCall(exec::Fn::kStructField, {e}, names[i]);
+      if (!field) return std::unexpected(Locate(field.error(), loc));
+      e = std::move(*field);
+    }
+    return e;
+  }
+  if (names.size() >= 2 && !column_relations_.empty() &&
+      (names.size() > 2 ||
+       std::none_of(column_names_.begin(), column_names_.end(),
+                    [&](const std::string& c) { return Lower(c) == Lower(names[0]); }))) {
+    return Fail(loc, ErrorKind::kNotFound,
+                fmt::format("'{}' names no relation here ({})", names[0], source_name_));
+  }
   auto struct_column = [&](const std::string& n) {
     for (size_t i = 0; i < column_names_.size(); ++i) {
       if (Lower(column_names_[i]) == Lower(n) && column_types_[i].id == columnar::TypeId::kStruct) {
@@ -632,7 +712,7 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
       if (plan_.source == LogicalPlan::Source::kNone) {
         return Fail(t.location, ErrorKind::kInvalidInput, "SELECT * needs a table");
       }
-      for (size_t c = 0; c < column_names_.size(); ++c) {
+      for (size_t c = 0; c < std::min(column_names_.size(), visible_columns_); ++c) {
         items.push_back({nullptr, static_cast<int>(c), column_names_[c], t.location});
       }
       continue;
@@ -837,8 +917,21 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
 
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver) {
   FLOE_ASSIGN_OR_RETURN(ast::Select select, TransformSelect(statement));
+  return BindSelect(statement, select, resolver);
+}
+
+Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const ast::Select& select,
+                               const TableResolver& resolver) {
   Binder b(statement, resolver);
   return b.Bind(select);
+}
+
+Result<exec::ExprPtr> BindScalar(const ParsedStatement& statement, const ast::Expr& expr,
+                                 const std::vector<RelationColumn>& columns,
+                                 const std::string& what) {
+  static const TableResolver kNoTables;
+  Binder b(statement, kNoTables, columns, what);
+  return b.BindScalar(expr);
 }
 
 }  // namespace floe::sql

@@ -7,9 +7,12 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "floe/base/result.h"
+#include "floe/sql/ast.h"
 #include "floe/sql/logical_plan.h"
 #include "floe/sql/parser.h"
 
@@ -20,10 +23,32 @@ struct TableResolver {
   std::function<bool(std::string_view)> is_metadata_table;
   std::function<Result<columnar::RecordBatch>(const iceberg::Table&, std::string_view)>
       read_metadata_table;
-  // Rows of a table function in FROM (floe_settings()); unset: table functions are unsupported.
-  std::function<Result<columnar::RecordBatch>(std::string_view)> table_function;
+  // Rows of a table function in FROM (floe_settings(), read_parquet('f.parquet')), given its
+  // constant arguments; unset: table functions are unsupported.
+  std::function<Result<columnar::RecordBatch>(std::string_view, const std::vector<ast::Const>&)>
+      table_function;
+};
+
+// A column of a relation named in expressions bound outside a SELECT (MERGE's ON, conditions and
+// values): `relation` is the name a qualified reference uses (an alias, or the table's name).
+struct RelationColumn {
+  std::string relation;
+  std::string name;
+  columnar::DataType type;
 };
 
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver);
+// A SELECT already in AST form, its locations in `statement`'s text: DML statements bind the scans
+// that find their rows this way.
+Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const ast::Select& select,
+                               const TableResolver& resolver);
+
+// One scalar expression (no aggregates) over `columns`: its column references resolve to indexes
+// into them -- `r.c` within relation `r`, a bare `c` in the one relation that has it (in two, it is
+// an ambiguous-reference error). `what` describes the columns for a not-found error ("the MERGE's
+// target and source").
+Result<exec::ExprPtr> BindScalar(const ParsedStatement& statement, const ast::Expr& expr,
+                                 const std::vector<RelationColumn>& columns,
+                                 const std::string& what);
 
 }  // namespace floe::sql

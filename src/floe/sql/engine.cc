@@ -1,19 +1,13 @@
 #include "floe/sql/engine.h"
 
-#include "floe/sql/procedures.h"
-
-#include <mutex>
-
 #include "floe/columnar/column_builder.h"
-#include "floe/columnar/take.h"
-#include "floe/exec/filter.h"
-#include "floe/exec/hash_aggregate.h"
-#include "floe/exec/sort.h"
-#include "floe/exec/table_scan.h"
 #include "floe/iceberg/metadata_tables.h"
-#include "floe/iceberg/scan.h"
 #include "floe/sql/binder.h"
+#include "floe/sql/dml.h"
 #include "floe/sql/parser.h"
+#include "floe/sql/plan_runner.h"
+#include "floe/sql/procedures.h"
+#include "floe/sql/table_functions.h"
 
 namespace floe::sql {
 
@@ -22,316 +16,6 @@ Engine::Engine(iceberg::Warehouse warehouse) : warehouse_(std::move(warehouse)) 
 Result<std::vector<std::string>> Engine::SplitStatements(std::string_view script) {
   return SplitSql(script);
 }
-
-namespace {
-
-using columnar::RecordBatch;
-
-// Rows handed to a ResultSink as the scan makes them, with OFFSET and LIMIT applied across
-// workers. Thread-safe.
-struct Stream {
-  const LogicalPlan* plan = nullptr;
-  const ResultSink* sink = nullptr;
-  std::mutex mu;
-  int64_t to_skip = 0;
-  int64_t to_take = -1;  // -1: all
-  Status status;
-
-  bool Done() {
-    std::lock_guard lock(mu);
-    return !status || to_take == 0;
-  }
-
-  Status Deliver(RecordBatch batch) {
-    std::lock_guard lock(mu);
-    if (!status || to_take == 0) return {};
-    int64_t from = std::min(to_skip, batch.num_rows);
-    to_skip -= from;
-    int64_t n = batch.num_rows - from;
-    if (to_take >= 0) n = std::min(n, to_take);
-    if (n <= 0) return {};
-    if (from > 0 || n < batch.num_rows) {
-      std::vector<int64_t> idx(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) idx[i] = from + i;
-      FLOE_ASSIGN_OR_RETURN(batch, columnar::Take(batch, idx));
-    }
-    if (to_take >= 0) to_take -= n;
-    auto schema = std::make_shared<columnar::Schema>();
-    for (size_t i = 0; i < plan->names.size() && i < batch.columns.size(); ++i)
-      schema->fields.push_back({plan->names[i], batch.columns[i]->type});
-    batch.columns.resize(plan->names.size());
-    batch.schema = schema;
-    status = (*sink)(batch);
-    return status;
-  }
-};
-
-// Per scan worker: WHERE, then either a partial aggregate or the projected rows.
-struct WorkerState {
-  Stream* stream = nullptr;  // set when rows stream to a sink
-  std::unique_ptr<exec::HashAggregate> aggregate;
-  std::unique_ptr<exec::Sort> sort;
-  std::vector<RecordBatch> rows;
-  int64_t row_count = 0;
-};
-
-std::vector<exec::ExprPtr> ProjectionOf(const LogicalPlan& plan) {
-  std::vector<exec::ExprPtr> out = plan.outputs;
-  out.insert(out.end(), plan.hidden.begin(), plan.hidden.end());
-  return out;
-}
-
-std::vector<std::string> NamesOf(const LogicalPlan& plan) {
-  std::vector<std::string> names = plan.names;
-  for (size_t i = 0; i < plan.hidden.size(); ++i) names.push_back(fmt::format("_order{}", i));
-  return names;
-}
-
-// The projected batch (outputs + hidden order keys) of rows that reached the projection.
-Status ProjectInto(const LogicalPlan& plan, const RecordBatch& in, WorkerState* w) {
-  FLOE_ASSIGN_OR_RETURN(RecordBatch out, exec::Project(in, ProjectionOf(plan), NamesOf(plan)));
-  if (out.num_rows == 0) return {};
-  if (w->stream) return w->stream->Deliver(std::move(out));
-  if (w->sort) return w->sort->Consume(out);
-  w->row_count += out.num_rows;
-  w->rows.push_back(std::move(out));
-  return {};
-}
-
-Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w) {
-  if (plan.residual_where) {
-    FLOE_ASSIGN_OR_RETURN(batch, exec::Filter(batch, *plan.residual_where));
-  }
-  if (batch.num_rows == 0) return {};
-  if (w->aggregate) return w->aggregate->Consume(batch);
-  if (w->stream && w->stream->Done()) return {};
-  // Without ORDER BY a LIMIT is met as soon as enough rows arrived.
-  if (plan.order.empty() && plan.limit >= 0 &&
-      w->row_count >= exec::RowsToKeep(plan.limit, plan.offset)) {
-    return {};
-  }
-  return ProjectInto(plan, batch, w);
-}
-
-WorkerState NewWorker(const LogicalPlan& plan) {
-  WorkerState w;
-  if (plan.aggregate) {
-    w.aggregate = std::make_unique<exec::HashAggregate>(plan.group_keys, plan.aggregates);
-  } else if (!plan.order.empty()) {
-    // Each worker keeps its best offset + limit rows; the offset applies once, at the end.
-    if (plan.limit >= 0) {
-      w.sort =
-          std::make_unique<exec::Sort>(plan.order, exec::RowsToKeep(plan.limit, plan.offset), 0);
-    }
-  }
-  return w;
-}
-
-columnar::SchemaPtr OutputSchema(const LogicalPlan& plan, const RecordBatch* sample) {
-  auto s = std::make_shared<columnar::Schema>();
-  auto names = NamesOf(plan);
-  auto exprs = ProjectionOf(plan);
-  for (size_t i = 0; i < exprs.size(); ++i) {
-    columnar::DataType t =
-        sample && i < sample->columns.size() ? sample->columns[i]->type : exprs[i]->type;
-    s->fields.push_back({names[i], t});
-  }
-  return s;
-}
-
-// SELECT COUNT(*) [, COUNT(*) ...] FROM t with no WHERE: the manifests' record counts answer it
-// without opening a data file. Nothing (nullopt) when the plan is not of that shape or a file has
-// deletes.
-std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
-                                                      iceberg::Warehouse& wh, ScanMetrics* stats) {
-  if (plan.source != LogicalPlan::Source::kTable || !plan.aggregate || plan.where ||
-      !plan.group_keys.empty() || plan.aggregates.empty()) {
-    return std::nullopt;
-  }
-  for (const auto& a : plan.aggregates) {
-    if (a.fn != exec::AggFn::kCountStar) return std::nullopt;
-  }
-  iceberg::ScanOptions so;
-  so.snapshot_id = plan.snapshot_id;
-  so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
-  auto scan = iceberg::PlanFiles(plan.table, *wh.io, so);
-  if (!scan) return Result<RecordBatch>(std::unexpected(scan.error()));
-  int64_t rows = 0;
-  for (const auto& t : scan->tasks) {
-    if (!t.deletes.empty()) return std::nullopt;
-    rows += t.file.record_count;
-  }
-  RecordBatch out;
-  auto schema = std::make_shared<columnar::Schema>();
-  for (size_t i = 0; i < plan.aggregates.size(); ++i) {
-    exec::ValueColumnBuilder b(columnar::Int64());
-    (void)b.Append(exec::Value::Int(rows));
-    out.columns.push_back(b.Finish());
-    schema->fields.push_back({fmt::format("a{}", i), columnar::Int64()});
-  }
-  out.schema = schema;
-  out.num_rows = 1;
-  (void)stats;
-  return Result<RecordBatch>(std::move(out));
-}
-
-Result<QueryResult> Run(const LogicalPlan& plan, iceberg::Warehouse& wh,
-                        const QueryOptions& options) {
-  QueryResult result;
-  std::vector<WorkerState> workers;
-  int nworkers = 1;
-  std::optional<RecordBatch> counted;
-  if (auto c = CountFromManifests(plan, wh, &result.stats)) {
-    FLOE_ASSIGN_OR_RETURN(counted, std::move(*c));
-  }
-  // Without an aggregate or ORDER BY, rows go to the sink as they come.
-  Stream stream;
-  const bool streaming = options.sink && !plan.aggregate && plan.order.empty();
-  if (streaming) {
-    stream.plan = &plan;
-    stream.sink = &options.sink;
-    stream.to_skip = plan.offset;
-    stream.to_take = plan.limit;
-  }
-  auto new_worker = [&] {
-    WorkerState w = NewWorker(plan);
-    if (streaming) w.stream = &stream;
-    return w;
-  };
-  if (counted) {
-    workers.push_back(new_worker());
-  } else if (plan.source == LogicalPlan::Source::kTable) {
-    exec::TableScanOptions so;
-    so.field_ids = plan.scan_field_ids;
-    // COUNT(*) alone still needs row counts: read the narrowest possible column.
-    if (so.field_ids.empty()) {
-      const auto& fields = plan.table.metadata.CurrentSchema().fields();
-      for (const auto& f : fields) {
-        if (f.type->IsPrimitive()) {
-          so.field_ids.push_back(f.id);
-          break;
-        }
-      }
-    }
-    so.filter = plan.pushed_filter;
-    so.unused_ids = plan.scan_unused_ids;
-    so.snapshot_id = plan.snapshot_id;
-    so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
-    so.read = &options.read;
-    so.threads = options.threads;
-    so.on_file_done = options.progress;
-    nworkers = exec::ScanWorkers(so);
-    for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker());
-    FLOE_RETURN_IF_ERROR(exec::ScanTable(
-        plan.table, *wh.io, so,
-        [&](int w, RecordBatch b) { return ConsumeSource(plan, std::move(b), &workers[w]); },
-        &result.stats));
-  } else {
-    workers.push_back(new_worker());
-    RecordBatch source;
-    if (plan.source == LogicalPlan::Source::kMetadataTable) {
-      source = plan.metadata_rows;
-    } else {
-      source.schema = std::make_shared<columnar::Schema>();
-      source.num_rows = 1;
-    }
-    FLOE_RETURN_IF_ERROR(ConsumeSource(plan, source, workers.data()));
-  }
-
-  // Merge the workers.
-  std::vector<RecordBatch> projected;
-  std::unique_ptr<exec::Sort> sort;
-  if (!plan.order.empty()) {
-    sort = std::make_unique<exec::Sort>(plan.order, plan.limit, plan.offset);
-  }
-  if (plan.aggregate) {
-    exec::HashAggregate& total = *workers[0].aggregate;
-    for (size_t i = 1; i < workers.size(); ++i) {
-      FLOE_RETURN_IF_ERROR(total.Merge(std::move(*workers[i].aggregate)));
-    }
-    RecordBatch grouped;
-    if (counted) {
-      grouped = std::move(*counted);
-    } else {
-      FLOE_ASSIGN_OR_RETURN(grouped, total.Finish());
-    }
-    if (plan.having) {
-      FLOE_ASSIGN_OR_RETURN(grouped, exec::Filter(grouped, *plan.having));
-    }
-    FLOE_ASSIGN_OR_RETURN(RecordBatch out,
-                          exec::Project(grouped, ProjectionOf(plan), NamesOf(plan)));
-    projected.push_back(std::move(out));
-  } else {
-    for (auto& w : workers) {
-      if (w.sort) {
-        FLOE_ASSIGN_OR_RETURN(RecordBatch part, w.sort->Finish(OutputSchema(plan, nullptr)));
-        projected.push_back(std::move(part));
-      } else {
-        for (auto& b : w.rows) projected.push_back(std::move(b));
-      }
-    }
-  }
-  RecordBatch final_batch;
-  const RecordBatch* sample = nullptr;
-  for (const auto& b : projected) {
-    if (b.num_rows > 0) {
-      sample = &b;
-      break;
-    }
-  }
-  columnar::SchemaPtr schema = OutputSchema(plan, sample);
-  if (sort) {
-    for (const auto& b : projected) {
-      FLOE_RETURN_IF_ERROR(sort->Consume(b));
-    }
-    FLOE_ASSIGN_OR_RETURN(final_batch, sort->Finish(schema));
-  } else {
-    std::vector<RecordBatch> nonempty;
-    for (auto& b : projected) {
-      if (b.num_rows > 0) nonempty.push_back(std::move(b));
-    }
-    if (nonempty.empty()) {
-      exec::Sort empty({}, -1, 0);
-      FLOE_ASSIGN_OR_RETURN(final_batch, empty.Finish(schema));
-    } else {
-      FLOE_ASSIGN_OR_RETURN(final_batch, columnar::Concatenate(nonempty));
-    }
-    int64_t from = std::min(plan.offset, final_batch.num_rows);
-    int64_t to = plan.limit >= 0 ? from + std::min(final_batch.num_rows - from, plan.limit)
-                                 : final_batch.num_rows;
-    if (from > 0 || to < final_batch.num_rows) {
-      std::vector<int64_t> idx;
-      for (int64_t r = from; r < to; ++r) idx.push_back(r);
-      FLOE_ASSIGN_OR_RETURN(final_batch, columnar::Take(final_batch, idx));
-    }
-  }
-  // Drop the hidden ORDER BY columns and name the outputs.
-  if (streaming) {
-    FLOE_RETURN_IF_ERROR(stream.status);
-    auto names = std::make_shared<columnar::Schema>();
-    for (size_t i = 0; i < plan.outputs.size(); ++i)
-      names->fields.push_back({plan.names[i], plan.outputs[i]->type});
-    result.schema = names;
-    return result;
-  }
-  auto out_schema = std::make_shared<columnar::Schema>();
-  RecordBatch out;
-  out.num_rows = final_batch.num_rows;
-  for (size_t i = 0; i < plan.outputs.size(); ++i) {
-    out.columns.push_back(final_batch.columns[i]);
-    out_schema->fields.push_back({plan.names[i], final_batch.columns[i]->type});
-  }
-  out.schema = out_schema;
-  result.schema = out_schema;
-  if (options.sink) {
-    if (out.num_rows > 0) FLOE_RETURN_IF_ERROR(options.sink(out));
-  } else {
-    result.batches.push_back(std::move(out));
-  }
-  return result;
-}
-
-}  // namespace
 
 Result<QueryResult> Engine::RunSettingStatement(const SettingStatement& s,
                                                 const QueryOptions& caller_options) {
@@ -366,7 +50,7 @@ Result<QueryResult> Engine::RunSettingStatement(const SettingStatement& s,
     if (s.kind == K::kShow) {
       columnar::BinaryBuilder b;
       FLOE_RETURN_IF_ERROR(b.Append(d->get(options)));
-      RecordBatch out;
+      columnar::RecordBatch out;
       auto schema = std::make_shared<columnar::Schema>();
       schema->fields.push_back(columnar::Field{std::string(d->name), columnar::String(), true, -1});
       out.schema = schema;
@@ -410,12 +94,13 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
     return std::unexpected(
         ErrorAt(ErrorKind::kUnsupported, st.text, 0, "EXPLAIN is not supported"));
   }
-  if (st.kind != "SelectStmt") {
+  if (st.kind != "SelectStmt" && !IsRowLevelStatement(st.kind)) {
     std::string kind = st.kind.ends_with("Stmt") ? st.kind.substr(0, st.kind.size() - 4) : st.kind;
     for (auto& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return std::unexpected(
-        ErrorAt(ErrorKind::kUnsupported, st.text, 0,
-                fmt::format("{} statements are not supported (floe runs SELECT)", kind)));
+    return std::unexpected(ErrorAt(
+        ErrorKind::kUnsupported, st.text, 0,
+        fmt::format("{} statements are not supported (floe runs SELECT, DELETE, UPDATE and MERGE)",
+                    kind)));
   }
   TableResolver resolver;
   resolver.load = [this](const catalog::TableIdentifier& id) {
@@ -427,16 +112,29 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
   resolver.read_metadata_table = [this](const iceberg::Table& t, std::string_view name) {
     return iceberg::ReadMetadataTable(t, *warehouse_.io, name);
   };
-  resolver.table_function = [this, &options](std::string_view name) -> Result<RecordBatch> {
-    if (name == "floe_settings") return settings_.Table(options);
-    return NotFound("table function {}() does not exist (floe has floe_settings())", name);
+  resolver.table_function =
+      [this, &options](std::string_view name,
+                       const std::vector<ast::Const>& args) -> Result<columnar::RecordBatch> {
+    if (name == "floe_settings") {
+      if (!args.empty()) return InvalidInput("floe_settings() takes no arguments");
+      return settings_.Table(options);
+    }
+    return ReadTableFunction(name, args, *warehouse_.io);
   };
+  if (IsRowLevelStatement(st.kind)) {
+    auto r = RunRowLevelStatement(st, resolver, warehouse_, options);
+    if (r && options.sink) {
+      for (const auto& b : r->batches) FLOE_RETURN_IF_ERROR(options.sink(b));
+      r->batches.clear();
+    }
+    return r;
+  }
   FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindSelect(st, resolver));
   if (plan.source == LogicalPlan::Source::kTable) {
     FLOE_RETURN_IF_ERROR(settings_.ApplyTableDefaults(plan.table.id.ToString(),
                                                       plan.table.metadata.properties, &options));
   }
-  auto r = Run(plan, warehouse_, options);
+  auto r = RunPlan(plan, warehouse_, options);
   if (!r) {
     Error e = r.error();
     if (!e.message.starts_with("at line")) return std::unexpected(e);

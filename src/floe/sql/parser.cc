@@ -203,7 +203,9 @@ Result<ParsedStatement> ParseStatement(std::string_view sql) {
   const std::string quoted = QuoteReservedCallArguments(sql);
   FLOE_ASSIGN_OR_RETURN(TimeTravelRewrite rw, ExtractTimeTravel(quoted));
   ParsedStatement out;
-  out.text = rw.text;
+  MergeRewrite merge = RewriteMergeSyntax(rw.text);
+  out.text = std::move(merge.text);
+  out.merge_clauses = std::move(merge.clauses);
   out.time_travel = std::move(rw.clauses);
   std::string parsed_text = out.text;
   const std::vector<std::string> long_names = ShortenLongIdentifiers(&parsed_text);

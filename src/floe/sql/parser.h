@@ -1,6 +1,7 @@
 // Parser: one SQL statement to libpg_query's parse tree (Postgres 15 grammar, as JSON), after the
-// time-travel rewrite (time_travel.h). Syntax errors carry the line and column libpg_query
-// reports. Also splits scripts into statements. Thread-safe (libpg_query keeps per-thread state).
+// time-travel and MERGE rewrites (time_travel.h, merge_syntax.h). Syntax errors carry the line and
+// column libpg_query reports. Also splits scripts into statements. Thread-safe (libpg_query keeps
+// per-thread state).
 #pragma once
 
 #include <string>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floe/base/result.h"
+#include "floe/sql/merge_syntax.h"
 #include "floe/sql/time_travel.h"
 
 namespace floe::sql {
@@ -19,6 +21,8 @@ struct ParsedStatement {
   std::string kind;     // the parse node's name: "SelectStmt", "CallStmt", ...
   nlohmann::json node;  // the node's body
   std::vector<TimeTravel> time_travel;
+  // MERGE: what each WHEN clause is, in order (merge_syntax.h); empty for other statements.
+  std::vector<MergeClauseSyntax> merge_clauses;
 };
 
 // Exactly one statement (a trailing ';' is fine); an empty text or several statements are

@@ -68,6 +68,9 @@ class Transformer {
   explicit Transformer(const ParsedStatement& st) : st_(st) { MarkAggregates(st.node); }
 
   Result<ast::Select> Select();
+  Result<ast::Delete> Delete();
+  Result<ast::Update> Update();
+  Result<ast::Merge> Merge();
 
  private:
   std::unexpected<Error> Unsupported(int loc, const std::string& what) const {
@@ -98,6 +101,9 @@ class Transformer {
   ast::ExprPtr UnsupportedNode(int loc, std::string what) const;
   std::vector<ast::ExprPtr> List(const json& items);
   Result<std::optional<ast::TableRef>> From(const json& from);
+  // The target table of DELETE and UPDATE (a RangeVar), and the clauses floe does not support.
+  Result<ast::TableRef> Target(const json& s, const char* what);
+  static std::string AliasOf(const json& body);
 
   const ParsedStatement& st_;
   std::unordered_map<const json*, bool> aggregates_;
@@ -279,13 +285,112 @@ Result<std::optional<ast::TableRef>> Transformer::From(const json& from) {
     ref.kind = ast::TableRef::Kind::kFunction;
     ref.function = Lower(LastName((*cb)["funcname"]));
     ref.function_has_args = cb->contains("args") && !(*cb)["args"].empty();
+    for (const auto& a : ListField(*cb, "args")) {
+      ast::ExprPtr arg = Expr(a);
+      if (arg->kind != ast::Expr::Kind::kConst) {
+        if (ref.function_args_location < 0) ref.function_args_location = arg->location;
+        continue;
+      }
+      ref.function_args.push_back(arg->constant);
+    }
+    ref.alias = AliasOf(*body);
     return ref;
   }
   if (type != "RangeVar") return Unsupported(ref.location, Describe(type));
   for (const char* k : {"catalogname", "schemaname", "relname"}) {
     if (body->contains(k)) ref.names.push_back((*body)[k].get<std::string>());
   }
+  ref.alias = AliasOf(*body);
   return ref;
+}
+
+std::string Transformer::AliasOf(const json& body) {
+  if (!body.contains("alias")) return "";
+  return body["alias"].value("aliasname", "");
+}
+
+Result<ast::Merge> Transformer::Merge() {
+  const json& s = st_.node;
+  ast::Merge out;
+  FLOE_ASSIGN_OR_RETURN(out.target, Target(s, "MERGE"));
+  out.target.alias = AliasOf(s["relation"]);
+  // The source, as the SELECT that produces its rows.
+  const json& src = s["sourceRelation"];
+  out.source_location = LocationOf(src);
+  auto [type, body] = Unwrap(src);
+  if (type == "RangeSubselect") {
+    if (body->value("lateral", false)) return Unsupported(out.source_location, "LATERAL");
+    ParsedStatement sub{st_.text, "SelectStmt", (*body)["subquery"]["SelectStmt"], {}, {}};
+    FLOE_ASSIGN_OR_RETURN(out.source, Transformer(sub).Select());
+    out.source_alias = AliasOf(*body);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(std::optional<ast::TableRef> from, From(json::array({src})));
+    if (!from) return Unsupported(out.source_location, "this MERGE source");
+    out.source_alias = !from->alias.empty()                           ? from->alias
+                       : from->kind == ast::TableRef::Kind::kFunction ? from->function
+                                                                      : from->names.back();
+    out.source.from = std::move(*from);
+    ast::SelectItem all;
+    all.star = true;
+    all.location = out.source_location;
+    out.source.items.push_back(std::move(all));
+  }
+  if (s.contains("joinCondition")) out.on = Expr(s["joinCondition"]);
+  const json& clauses = ListField(s, "mergeWhenClauses");
+  if (clauses.size() != st_.merge_clauses.size()) {
+    return Internal("MERGE: {} WHEN clauses parsed, {} found in the text", clauses.size(),
+                    st_.merge_clauses.size());
+  }
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    const json& w = clauses[i]["MergeWhenClause"];
+    const MergeClauseSyntax& syntax = st_.merge_clauses[i];
+    ast::MergeClause c;
+    c.location = syntax.offset;
+    c.match = syntax.match == MergeClauseSyntax::Match::kMatched ? ast::MergeClause::Match::kMatched
+              : syntax.match == MergeClauseSyntax::Match::kNotMatched
+                  ? ast::MergeClause::Match::kNotMatched
+                  : ast::MergeClause::Match::kNotMatchedBySource;
+    const std::string command = w.value("commandType", "");
+    if (syntax.update_star || syntax.insert_star) {
+      c.star = true;
+      c.action = syntax.update_star ? ast::MergeClause::Action::kUpdate
+                                    : ast::MergeClause::Action::kInsert;
+    } else if (command == "CMD_UPDATE") {
+      c.action = ast::MergeClause::Action::kUpdate;
+    } else if (command == "CMD_DELETE") {
+      c.action = ast::MergeClause::Action::kDelete;
+    } else if (command == "CMD_INSERT") {
+      c.action = ast::MergeClause::Action::kInsert;
+    } else {
+      c.action = ast::MergeClause::Action::kNothing;
+    }
+    if (w.contains("condition")) c.condition = Expr(w["condition"]);
+    if (w.value("override", "OVERRIDING_NOT_SET") != "OVERRIDING_NOT_SET") {
+      return Unsupported(c.location, "OVERRIDING in MERGE");
+    }
+    for (const auto& t : ListField(w, "targetList")) {
+      const json& rt = t["ResTarget"];
+      const int loc = rt.value("location", -1);
+      if (rt.contains("indirection")) {
+        return Unsupported(loc, "assigning to a field or element (SET a.b = ...)");
+      }
+      if (c.action == ast::MergeClause::Action::kInsert) {
+        c.columns.push_back(rt.value("name", ""));
+        c.column_locations.push_back(loc);
+        continue;
+      }
+      ast::Assignment a;
+      a.location = loc;
+      a.column = rt.value("name", "");
+      auto [vt, vb] = Unwrap(rt["val"]);
+      if (vt == "MultiAssignRef") return Unsupported(loc, "SET (a, b) = (...)");
+      if (vt != "SetToDefault") a.value = Expr(rt["val"]);
+      c.set.push_back(std::move(a));
+    }
+    for (const auto& v : ListField(w, "values")) c.values.push_back(Expr(v));
+    out.clauses.push_back(std::move(c));
+  }
+  return out;
 }
 
 Result<ast::Select> Transformer::Select() {
@@ -353,10 +458,72 @@ Result<ast::Select> Transformer::Select() {
   return out;
 }
 
+Result<ast::TableRef> Transformer::Target(const json& s, const char* what) {
+  if (s.contains("withClause")) return Unsupported(LocationOf(s["withClause"]), "WITH");
+  if (s.contains("returningList")) {
+    return Unsupported(LocationOf(s["returningList"][0]), fmt::format("{} ... RETURNING", what));
+  }
+  const json& rel = s["relation"];
+  ast::TableRef ref;
+  ref.location = rel.value("location", -1);
+  if (!rel.value("inh", true)) return Unsupported(ref.location, fmt::format("{} ONLY", what));
+  for (const char* k : {"catalogname", "schemaname", "relname"}) {
+    if (rel.contains(k)) ref.names.push_back(rel[k].get<std::string>());
+  }
+  return ref;
+}
+
+Result<ast::Delete> Transformer::Delete() {
+  const json& s = st_.node;
+  ast::Delete out;
+  FLOE_ASSIGN_OR_RETURN(out.target, Target(s, "DELETE"));
+  if (s.contains("usingClause")) {
+    return Unsupported(LocationOf(s["usingClause"][0]), "DELETE ... USING (use MERGE INTO)");
+  }
+  if (s.contains("whereClause")) out.where = Expr(s["whereClause"]);
+  return out;
+}
+
+Result<ast::Update> Transformer::Update() {
+  const json& s = st_.node;
+  ast::Update out;
+  FLOE_ASSIGN_OR_RETURN(out.target, Target(s, "UPDATE"));
+  if (s.contains("fromClause")) {
+    return Unsupported(LocationOf(s["fromClause"][0]), "UPDATE ... FROM (use MERGE INTO)");
+  }
+  for (const auto& t : ListField(s, "targetList")) {
+    const json& rt = t["ResTarget"];
+    ast::Assignment a;
+    a.location = rt.value("location", -1);
+    a.column = rt.value("name", "");
+    if (rt.contains("indirection")) {
+      return Unsupported(a.location, "assigning to a field or element (SET a.b = ...)");
+    }
+    auto [vt, vb] = Unwrap(rt["val"]);
+    if (vt == "MultiAssignRef") return Unsupported(a.location, "SET (a, b) = (...)");
+    if (vt != "SetToDefault") a.value = Expr(rt["val"]);
+    out.set.push_back(std::move(a));
+  }
+  if (s.contains("whereClause")) out.where = Expr(s["whereClause"]);
+  return out;
+}
+
 }  // namespace
 
 Result<ast::Select> TransformSelect(const ParsedStatement& statement) {
   return Transformer(statement).Select();
+}
+
+Result<ast::Delete> TransformDelete(const ParsedStatement& statement) {
+  return Transformer(statement).Delete();
+}
+
+Result<ast::Update> TransformUpdate(const ParsedStatement& statement) {
+  return Transformer(statement).Update();
+}
+
+Result<ast::Merge> TransformMerge(const ParsedStatement& statement) {
+  return Transformer(statement).Merge();
 }
 
 }  // namespace floe::sql

@@ -12,5 +12,10 @@ namespace floe::sql {
 
 // `statement` must be a SelectStmt.
 Result<ast::Select> TransformSelect(const ParsedStatement& statement);
+// `statement` must be a DeleteStmt / an UpdateStmt.
+Result<ast::Delete> TransformDelete(const ParsedStatement& statement);
+Result<ast::Update> TransformUpdate(const ParsedStatement& statement);
+// `statement` must be a MergeStmt (its merge_clauses from the parser's MERGE rewrite).
+Result<ast::Merge> TransformMerge(const ParsedStatement& statement);
 
 }  // namespace floe::sql
