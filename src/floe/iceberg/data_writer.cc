@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
+#include <future>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -11,6 +14,7 @@
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/metrics.h"
 #include "floe/iceberg/row_order.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/iceberg/table_properties.h"
 #include "floe/iceberg/transform_column.h"
 #include "floe/layout/file_cutter.h"
@@ -157,48 +161,78 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   int file_index = 0;
   const std::string write_id = NewUuid();
   const layout::FileCutter cutter(target);
-  for (auto& group : groups) {
-    const std::string& path = group.path;
-    if (!sort_view.empty()) FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, c::Take(all, group.rows));
-    int64_t start = 0;
-    while (start < part.num_rows) {
-      parquet::MemorySink sink;
-      FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(part.schema, &sink, popts));
-      // Slices sized by the cutter from the file's measured bytes, until it reaches the target.
-      while (start < part.num_rows) {
-        FLOE_ASSIGN_OR_RETURN(const int64_t measured, writer->MeasureFileSize());
-        const int64_t n = cutter.NextSlice(writer->num_rows(), measured, part.num_rows - start);
-        if (n == 0) break;
-        std::vector<int64_t> idx(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) idx[i] = start + i;
-        FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(part, idx));
-        FLOE_RETURN_IF_ERROR(writer->Write(slice));
-        start += n;
-      }
-      // The next file measures with what this one learnt of its columns' compression.
-      popts.size_calibration = writer->Calibration();
-      FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
-      popts.tail_bytes_per_chunk = writer->tail_bytes_per_chunk();
-      std::string dir = m.location + "/data" + (path.empty() ? "" : "/" + path);
-      std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
-      Buffer bytes = sink.ToBuffer();
-      const int64_t put_at = UnixMillisNow();
-      FLOE_RETURN_IF_ERROR(io_.Write(location, bytes.view()));
-      if (on_file_written_) on_file_written_(static_cast<int64_t>(bytes.size()));
-      DataFile f;
-      f.file_path = location;
-      f.written_at_ms = put_at;
-      f.partition = group.values;
-      f.spec_id = spec.spec_id();
-      f.record_count = written.num_rows;
-      f.file_size_in_bytes = written.file_size;
-      f.split_offsets = written.split_offsets;
-      if (!order.unsorted()) f.sort_order_id = order.order_id();
-      FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, written, &f));
-      files.push_back(std::move(f));
+  // Each file's PUT runs on the runtime's scan pool while the next file is encoded; a few at once
+  // (their bytes are held until they land). Finished in order, so progress counts in order.
+  constexpr size_t kPutsInFlight = 4;
+  std::deque<std::pair<std::future<Status>, int64_t>> puts;  // and the file's bytes
+  auto land_one = [&]() -> Status {
+    Status st = puts.front().first.get();
+    const int64_t size = puts.front().second;
+    puts.pop_front();
+    FLOE_RETURN_IF_ERROR(st);
+    if (on_file_written_) on_file_written_(size);
+    return {};
+  };
+  auto land_all = [&]() -> Status {
+    Status first;
+    while (!puts.empty()) {
+      Status st = land_one();
+      if (!st && first) first = st;
     }
-  }
+    return first;
+  };
+  Status built = [&]() -> Status {
+    for (auto& group : groups) {
+      const std::string& path = group.path;
+      if (!sort_view.empty()) FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
+      FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, c::Take(all, group.rows));
+      int64_t start = 0;
+      while (start < part.num_rows) {
+        parquet::MemorySink sink;
+        FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(part.schema, &sink, popts));
+        // Slices sized by the cutter from the file's measured bytes, until it reaches the target.
+        while (start < part.num_rows) {
+          FLOE_ASSIGN_OR_RETURN(const int64_t measured, writer->MeasureFileSize());
+          const int64_t n = cutter.NextSlice(writer->num_rows(), measured, part.num_rows - start);
+          if (n == 0) break;
+          std::vector<int64_t> idx(static_cast<size_t>(n));
+          for (int64_t i = 0; i < n; ++i) idx[i] = start + i;
+          FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(part, idx));
+          FLOE_RETURN_IF_ERROR(writer->Write(slice));
+          start += n;
+        }
+        // The next file measures with what this one learnt of its columns' compression.
+        popts.size_calibration = writer->Calibration();
+        FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
+        popts.tail_bytes_per_chunk = writer->tail_bytes_per_chunk();
+        std::string dir = m.location + "/data" + (path.empty() ? "" : "/" + path);
+        std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
+        auto bytes = std::make_shared<Buffer>(sink.ToBuffer());
+        const int64_t put_at = UnixMillisNow();
+        if (puts.size() >= kPutsInFlight) FLOE_RETURN_IF_ERROR(land_one());
+        puts.emplace_back(io_.runtime().scan_pool().Submit([this, location, bytes]() -> Status {
+          return io_.Write(location, bytes->view());
+        }),
+                          static_cast<int64_t>(bytes->size()));
+        DataFile f;
+        f.file_path = location;
+        f.written_at_ms = put_at;
+        f.partition = group.values;
+        f.spec_id = spec.spec_id();
+        f.record_count = written.num_rows;
+        f.file_size_in_bytes = written.file_size;
+        f.split_offsets = written.split_offsets;
+        if (!order.unsorted()) f.sort_order_id = order.order_id();
+        FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, written, &f));
+        files.push_back(std::move(f));
+      }
+    }
+    return {};
+  }();
+  // Every PUT has landed (or failed) before the writer returns, whatever happened.
+  Status landed = land_all();
+  FLOE_RETURN_IF_ERROR(built);
+  FLOE_RETURN_IF_ERROR(landed);
   return files;
 }
 

@@ -1,11 +1,13 @@
 #include "floe/iceberg/row_level_change.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "floe/base/parallel_for.h"
 #include "floe/columnar/take.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
@@ -13,6 +15,7 @@
 #include "floe/iceberg/delete_writer.h"
 #include "floe/iceberg/metadata_columns.h"
 #include "floe/iceberg/row_lineage.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/table_properties.h"
@@ -154,6 +157,25 @@ Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
   return copied;
 }
 
+Result<const PartitionSpec*> SpecOf(const TableMetadata& m, const DataFile& f) {
+  const PartitionSpec* spec = m.SpecById(f.spec_id);
+  if (spec == nullptr) {
+    return Corrupt("data file '{}' names unknown partition spec {}", f.file_path, f.spec_id);
+  }
+  return spec;
+}
+
+// Runs fn(0) .. fn(n - 1) at once on the runtime's scan pool (each mostly waits on the store);
+// returns the first error, after every call has returned.
+Status AtOnce(const FileIO& io, size_t n, const std::function<Status(size_t)>& fn) {
+  std::vector<Status> status(n);
+  ParallelFor(io.runtime().scan_pool(), n, [&](size_t i) { status[i] = fn(i); });
+  for (Status& st : status) {
+    if (!st) return st;
+  }
+  return {};
+}
+
 void RemoveWritten(const FileIO& io, const std::vector<std::string>& paths) {
   for (const std::string& p : paths) (void)io.Delete(p);
 }
@@ -274,21 +296,25 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
     FLOE_RETURN_IF_ERROR(finish_data());
     u.deletes_keep_spec = true;
     DeleteLoader loader(io, tasks, m.CurrentSchema(), metrics);
+    // Each data file's deletes are read and written at once (every step waits on the store).
     if (tasks.empty()) {
       // Only new rows (a MERGE that inserts): no deletes to write.
     } else if (m.format_version >= 3) {
       // One deletion vector per data file: its new positions, its old vector's and those of its
       // position delete files; all in one Puffin file.
+      std::vector<std::vector<parquet::RowRange>> previous(tasks.size());
+      FLOE_RETURN_IF_ERROR(AtOnce(io, tasks.size(), [&](size_t i) -> Status {
+        if (!DeleteLoader::HasPositionDeletes(tasks[i])) return {};
+        FLOE_ASSIGN_OR_RETURN(previous[i], loader.PositionMask(tasks[i]));
+        return {};
+      }));
       std::map<std::string, std::vector<int64_t>> positions;
       std::map<std::string, std::vector<Literal>> partitions;
       std::map<std::string, int32_t> specs;
-      for (const FileScanTask& t : tasks) {
+      for (size_t i = 0; i < tasks.size(); ++i) {
+        const FileScanTask& t = tasks[i];
         const std::string& path = t.file.file_path;
-        std::vector<parquet::RowRange> previous;
-        if (DeleteLoader::HasPositionDeletes(t)) {
-          FLOE_ASSIGN_OR_RETURN(previous, loader.PositionMask(t));
-        }
-        positions[path] = UnionPositions(change.deleted.at(path), previous);
+        positions[path] = UnionPositions(change.deleted.at(path), previous[i]);
         partitions[path] = t.file.partition;
         specs[path] = t.file.spec_id;
         for (const DataFile& d : t.deletes) {
@@ -296,10 +322,7 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
         }
       }
       const FileScanTask& first = tasks.front();
-      const PartitionSpec* spec = m.SpecById(first.file.spec_id);
-      if (spec == nullptr)
-        return Corrupt("data file '{}' names unknown partition spec {}", first.file.file_path,
-                       first.file.spec_id);
+      FLOE_ASSIGN_OR_RETURN(const PartitionSpec* spec, SpecOf(m, first.file));
       const std::string puffin = DeleteFileLocation(m, *spec, first.file.partition, "puffin");
       FLOE_ASSIGN_OR_RETURN(std::vector<DataFile> dvs,
                             WriteDeletionVectors(io, puffin, positions, partitions));
@@ -307,58 +330,57 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
       for (DataFile& d : dvs) d.spec_id = specs.at(*d.referenced_data_file);
       if (!dvs.empty()) result.bytes_written += dvs.front().file_size_in_bytes;
       u.added_deletes = std::move(dvs);
-    } else if (policy.partition_granularity) {
-      // One position delete file per partition, beside the older ones.
-      std::map<std::pair<int32_t, std::string>, std::vector<const FileScanTask*>> groups;
-      for (const FileScanTask& t : tasks) {
-        const PartitionSpec* spec = m.SpecById(t.file.spec_id);
-        if (spec == nullptr)
-          return Corrupt("data file '{}' names unknown partition spec {}", t.file.file_path,
-                         t.file.spec_id);
-        groups[{t.file.spec_id, spec->PartitionPath(t.file.partition)}].push_back(&t);
-      }
-      for (const auto& [key, group] : groups) {
-        std::vector<std::pair<std::string, int64_t>> pairs;
-        for (const FileScanTask* t : group) {
-          for (int64_t p : change.deleted.at(t->file.file_path)) {
-            pairs.emplace_back(t->file.file_path, p);
-          }
-        }
-        const FileScanTask& first = *group.front();
-        const std::string at =
-            DeleteFileLocation(m, *m.SpecById(key.first), first.file.partition, "parquet");
-        FLOE_ASSIGN_OR_RETURN(
-            DataFile d, WritePositionDeleteFile(io, at, std::move(pairs), first.file.partition));
-        written.push_back(at);
-        d.spec_id = key.first;
-        result.bytes_written += d.file_size_in_bytes;
-        u.added_deletes.push_back(std::move(d));
-      }
     } else {
-      // One position delete file per data file, holding that file's earlier file-scoped deletes
-      // too (removed in the same commit); deletes of a whole partition stay as they are.
-      for (const FileScanTask& t : tasks) {
-        const std::string& path = t.file.file_path;
-        std::vector<std::pair<std::string, int64_t>> pairs;
-        for (int64_t p : change.deleted.at(path)) pairs.emplace_back(path, p);
-        for (const DataFile& d : t.deletes) {
-          if (!FileScoped(d, path)) continue;
-          FLOE_ASSIGN_OR_RETURN(auto previous, loader.AllPositions(d));
-          for (auto& pp : previous) {
-            if (pp.first == path) pairs.push_back(std::move(pp));
-          }
-          u.removed_deletes.push_back(d);
+      // Format 2: one position delete file per data file, holding that file's earlier
+      // file-scoped deletes too (removed in the same commit; deletes of a whole partition stay as
+      // they are) -- or, at partition granularity, one per partition beside the older ones.
+      std::vector<std::vector<const FileScanTask*>> groups;
+      if (policy.partition_granularity) {
+        std::map<std::pair<int32_t, std::string>, size_t> index;
+        for (const FileScanTask& t : tasks) {
+          FLOE_ASSIGN_OR_RETURN(const PartitionSpec* spec, SpecOf(m, t.file));
+          auto [it, added] = index.try_emplace(
+              {t.file.spec_id, spec->PartitionPath(t.file.partition)}, groups.size());
+          if (added) groups.emplace_back();
+          groups[it->second].push_back(&t);
         }
-        const PartitionSpec* spec = m.SpecById(t.file.spec_id);
-        if (spec == nullptr)
-          return Corrupt("data file '{}' names unknown partition spec {}", path, t.file.spec_id);
-        const std::string at = DeleteFileLocation(m, *spec, t.file.partition, "parquet");
-        FLOE_ASSIGN_OR_RETURN(DataFile d,
-                              WritePositionDeleteFile(io, at, std::move(pairs), t.file.partition));
-        written.push_back(at);
-        d.spec_id = t.file.spec_id;
-        result.bytes_written += d.file_size_in_bytes;
-        u.added_deletes.push_back(std::move(d));
+      } else {
+        for (const FileScanTask& t : tasks) groups.push_back({&t});
+      }
+      std::vector<DataFile> made(groups.size());
+      std::vector<std::string> at(groups.size());
+      std::vector<std::vector<DataFile>> merged(groups.size());
+      const Status wrote = AtOnce(io, groups.size(), [&](size_t g) -> Status {
+        std::vector<std::pair<std::string, int64_t>> pairs;
+        for (const FileScanTask* t : groups[g]) {
+          const std::string& path = t->file.file_path;
+          for (int64_t p : change.deleted.at(path)) pairs.emplace_back(path, p);
+          if (policy.partition_granularity) continue;
+          for (const DataFile& d : t->deletes) {
+            if (!FileScoped(d, path)) continue;
+            FLOE_ASSIGN_OR_RETURN(auto previous, loader.AllPositions(d));
+            for (auto& pp : previous) {
+              if (pp.first == path) pairs.push_back(std::move(pp));
+            }
+            merged[g].push_back(d);
+          }
+        }
+        const DataFile& first = groups[g].front()->file;
+        FLOE_ASSIGN_OR_RETURN(const PartitionSpec* spec, SpecOf(m, first));
+        at[g] = DeleteFileLocation(m, *spec, first.partition, "parquet");
+        FLOE_ASSIGN_OR_RETURN(
+            made[g], WritePositionDeleteFile(io, at[g], std::move(pairs), first.partition));
+        made[g].spec_id = first.spec_id;
+        return {};
+      });
+      for (const std::string& path : at) {
+        if (!path.empty()) written.push_back(path);
+      }
+      FLOE_RETURN_IF_ERROR(wrote);
+      for (size_t g = 0; g < groups.size(); ++g) {
+        result.bytes_written += made[g].file_size_in_bytes;
+        u.added_deletes.push_back(std::move(made[g]));
+        for (DataFile& d : merged[g]) u.removed_deletes.push_back(std::move(d));
       }
     }
     // Iceberg's RowDelta: "delete" when it only adds deletes, "overwrite" with new rows too.
