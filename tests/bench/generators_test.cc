@@ -212,3 +212,43 @@ TEST(Generators, StoreSalesMoneyIsConsistent) {
 
 }  // namespace
 }  // namespace floe::bench
+
+namespace floe::bench {
+namespace {
+
+// A round of changes: the fraction of rows, distinct, each round another draw, the same draw for
+// the same seed; status moved on and updated_ts later by round + 1 days; other columns untouched.
+TEST(Generators, OrderChangesMoveStatusOnAndTimestampsLater) {
+  const auto source = Gen(Workload::kOrders, 10000, 7, 1);
+  const auto r0 = GenerateChanges(Workload::kOrders, source, 0.01, 0, 7).value();
+  const auto r0b = GenerateChanges(Workload::kOrders, source, 0.01, 0, 7).value();
+  const auto r1 = GenerateChanges(Workload::kOrders, source, 0.01, 1, 7).value();
+  ASSERT_EQ(r0.num_rows, 100);
+  EXPECT_TRUE(SameBytes({r0}, {r0b}));
+  EXPECT_FALSE(SameBytes({r0}, {r1}));
+  std::set<int64_t> ids;
+  const c::RecordBatch& all = source[0];
+  for (int64_t i = 0; i < r1.num_rows; ++i) {
+    const int64_t id = r1.columns[0]->Value<int64_t>(i);
+    ids.insert(id);
+    // order_id is the row's index in the generated table.
+    const std::string before(all.columns[2]->BytesAt(id)), after(r1.columns[2]->BytesAt(i));
+    static const std::map<std::string, std::string> next = {{"processing", "shipped"},
+                                                            {"shipped", "delivered"},
+                                                            {"delivered", "returned"},
+                                                            {"returned", "returned"},
+                                                            {"cancelled", "cancelled"}};
+    EXPECT_EQ(after, next.at(before)) << id;
+    EXPECT_EQ(r1.columns[4]->Value<int64_t>(i),
+              all.columns[4]->Value<int64_t>(id) + int64_t{2} * 86400 * 1000000)
+        << id;
+    EXPECT_EQ(r1.columns[1]->Value<int64_t>(i), all.columns[1]->Value<int64_t>(id));
+  }
+  EXPECT_EQ(ids.size(), 100u);
+  auto other = GenerateChanges(Workload::kEvents, Gen(Workload::kEvents, 100), 0.01, 0, 1);
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().message, "changes are generated for the orders workload only, not events");
+}
+
+}  // namespace
+}  // namespace floe::bench

@@ -124,6 +124,16 @@ TEST(Worksheet, BadInputNamesTheKey) {
       {src + ds + "questions: [{name: q, sql: x, daily: 1, weight: 2}]\n",
        {"questions[0]", "not both"}},
       {"table: nodot\n" + src + ds + qs, {"table", "NAMESPACE.TABLE"}},
+      {src + ds + qs + "changes: {sql: 'MERGE INTO {table} t USING x s ON t.a = s.a'}\n",
+       {"changes.sql", "{changes}"}},
+      {src + ds + qs + "changes: {fraction: 0.1}\n", {"changes.sql", "missing"}},
+      {src + ds + qs + "changes: {sql: '{changes}', fraction: 2}\n", {"changes.fraction", "(0, 1]"}},
+      {src + ds + qs + "changes: {sql: '{changes}', rounds: 0}\n", {"changes.rounds", ">= 1"}},
+      {src + ds + qs + "changes: {sql: '{changes}', compaction: [vacuum]}\n",
+       {"changes.compaction[0]", "'vacuum'"}},
+      {src + ds + qs + "changes: {sql: '{changes}', when: nightly}\n", {"changes.when", "unknown key"}},
+      {"source: {parquet: [a.parquet]}\n" + ds + qs + "changes: {sql: '{changes}'}\n",
+       {"changes", "generator"}},
       {"designs: [unclosed\n", {"line"}},
       {"- just\n- a list\n", {"top level"}},
   };
@@ -135,6 +145,28 @@ TEST(Worksheet, BadInputNamesTheKey) {
     EXPECT_TRUE(msg.starts_with("w.yaml: ")) << msg;
     for (const auto& word : c.words) EXPECT_NE(msg.find(word), std::string::npos) << msg;
   }
+}
+
+TEST(Worksheet, ChangesParseWithIcebergsCompactionSteps) {
+  auto w = ParseWorksheet(
+      "source: {generator: orders}\ndesigns: [{name: A}]\nquestions: [{name: q, sql: x}]\n"
+      "changes:\n  sql: MERGE INTO {table} t USING {changes} s ON t.order_id = s.order_id "
+      "WHEN MATCHED THEN DELETE\n  fraction: 0.05\n  rounds: 3\n  daily: 2\n"
+      "  compaction: [rewrite_data_files]\n");
+  ASSERT_TRUE(w.has_value()) << w.error().ToString();
+  ASSERT_TRUE(w->changes.has_value());
+  EXPECT_EQ(w->changes->fraction, 0.05);
+  EXPECT_EQ(w->changes->rounds, 3);
+  EXPECT_EQ(w->changes->daily, 2);
+  EXPECT_EQ(w->changes->compaction, std::vector<std::string>{"rewrite_data_files"});
+  auto d = ParseWorksheet(
+      "source: {generator: orders}\ndesigns: [{name: A}]\nquestions: [{name: q, sql: x}]\n"
+      "changes: {sql: '{changes}'}\n");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->changes->fraction, 0.01);
+  EXPECT_EQ(d->changes->rounds, 5);
+  EXPECT_EQ(d->changes->compaction,
+            (std::vector<std::string>{"rewrite_position_deletes", "rewrite_data_files"}));
 }
 
 TEST(Worksheet, Sizes) {

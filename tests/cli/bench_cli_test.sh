@@ -132,5 +132,61 @@ expect_error "bench: bad worksheet names the key" "designs[0].colour" -- bash -c
   "printf 'source: {generator: events}\ndesigns: [{name: A, colour: red}]\nquestions: [{name: q, sql: x}]\n' >'$work/bad.yaml'; '$floe' --quiet bench '$work/bad.yaml'"
 expect_error "bench: missing worksheet" "cannot be read" -- "$floe" bench "$work/none.yaml"
 
+# bench with changes: the orders workload's MERGE rounds on copy-on-write, merge-on-read (v2) and
+# deletion vectors (v3), exact table states, the same answers on all three before and after
+# compaction, and a schedule.
+cat >"$work/orders.yaml" <<'YAML'
+name: orders
+table: b.orders
+source: {generator: orders, rows: 8000, seed: 3, writes: 1}
+designs:
+  - name: cow
+    partition_by: bucket(8, order_id)
+  - name: mor
+    partition_by: bucket(8, order_id)
+    properties: {write.merge.mode: merge-on-read}
+  - name: dv
+    partition_by: bucket(8, order_id)
+    properties: {write.merge.mode: merge-on-read, format-version: '3'}
+changes:
+  sql: >-
+    MERGE INTO {table} t USING {changes} s ON t.order_id = s.order_id
+    WHEN MATCHED THEN UPDATE SET status = s.status, updated_ts = s.updated_ts
+  fraction: 0.01
+  rounds: 2
+  daily: 4
+questions:
+  - name: returned
+    sql: SELECT count(*) FROM {table} WHERE status = 'returned'
+    daily: 50
+YAML
+"$floe" --quiet bench "$work/orders.yaml" --rounds 2 --warmup 1 --json "$work/orders.json" \
+  --out "$work/orders-report" >"$work/orders.out" 2>"$work/orders.err"
+check "bench with changes exits 0: $(cat "$work/orders.err")" $?
+python3 - "$work/orders.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ch = {c["design"]: c for c in d["changes"]}
+# 3 MERGEs (a warm-up and 2 rounds) of 80 rows each: copy-on-write keeps one file per bucket; merge-on-read
+# adds a file of new rows per bucket each time and deletes 240 positions in all.
+assert ch["cow"]["after_changes"]["data_files"] == 8 and ch["cow"]["after_changes"]["delete_files"] == 0, ch["cow"]
+for m in ("mor", "dv"):
+    a = ch[m]["after_changes"]
+    assert a["data_files"] == 32 and a["deleted_positions"] == 240, (m, a)
+    assert ch[m]["after_compaction"]["data_files"] == 8, (m, ch[m])
+    assert ch[m]["latency_ms"]["runs"] == 2, ch[m]
+q = {r["design"]: r for r in d["questions"][0]["results"]}
+assert q["cow"]["data_files_opened"] == 8 and q["mor"]["data_files_opened"] == 32, q
+assert q["cow"]["first_value"] == q["mor"]["first_value"] == q["dv"]["first_value"], q
+after = {r["design"]: r for r in d["questions_after_compaction"][0]["results"]}
+assert all(after[m]["data_files_opened"] == 8 for m in after), after
+assert "cheapest schedule" in d["schedule"], d["schedule"]
+PY
+check "bench with changes: exact states, one answer on every design, compaction, a schedule" $?
+[[ -f "$work/orders-report/orders-schedule.svg" ]] && grep -q "The schedule, not the mode" "$work/orders-report/orders.md"
+check "bench with changes: the schedule chart and section in the report" $?
+expect_error "bench: changes without {changes}" "must name the round's rows as {changes}" -- bash -c \
+  "sed 's/USING {changes}/USING b.x/' '$work/orders.yaml' >'$work/bad2.yaml'; '$floe' --quiet bench '$work/bad2.yaml'"
+
 echo "bench CLI: $pass passed, $fails failed"
 [[ $fails == 0 ]]

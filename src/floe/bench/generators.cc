@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <unordered_set>
 
 #include "floe/columnar/column_builder.h"
+#include "floe/columnar/take.h"
 
 namespace floe::bench {
 namespace c = floe::columnar;
@@ -510,6 +513,63 @@ Result<std::vector<c::RecordBatch>> Generate(Workload w, const GenOptions& optio
       return StoreSales(o);
   }
   return Internal("unknown workload");
+}
+
+Result<c::RecordBatch> GenerateChanges(Workload workload, const std::vector<c::RecordBatch>& source,
+                                       double fraction, int round, uint64_t seed) {
+  if (workload != Workload::kOrders) {
+    return Unsupported("changes are generated for the orders workload only, not {}",
+                       WorkloadName(workload));
+  }
+  if (!(fraction > 0 && fraction <= 1)) {
+    return InvalidInput("changes.fraction must lie in (0, 1], got {}", fraction);
+  }
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(source));
+  const int64_t n = all.num_rows;
+  const int64_t k = std::clamp<int64_t>(std::llround(fraction * static_cast<double>(n)), 1, n);
+  // Floyd's sample of k distinct rows, then in row order.
+  Rng r(Mix(seed, 40, static_cast<uint64_t>(round)));
+  std::vector<int64_t> rows;
+  std::unordered_set<int64_t> taken;
+  for (int64_t j = n - k; j < n; ++j) {
+    const auto t = static_cast<int64_t>(r.Below(static_cast<uint64_t>(j + 1)));
+    rows.push_back(taken.insert(t).second ? t : j);
+    if (rows.back() == j) taken.insert(j);
+  }
+  std::sort(rows.begin(), rows.end());
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch out, c::Take(all, rows));
+  static const std::map<std::string, std::string> kNext = {{"processing", "shipped"},
+                                                           {"shipped", "delivered"},
+                                                           {"delivered", "returned"},
+                                                           {"returned", "returned"},
+                                                           {"cancelled", "cancelled"}};
+  int status = -1, updated = -1;
+  for (size_t i = 0; i < out.schema->fields.size(); ++i) {
+    if (out.schema->fields[i].name == "status") status = static_cast<int>(i);
+    if (out.schema->fields[i].name == "updated_ts") updated = static_cast<int>(i);
+  }
+  if (status < 0 || updated < 0) return InvalidInput("orders rows need status and updated_ts");
+  c::BinaryBuilder st;
+  c::FixedWidthBuilder<int64_t> ts(out.columns[updated]->type);
+  const int64_t shift = int64_t{86400} * kMicrosPerSecond * (round + 1);
+  for (int64_t i = 0; i < out.num_rows; ++i) {
+    const c::Column& s = *out.columns[status];
+    if (s.IsNull(i)) {
+      st.AppendNull();
+    } else {
+      auto it = kNext.find(std::string(s.BytesAt(i)));
+      FLOE_RETURN_IF_ERROR(st.Append(it == kNext.end() ? std::string(s.BytesAt(i)) : it->second));
+    }
+    const c::Column& u = *out.columns[updated];
+    if (u.IsNull(i)) {
+      ts.AppendNull();
+    } else {
+      ts.Append(u.Value<int64_t>(i) + shift);
+    }
+  }
+  out.columns[status] = st.Finish();
+  out.columns[updated] = ts.Finish();
+  return out;
 }
 
 }  // namespace floe::bench

@@ -44,6 +44,15 @@ columnar::SchemaPtr WorkloadSchema(Workload workload);
 //   store_sales: the 23 TPC-DS columns with their domains at the chosen row count.
 Result<std::vector<columnar::RecordBatch>> Generate(Workload workload, const GenOptions& options);
 
+// One round of changes to a table of `source`'s rows (as Generate made them), as a nightly
+// reconciliation would bring them: `fraction` of the rows, chosen at random without repeats
+// (round and seed decide which; every round a different draw), with their mutable columns changed.
+// orders: status moves on (processing -> shipped -> delivered -> returned) and updated_ts by
+// round + 1 days. Other workloads have no change generator (an unsupported error).
+Result<columnar::RecordBatch> GenerateChanges(Workload workload,
+                                              const std::vector<columnar::RecordBatch>& source,
+                                              double fraction, int round, uint64_t seed);
+
 // splitmix64: the generators' PRNG, exposed for tests and for samplers that must match it.
 class Rng {
  public:

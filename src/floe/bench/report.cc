@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "floe/bench/schedule.h"
+
 namespace floe::bench {
 namespace {
 
@@ -103,6 +105,35 @@ std::string FormatTables(const BenchResult& r) {
     }
   }
   out += "\nrecommendation: " + r.recommendation + "\n";
+  if (s.changes && r.changes.size() == s.designs.size()) {
+    out += fmt::format("\n-- changes: {} rounds of {:g}% (after a warm-up round)\n   {}\n",
+                       s.changes->rounds, s.changes->fraction * 100, s.changes->sql);
+    out += fmt::format("{:<28} {:<22} {:>9} {:>22} {:>26}\n", "design", "median (min-max)",
+                       "requests", "then: data/delete files", "after compaction: ms, files");
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const ChangesOutcome& c = r.changes[d];
+      if (!c.error.empty()) {
+        out += fmt::format("{:<28} {}\n", s.designs[d].name, c.error);
+        continue;
+      }
+      out +=
+          fmt::format("{:<28} {:<22} {:>9} {:>22} {:>26}\n", s.designs[d].name,
+                      FormatSpread(c.latency), c.counts.total(),
+                      fmt::format("{} / {} ({} positions)", c.after_changes.data_files,
+                                  c.after_changes.delete_files, c.after_changes.deleted_positions),
+                      fmt::format("{:.0f} ms, {} / {}", c.compaction_ms,
+                                  c.after_compaction.data_files, c.after_compaction.delete_files));
+    }
+    for (size_t q = 0; q < s.questions.size() && q < r.compacted.size(); ++q) {
+      out += fmt::format("\n-- {}, after compaction\n", s.questions[q].name);
+      for (size_t d = 0; d < s.designs.size(); ++d) {
+        const auto& m = r.compacted[q][d];
+        out += fmt::format("{:<28} {:>12} {:>9} {:>10}  {:<22}\n", s.designs[d].name, Cell(m, 0),
+                           Cell(m, 1), Cell(m, 2), Cell(m, 3));
+      }
+    }
+    out += "\nschedule: " + r.schedule + "\n";
+  }
   return out;
 }
 
@@ -165,6 +196,53 @@ std::string FormatJson(const BenchResult& r) {
                          {"daily", s.questions[q].daily},
                          {"results", per}});
   }
+  json changes = json::array();
+  for (size_t d = 0; d < r.changes.size() && d < s.designs.size(); ++d) {
+    const ChangesOutcome& c = r.changes[d];
+    auto state = [](const TableState& t) {
+      return json{{"data_files", t.data_files},
+                  {"delete_files", t.delete_files},
+                  {"deleted_positions", t.deleted_positions},
+                  {"bytes", t.bytes}};
+    };
+    json j = {{"design", s.designs[d].name}};
+    if (!c.error.empty()) {
+      j["error"] = c.error;
+    } else {
+      j["latency_ms"] = {{"median", c.latency.median},
+                         {"min", c.latency.min},
+                         {"max", c.latency.max},
+                         {"runs", c.latency.n}};
+      j["requests"] = json::parse(c.counts.ToJson());
+      j["after_changes"] = state(c.after_changes);
+      j["compaction"] = {{"ms", c.compaction_ms},
+                         {"requests", json::parse(c.compaction_counts.ToJson())},
+                         {"notes", c.compaction_notes}};
+      j["after_compaction"] = state(c.after_compaction);
+    }
+    changes.push_back(j);
+  }
+  json compacted = json::array();
+  for (size_t q = 0; q < s.questions.size() && q < r.compacted.size(); ++q) {
+    json per = json::array();
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const auto& m = r.compacted[q][d];
+      json j = {{"design", s.designs[d].name}};
+      if (!m.error.empty()) {
+        j["error"] = m.error;
+      } else {
+        j["data_files_opened"] = m.data_files_opened;
+        j["requests_total"] = m.counts.total();
+        j["bytes_fetched"] = m.counts.bytes_read;
+        j["latency_ms"] = {{"median", m.latency.median},
+                           {"min", m.latency.min},
+                           {"max", m.latency.max},
+                           {"runs", m.latency.n}};
+      }
+      per.push_back(j);
+    }
+    compacted.push_back({{"name", s.questions[q].name}, {"results", per}});
+  }
   json doc = {{"worksheet", s.name},
               {"table", s.table},
               {"simulated_s3", r.simulated},
@@ -172,6 +250,11 @@ std::string FormatJson(const BenchResult& r) {
               {"questions", questions},
               {"recommended", r.best_design >= 0 ? json(s.designs[r.best_design].name) : json()},
               {"recommendation", r.recommendation}};
+  if (s.changes) {
+    doc["changes"] = changes;
+    doc["questions_after_compaction"] = compacted;
+    doc["schedule"] = r.schedule;
+  }
   return doc.dump(2);
 }
 
@@ -248,6 +331,63 @@ std::string QuestionSvg(const BenchResult& r, size_t q) {
   return svg;
 }
 
+std::string ScheduleSvg(const BenchResult& r) {
+  const std::vector<DesignSchedule> curves = ScheduleCurves(r, r.prices);
+  double maxv = 0;
+  for (const auto& c : curves) {
+    for (const auto& pt : c.points) maxv = std::max(maxv, pt.seconds_per_day);
+  }
+  if (maxv <= 0) maxv = 1;
+  const int w = 640, h = 360, left = 60, top = 40, plot_w = 540, plot_h = 260;
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">seconds a day against the "
+      "compaction interval</text>\n"
+      "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n"
+      "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n"
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">compact every k changes</text>\n"
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.1f} s</text>\n",
+      w, h, left, left, top + plot_h, left + plot_w, top + plot_h, left, top, left, top + plot_h,
+      left + plot_w / 2, top + plot_h + 32, left - 4, top + 4, maxv);
+  auto x_of = [&](int k) { return left + (k - 1) * plot_w / std::max(1, kMaxEvery - 1); };
+  auto y_of = [&](double v) { return top + plot_h - v / maxv * plot_h; };
+  for (int k : {1, 5, 10, 15, 20, 25, 30}) {
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x_of(k),
+                       top + plot_h + 16, k);
+  }
+  for (size_t d = 0; d < curves.size(); ++d) {
+    const auto& c = curves[d];
+    if (c.points.empty()) continue;
+    const char* color = kColors[d % 10];
+    if (!c.compacts) {
+      const double y = y_of(c.points[0].seconds_per_day);
+      svg += fmt::format(
+          "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" "
+          "stroke-dasharray=\"6 4\" stroke-width=\"2\"/>\n",
+          left, y, left + plot_w, y, color);
+    } else {
+      std::string pts;
+      for (const auto& pt : c.points) {
+        pts += fmt::format("{},{:.1f} ", x_of(pt.every), y_of(pt.seconds_per_day));
+      }
+      svg += fmt::format(
+          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", pts, color);
+      const auto& b = c.points[c.best];
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", x_of(b.every),
+                         y_of(b.seconds_per_day), color);
+    }
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" "
+        "y=\"{}\">{}</text>\n",
+        left + 10, top + 10 + 18 * static_cast<int>(d), color, left + 28,
+        top + 20 + 18 * static_cast<int>(d), Escape(r.sheet.designs[d].name));
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
 std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
                            const std::vector<ChapterFigure>& chapter) {
   const auto& s = r.sheet;
@@ -263,7 +403,47 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
     md += fmt::format("| {} | {} | {} | {} |\n", s.designs[d].name, layout, r.builds[d].data_files,
                       FormatBytes(static_cast<double>(r.builds[d].bytes)));
   }
+  auto chapter_figure = [&](const std::string& key, const std::string& design) {
+    for (const auto& c : chapter) {
+      if (c.question == key && c.design == design) return c.figure;
+    }
+    return std::string();
+  };
+  if (s.changes && r.changes.size() == s.designs.size()) {
+    md += fmt::format(
+        "\n### Changes: {} rounds of {:g}% after a warm-up round, designs interleaved\n\n`{}`\n\n",
+        s.changes->rounds, s.changes->fraction * 100, s.changes->sql);
+    md +=
+        "| design | change: median (min-max) | requests | bytes written | then: data files | "
+        "delete files | deleted positions | chapter |\n|---|---|---:|---:|---:|---:|---:|---|\n";
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const ChangesOutcome& c = r.changes[d];
+      if (!c.error.empty()) {
+        md += fmt::format("| {} | {} | | | | | | |\n", s.designs[d].name, Escape(c.error));
+        continue;
+      }
+      md += fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} | {} |\n", s.designs[d].name, FormatSpread(c.latency),
+          c.counts.total(), FormatBytes(static_cast<double>(c.counts.bytes_written)),
+          c.after_changes.data_files, c.after_changes.delete_files,
+          c.after_changes.deleted_positions, chapter_figure("(changes)", s.designs[d].name));
+    }
+    md +=
+        "\nCompaction after the rounds (its steps timed together), and the table it leaves:\n\n"
+        "| design | steps | time | requests | then: data files | delete files |\n"
+        "|---|---|---:|---:|---:|---:|\n";
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const ChangesOutcome& c = r.changes[d];
+      if (!c.error.empty()) continue;
+      std::string steps;
+      for (const auto& n : c.compaction_notes) steps += (steps.empty() ? "" : "; ") + n;
+      md += fmt::format("| {} | {} | {:.0f} ms | {} | {} | {} |\n", s.designs[d].name, steps,
+                        c.compaction_ms, c.compaction_counts.total(), c.after_compaction.data_files,
+                        c.after_compaction.delete_files);
+    }
+  }
   for (size_t q = 0; q < s.questions.size() && q < r.results.size(); ++q) {
+    if (s.changes) md += "\n_After the changes:_\n";
     md += fmt::format("\n### {} ({}/day)\n\n`{}`\n\n![{}]({}q{}.svg)\n\n", s.questions[q].name,
                       s.questions[q].daily, s.questions[q].sql, s.questions[q].name, prefix, q + 1);
     bool with_chapter = false;
@@ -284,6 +464,23 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
       }
       md += "\n";
     }
+  }
+  for (size_t q = 0; q < s.questions.size() && q < r.compacted.size(); ++q) {
+    md += fmt::format("\n### {}, after compaction\n\n", s.questions[q].name);
+    md +=
+        "| design | files opened | requests | bytes | median (min-max) | chapter |\n"
+        "|---|---:|---:|---:|---|---|\n";
+    for (size_t d = 0; d < s.designs.size(); ++d) {
+      const auto& m = r.compacted[q][d];
+      md += fmt::format(
+          "| {} | {} | {} | {} | {} | {} |\n", s.designs[d].name, Cell(m, 0), Cell(m, 1),
+          Cell(m, 2), m.error.empty() ? Cell(m, 3) : Escape(m.error),
+          chapter_figure(s.questions[q].name + " (after compaction)", s.designs[d].name));
+    }
+  }
+  if (!r.schedule.empty()) {
+    md += fmt::format("\n### The schedule, not the mode\n\n![schedule]({}schedule.svg)\n\n{}\n",
+                      prefix, r.schedule);
   }
   md += "\n| design | requests/day | bytes/day | query s/day | $/month (requests + storage) |\n";
   md += "|---|---:|---:|---:|---:|\n";
@@ -312,6 +509,9 @@ Result<std::string> WriteReport(const BenchResult& r, const std::string& dir,
   };
   for (size_t q = 0; q < r.sheet.questions.size() && q < r.results.size(); ++q) {
     FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-q{}.svg", dir, name, q + 1), QuestionSvg(r, q)));
+  }
+  if (!r.schedule.empty()) {
+    FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-schedule.svg", dir, name), ScheduleSvg(r)));
   }
   std::string md_path = fmt::format("{}/{}.md", dir, name);
   FLOE_RETURN_IF_ERROR(write(md_path, FormatMarkdown(r, name + "-", chapter)));

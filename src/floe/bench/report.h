@@ -25,7 +25,10 @@ std::string FormatJson(const BenchResult& result);
 // One SVG: four panels (files opened, requests, bytes, median latency with its min-max) with one
 // bar per design, for question `q`.
 std::string QuestionSvg(const BenchResult& result, size_t q);
-// The Markdown report; charts referenced as `<prefix>q<N>.svg`.
+// With changes: seconds a day against the compaction interval, one line per design (schedule.h).
+std::string ScheduleSvg(const BenchResult& result);
+
+// The Markdown report; charts referenced as `<prefix>q<N>.svg` (and `<prefix>schedule.svg`).
 std::string FormatMarkdown(const BenchResult& result, const std::string& chart_prefix,
                            const std::vector<ChapterFigure>& chapter = {});
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -13,14 +14,18 @@
 #include "floe/base/clock.h"
 #include "floe/base/progress.h"
 #include "floe/bench/generators.h"
+#include "floe/bench/schedule.h"
 #include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/rewrite_data_files.h"
+#include "floe/iceberg/rewrite_position_deletes.h"
 #include "floe/iceberg/table.h"
 #include "floe/io/store_uri.h"
+#include "floe/parquet/output_sink.h"
 #include "floe/parquet/read_file.h"
+#include "floe/parquet/writer.h"
 
 namespace floe::bench {
 namespace c = floe::columnar;
@@ -112,6 +117,52 @@ Status RecordBenchTable(const iceberg::Warehouse& w, const std::string& table) {
   for (const auto& t : tables) text += t + "\n";
   FLOE_RETURN_IF_ERROR(w.io->store()->Put(kBenchTablesKey, AsBytes(text)));
   return {};
+}
+
+// Writes `batch` as one Parquet file at `path` (a local file).
+Status WriteParquetFile(const std::string& path, const c::RecordBatch& batch) {
+  parquet::MemorySink sink;
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(batch.schema, &sink, {}));
+  FLOE_RETURN_IF_ERROR(writer->Write(batch));
+  FLOE_RETURN_IF_ERROR(writer->Close());
+  const Buffer bytes = sink.ToBuffer();
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out) return IOError("cannot write '{}'", path);
+  return {};
+}
+
+// The state of `table` from its current snapshot's summary.
+Result<TableState> StateOf(const iceberg::Warehouse& w, const std::string& table) {
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::TableIdentifier::Parse(table));
+  FLOE_ASSIGN_OR_RETURN(iceberg::Table t, iceberg::LoadTable(*w.catalog, *w.io, id));
+  TableState out;
+  const iceberg::Snapshot* snap = t.metadata.CurrentSnapshot();
+  if (snap == nullptr) return out;
+  auto get = [&](const char* key) -> int64_t {
+    auto it = snap->summary.find(key);
+    return it == snap->summary.end() ? 0 : std::strtoll(it->second.c_str(), nullptr, 10);
+  };
+  out.data_files = get("total-data-files");
+  out.delete_files = get("total-delete-files");
+  out.deleted_positions = get("total-position-deletes");
+  out.bytes = get("total-files-size");
+  return out;
+}
+
+// The change statement of round `round` on a table: {table} and {changes} filled in.
+std::string ChangeSql(const ChangeSpec& c, const std::string& table, const std::string& file) {
+  std::string sql = c.sql;
+  for (const auto& [key, value] :
+       {std::pair<std::string, std::string>{"{table}", table},
+        std::pair<std::string, std::string>{"{changes}", "read_parquet('" + file + "')"}}) {
+    for (size_t at = sql.find(key); at != std::string::npos;
+         at = sql.find(key, at + value.size())) {
+      sql.replace(at, key.size(), value);
+    }
+  }
+  return sql;
 }
 
 }  // namespace
@@ -220,6 +271,7 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
   BenchResult result;
   result.sheet = sheet;
   result.simulated = static_cast<bool>(options.decorate);
+  result.prices = options.prices;
   std::error_code ec;
   std::filesystem::create_directories(options.warehouse, ec);
   FLOE_ASSIGN_OR_RETURN(auto source, LoadSource(sheet.source, options.scale));
@@ -239,6 +291,21 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
   }
   int64_t source_rows = 0;
   for (const auto& b : source) source_rows += b.num_rows;
+  // Each round of changes: its rows, one Parquet file shared by every design (round 0 warms up).
+  std::vector<std::string> change_files;
+  if (sheet.changes) {
+    const std::string dir = options.warehouse + "/floe-bench-changes";
+    std::filesystem::create_directories(dir, ec);
+    FLOE_ASSIGN_OR_RETURN(Workload workload, ParseWorkload(sheet.source.generator));
+    for (int round = 0; round <= sheet.changes->rounds; ++round) {
+      FLOE_ASSIGN_OR_RETURN(
+          c::RecordBatch rows,
+          GenerateChanges(workload, source, sheet.changes->fraction, round, sheet.source.seed));
+      change_files.push_back(fmt::format(
+          "{}/{}-round-{}.parquet", std::filesystem::absolute(dir).string(), sheet.name, round));
+      FLOE_RETURN_IF_ERROR(WriteParquetFile(change_files.back(), rows));
+    }
+  }
   source.clear();
 
   std::shared_ptr<io::CountingStore> counting;
@@ -257,64 +324,147 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
   const size_t nd = sheet.designs.size();
   const int runs_per_question =
       static_cast<int>(nd) * (1 + options.protocol.warmup + options.protocol.rounds);
+  const int change_runs = sheet.changes
+                              ? static_cast<int>(nd) * (sheet.changes->rounds + 2) +
+                                    runs_per_question * static_cast<int>(sheet.questions.size())
+                              : 0;
   std::unique_ptr<Progress> progress;
   if (options.progress)
     progress = std::make_unique<Progress>("measuring " + sheet.name,
-                                          sheet.questions.size() * runs_per_question, "runs");
-  for (size_t qi = 0; qi < sheet.questions.size(); ++qi) {
-    const Question& q = sheet.questions[qi];
-    // The report shows the question as asked: placeholders other than {table} resolved.
-    FLOE_ASSIGN_OR_RETURN(result.sheet.questions[qi].sql, QuestionSql(q, "{table}", source_rows));
-    std::vector<Measurement> row(nd);
-    std::vector<std::string> sql(nd);
-    std::vector<ArmRun> arms;
-    std::vector<size_t> arm_design;
-    for (size_t d = 0; d < nd; ++d) {
-      FLOE_ASSIGN_OR_RETURN(sql[d], QuestionSql(q, result.builds[d].table, source_rows));
-      w.runtime->ClearCaches();
-      counting->Reset();
-      auto got = ask(sql[d]);
-      io::RequestCounts counts = counting->Snapshot();
-      if (progress) progress->Advance();
-      if (!got) {
-        row[d].error = got.error().ToString();
-        if (progress) progress->Advance(options.protocol.warmup + options.protocol.rounds);
-        continue;
-      }
-      row[d].data_files_opened = got->data_files_opened;
-      row[d].rows = got->rows;
-      row[d].first_value = got->first_value;
-      row[d].cold_counts = counts;
-      const std::string text = sql[d];
-      // Runs are sequential (interleaved, never concurrent), so the counts of each run are its
-      // own; the last run is the last measured round.
-      arms.emplace_back([&ask, &counting, &row, d, text]() -> Result<double> {
+                                          sheet.questions.size() * runs_per_question + change_runs,
+                                          "runs");
+  auto advance = [&](int n = 1) {
+    if (progress) progress->Advance(n);
+  };
+
+  // The changes: a warm-up round on every design, then the measured rounds, the designs in a
+  // different order each round (A B C, B C A, ...) so none always runs first.
+  if (sheet.changes) {
+    result.changes.assign(nd, {});
+    std::vector<std::vector<double>> samples(nd);
+    for (int round = 0; round <= sheet.changes->rounds; ++round) {
+      for (size_t i = 0; i < nd; ++i) {
+        const size_t d = (i + static_cast<size_t>(round)) % nd;
+        ChangesOutcome& out = result.changes[d];
+        advance();
+        if (!out.error.empty()) continue;
         counting->Reset();
         Stopwatch watch;
-        FLOE_RETURN_IF_ERROR(ask(text));
+        auto got = ask(ChangeSql(*sheet.changes, result.builds[d].table, change_files[round]));
         const double ms = watch.ElapsedMs();
-        row[d].counts = counting->Snapshot();
-        return ms;
-      });
-      arm_design.push_back(d);
-    }
-    if (!arms.empty()) {
-      auto measured = RunProtocol(arms, options.protocol, [&] {
-        if (progress) progress->Advance();
-      });
-      if (!measured) return std::unexpected(measured.error());
-      std::vector<Spread> spreads;
-      for (size_t a = 0; a < arms.size(); ++a) {
-        row[arm_design[a]].latency = (*measured)[a].spread;
-        spreads.push_back((*measured)[a].spread);
+        if (!got) {
+          out.error = got.error().ToString();
+          continue;
+        }
+        if (round > 0) samples[d].push_back(ms);
+        out.counts = counting->Snapshot();
       }
-      auto verdicts = Verdicts(spreads);
-      for (size_t a = 0; a < arms.size(); ++a) row[arm_design[a]].verdict = verdicts[a];
     }
-    result.results.push_back(std::move(row));
+    for (size_t d = 0; d < nd; ++d) {
+      result.changes[d].latency = Summarize(samples[d]);
+      FLOE_ASSIGN_OR_RETURN(result.changes[d].after_changes, StateOf(w, result.builds[d].table));
+    }
+  }
+
+  // Every question on every design: a cold run, then the protocol.
+  auto measure = [&](std::vector<std::vector<Measurement>>* into) -> Status {
+    for (size_t qi = 0; qi < sheet.questions.size(); ++qi) {
+      const Question& q = sheet.questions[qi];
+      // The report shows the question as asked: placeholders other than {table} resolved.
+      FLOE_ASSIGN_OR_RETURN(result.sheet.questions[qi].sql, QuestionSql(q, "{table}", source_rows));
+      std::vector<Measurement> row(nd);
+      std::vector<std::string> sql(nd);
+      std::vector<ArmRun> arms;
+      std::vector<size_t> arm_design;
+      for (size_t d = 0; d < nd; ++d) {
+        FLOE_ASSIGN_OR_RETURN(sql[d], QuestionSql(q, result.builds[d].table, source_rows));
+        w.runtime->ClearCaches();
+        counting->Reset();
+        auto got = ask(sql[d]);
+        io::RequestCounts counts = counting->Snapshot();
+        advance();
+        if (!got) {
+          row[d].error = got.error().ToString();
+          advance(options.protocol.warmup + options.protocol.rounds);
+          continue;
+        }
+        row[d].data_files_opened = got->data_files_opened;
+        row[d].rows = got->rows;
+        row[d].first_value = got->first_value;
+        row[d].cold_counts = counts;
+        const std::string text = sql[d];
+        // Runs are sequential (interleaved, never concurrent), so the counts of each run are its
+        // own; the last run is the last measured round.
+        arms.emplace_back([&ask, &counting, &row, d, text]() -> Result<double> {
+          counting->Reset();
+          Stopwatch watch;
+          FLOE_RETURN_IF_ERROR(ask(text));
+          const double ms = watch.ElapsedMs();
+          row[d].counts = counting->Snapshot();
+          return ms;
+        });
+        arm_design.push_back(d);
+      }
+      if (!arms.empty()) {
+        auto measured = RunProtocol(arms, options.protocol, [&] { advance(); });
+        if (!measured) return std::unexpected(measured.error());
+        std::vector<Spread> spreads;
+        for (size_t a = 0; a < arms.size(); ++a) {
+          row[arm_design[a]].latency = (*measured)[a].spread;
+          spreads.push_back((*measured)[a].spread);
+        }
+        auto verdicts = Verdicts(spreads);
+        for (size_t a = 0; a < arms.size(); ++a) row[arm_design[a]].verdict = verdicts[a];
+      }
+      into->push_back(std::move(row));
+    }
+    return {};
+  };
+  FLOE_RETURN_IF_ERROR(measure(&result.results));
+
+  // Compaction, then the questions again.
+  if (sheet.changes) {
+    for (size_t d = 0; d < nd; ++d) {
+      ChangesOutcome& out = result.changes[d];
+      advance();
+      if (!out.error.empty()) continue;
+      FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id,
+                            catalog::TableIdentifier::Parse(result.builds[d].table));
+      counting->Reset();
+      Stopwatch watch;
+      for (const std::string& step : sheet.changes->compaction) {
+        if (step == "rewrite_position_deletes") {
+          auto r = iceberg::RewritePositionDeleteFiles(*w.catalog, *w.io, id, {});
+          if (!r) {
+            out.error = r.error().ToString();
+            break;
+          }
+          out.compaction_notes.push_back(
+              fmt::format("rewrite_position_delete_files: {} delete files -> {}",
+                          r->rewritten_delete_files_count, r->added_delete_files_count));
+        } else {
+          // Every data file that has a delete file is rewritten with its deletes applied.
+          iceberg::RewriteOptions ro;
+          ro.delete_file_threshold = 1;
+          auto r = iceberg::RewriteDataFiles(*w.catalog, *w.io, id, ro);
+          if (!r) {
+            out.error = r.error().ToString();
+            break;
+          }
+          out.compaction_notes.push_back(fmt::format("rewrite_data_files: {} data files -> {}",
+                                                     r->rewritten_data_files_count,
+                                                     r->added_data_files_count));
+        }
+      }
+      out.compaction_ms = watch.ElapsedMs();
+      out.compaction_counts = counting->Snapshot();
+      FLOE_ASSIGN_OR_RETURN(out.after_compaction, StateOf(w, result.builds[d].table));
+    }
+    FLOE_RETURN_IF_ERROR(measure(&result.compacted));
   }
   if (progress) progress->Finish();
   Recommend(result, options.prices);
+  if (sheet.changes) result.schedule = RecommendSchedule(result, options.prices);
   return result;
 }
 

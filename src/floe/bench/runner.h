@@ -1,7 +1,9 @@
 // Runner: builds every design of a worksheet into a warehouse and measures every question on every
 // design -- files, requests and bytes exact (a CountingStore around the warehouse store), from a
 // cold first run (footer and metadata caches emptied) and from the measured runs, and latency
-// under the protocol (designs interleaved per question). Questions are asked
+// under the protocol (designs interleaved per question). A worksheet with changes runs them first
+// (a warm-up round, then measured rounds with the designs interleaved; each round its own rows),
+// measures the questions, compacts, and measures them again. Questions are asked
 // through a caller-supplied QuestionFn (the SQL engine in the CLI, fakes in tests), so this module
 // does not depend on `sql`. Not thread-safe; one RunBench at a time per warehouse directory.
 #pragma once
@@ -68,13 +70,38 @@ struct Measurement {
   std::string verdict;  // protocol verdict among the designs: "best", "~best" or ""
 };
 
+// What a table holds, from its current snapshot's summary.
+struct TableState {
+  int64_t data_files = 0;
+  int64_t delete_files = 0;
+  int64_t deleted_positions = 0;  // position deletes and deletion vectors' positions
+  int64_t bytes = 0;              // data files
+};
+
+// The worksheet's changes on one design.
+struct ChangesOutcome {
+  std::string error;         // non-empty: a change or a compaction step failed here
+  Spread latency;            // one change statement, over the measured rounds
+  io::RequestCounts counts;  // the last measured round's requests and bytes
+  TableState after_changes;  // after the warm-up and the measured rounds
+  double compaction_ms = 0;  // every compaction step
+  io::RequestCounts compaction_counts;
+  std::vector<std::string> compaction_notes;
+  TableState after_compaction;
+};
+
 struct BenchResult {
   Worksheet sheet;
   std::vector<DesignBuild> builds;                // per design
-  std::vector<std::vector<Measurement>> results;  // [question][design]
-  std::vector<MonthlyCost> costs;                 // per design
-  int best_design = -1;                           // by weighted latency, then cost
-  std::string recommendation;                     // the trade-off in one sentence
+  std::vector<std::vector<Measurement>> results;  // [question][design] (after the changes)
+  // With changes: per design, and the questions measured again after compaction.
+  std::vector<ChangesOutcome> changes;
+  std::vector<std::vector<Measurement>> compacted;  // [question][design]
+  std::string schedule;                             // the compaction schedule, in one paragraph
+  Prices prices;                                    // what the costs were priced at
+  std::vector<MonthlyCost> costs;                   // per design
+  int best_design = -1;                             // by weighted latency, then cost
+  std::string recommendation;                       // the trade-off in one sentence
   bool simulated = false;
 };
 

@@ -252,11 +252,48 @@ struct Reader {
     return q;
   }
 
+  Result<ChangeSpec> Changes(const YAML::Node& n) const {
+    ChangeSpec c;
+    FLOE_RETURN_IF_ERROR(
+        CheckKeys(n, "changes", {"sql", "fraction", "rounds", "daily", "compaction"}));
+    if (!n["sql"]) return Bad(origin, "changes.sql", n, "missing (the statement each round runs)");
+    FLOE_ASSIGN_OR_RETURN(c.sql, String(n["sql"], "changes.sql"));
+    if (c.sql.find("{changes}") == std::string::npos) {
+      return Bad(origin, "changes.sql", n["sql"], "must name the round's rows as {changes}");
+    }
+    if (n["fraction"]) {
+      FLOE_ASSIGN_OR_RETURN(c.fraction, Number(n["fraction"], "changes.fraction"));
+      if (!(c.fraction > 0 && c.fraction <= 1)) {
+        return Bad(origin, "changes.fraction", n["fraction"], "must lie in (0, 1]");
+      }
+    }
+    if (n["rounds"]) {
+      FLOE_ASSIGN_OR_RETURN(int64_t r, Int(n["rounds"], "changes.rounds", 1));
+      c.rounds = static_cast<int>(r);
+    }
+    if (n["daily"]) {
+      FLOE_ASSIGN_OR_RETURN(c.daily, Number(n["daily"], "changes.daily"));
+    }
+    if (n["compaction"]) {
+      FLOE_ASSIGN_OR_RETURN(c.compaction, Strings(n["compaction"], "changes.compaction"));
+      for (size_t i = 0; i < c.compaction.size(); ++i) {
+        if (c.compaction[i] != "rewrite_position_deletes" &&
+            c.compaction[i] != "rewrite_data_files") {
+          return Bad(origin, fmt::format("changes.compaction[{}]", i), n["compaction"],
+                     fmt::format("unknown step '{}' (expected rewrite_position_deletes or "
+                                 "rewrite_data_files)",
+                                 c.compaction[i]));
+        }
+      }
+    }
+    return c;
+  }
+
   Result<Worksheet> Sheet(const YAML::Node& root) const {
     Worksheet w;
     if (!root.IsMap()) return Bad(origin, "(top level)", root, "expected a mapping");
-    FLOE_RETURN_IF_ERROR(
-        CheckKeys(root, "", {"name", "description", "table", "source", "designs", "questions"}));
+    FLOE_RETURN_IF_ERROR(CheckKeys(
+        root, "", {"name", "description", "table", "source", "designs", "questions", "changes"}));
     if (root["name"]) {
       FLOE_ASSIGN_OR_RETURN(w.name, String(root["name"], "name"));
     }
@@ -291,6 +328,13 @@ struct Reader {
     for (size_t i = 0; i < questions.size(); ++i) {
       FLOE_ASSIGN_OR_RETURN(Question q, QuestionAt(questions[i], fmt::format("questions[{}]", i)));
       w.questions.push_back(std::move(q));
+    }
+    if (root["changes"]) {
+      FLOE_ASSIGN_OR_RETURN(w.changes, Changes(root["changes"]));
+      if (w.source.generator.empty()) {
+        return Bad(origin, "changes", root["changes"],
+                   "changes are generated from the source's generator; this source has none");
+      }
     }
     return w;
   }

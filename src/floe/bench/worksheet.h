@@ -1,6 +1,7 @@
 // Worksheet: what `floe bench` measures, read from YAML -- the table's source (a generator or
 // Parquet files), the candidate designs (partitioning, sort order, write batching, file, row-group
-// and page sizes, bloom filters, maintenance steps) and the questions (SQL with a daily count).
+// and page sizes, bloom filters, maintenance steps), the questions (SQL with a daily count) and the
+// row-level changes between them (the orders workload's MERGE rounds).
 // Plain data; a bad worksheet is one error naming the key ("designs[2].target_file_size: ...").
 #pragma once
 
@@ -51,6 +52,21 @@ struct Design {
   std::map<std::string, std::string> TableProperties() const;
 };
 
+// Row-level changes the table takes between builds and reads (the orders workload's nightly
+// MERGE): each round's rows come from the source's generator (GenerateChanges), written to a
+// Parquet file that `{changes}` in the SQL stands for (as read_parquet('...')); one warm-up round,
+// then `rounds` measured rounds with the designs interleaved. The questions are measured after
+// them, and again after the compaction steps.
+struct ChangeSpec {
+  std::string sql;         // {table}: the design's table, {changes}: the round's rows
+  double fraction = 0.01;  // of the source's rows, per round
+  int rounds = 5;
+  double daily = 1;  // such changes a day: the cadence the compaction schedule is priced against
+  // Run in order after the rounds: rewrite_position_deletes, rewrite_data_files (which rewrites
+  // every data file that has deletes).
+  std::vector<std::string> compaction = {"rewrite_position_deletes", "rewrite_data_files"};
+};
+
 struct Question {
   std::string name;
   std::string sql;   // `{table}` stands for the design's table
@@ -64,6 +80,7 @@ struct Worksheet {
   SourceSpec source;
   std::vector<Design> designs;
   std::vector<Question> questions;
+  std::optional<ChangeSpec> changes;
 };
 
 // Parses YAML text; `origin` (a file name) prefixes errors.
