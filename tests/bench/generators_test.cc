@@ -247,7 +247,8 @@ TEST(Generators, OrderChangesMoveStatusOnAndTimestampsLater) {
   EXPECT_EQ(ids.size(), 100u);
   auto other = GenerateChanges(Workload::kEvents, Gen(Workload::kEvents, 100), 0.01, 0, 1);
   ASSERT_FALSE(other);
-  EXPECT_EQ(other.error().message, "changes are generated for the orders workload only, not events");
+  EXPECT_EQ(other.error().message,
+            "changes are generated for the orders workload only, not events");
 }
 
 }  // namespace

@@ -60,8 +60,8 @@ TEST(Schedule, CopyOnWriteAsItIsMergeOnReadAtEveryInterval) {
   // Requests at k = 4: 2 x 6 + 0.5 x 20 + 10 x (8 + 8 x 1.5) = 222.
   EXPECT_NEAR(curves[1].points[3].requests_per_day, 222, 1e-9);
   // $ a month at k = 4: GETs 2 x 3 + 0.5 x 20 + 10 x (8 + 8 x 1.5) = 216, PUTs 2 x 3 = 6.
-  EXPECT_NEAR(curves[1].points[3].usd_per_month,
-              30 * (216 * 0.0004 / 1000 + 6 * 0.005 / 1000), 1e-12);
+  EXPECT_NEAR(curves[1].points[3].usd_per_month, 30 * (216 * 0.0004 / 1000 + 6 * 0.005 / 1000),
+              1e-12);
 }
 
 TEST(Schedule, TheRecommendationNamesTheCheapestAndTheOthers) {

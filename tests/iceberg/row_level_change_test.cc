@@ -1,17 +1,30 @@
-// Row-level changes against concurrent commits: a statement reads snapshot S, another writer
-// commits, then the statement commits. Iceberg's validations decide (commit.h: CommitValidation):
-// an append elsewhere never conflicts; an append the condition may match conflicts under
-// serializable isolation only; a compaction of a file the statement changes always conflicts; a
-// new delete for such a file conflicts for copy-on-write, for merge-on-read UPDATE, and for v3
-// deletion vectors. A failed commit leaves the table exactly as the other writer left it and
-// removes every file it wrote.
+// Row-level changes against concurrent commits: a statement reads snapshot S, another writer -- a
+// process of its own -- commits, then the statement commits. Iceberg's validations decide
+// (commit.h: CommitValidation): an append elsewhere never conflicts; an append the condition may
+// match conflicts under serializable isolation only; a compaction of a file the statement changes
+// always conflicts; a new delete for such a file conflicts for copy-on-write, for merge-on-read
+// UPDATE, and for v3 deletion vectors. A failed commit leaves the table exactly as the other writer
+// left it and removes every file it wrote.
 #include "floe/iceberg/row_level_change.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "iceberg/maintenance_fixture.h"
+
+extern char** environ;
 
 namespace floe::iceberg {
 namespace {
@@ -38,6 +51,106 @@ c::RecordBatch Rows(int day, int64_t first, int64_t n) {
   return b;
 }
 
+// What the other writer does, on a warehouse at `root` (a process of its own opens it anew).
+struct OpenWarehouse {
+  io::StorePtr store;
+  std::shared_ptr<catalog::SqlCatalog> cat;
+  std::unique_ptr<FileIO> io;
+  explicit OpenWarehouse(const std::string& root)
+      : store(io::LocalStore::Open(root).value()),
+        cat(catalog::SqlCatalog::Open(root + "/catalog.db").value()),
+        io(std::make_unique<FileIO>(store, "file://" + root)) {}
+};
+
+std::string DayFileOf(const Table& t, const FileIO& io, int day) {
+  const std::vector<ManifestEntry> entries = t.LiveEntries(io).value();
+  for (const ManifestEntry& e : entries) {
+    if (e.file.content == FileContent::kData && e.file.partition[0] == Literal::Date(19725 + day))
+      return e.file.file_path;
+  }
+  return "";
+}
+
+Status AppendDay(catalog::Catalog& cat, const FileIO& io, int day, int64_t first) {
+  FLOE_ASSIGN_OR_RETURN(Table t, LoadTable(cat, io, kId));
+  TableDataWriter writer(t, io);
+  FLOE_RETURN_IF_ERROR(writer.Write(Rows(day, first, 20)));
+  FLOE_ASSIGN_OR_RETURN(auto files, writer.Finish());
+  FLOE_RETURN_IF_ERROR(AppendFiles(cat, io, kId, files));
+  return {};
+}
+
+// "append:<day>:<first id>", "delete" (a merge-on-read delete of day 0's row 5) or "compact"
+// (rewrite_data_files of every file).
+Status OtherWriterAction(const std::string& root, const std::string& action) {
+  OpenWarehouse w(root);
+  if (action.starts_with("append:")) {
+    const size_t colon = action.find(':', 7);
+    return AppendDay(*w.cat, *w.io, std::stoi(action.substr(7, colon - 7)),
+                     std::stoll(action.substr(colon + 1)));
+  }
+  FLOE_ASSIGN_OR_RETURN(Table t, LoadTable(*w.cat, *w.io, kId));
+  if (action == "delete") {
+    Table mor = t;
+    mor.metadata.properties["write.delete.mode"] = "merge-on-read";
+    RowLevelChange ch;
+    ch.operation = RowLevelOperation::kDelete;
+    ch.snapshot_id = t.metadata.current_snapshot_id;
+    ch.deleted[DayFileOf(t, *w.io, 0)] = {5};
+    FLOE_RETURN_IF_ERROR(CommitRowLevelChange(*w.cat, *w.io, mor, ch, nullptr));
+    return {};
+  }
+  if (action == "compact") {
+    RewriteOptions ro;
+    ro.rewrite_all = true;
+    ro.min_input_files = 1;
+    FLOE_RETURN_IF_ERROR(RewriteDataFiles(*w.cat, *w.io, kId, ro));
+    return {};
+  }
+  return InvalidInput("unknown action '{}'", action);
+}
+
+constexpr char kOtherWriterEnv[] = "FLOE_TEST_OTHER_WRITER";
+
+// The other writer as a process of its own: the parent re-runs this binary with this test selected
+// and "<warehouse root>|<action>" in the environment; exit 0 when the action committed.
+TEST(RowLevelChangeOtherWriter, DISABLED_Commit) {
+  const char* spec = std::getenv(kOtherWriterEnv);
+  if (spec == nullptr) GTEST_SKIP() << "runs only as a child of RowLevelChangeTest";
+  const std::string s = spec;
+  const size_t bar = s.find('|');
+  Status st = OtherWriterAction(s.substr(0, bar), s.substr(bar + 1));
+  if (!st) std::fprintf(stderr, "other writer: %s\n", st.error().ToString().c_str());
+  _exit(st ? 0 : 1);
+}
+
+// Runs the other writer in a child process and waits for it.
+void RunOtherWriter(const std::string& root, const std::string& action) {
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!std::string_view(*e).starts_with(kOtherWriterEnv)) env_strings.emplace_back(*e);
+  }
+  env_strings.push_back(fmt::format("{}={}|{}", kOtherWriterEnv, root, action));
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe";
+  std::string filter = "--gtest_filter=RowLevelChangeOtherWriter.DISABLED_Commit";
+  std::string also = "--gtest_also_run_disabled_tests";
+  std::vector<char*> argv = {exe.data(), filter.data(), also.data(), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  ASSERT_EQ(rc, 0) << "cannot start the other writer";
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "the other writer (" << action << ") failed: " << status;
+}
+
 struct TableSetup {
   int format_version = 2;
   std::map<std::string, std::string> properties;
@@ -55,12 +168,11 @@ class RowLevelChangeTest : public ::testing::Test {
     Append(1, 20);
   }
   void Append(int day, int64_t first) {
-    TableDataWriter writer(w_->Load(kId), *w_->io);
-    ASSERT_TRUE(writer.Write(Rows(day, first, 20)));
-    auto files = writer.Finish();
-    ASSERT_TRUE(files) << files.error().ToString();
-    ASSERT_TRUE(AppendFiles(*w_->cat, *w_->io, kId, *files));
+    Status st = AppendDay(*w_->cat, *w_->io, day, first);
+    ASSERT_TRUE(st) << st.error().ToString();
   }
+  // The other writer, in a process of its own, commits between the statement's read and its commit.
+  void Other(const std::string& action) { RunOtherWriter(w_->dir.str(), action); }
   // The statement: rows 0 and 1 (by position) of day 0's file, condition `day = <day 0>`.
   RowLevelChange Change(const Table& t, RowLevelOperation op) {
     RowLevelChange ch;
@@ -71,26 +183,7 @@ class RowLevelChangeTest : public ::testing::Test {
     if (op == RowLevelOperation::kUpdate) ch.new_rows.push_back(Rows(0, 1000, 2));
     return ch;
   }
-  std::string DayFile(const Table& t, int day) {
-    const std::vector<ManifestEntry> entries = t.LiveEntries(*w_->io).value();
-    for (const ManifestEntry& e : entries) {
-      if (e.file.content == FileContent::kData && e.file.partition[0] == Literal::Date(19725 + day))
-        return e.file.file_path;
-    }
-    return "";
-  }
-  // A merge-on-read delete of day 0's row 5, committed by the other writer.
-  void OtherDeletes() {
-    Table t = w_->Load(kId);
-    Table mor = t;
-    mor.metadata.properties["write.delete.mode"] = "merge-on-read";
-    RowLevelChange ch;
-    ch.operation = RowLevelOperation::kDelete;
-    ch.snapshot_id = t.metadata.current_snapshot_id;
-    ch.deleted[DayFile(t, 0)] = {5};
-    auto r = CommitRowLevelChange(*w_->cat, *w_->io, mor, ch, nullptr);
-    ASSERT_TRUE(r) << r.error().ToString();
-  }
+  std::string DayFile(const Table& t, int day) { return DayFileOf(t, *w_->io, day); }
   // Commits `change` read at `read`, expecting `error` ("" = success), then checks that a failure
   // left nothing behind.
   void Expect(const Table& read, const RowLevelChange& change, const std::string& error) {
@@ -124,7 +217,7 @@ TEST_F(RowLevelChangeTest, AnAppendToAnotherPartitionNeverConflicts) {
     w_ = std::make_unique<Warehouse>();
     Create(s);
     const Table read = w_->Load(kId);
-    Append(3, 100);
+    Other("append:3:100");
     Expect(read, Change(read, RowLevelOperation::kUpdate), "");
   }
 }
@@ -132,7 +225,7 @@ TEST_F(RowLevelChangeTest, AnAppendToAnotherPartitionNeverConflicts) {
 TEST_F(RowLevelChangeTest, AnAppendTheConditionMayMatchConflictsUnderSerializableOnly) {
   Create(kMergeOnRead);
   Table read = w_->Load(kId);
-  Append(0, 200);
+  Other("append:0:200");
   Expect(read, Change(read, RowLevelOperation::kDelete), "found a conflicting data file");
   // Snapshot isolation lets it through.
   w_ = std::make_unique<Warehouse>();
@@ -140,7 +233,7 @@ TEST_F(RowLevelChangeTest, AnAppendTheConditionMayMatchConflictsUnderSerializabl
   snapshot.properties["write.delete.isolation-level"] = "snapshot";
   Create(snapshot);
   read = w_->Load(kId);
-  Append(0, 300);
+  Other("append:0:300");
   Expect(read, Change(read, RowLevelOperation::kDelete), "");
 }
 
@@ -150,10 +243,7 @@ TEST_F(RowLevelChangeTest, ACompactionOfAChangedFileAlwaysConflicts) {
     w_ = std::make_unique<Warehouse>();
     Create(s);
     Table read = w_->Load(kId);
-    RewriteOptions ro;
-    ro.rewrite_all = true;
-    ro.min_input_files = 1;
-    ASSERT_TRUE(RewriteDataFiles(*w_->cat, *w_->io, kId, ro));
+    Other("compact");
     Expect(read, Change(read, RowLevelOperation::kDelete), "was removed by snapshot");
   }
 }
@@ -162,25 +252,25 @@ TEST_F(RowLevelChangeTest, ANewDeleteForAChangedFileConflictsWhereItWouldBeLost)
   // Copy-on-write would resurrect the other writer's deleted row.
   Create(kCopyOnWrite);
   Table read = w_->Load(kId);
-  OtherDeletes();
+  Other("delete");
   Expect(read, Change(read, RowLevelOperation::kDelete), "found a conflicting delete file");
 
   // Merge-on-read v2: two DELETEs' position deletes both apply; no conflict.
   w_ = std::make_unique<Warehouse>();
   Create(kMergeOnRead);
   read = w_->Load(kId);
-  OtherDeletes();
+  Other("delete");
   Expect(read, Change(read, RowLevelOperation::kDelete), "");
   // ...but an UPDATE's would: the row it rewrites may be one the other writer deleted.
   read = w_->Load(kId);
-  OtherDeletes();
+  Other("delete");
   Expect(read, Change(read, RowLevelOperation::kUpdate), "found a conflicting delete file");
 
   // v3: one deletion vector per data file, so a second one for the same file conflicts.
   w_ = std::make_unique<Warehouse>();
   Create(kMergeOnReadV3);
   read = w_->Load(kId);
-  OtherDeletes();
+  Other("delete");
   Expect(read, Change(read, RowLevelOperation::kDelete), "found a conflicting delete file");
 }
 

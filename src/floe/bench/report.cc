@@ -57,6 +57,10 @@ std::string Escape(std::string_view s) {
   return o;
 }
 
+nlohmann::json SpreadJson(const Spread& s) {
+  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"runs", s.n}};
+}
+
 const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                          "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
@@ -183,10 +187,7 @@ std::string FormatJson(const BenchResult& r) {
                      {"bytes_fetched", m.cold_counts.bytes_read}};
         j["rows"] = m.rows;
         j["first_value"] = m.first_value;
-        j["latency_ms"] = {{"median", m.latency.median},
-                           {"min", m.latency.min},
-                           {"max", m.latency.max},
-                           {"runs", m.latency.n}};
+        j["latency_ms"] = SpreadJson(m.latency);
         j["verdict"] = m.verdict;
       }
       per.push_back(j);
@@ -209,10 +210,7 @@ std::string FormatJson(const BenchResult& r) {
     if (!c.error.empty()) {
       j["error"] = c.error;
     } else {
-      j["latency_ms"] = {{"median", c.latency.median},
-                         {"min", c.latency.min},
-                         {"max", c.latency.max},
-                         {"runs", c.latency.n}};
+      j["latency_ms"] = SpreadJson(c.latency);
       j["requests"] = json::parse(c.counts.ToJson());
       j["after_changes"] = state(c.after_changes);
       j["compaction"] = {{"ms", c.compaction_ms},
@@ -234,10 +232,7 @@ std::string FormatJson(const BenchResult& r) {
         j["data_files_opened"] = m.data_files_opened;
         j["requests_total"] = m.counts.total();
         j["bytes_fetched"] = m.counts.bytes_read;
-        j["latency_ms"] = {{"median", m.latency.median},
-                           {"min", m.latency.min},
-                           {"max", m.latency.max},
-                           {"runs", m.latency.n}};
+        j["latency_ms"] = SpreadJson(m.latency);
       }
       per.push_back(j);
     }
