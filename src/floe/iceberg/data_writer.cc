@@ -185,19 +185,20 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     for (auto& group : groups) {
       const std::string& path = group.path;
       if (!sort_view.empty()) FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
-      FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, c::Take(all, group.rows));
+      // Each slice is taken from the whole write by the group's row numbers: one copy a row.
+      const auto rows = static_cast<int64_t>(group.rows.size());
       int64_t start = 0;
-      while (start < part.num_rows) {
+      while (start < rows) {
         parquet::MemorySink sink;
-        FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(part.schema, &sink, popts));
+        FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(all.schema, &sink, popts));
         // Slices sized by the cutter from the file's measured bytes, until it reaches the target.
-        while (start < part.num_rows) {
+        while (start < rows) {
           FLOE_ASSIGN_OR_RETURN(const int64_t measured, writer->MeasureFileSize());
-          const int64_t n = cutter.NextSlice(writer->num_rows(), measured, part.num_rows - start);
+          const int64_t n = cutter.NextSlice(writer->num_rows(), measured, rows - start);
           if (n == 0) break;
-          std::vector<int64_t> idx(static_cast<size_t>(n));
-          for (int64_t i = 0; i < n; ++i) idx[i] = start + i;
-          FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(part, idx));
+          const std::vector<int64_t> idx(group.rows.begin() + start,
+                                         group.rows.begin() + start + n);
+          FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, idx));
           FLOE_RETURN_IF_ERROR(writer->Write(slice));
           start += n;
         }
