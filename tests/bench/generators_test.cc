@@ -216,8 +216,8 @@ TEST(Generators, StoreSalesMoneyIsConsistent) {
 namespace floe::bench {
 namespace {
 
-// A round of changes: the fraction of rows, distinct, each round another draw, the same draw for
-// the same seed; status moved on and updated_ts later by round + 1 days; other columns untouched.
+// A round of changes: the fraction of rows, distinct, no row in two rounds, the same draw for the
+// same seed; status moved on and updated_ts later by round + 1 days; other columns untouched.
 TEST(Generators, OrderChangesMoveStatusOnAndTimestampsLater) {
   const auto source = Gen(Workload::kOrders, 10000, 7, 1);
   const auto r0 = GenerateChanges(Workload::kOrders, source, 0.01, 0, 7).value();
@@ -245,6 +245,9 @@ TEST(Generators, OrderChangesMoveStatusOnAndTimestampsLater) {
     EXPECT_EQ(r1.columns[1]->Value<int64_t>(i), all.columns[1]->Value<int64_t>(id));
   }
   EXPECT_EQ(ids.size(), 100u);
+  for (int64_t i = 0; i < r0.num_rows; ++i) {
+    EXPECT_FALSE(ids.contains(r0.columns[0]->Value<int64_t>(i))) << "changed in two rounds";
+  }
   auto other = GenerateChanges(Workload::kEvents, Gen(Workload::kEvents, 100), 0.01, 0, 1);
   ASSERT_FALSE(other);
   EXPECT_EQ(other.error().message,

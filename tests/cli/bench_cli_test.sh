@@ -167,12 +167,13 @@ python3 - "$work/orders.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ch = {c["design"]: c for c in d["changes"]}
-# 3 MERGEs (a warm-up and 2 rounds) of 80 rows each: copy-on-write keeps one file per bucket; merge-on-read
-# adds a file of new rows per bucket each time and deletes 240 positions in all.
+# 3 MERGEs (a warm-up and 2 rounds) of 80 rows each, no row twice: copy-on-write keeps one file per
+# bucket; merge-on-read adds a file of new rows per bucket each time and deletes 240 positions in
+# all, every one in the 8 first files -- one delete file (or vector) each, merged round after round.
 assert ch["cow"]["after_changes"]["data_files"] == 8 and ch["cow"]["after_changes"]["delete_files"] == 0, ch["cow"]
 for m in ("mor", "dv"):
     a = ch[m]["after_changes"]
-    assert a["data_files"] == 32 and a["deleted_positions"] == 240, (m, a)
+    assert a["data_files"] == 32 and a["deleted_positions"] == 240 and a["delete_files"] == 8, (m, a)
     assert ch[m]["after_compaction"]["data_files"] == 8, (m, ch[m])
     assert ch[m]["latency_ms"]["runs"] == 2, ch[m]
 q = {r["design"]: r for r in d["questions"][0]["results"]}

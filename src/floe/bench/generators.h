@@ -45,8 +45,8 @@ columnar::SchemaPtr WorkloadSchema(Workload workload);
 Result<std::vector<columnar::RecordBatch>> Generate(Workload workload, const GenOptions& options);
 
 // One round of changes to a table of `source`'s rows (as Generate made them), as a nightly
-// reconciliation would bring them: `fraction` of the rows, chosen at random without repeats
-// (round and seed decide which; every round a different draw), with their mutable columns changed.
+// reconciliation would bring them: `fraction` of the rows, chosen at random (the seed decides),
+// no row in two rounds until every row has been in one, with their mutable columns changed.
 // orders: status moves on (processing -> shipped -> delivered -> returned) and updated_ts by
 // round + 1 days. Other workloads have no change generator (an unsupported error).
 Result<columnar::RecordBatch> GenerateChanges(Workload workload,

@@ -15,6 +15,7 @@
 #include "floe/iceberg/row_lineage.h"
 #include "floe/iceberg/row_order.h"
 #include "floe/iceberg/scan.h"
+#include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/table.h"
 #include "floe/iceberg/table_reader.h"
 
@@ -192,17 +193,26 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
   ScanMetrics metrics;  // the rows the deletes took out
   // In v3 the reader derives each row's lineage where its file holds none.
   const Schema read_schema = lineage ? WithRowLineage(schema) : schema;
-  for (const auto& t : g.tasks) {
-    FileScanTask task = t;
-    task.residual = True();  // rewrites keep every row of a file, but deleted ones
-    FLOE_ASSIGN_OR_RETURN(std::vector<c::RecordBatch> batches,
-                          ReadTask(task, read_schema, io, &metrics));
-    for (auto& b : batches) {
-      count += b.num_rows;
-      if (b.num_rows > 0) rows.push_back(std::move(b));
-    }
-    if (o.on_file_read) o.on_file_read(1, t.file.file_size_in_bytes);
-  }
+  // The group's files all in flight at once, their rows delivered in file order (a bin-pack keeps
+  // them so); rewrites keep every row of a file but the deleted ones.
+  std::vector<FileScanTask> tasks = g.tasks;
+  for (FileScanTask& t : tasks) t.residual = True();
+  ScanReadOptions read;
+  read.preserve_order = true;
+  read.use_footer_cache = false;
+  ScanHooks hooks;
+  hooks.table_schema = &read_schema;
+  hooks.on_file_done = [&](size_t, size_t) {
+    if (o.on_file_read) o.on_file_read(1, 0);
+  };
+  FLOE_RETURN_IF_ERROR(ReadScan(
+      tasks, read_schema, io, read, hooks,
+      [&](c::RecordBatch b) -> Status {
+        count += b.num_rows;
+        if (b.num_rows > 0) rows.push_back(std::move(b));
+        return {};
+      },
+      &metrics));
   if (count + metrics.rows_deleted != g.records) {
     return Corrupt("rewrite read {} rows ({} deleted) from {} files whose manifests list {}", count,
                    metrics.rows_deleted.value(), g.tasks.size(), g.records);

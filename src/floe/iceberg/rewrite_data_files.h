@@ -57,7 +57,8 @@ struct RewriteOptions {
   // whole). Null: every file.
   ExprPtr filter;
 
-  // Progress: called after each input file is read (files and bytes of it).
+  // Progress: called after each input file is read (1, and 0 bytes: the files of a group are read
+  // at once), from the reading threads.
   std::function<void(int64_t files, int64_t bytes)> on_file_read;
   // Called just before each commit (tests use it to make a concurrent change).
   std::function<void()> before_commit;
