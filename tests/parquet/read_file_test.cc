@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "floe/io/local_store.h"
@@ -203,6 +205,72 @@ TEST_F(ReadFileFilterTest, ExcludedRowsAreNeitherProducedNorTheirPagesFetched) {
   EXPECT_EQ(m->read.fetch.plan.pages_skipped, r->read.fetch.plan.pages_skipped);
   EXPECT_EQ(m->read.fetch.bytes_fetched, r->read.fetch.bytes_fetched);
   EXPECT_EQ(m->read.fetch.requests, r->read.fetch.requests);
+}
+
+}  // namespace
+}  // namespace floe::parquet
+
+namespace floe::parquet {
+namespace {
+
+// Each row's file position as a last column (what a row-level delete names): c0 is the row's
+// number in the fixture, so position == c0 on every path -- late materialisation, the
+// batch-by-batch filter, a mask from outside, and a scattered mask applied to the decoded batches.
+class ReadFilePositionsTest : public ReadFileFilterTest {
+ protected:
+  // (c0, position) of every row read with `o` (which reads c0 and asks for positions).
+  std::vector<std::pair<int64_t, int64_t>> Read(ReadFileOptions o) {
+    o.fetch.read.columns = {"c0"};
+    o.position_field = columnar::Field{"_pos", columnar::Int64(), false, 2147483645};
+    auto c = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, o);
+    EXPECT_TRUE(c.has_value()) << c.error().ToString();
+    std::vector<std::pair<int64_t, int64_t>> out;
+    if (!c) return out;
+    EXPECT_EQ(c->read.schema->fields.back().name, "_pos");
+    for (const columnar::RecordBatch& b : c->batches) {
+      EXPECT_EQ(b.schema->fields.back().field_id, 2147483645);
+      const int64_t* v = b.columns.front()->Values<int64_t>();
+      const int64_t* p = b.columns.back()->Values<int64_t>();
+      for (int64_t r = 0; r < b.num_rows; ++r) out.emplace_back(v[r], p[r]);
+    }
+    return out;
+  }
+  static bool Aligned(const std::vector<std::pair<int64_t, int64_t>>& rows) {
+    return std::all_of(rows.begin(), rows.end(), [](const auto& x) { return x.first == x.second; });
+  }
+};
+
+TEST_F(ReadFilePositionsTest, EveryPathGivesEachRowItsFilePosition) {
+  auto all = Read({});
+  EXPECT_EQ(all.size(), 100'000u);
+  EXPECT_TRUE(Aligned(all));
+
+  int calls = 0;
+  RowFilter few = FilterOnC0([](int64_t v) { return v >= 70'000 && v < 70'005; }, &calls);
+  few.output = std::vector<FieldKey>{{1, "c0"}};
+  ReadFileOptions narrowed;
+  narrowed.filter = &few;
+  auto n = Read(narrowed);
+  EXPECT_EQ(n, (std::vector<std::pair<int64_t, int64_t>>{{70'000, 70'000},
+                                                         {70'001, 70'001},
+                                                         {70'002, 70'002},
+                                                         {70'003, 70'003},
+                                                         {70'004, 70'004}}));
+
+  RowFilter many = FilterOnC0([](int64_t v) { return v % 3 != 0; }, &calls);
+  many.output = std::vector<FieldKey>{{1, "c0"}};
+  ReadFileOptions batchwise;
+  batchwise.filter = &many;
+  auto b = Read(batchwise);
+  EXPECT_EQ(b.size(), 66'666u);
+  EXPECT_TRUE(Aligned(b));
+
+  ReadFileOptions masked;
+  masked.excluded_rows = {{0, 40'000}, {50'000, 50'001}, {50'003, 50'004}};
+  auto m = Read(masked);
+  EXPECT_EQ(m.size(), 100'000u - 40'002);
+  EXPECT_TRUE(Aligned(m));
+  EXPECT_EQ(m.front(), (std::pair<int64_t, int64_t>{40'000, 40'000}));
 }
 
 }  // namespace
