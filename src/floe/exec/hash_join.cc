@@ -114,9 +114,10 @@ Status JoinHashTable::Probe(const std::vector<columnar::ColumnPtr>& keys, int64_
     // The chain runs from the last build row back; pairs go out in build order.
     chain.clear();
     for (int64_t b = last; b >= 0; b = next_[static_cast<size_t>(b)]) chain.push_back(b);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    std::reverse(chain.begin(), chain.end());
+    for (int64_t b : chain) {
       probe_rows->push_back(r);
-      build_rows->push_back(*it);
+      build_rows->push_back(b);
     }
   }
   return {};

@@ -88,7 +88,7 @@ Result<LogicalPlan> BindRowScan(const ParsedStatement& st, const ast::TableRef& 
 }
 
 QueryResult RowLevelSummary(RowLevelOperation op, const iceberg::RowLevelResult& r, int64_t deleted,
-                            int64_t updated, int64_t inserted, ScanMetrics stats) {
+                            int64_t updated, int64_t inserted, const ScanMetrics& stats) {
   QueryResult out;
   auto schema = std::make_shared<c::Schema>();
   c::RecordBatch row;
@@ -106,7 +106,7 @@ QueryResult RowLevelSummary(RowLevelOperation op, const iceberg::RowLevelResult&
   row.schema = schema;
   out.schema = schema;
   out.batches.push_back(std::move(row));
-  out.stats = std::move(stats);
+  out.stats = stats;
   const char* mode =
       r.mode == iceberg::RowLevelMode::kCopyOnWrite ? "copy-on-write" : "merge-on-read";
   if (!r.snapshot_id) {
@@ -206,12 +206,9 @@ namespace {
 
 namespace c = columnar;
 using iceberg::RowLevelOperation;
-using internal::AssignmentType;
 using internal::BindRowScan;
 using internal::CastForColumn;
-using internal::FailAt;
 using internal::Item;
-using internal::Lower;
 using internal::NameRef;
 using internal::NullConst;
 using internal::ResolveAssignments;
@@ -275,8 +272,7 @@ Result<QueryResult> RunDelete(const ParsedStatement& st, const TableResolver& re
   FLOE_ASSIGN_OR_RETURN(
       iceberg::RowLevelResult r,
       iceberg::CommitRowLevelChange(*wh.catalog, *wh.io, plan.table, change, &rows.stats));
-  return RowLevelSummary(RowLevelOperation::kDelete, r, r.rows_removed, 0, 0,
-                         std::move(rows.stats));
+  return RowLevelSummary(RowLevelOperation::kDelete, r, r.rows_removed, 0, 0, rows.stats);
 }
 
 Result<QueryResult> RunUpdate(const ParsedStatement& st, const TableResolver& resolver,
@@ -333,7 +329,7 @@ Result<QueryResult> RunUpdate(const ParsedStatement& st, const TableResolver& re
   FLOE_ASSIGN_OR_RETURN(
       iceberg::RowLevelResult r,
       iceberg::CommitRowLevelChange(*wh.catalog, *wh.io, plan.table, change, &rows.stats));
-  return RowLevelSummary(RowLevelOperation::kUpdate, r, 0, updated, 0, std::move(rows.stats));
+  return RowLevelSummary(RowLevelOperation::kUpdate, r, 0, updated, 0, rows.stats);
 }
 
 }  // namespace

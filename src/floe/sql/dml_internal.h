@@ -67,6 +67,7 @@ Result<columnar::RecordBatch> ToTableRows(const ParsedStatement& st, columnar::R
 // The statement's one result row (num_affected_rows, num_deleted_rows, num_updated_rows,
 // num_inserted_rows) and a line saying what was committed.
 QueryResult RowLevelSummary(iceberg::RowLevelOperation op, const iceberg::RowLevelResult& r,
-                            int64_t deleted, int64_t updated, int64_t inserted, ScanMetrics stats);
+                            int64_t deleted, int64_t updated, int64_t inserted,
+                            const ScanMetrics& stats);
 
 }  // namespace floe::sql::internal

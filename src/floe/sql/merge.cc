@@ -81,7 +81,7 @@ std::vector<RelationColumn> Concat(const std::vector<RelationColumn>& a,
 }
 
 // An AST constant for `v` as the binder reads it against a column of `type`, or null when the
-// type has no literal that compares exactly (floats that are NaN, decimals, booleans).
+// type's text may not give the value back exactly (floats, decimals, timestamps, booleans).
 ast::ExprPtr ConstantFor(const exec::Value& v, const c::DataType& type, int location) {
   auto e = std::make_unique<ast::Expr>();
   e->kind = ast::Expr::Kind::kConst;
@@ -93,7 +93,6 @@ ast::ExprPtr ConstantFor(const exec::Value& v, const c::DataType& type, int loca
       return e;
     case c::TypeId::kString:
     case c::TypeId::kDate32:
-    case c::TypeId::kTimestamp:
       e->constant.kind = ast::Const::Kind::kString;
       e->constant.text = exec::ValueToText(v, type);
       return e;
@@ -176,8 +175,8 @@ Status MergeRun::ReadSource(ast::Merge& m) {
   };
   FLOE_ASSIGN_OR_RETURN(QueryResult r, RunPlan(plan, wh_, o));
   stats_.Add(r.stats);
-  for (size_t i = 0; i < r.schema->fields.size(); ++i) {
-    source_scope_.push_back({source_relation_, r.schema->fields[i].name, r.schema->fields[i].type});
+  for (const c::Field& f : r.schema->fields) {
+    source_scope_.push_back({source_relation_, f.name, f.type});
   }
   if (batches.empty()) {
     source_.schema = r.schema;
@@ -432,7 +431,7 @@ void MergeRun::AddPositions(const c::RecordBatch& b, const std::vector<int64_t>&
 Status MergeRun::ApplyClauses(Match match, const c::RecordBatch& rows) {
   std::vector<uint8_t> decided(static_cast<size_t>(rows.num_rows), 0);
   std::vector<std::string> names = target_.names;
-  if (target_.lineage) names.push_back("_row_id");
+  if (target_.lineage) names.emplace_back("_row_id");
   for (const BoundClause& clause : clauses_) {
     if (clause.match != match) continue;
     std::vector<uint8_t> holds(decided.size(), 1);
@@ -600,6 +599,7 @@ Result<QueryResult> MergeRun::Run() {
   // The target scan: every column, `_file` and `_pos` (and `_row_id`), pruned by what ON allows.
   if (!target_rows_matter) PushSourceKeyRanges(m.target.location);
   std::vector<ast::SelectItem> items;
+  items.reserve(target_.names.size() + 1);
   for (const std::string& name : target_.names) {
     items.push_back(internal::Item(internal::NameRef(name, m.target.location), name));
   }
@@ -652,7 +652,7 @@ Result<QueryResult> MergeRun::Run() {
       iceberg::RowLevelResult r,
       iceberg::CommitRowLevelChange(*wh_.catalog, *wh_.io, plan.table, change, &stats_));
   return internal::RowLevelSummary(RowLevelOperation::kMerge, r, deleted_, updated_, inserted_,
-                                   std::move(stats_));
+                                   stats_);
 }
 
 }  // namespace
