@@ -188,8 +188,10 @@ void AddQueryCommand(CLI::App& app, GlobalOptions& options) {
       "Run SQL over Iceberg tables with the four numbers (files, requests, bytes, time).\n"
       "Tables are NAMESPACE.TABLE; metadata tables NAMESPACE.TABLE.files|snapshots|manifests|"
       "partitions|history|...;\ntime travel: FROM ns.t FOR VERSION AS OF <snapshot-id> or "
-      "FOR TIMESTAMP AS OF '2024-01-03 10:00:00'.\nWithout -e or -f: an interactive shell "
-      "(statements end at ';').");
+      "FOR TIMESTAMP AS OF '2024-01-03 10:00:00'.\nRow-level changes: DELETE, UPDATE and MERGE "
+      "INTO (copy-on-write or merge-on-read, as write.<op>.mode says); files: read_parquet('f'), "
+      "read_csv('f'); metadata columns _file, _pos, _spec_id, _row_id.\nWithout -e or -f: an "
+      "interactive shell (statements end at ';').");
   auto* e = sub->add_option("-e,--execute", args->sql, "SQL to run (statements separated by ';')");
   sub->add_option("-f,--file", args->file, "A file of SQL statements ('-' for stdin)")->excludes(e);
   sub->add_option("--format", args->format, "table (default), csv or json")
