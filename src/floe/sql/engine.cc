@@ -4,12 +4,22 @@
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/sql/binder.h"
 #include "floe/sql/dml.h"
+#include "floe/sql/merge.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/plan_runner.h"
 #include "floe/sql/procedures.h"
 #include "floe/sql/table_functions.h"
 
 namespace floe::sql {
+
+namespace {
+
+// DELETE, UPDATE and MERGE INTO (dml.h, merge.h).
+bool IsRowLevelStatement(const std::string& kind) {
+  return kind == "DeleteStmt" || kind == "UpdateStmt" || kind == "MergeStmt";
+}
+
+}  // namespace
 
 Engine::Engine(iceberg::Warehouse warehouse) : warehouse_(std::move(warehouse)) {}
 
@@ -122,7 +132,9 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
     return ReadTableFunction(name, args, *warehouse_.io);
   };
   if (IsRowLevelStatement(st.kind)) {
-    auto r = RunRowLevelStatement(st, resolver, warehouse_, options);
+    auto r = st.kind == "DeleteStmt"   ? RunDelete(st, resolver, warehouse_, options)
+             : st.kind == "UpdateStmt" ? RunUpdate(st, resolver, warehouse_, options)
+                                       : RunMerge(st, resolver, warehouse_, options);
     if (r && options.sink) {
       for (const auto& b : r->batches) FLOE_RETURN_IF_ERROR(options.sink(b));
       r->batches.clear();

@@ -17,34 +17,10 @@
 #include "floe/columnar/column.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/warehouse.h"
+#include "floe/sql/query.h"
 #include "floe/sql/settings.h"
 
 namespace floe::sql {
-
-// Receives a statement's result batches in order, one call at a time, with the output names.
-using ResultSink = std::function<Status(const columnar::RecordBatch&)>;
-
-struct QueryOptions {
-  // How table scans read: strategy, request budget, the floe planner's objective, thresholds and
-  // store model (its progress callback comes from `progress` below).
-  iceberg::ScanReadOptions read;
-  int threads = 0;  // 0: hardware concurrency
-  // The warehouse's runtime, whose cache capacities the settings change; the engine sets it.
-  iceberg::Runtime* runtime = nullptr;
-  // When set, result rows go here instead of into QueryResult::batches: a plan without an
-  // aggregate or ORDER BY streams them as the scan produces them, so memory follows a batch, not
-  // the answer (SELECT * of a 10M-row table held 3.4 GB); others deliver their final rows.
-  ResultSink sink;
-  // Called as a table scan reads its files (files read, files planned), from its threads.
-  std::function<void(size_t done, size_t total)> progress;
-};
-
-struct QueryResult {
-  columnar::SchemaPtr schema;  // output column names and types
-  std::vector<columnar::RecordBatch> batches;
-  ScanMetrics stats;    // of the statement's table scans
-  std::string message;  // for statements without rows (CALL ...): a one-line summary
-};
 
 class Engine {
  public:

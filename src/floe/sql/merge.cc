@@ -13,7 +13,7 @@
 #include "floe/exec/hash_join.h"
 #include "floe/exec/value.h"
 #include "floe/sql/bind_internal.h"
-#include "floe/sql/dml_internal.h"
+#include "floe/sql/dml_target.h"
 #include "floe/sql/plan_runner.h"
 #include "floe/sql/transform.h"
 

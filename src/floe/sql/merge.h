@@ -12,8 +12,8 @@
 #include "floe/base/result.h"
 #include "floe/iceberg/warehouse.h"
 #include "floe/sql/binder.h"
-#include "floe/sql/engine.h"
 #include "floe/sql/parser.h"
+#include "floe/sql/query.h"
 
 namespace floe::sql {
 

@@ -6,8 +6,8 @@
 
 #include "floe/base/result.h"
 #include "floe/iceberg/warehouse.h"
-#include "floe/sql/engine.h"
 #include "floe/sql/logical_plan.h"
+#include "floe/sql/query.h"
 
 namespace floe::sql {
 

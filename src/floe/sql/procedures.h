@@ -11,7 +11,7 @@
 
 #include "floe/base/result.h"
 #include "floe/iceberg/warehouse.h"
-#include "floe/sql/engine.h"
+#include "floe/sql/query.h"
 
 namespace floe::sql {
 

@@ -10,7 +10,7 @@
 #include "floe/bench/worksheet.h"  // ParseSize
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/runtime.h"
-#include "floe/sql/engine.h"
+#include "floe/sql/query.h"
 
 namespace floe::sql {
 namespace {

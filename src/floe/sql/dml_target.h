@@ -1,6 +1,7 @@
-// What DELETE, UPDATE (dml.cc) and MERGE INTO (merge.cc) share: the scan of the target that finds
-// the rows a statement changes (with their `_file` and `_pos`), the target's columns as a write
-// types them, SET assignments, and the statement's one-row answer. Internal to the sql module.
+// The target of a row-level statement, as DELETE, UPDATE (dml.cc) and MERGE INTO (merge.cc) share
+// it: the scan that finds the rows a statement changes (with their `_file` and `_pos`), the
+// target's columns as a write types them, SET assignments, and the statement's one-row answer.
+// Internal to the sql module.
 #pragma once
 
 #include <functional>
@@ -15,8 +16,8 @@
 #include "floe/iceberg/table_metadata.h"
 #include "floe/sql/ast.h"
 #include "floe/sql/binder.h"
-#include "floe/sql/engine.h"
 #include "floe/sql/parser.h"
+#include "floe/sql/query.h"
 
 namespace floe::sql::internal {
 
