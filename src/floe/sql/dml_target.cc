@@ -8,9 +8,7 @@
 #include "floe/iceberg/metadata_columns.h"
 #include "floe/sql/bind_internal.h"
 
-namespace floe::sql {
-
-namespace internal {
+namespace floe::sql::internal {
 
 namespace c = columnar;
 using iceberg::RowLevelOperation;
@@ -190,6 +188,4 @@ Result<c::RecordBatch> ToTableRows(const ParsedStatement& st, c::RecordBatch b,
   return b;
 }
 
-}  // namespace internal
-
-}  // namespace floe::sql
+}  // namespace floe::sql::internal
