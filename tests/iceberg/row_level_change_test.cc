@@ -7,8 +7,6 @@
 // left it and removes every file it wrote.
 #include "floe/iceberg/row_level_change.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,8 +21,7 @@
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "iceberg/maintenance_fixture.h"
-
-extern char** environ;
+#include "support/child_process.h"
 
 namespace floe::iceberg {
 namespace {
@@ -126,25 +123,9 @@ TEST(RowLevelChangeOtherWriter, DISABLED_Commit) {
 
 // Runs the other writer in a child process and waits for it.
 void RunOtherWriter(const std::string& root, const std::string& action) {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with(kOtherWriterEnv)) env_strings.emplace_back(*e);
-  }
-  env_strings.push_back(fmt::format("{}={}|{}", kOtherWriterEnv, root, action));
-  std::vector<char*> envp;
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe";
-  std::string filter = "--gtest_filter=RowLevelChangeOtherWriter.DISABLED_Commit";
-  std::string also = "--gtest_also_run_disabled_tests";
-  std::vector<char*> argv = {exe.data(), filter.data(), also.data(), nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  ASSERT_EQ(rc, 0) << "cannot start the other writer";
+  const pid_t pid = floe::testing::SpawnSelf("RowLevelChangeOtherWriter.DISABLED_Commit",
+                                             kOtherWriterEnv, fmt::format("{}|{}", root, action));
+  ASSERT_GT(pid, 0) << "cannot start the other writer";
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)

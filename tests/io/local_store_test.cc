@@ -2,9 +2,7 @@
 // Put is atomic for readers, PutIfAbsent is atomic across processes, directories are tidied.
 #include "floe/io/local_store.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,9 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/child_process.h"
 #include "support/temp_dir.h"
-
-extern char** environ;
 
 namespace floe::io {
 namespace {
@@ -471,25 +468,8 @@ TEST(LocalStoreChildProcess, DISABLED_PutIfAbsentWorker) {
 }
 
 pid_t SpawnWorker(const std::string& spec) {
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with(kWorkerEnv)) env_strings.emplace_back(*e);
-  }
-  env_strings.push_back(std::string(kWorkerEnv) + "=" + spec);
-  std::vector<char*> envp;
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe";
-  std::string filter = "--gtest_filter=LocalStoreChildProcess.DISABLED_PutIfAbsentWorker";
-  std::string also = "--gtest_also_run_disabled_tests";
-  std::vector<char*> argv = {exe.data(), filter.data(), also.data(), nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  return rc == 0 ? pid : -1;
+  return floe::testing::SpawnSelf("LocalStoreChildProcess.DISABLED_PutIfAbsentWorker", kWorkerEnv,
+                                  spec);
 }
 
 TEST(LocalStore, PutIfAbsentAcrossProcessesHasExactlyOneWinner) {
