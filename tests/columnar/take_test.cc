@@ -88,5 +88,59 @@ TEST(Concatenate, NestedColumnsJoinWithShiftedOffsets) {
   EXPECT_EQ(c->columns[0]->children[0]->length, 6);  // the unused leading value is dropped
 }
 
+// Strings of several batches: each part's bytes land after the last (a taken part whose offsets
+// start past 0 among them), nulls where they were, and a part without nulls adds none.
+TEST(Concatenate, StringsAndFixedWidthKeepEveryRowAndNull) {
+  BinaryBuilder s1, s2;
+  ASSERT_TRUE(s1.Append("alpha"));
+  s1.AppendNull();
+  ASSERT_TRUE(s1.Append(""));
+  ASSERT_TRUE(s2.Append("skipped"));
+  ASSERT_TRUE(s2.Append("bravo"));
+  ASSERT_TRUE(s2.Append("charlie"));
+  ColumnPtr whole2 = s2.Finish();
+  // Rows 1..2 of whole2 as a slice: offsets that start at 7, not 0.
+  auto slice = std::make_shared<Column>(*whole2);
+  slice->length = 2;
+  slice->offsets = Buffer::Copy(ByteView(whole2->offsets.data() + 4, 12));
+  FixedWidthBuilder<int64_t> i1(Int64()), i2(Int64());
+  i1.Append(-1);
+  i1.AppendNull();
+  i1.Append(int64_t{1} << 40);
+  i2.Append(7);
+  i2.Append(8);
+  RecordBatch a, b;
+  a.schema = b.schema =
+      std::make_shared<Schema>(Schema{{Field{"s", String(), true}, Field{"i", Int64(), true}}});
+  a.columns = {s1.Finish(), i1.Finish()};
+  a.num_rows = 3;
+  b.columns = {slice, i2.Finish()};
+  b.num_rows = 2;
+  auto c = Concatenate({a, b, b});
+  ASSERT_TRUE(c) << c.error().ToString();
+  ASSERT_EQ(c->num_rows, 7);
+  const Column& s = *c->columns[0];
+  ASSERT_TRUE(s.Validate());
+  const char* want[] = {"alpha", nullptr, "", "bravo", "charlie", "bravo", "charlie"};
+  for (int r = 0; r < 7; ++r) {
+    if (want[r] == nullptr) {
+      EXPECT_TRUE(s.IsNull(r)) << r;
+    } else {
+      EXPECT_TRUE(s.IsValid(r)) << r;
+      EXPECT_EQ(s.BytesAt(r), want[r]) << r;
+    }
+  }
+  EXPECT_EQ(s.null_count, 1);
+  EXPECT_EQ(s.values.size(), 5u + 2 * 12u);  // the slice's leading "skipped" is not copied
+  const Column& i = *c->columns[1];
+  ASSERT_TRUE(i.Validate());
+  EXPECT_EQ(i.null_count, 1);
+  EXPECT_TRUE(i.IsNull(1));
+  const int64_t want_i[] = {-1, 0, int64_t{1} << 40, 7, 8, 7, 8};
+  for (int r = 0; r < 7; ++r) {
+    if (r != 1) EXPECT_EQ(i.Value<int64_t>(r), want_i[r]) << r;
+  }
+}
+
 }  // namespace
 }  // namespace floe::columnar

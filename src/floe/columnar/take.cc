@@ -1,5 +1,6 @@
 #include "floe/columnar/take.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "floe/columnar/column_builder.h"
@@ -118,17 +119,22 @@ Result<ColumnPtr> ConcatenateColumns(const std::vector<const Column*>& parts) {
   auto col = std::make_shared<Column>();
   col->type = t;
   for (const Column* p : parts) col->length += p->length;
-  std::vector<uint8_t> validity(BitmapBytes(col->length), 0xFF);
   int64_t row = 0;
-  for (const Column* p : parts) {
-    for (int64_t r = 0; r < p->length; ++r, ++row) {
-      if (!p->IsValid(r)) {
-        ClearBit(validity.data(), row);
-        ++col->null_count;
+  if (std::any_of(parts.begin(), parts.end(), [](const Column* p) { return p->null_count > 0; })) {
+    std::vector<uint8_t> validity(BitmapBytes(col->length), 0xFF);
+    for (const Column* p : parts) {
+      if (p->null_count > 0) {
+        for (int64_t r = 0; r < p->length; ++r) {
+          if (!p->IsValid(r)) {
+            ClearBit(validity.data(), row + r);
+            ++col->null_count;
+          }
+        }
       }
+      row += p->length;
     }
+    if (col->null_count > 0) col->validity = Buffer(std::move(validity));
   }
-  if (col->null_count > 0) col->validity = Buffer(std::move(validity));
   if (t.id == TypeId::kStruct) {
     for (size_t k = 0; k < t.children.size(); ++k) {
       std::vector<const Column*> kids;
@@ -169,43 +175,53 @@ Result<ColumnPtr> ConcatenateColumns(const std::vector<const Column*>& parts) {
     col->children.assign(1, child);
     return ColumnPtr(col);
   }
-  std::vector<uint8_t> values, bits;
-  std::vector<int32_t> offsets{0};
-  row = 0;
-  for (const Column* p : parts) {
-    const Column& src = *p;
-    if (t.id == TypeId::kBool) {
-      bits.resize(BitmapBytes(row + src.length), 0);
-      for (int64_t r = 0; r < src.length; ++r) {
-        if (src.BoolAt(r)) SetBit(bits.data(), row + r);
-      }
-    } else if (t.IsBinaryLike()) {
-      for (int64_t r = 0; r < src.length; ++r) {
-        std::string_view v = src.BytesAt(r);
-        if (!v.empty()) {
-          const size_t at = values.size();
-          values.resize(at + v.size());
-          std::memcpy(values.data() + at, v.data(), v.size());
-        }
-        if (values.size() > static_cast<size_t>(INT32_MAX))
-          return Unsupported("a {} column of more than 2 GiB", t.ToString());
-        offsets.push_back(static_cast<int32_t>(values.size()));
-      }
-    } else {
-      size_t bytes = static_cast<size_t>(src.length) * t.FixedWidth();
-      values.insert(values.end(), src.values.data(), src.values.data() + bytes);
-    }
-    row += src.length;
-  }
   if (t.id == TypeId::kBool) {
+    std::vector<uint8_t> bits(BitmapBytes(col->length), 0);
+    row = 0;
+    for (const Column* p : parts) {
+      for (int64_t r = 0; r < p->length; ++r) {
+        if (p->BoolAt(r)) SetBit(bits.data(), row + r);
+      }
+      row += p->length;
+    }
     col->values = Buffer(std::move(bits));
-  } else {
+  } else if (t.IsBinaryLike()) {
+    // Each part's bytes in one copy, its offsets moved by where they land.
+    size_t total = 0;
+    for (const Column* p : parts) {
+      if (p->length > 0) total += static_cast<size_t>(p->Offsets()[p->length] - p->Offsets()[0]);
+    }
+    if (total > static_cast<size_t>(INT32_MAX))
+      return Unsupported("a {} column of more than 2 GiB", t.ToString());
+    ByteVector values(total);
+    std::vector<int32_t> offsets(static_cast<size_t>(col->length) + 1);
+    offsets[0] = 0;
+    int32_t at = 0;
+    row = 0;
+    for (const Column* p : parts) {
+      if (p->length == 0) continue;
+      const int32_t* in = p->Offsets();
+      const int32_t shift = at - in[0];
+      for (int64_t r = 1; r <= p->length; ++r)
+        offsets[static_cast<size_t>(row + r)] = in[r] + shift;
+      const int32_t bytes = in[p->length] - in[0];
+      if (bytes > 0)
+        std::memcpy(values.data() + at, p->values.data() + in[0], static_cast<size_t>(bytes));
+      at += bytes;
+      row += p->length;
+    }
     col->values = Buffer(std::move(values));
-  }
-  if (t.IsBinaryLike()) {
-    std::vector<uint8_t> off(offsets.size() * 4);
-    std::memcpy(off.data(), offsets.data(), off.size());
-    col->offsets = Buffer(std::move(off));
+    col->offsets = Buffer::Adopt(std::move(offsets));
+  } else {
+    const auto width = static_cast<size_t>(t.FixedWidth());
+    ByteVector values(static_cast<size_t>(col->length) * width);
+    size_t at = 0;
+    for (const Column* p : parts) {
+      const size_t bytes = static_cast<size_t>(p->length) * width;
+      if (bytes > 0) std::memcpy(values.data() + at, p->values.data(), bytes);
+      at += bytes;
+    }
+    col->values = Buffer(std::move(values));
   }
   return ColumnPtr(col);
 }

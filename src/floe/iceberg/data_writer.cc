@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "floe/base/clock.h"
+#include "floe/base/thread_pool.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
@@ -158,11 +159,65 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   FLOE_ASSIGN_OR_RETURN(SortKeyColumns sort_keys, SortKeysOf(all, schema, order));
   const std::vector<layout::SortColumn> sort_view = sort_keys.View();
 
+  // One partition's rows as Parquet files in memory, cut at the target size by the file cutter,
+  // which learns the columns' compression file by file within the partition. Partitions encode
+  // at once on the runtime's decode pool (the work is all CPU); each starts from the same options,
+  // so the files come out the same however the threads interleave.
+  const layout::FileCutter cutter(target);
+  struct Encoded {
+    parquet::WrittenFile written;
+    std::shared_ptr<Buffer> bytes;
+  };
+  auto encode = [&all, &popts, &cutter, &sort_view](Group& group) -> Result<std::vector<Encoded>> {
+    std::vector<Encoded> out;
+    parquet::WriterOptions o = popts;
+    if (!sort_view.empty()) FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
+    // Each slice is taken from the whole write by the group's row numbers: one copy a row.
+    const auto rows = static_cast<int64_t>(group.rows.size());
+    int64_t start = 0;
+    while (start < rows) {
+      parquet::MemorySink sink;
+      FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(all.schema, &sink, o));
+      // Slices sized by the cutter from the file's measured bytes, until it reaches the target.
+      while (start < rows) {
+        FLOE_ASSIGN_OR_RETURN(const int64_t measured, writer->MeasureFileSize());
+        const int64_t n = cutter.NextSlice(writer->num_rows(), measured, rows - start);
+        if (n == 0) break;
+        const std::vector<int64_t> idx(group.rows.begin() + start, group.rows.begin() + start + n);
+        FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, idx));
+        FLOE_RETURN_IF_ERROR(writer->Write(slice));
+        start += n;
+      }
+      // The next file measures with what this one learnt of its columns' compression.
+      o.size_calibration = writer->Calibration();
+      FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
+      o.tail_bytes_per_chunk = writer->tail_bytes_per_chunk();
+      out.push_back(Encoded{std::move(written), std::make_shared<Buffer>(sink.ToBuffer())});
+    }
+    return out;
+  };
+  ThreadPool& pool = io_.runtime().decode_pool();
+  std::vector<std::future<Result<std::vector<Encoded>>>> encoding;
+  if (groups.size() > 1 && pool.size() > 1) {
+    encoding.reserve(groups.size());
+    for (Group& group : groups) {
+      encoding.push_back(pool.Submit([&encode, &group] { return encode(group); }));
+    }
+  }
+  // The tasks use this frame's state: every one has finished before Finish returns.
+  struct WaitAll {
+    std::vector<std::future<Result<std::vector<Encoded>>>>& futures;
+    ~WaitAll() {
+      for (auto& f : futures) {
+        if (f.valid()) f.wait();
+      }
+    }
+  } wait_all{encoding};
+
   int file_index = 0;
   const std::string write_id = NewUuid();
-  const layout::FileCutter cutter(target);
-  // Each file's PUT runs on the runtime's scan pool while the next file is encoded; a few at once
-  // (their bytes are held until they land). Finished in order, so progress counts in order.
+  // Each file's PUT runs on the runtime's scan pool while the next is encoded or landed; a few at
+  // once (their bytes are held until they land). Finished in order, so progress counts in order.
   constexpr size_t kPutsInFlight = 4;
   std::deque<std::pair<std::future<Status>, int64_t>> puts;  // and the file's bytes
   auto land_one = [&]() -> Status {
@@ -182,49 +237,35 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     return first;
   };
   Status built = [&]() -> Status {
-    for (auto& group : groups) {
-      const std::string& path = group.path;
-      if (!sort_view.empty()) FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
-      // Each slice is taken from the whole write by the group's row numbers: one copy a row.
-      const auto rows = static_cast<int64_t>(group.rows.size());
-      int64_t start = 0;
-      while (start < rows) {
-        parquet::MemorySink sink;
-        FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(all.schema, &sink, popts));
-        // Slices sized by the cutter from the file's measured bytes, until it reaches the target.
-        while (start < rows) {
-          FLOE_ASSIGN_OR_RETURN(const int64_t measured, writer->MeasureFileSize());
-          const int64_t n = cutter.NextSlice(writer->num_rows(), measured, rows - start);
-          if (n == 0) break;
-          const std::vector<int64_t> idx(group.rows.begin() + start,
-                                         group.rows.begin() + start + n);
-          FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, idx));
-          FLOE_RETURN_IF_ERROR(writer->Write(slice));
-          start += n;
-        }
-        // The next file measures with what this one learnt of its columns' compression.
-        popts.size_calibration = writer->Calibration();
-        FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
-        popts.tail_bytes_per_chunk = writer->tail_bytes_per_chunk();
-        std::string dir = m.location + "/data" + (path.empty() ? "" : "/" + path);
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      Group& group = groups[gi];
+      std::vector<Encoded> encoded;
+      if (encoding.empty()) {
+        FLOE_ASSIGN_OR_RETURN(encoded, encode(group));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(encoded, encoding[gi].get());
+      }
+      for (Encoded& e : encoded) {
+        std::string dir = m.location + "/data" + (group.path.empty() ? "" : "/" + group.path);
         std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
-        auto bytes = std::make_shared<Buffer>(sink.ToBuffer());
         const int64_t put_at = UnixMillisNow();
         if (puts.size() >= kPutsInFlight) FLOE_RETURN_IF_ERROR(land_one());
-        puts.emplace_back(io_.runtime().scan_pool().Submit([this, location, bytes]() -> Status {
-          return io_.Write(location, bytes->view());
-        }),
-                          static_cast<int64_t>(bytes->size()));
+        puts.emplace_back(
+            io_.runtime().scan_pool().Submit([this, location, bytes = e.bytes]() -> Status {
+              return io_.Write(location, bytes->view());
+            }),
+            static_cast<int64_t>(e.bytes->size()));
+        e.bytes.reset();
         DataFile f;
         f.file_path = location;
         f.written_at_ms = put_at;
         f.partition = group.values;
         f.spec_id = spec.spec_id();
-        f.record_count = written.num_rows;
-        f.file_size_in_bytes = written.file_size;
-        f.split_offsets = written.split_offsets;
+        f.record_count = e.written.num_rows;
+        f.file_size_in_bytes = e.written.file_size;
+        f.split_offsets = e.written.split_offsets;
         if (!order.unsorted()) f.sort_order_id = order.order_id();
-        FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, written, &f));
+        FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, e.written, &f));
         files.push_back(std::move(f));
       }
     }

@@ -3,7 +3,8 @@
 // table's sort order within this write (the layout module's partition split and row order),
 // written as Parquet under the table's write.* properties and cut at write.target-file-size-bytes
 // by the layout module's file cutter -- and returns the DataFiles with metrics from the Parquet
-// writer itself (no second pass). Buffers the whole write in memory. Not thread-safe.
+// writer itself (no second pass). The partitions encode at once on the runtime's decode pool, the
+// files the same as one at a time. Buffers the whole write in memory. Not thread-safe.
 #pragma once
 
 #include <functional>

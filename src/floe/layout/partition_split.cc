@@ -32,6 +32,62 @@ Status AppendKey(const c::Column& col, int64_t r, std::string* key) {
   return {};
 }
 
+// One key of a fixed width up to 8 bytes (what bucket, identity on integers and dates, and the
+// time transforms give): the key's bits compared as an integer, NULL a group of its own. Partition
+// keys are few, so the distinct ones are searched in a short list first; a map once they are many.
+std::vector<RowGroupOfKey> SplitByFixedKey(const c::Column& k, int width, int64_t n) {
+  std::vector<RowGroupOfKey> groups;
+  std::vector<uint64_t> seen;  // seen[i]: the key of groups[i] (unused for the NULL group)
+  size_t null_group = SIZE_MAX;
+  std::unordered_map<uint64_t, size_t> many;
+  constexpr size_t kShortList = 16;
+  const uint8_t* values = k.values.data();
+  size_t last = SIZE_MAX;
+  uint64_t last_key = 0;
+  for (int64_t r = 0; r < n; ++r) {
+    size_t g = SIZE_MAX;
+    if (k.IsNull(r)) {
+      if (null_group == SIZE_MAX) {
+        null_group = groups.size();
+        groups.push_back(RowGroupOfKey{r, {}});
+        seen.push_back(0);
+      }
+      g = null_group;
+    } else {
+      uint64_t key = 0;
+      std::memcpy(&key, values + r * width, static_cast<size_t>(width));
+      if (last != SIZE_MAX && key == last_key) {
+        g = last;
+      } else if (groups.size() <= kShortList) {
+        for (size_t i = 0; i < groups.size(); ++i) {
+          if (i != null_group && seen[i] == key) {
+            g = i;
+            break;
+          }
+        }
+      } else if (auto it = many.find(key); it != many.end()) {
+        g = it->second;
+      }
+      if (g == SIZE_MAX) {
+        g = groups.size();
+        groups.push_back(RowGroupOfKey{r, {}});
+        seen.push_back(key);
+      }
+      if (groups.size() > kShortList && many.empty()) {
+        for (size_t i = 0; i < groups.size(); ++i) {
+          if (i != null_group) many.emplace(seen[i], i);
+        }
+      } else if (!many.empty()) {
+        many.emplace(key, g);
+      }
+      last = g;
+      last_key = key;
+    }
+    groups[g].rows.push_back(r);
+  }
+  return groups;
+}
+
 }  // namespace
 
 Result<std::vector<RowGroupOfKey>> SplitByKeys(const std::vector<const c::Column*>& keys,
@@ -46,6 +102,14 @@ Result<std::vector<RowGroupOfKey>> SplitByKeys(const std::vector<const c::Column
   }
   for (const c::Column* k : keys) {
     if (k->length != n) return Internal("a partition key of {} rows for {} rows", k->length, n);
+  }
+  if (keys.size() == 1) {
+    const c::Column& k = *keys[0];
+    const int width = k.type.FixedWidth();
+    if (width > 0 && width <= 8 && k.type.id != c::TypeId::kBool && !k.type.IsNested() &&
+        k.type.id != c::TypeId::kFixedSizeBinary) {
+      return SplitByFixedKey(k, width, n);
+    }
   }
   std::unordered_map<std::string, size_t> index;
   std::string key;
