@@ -1,10 +1,9 @@
 // Runtime: the state the reads of one warehouse share, made explicit instead of living in hidden
-// process globals -- the threads scans read files on, the threads a file's decoding (and a write's
-// partitions' encoding) fans out to,
-// the Parquet footer cache, and the Iceberg metadata caches (bytes, and what was decoded from
-// them). OpenWarehouse makes one per warehouse and FileIO carries it, so every read of the
-// warehouse finds it where it already goes; a test or benchmark that wants cold caches makes its
-// own. The pools start their threads on first use. Thread-safe.
+// process globals -- the threads scans read files on, the threads a file's decoding (and a
+// write's partitions' encoding) fans out to, the Parquet footer cache, and the Iceberg metadata
+// caches (bytes, and what was decoded from them). OpenWarehouse makes one per warehouse and FileIO
+// carries it, so every read of the warehouse finds it where it already goes; a test or benchmark
+// that wants cold caches makes its own. The pools start their threads on first use. Thread-safe.
 #pragma once
 
 #include <cstddef>
