@@ -88,6 +88,69 @@ TEST(Concatenate, NestedColumnsJoinWithShiftedOffsets) {
   EXPECT_EQ(c->columns[0]->children[0]->length, 6);  // the unused leading value is dropped
 }
 
+// A selection that drops a few rows (a delete mask) is taken run by run: every kept row's value,
+// null and dictionary code where it was, for strings, bools and fixed widths alike.
+TEST(Take, RunsOfKeptRowsKeepValuesNullsAndCodes) {
+  const char* words[] = {"shipped", "delivered", "processing"};
+  BinaryBuilder dict;
+  for (const char* w : words) ASSERT_TRUE(dict.Append(w));
+  BinaryBuilder s;
+  BoolBuilder flags;
+  FixedWidthBuilder<int32_t> n(Int32());
+  std::vector<int32_t> codes;
+  for (int r = 0; r < 1000; ++r) {
+    if (r % 97 == 3) {
+      s.AppendNull();
+      flags.AppendNull();
+      n.AppendNull();
+    } else {
+      ASSERT_TRUE(s.Append(words[r % 3]));
+      flags.Append(r % 5 == 0);
+      n.Append(r * 3);
+    }
+    codes.push_back(r % 3);
+  }
+  auto strings = std::make_shared<Column>(*s.Finish());
+  strings->dictionary = dict.Finish();
+  strings->codes = Buffer::Adopt(codes);
+  RecordBatch b;
+  b.schema = std::make_shared<Schema>(
+      Schema{{Field{"s", String(), true}, Field{"b", Bool(), true}, Field{"n", Int32(), true}}});
+  b.columns = {strings, flags.Finish(), n.Finish()};
+  b.num_rows = 1000;
+  std::vector<int64_t> keep;
+  for (int64_t r = 0; r < 1000; ++r) {
+    if (r % 150 != 7 && (r < 400 || r >= 420)) keep.push_back(r);
+  }
+  auto t = Take(b, keep);
+  ASSERT_TRUE(t) << t.error().ToString();
+  ASSERT_EQ(t->num_rows, static_cast<int64_t>(keep.size()));
+  const Column& ts = *t->columns[0];
+  const Column& tb = *t->columns[1];
+  const Column& tn = *t->columns[2];
+  for (const auto* c : {&ts, &tb, &tn}) ASSERT_TRUE(c->Validate());
+  ASSERT_EQ(ts.dictionary, strings->dictionary);
+  ASSERT_GE(ts.codes.size(), keep.size() * 4);
+  int64_t nulls = 0;
+  for (size_t i = 0; i < keep.size(); ++i) {
+    const int64_t r = keep[i];
+    const auto row = static_cast<int64_t>(i);
+    int32_t code;
+    std::memcpy(&code, ts.codes.data() + i * 4, 4);
+    EXPECT_EQ(code, r % 3) << r;
+    if (r % 97 == 3) {
+      ++nulls;
+      EXPECT_TRUE(ts.IsNull(row) && tb.IsNull(row) && tn.IsNull(row)) << r;
+      continue;
+    }
+    EXPECT_EQ(ts.BytesAt(row), words[r % 3]) << r;
+    EXPECT_EQ(tb.BoolAt(row), r % 5 == 0) << r;
+    EXPECT_EQ(tn.Value<int32_t>(row), r * 3) << r;
+  }
+  EXPECT_EQ(ts.null_count, nulls);
+  EXPECT_EQ(tn.null_count, nulls);
+}
+
 // Strings of several batches: each part's bytes land after the last (a taken part whose offsets
 // start past 0 among them), nulls where they were, and a part without nulls adds none.
 TEST(Concatenate, StringsAndFixedWidthKeepEveryRowAndNull) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/io/counting_store.h"
 #include "floe/io/local_store.h"
 #include "floe/io/mem_store.h"
 #include "floe/parquet/footer_cache.h"
@@ -205,6 +206,45 @@ TEST_F(ReadFileFilterTest, ExcludedRowsAreNeitherProducedNorTheirPagesFetched) {
   EXPECT_EQ(m->read.fetch.plan.pages_skipped, r->read.fetch.plan.pages_skipped);
   EXPECT_EQ(m->read.fetch.bytes_fetched, r->read.fetch.bytes_fetched);
   EXPECT_EQ(m->read.fetch.requests, r->read.fetch.requests);
+}
+
+// A mask still to come (a delete file being read): one that may empty pages is asked for before
+// the data is fetched, so those pages are not; a scattered one only once the data has come, so
+// that its reads overlap the data's instead of going first when the footer is cached. Either way
+// its rows are not produced.
+TEST_F(ReadFileFilterTest, AScatteredMaskToComeIsAskedForAfterTheDataIsFetched) {
+  auto counting = std::make_shared<io::CountingStore>(mem_);
+  FooterCache cache;
+  const uint64_t length = static_cast<uint64_t>(file_.size());
+  for (bool may_empty_pages : {false, true}) {
+    ReadFileOptions o;
+    o.fetch.read.columns = {"c0"};
+    o.fetch.cache = &cache;
+    ASSERT_TRUE(ReadFileAll(*counting, "f.parquet", {length}, o).has_value());  // the footer
+    const uint64_t gets_before = counting->Snapshot().get;
+    std::optional<uint64_t> gets_when_asked;
+    o.mask_may_empty_pages = may_empty_pages;
+    o.excluded_rows_later = [&]() -> Result<std::vector<RowRange>> {
+      gets_when_asked = counting->Snapshot().get - gets_before;
+      return std::vector<RowRange>{{10, 20}, {50'000, 50'001}};
+    };
+    auto r = ReadFileAll(*counting, "f.parquet", {length}, o);
+    ASSERT_TRUE(r.has_value()) << r.error().ToString();
+    ASSERT_TRUE(gets_when_asked.has_value());
+    EXPECT_EQ(*gets_when_asked, may_empty_pages ? 0u : 1u) << may_empty_pages;
+    EXPECT_EQ(counting->Snapshot().get - gets_before, 1u) << may_empty_pages;
+    int64_t rows = 0, expected = 0;
+    for (const auto& b : r->batches) {
+      const int64_t* c0 = b.columns[0]->Values<int64_t>();
+      for (int64_t i = 0; i < b.num_rows; ++i) {
+        while (expected == 10 || (expected > 10 && expected < 20) || expected == 50'000) ++expected;
+        EXPECT_EQ(c0[i], expected);
+        ++expected;
+      }
+      rows += b.num_rows;
+    }
+    EXPECT_EQ(rows, 100'000 - 11) << may_empty_pages;
+  }
 }
 
 }  // namespace

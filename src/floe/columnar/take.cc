@@ -7,7 +7,92 @@
 
 namespace floe::columnar {
 
-Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
+namespace {
+
+// Source rows [from, from + length) to the output's next `length` rows.
+struct Run {
+  int64_t from = 0;
+  int64_t length = 0;
+};
+
+// The indices as runs of consecutive rows, when they come in runs: a selection that drops a few
+// rows (a delete mask, a selective filter's complement) copies each run's bytes at once.
+std::vector<Run> RunsOf(const std::vector<int64_t>& indices) {
+  std::vector<Run> runs;
+  for (size_t i = 0; i < indices.size();) {
+    size_t j = i + 1;
+    while (j < indices.size() && indices[j] == indices[j - 1] + 1) ++j;
+    runs.push_back(Run{indices[i], static_cast<int64_t>(j - i)});
+    i = j;
+  }
+  return runs;
+}
+
+bool WorthRuns(const std::vector<Run>& runs, size_t rows) { return runs.size() * 8 <= rows; }
+
+// The flat (not nested) values of `c` at `runs`, `n` rows in all, into `out`.
+Status TakeFlatRuns(const Column& c, const std::vector<Run>& runs, int64_t n, Column* out) {
+  if (c.type.id == TypeId::kBool) {
+    std::vector<uint8_t> bits(BitmapBytes(n), 0);
+    int64_t at = 0;
+    for (const Run& run : runs) {
+      for (int64_t k = 0; k < run.length; ++k) {
+        if (c.BoolAt(run.from + k)) SetBit(bits.data(), at + k);
+      }
+      at += run.length;
+    }
+    out->values = Buffer(std::move(bits));
+    return {};
+  }
+  if (c.type.IsBinaryLike()) {
+    const int32_t* in = c.Offsets();
+    int64_t total = 0;
+    for (const Run& run : runs) total += in[run.from + run.length] - in[run.from];
+    if (total > INT32_MAX) return Unsupported("a {} column of more than 2 GiB", c.type.ToString());
+    ByteVector data(static_cast<size_t>(total));
+    std::vector<int32_t> offsets(static_cast<size_t>(n) + 1);
+    offsets[0] = 0;
+    int32_t bytes_at = 0;
+    int64_t at = 0;
+    for (const Run& run : runs) {
+      const int32_t first = in[run.from];
+      const int32_t shift = bytes_at - first;
+      for (int64_t k = 1; k <= run.length; ++k) {
+        offsets[static_cast<size_t>(at + k)] = in[run.from + k] + shift;
+      }
+      const int32_t bytes = in[run.from + run.length] - first;
+      if (bytes > 0) std::memcpy(data.data() + bytes_at, c.values.data() + first, bytes);
+      bytes_at += bytes;
+      at += run.length;
+    }
+    out->values = Buffer(std::move(data));
+    out->offsets = Buffer::Adopt(std::move(offsets));
+    if (c.dictionary && c.codes.size() >= static_cast<size_t>(c.length) * 4) {
+      ByteVector codes(static_cast<size_t>(n) * 4);
+      at = 0;
+      for (const Run& run : runs) {
+        std::memcpy(codes.data() + at * 4, c.codes.data() + run.from * 4, run.length * 4);
+        at += run.length;
+      }
+      out->dictionary = c.dictionary;
+      out->codes = Buffer(std::move(codes));
+    }
+    return {};
+  }
+  const int w = c.type.FixedWidth();
+  if (w <= 0) return Unsupported("reordering rows of a {} column", c.type.ToString());
+  ByteVector data(static_cast<size_t>(n) * w);
+  int64_t at = 0;
+  for (const Run& run : runs) {
+    std::memcpy(data.data() + at * w, c.values.data() + run.from * w, run.length * w);
+    at += run.length;
+  }
+  out->values = Buffer(std::move(data));
+  return {};
+}
+
+Result<ColumnPtr> TakeWith(const Column& c, const std::vector<int64_t>& indices,
+                           const std::vector<Run>* runs) {
   const int64_t n = static_cast<int64_t>(indices.size());
   for (int64_t i : indices) {
     if (i < 0 || i >= c.length)
@@ -29,9 +114,13 @@ Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
     out->null_count = nulls;
     if (nulls > 0) out->validity = Buffer(std::move(bits));
   }
+  if (runs != nullptr && !c.type.IsNested()) {
+    FLOE_RETURN_IF_ERROR(TakeFlatRuns(c, *runs, n, out.get()));
+    return ColumnPtr(out);
+  }
   if (c.type.id == TypeId::kStruct) {
     for (const auto& child : c.children) {
-      FLOE_ASSIGN_OR_RETURN(ColumnPtr t, Take(*child, indices));
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr t, TakeWith(*child, indices, runs));
       out->children.push_back(std::move(t));
     }
     return ColumnPtr(out);
@@ -100,12 +189,21 @@ Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
   return ColumnPtr(out);
 }
 
+}  // namespace
+
+Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
+  const std::vector<Run> runs = RunsOf(indices);
+  return TakeWith(c, indices, WorthRuns(runs, indices.size()) ? &runs : nullptr);
+}
+
 Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices) {
   RecordBatch out;
   out.schema = batch.schema;
   out.num_rows = static_cast<int64_t>(indices.size());
+  const std::vector<Run> runs = RunsOf(indices);
+  const std::vector<Run>* by_runs = WorthRuns(runs, indices.size()) ? &runs : nullptr;
   for (const auto& c : batch.columns) {
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr t, Take(*c, indices));
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr t, TakeWith(*c, indices, by_runs));
     out.columns.push_back(std::move(t));
   }
   return out;

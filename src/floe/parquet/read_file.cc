@@ -225,37 +225,45 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     }
   } releaser{options.budget, reserved};
 
-  // The row mask goes into the plan before any data is fetched, so pages it empties are not.
+  // The row mask: the excluded rows and those still to come, once.
   StrategyReadOptions fetch_options = options.fetch;
   std::vector<int64_t> starts;
   std::optional<std::vector<RowRange>> mask;
   std::vector<RowRange> dropped;  // the mask's short runs, left in the plan (TakeLongRuns)
-  if (!options.excluded_rows.empty() || options.excluded_rows_later) {
-    fetch_options.read.page_index_for_mask = options.mask_may_empty_pages;
-    fetch_options.adjust_plan = [&](const FileReader& r, ReadPlan* plan) -> Status {
-      if (!mask) {
-        mask = options.excluded_rows;
-        if (options.excluded_rows_later) {
-          FLOE_ASSIGN_OR_RETURN(std::vector<RowRange> later, options.excluded_rows_later());
-          if (!mask->empty()) {
-            // The union of two sorted, disjoint lists: the rows of either.
-            std::vector<RowRange> both;
-            std::merge(mask->begin(), mask->end(), later.begin(), later.end(),
-                       std::back_inserter(both),
-                       [](const RowRange& a, const RowRange& b) { return a.begin < b.begin; });
-            std::vector<RowRange> merged;
-            for (const RowRange& x : both) {
-              if (!merged.empty() && x.begin <= merged.back().end) {
-                merged.back().end = std::max(merged.back().end, x.end);
-              } else {
-                merged.push_back(x);
-              }
-            }
-            later = std::move(merged);
-          }
-          mask = std::move(later);
+  auto resolve_mask = [&]() -> Status {
+    if (mask) return {};
+    mask = options.excluded_rows;
+    if (!options.excluded_rows_later) return {};
+    FLOE_ASSIGN_OR_RETURN(std::vector<RowRange> later, options.excluded_rows_later());
+    if (!mask->empty()) {
+      // The union of two sorted, disjoint lists: the rows of either.
+      std::vector<RowRange> both;
+      std::merge(mask->begin(), mask->end(), later.begin(), later.end(), std::back_inserter(both),
+                 [](const RowRange& a, const RowRange& b) { return a.begin < b.begin; });
+      std::vector<RowRange> merged;
+      for (const RowRange& x : both) {
+        if (!merged.empty() && x.begin <= merged.back().end) {
+          merged.back().end = std::max(merged.back().end, x.end);
+        } else {
+          merged.push_back(x);
         }
       }
+      later = std::move(merged);
+    }
+    mask = std::move(later);
+    return {};
+  };
+  // A mask that may empty pages goes into the plan before any data is fetched, so those pages are
+  // not. One the caller knows to be scattered is waited for only once the data has come: its own
+  // reads (delete files) then overlap the data's instead of going before them when the footer is
+  // already cached, and its rows come out of the decoded batches.
+  const bool has_mask = !options.excluded_rows.empty() || options.excluded_rows_later;
+  const bool mask_in_plan =
+      has_mask && (options.mask_may_empty_pages || !options.excluded_rows_later);
+  if (mask_in_plan) {
+    fetch_options.read.page_index_for_mask = options.mask_may_empty_pages;
+    fetch_options.adjust_plan = [&](const FileReader& r, ReadPlan* plan) -> Status {
+      FLOE_RETURN_IF_ERROR(resolve_mask());
       if (mask->empty()) return {};
       if (starts.empty()) starts = FileRowStarts(r.metadata());
       dropped = *mask;
@@ -264,6 +272,10 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     };
   }
   FLOE_ASSIGN_OR_RETURN(FetchedFile fetched, FetchFile(store, key, hints, fetch_options));
+  if (has_mask && !mask_in_plan) {
+    FLOE_RETURN_IF_ERROR(resolve_mask());
+    dropped = *mask;
+  }
   if (options.budget) {
     const int64_t held = fetched.bytes.total_bytes();
     options.budget->Adjust(reserved, held);

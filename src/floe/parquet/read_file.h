@@ -33,9 +33,10 @@ struct ReadFileOptions {
   const RowFilter* filter = nullptr;
   // Rows left out whatever the filter says: sorted, disjoint file row positions (a delete mask).
   std::vector<RowRange> excluded_rows;
-  // Or a mask still to come: asked for once, after the footer is read and before any data is
-  // fetched, so that the mask's own reads (delete files) overlap the footer's. Its error stops
-  // the read. Taken with excluded_rows when both are given.
+  // Or a mask still to come, asked for once. When it may empty pages (below), after the footer is
+  // read and before any data is fetched, so that those pages are not; else only once the data has
+  // come, so that the mask's own reads (delete files) overlap the data's. Its error stops the
+  // read. Taken with excluded_rows when both are given.
   std::function<Result<std::vector<RowRange>>()> excluded_rows_later;
   // Whether the mask may empty whole pages: the plan then reads the page index for it (a request
   // the projection alone may not need) so that those pages are not fetched. A caller that knows
