@@ -216,14 +216,19 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
 
   int file_index = 0;
   const std::string write_id = NewUuid();
-  // Each file's PUT runs on the runtime's scan pool while the next is encoded or landed; a few at
-  // once (their bytes are held until they land). Finished in order, so progress counts in order.
-  constexpr size_t kPutsInFlight = 4;
+  // Each file's PUT runs on the runtime's scan pool while the next is encoded or landed: up to 16
+  // at once, so that a write of a file per partition lands in one round trip, and no more than
+  // 256 MiB of them (their bytes are held until they land). Finished in order, so progress counts
+  // in order.
+  constexpr size_t kPutsInFlight = 16;
+  constexpr int64_t kPutBytesInFlight = int64_t{256} << 20;
+  int64_t bytes_in_flight = 0;
   std::deque<std::pair<std::future<Status>, int64_t>> puts;  // and the file's bytes
   auto land_one = [&]() -> Status {
     Status st = puts.front().first.get();
     const int64_t size = puts.front().second;
     puts.pop_front();
+    bytes_in_flight -= size;
     FLOE_RETURN_IF_ERROR(st);
     if (on_file_written_) on_file_written_(size);
     return {};
@@ -249,12 +254,17 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
         std::string dir = m.location + "/data" + (group.path.empty() ? "" : "/" + group.path);
         std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
         const int64_t put_at = UnixMillisNow();
-        if (puts.size() >= kPutsInFlight) FLOE_RETURN_IF_ERROR(land_one());
+        const auto size = static_cast<int64_t>(e.bytes->size());
+        while (!puts.empty() &&
+               (puts.size() >= kPutsInFlight || bytes_in_flight + size > kPutBytesInFlight)) {
+          FLOE_RETURN_IF_ERROR(land_one());
+        }
+        bytes_in_flight += size;
         puts.emplace_back(
             io_.runtime().scan_pool().Submit([this, location, bytes = e.bytes]() -> Status {
               return io_.Write(location, bytes->view());
             }),
-            static_cast<int64_t>(e.bytes->size()));
+            size);
         e.bytes.reset();
         DataFile f;
         f.file_path = location;
