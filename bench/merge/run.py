@@ -7,9 +7,11 @@ floe's and Spark's, each copy-on-write and merge-on-read (format 2). Each round'
 the orders, drawn at random (a different draw per round, the same for every table), their status
 and updated_ts changed, in a Parquet file: floe reads it with read_parquet(), Spark as a view. Every
 arm runs one warm-up round, then ROUNDS rounds with the arms interleaved (the order rotating); each
-MERGE is timed around the statement -- Spark's in one long-lived local[2] session, so JVM start-up
-is not timed; floe's around the whole `floe query` process, start-up included. Local files, no
-simulated latency. At the end every table must hold the same rows (status counts and sums).
+MERGE is timed around the statement, after a --settle pause (1 s by default, so that the JVM's
+work left over from one arm is not billed to the next) -- Spark's in one long-lived local[2]
+session, so JVM start-up is not timed; floe's around the whole `floe query` process, start-up
+included. Local files, no simulated latency. At the end every table must hold the same rows
+(status counts and sums).
 
 Prints each arm's median (min-max) and floe's speed-up over Spark per mode.
 Usage: bench/merge/run.py FLOE_BINARY [--rows 1000000] [--rounds 5] [--jars DIR]
@@ -58,6 +60,8 @@ def main():
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--fraction", type=float, default=0.01)
+    ap.add_argument("--settle", type=float, default=1.0,
+                    help="seconds of pause before each arm (default 1)")
     ap.add_argument("--jars", default=floe_spark.DEFAULT_JARS)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
@@ -113,6 +117,9 @@ def main():
         for r in range(args.rounds + 1):
             order = arms[r % len(arms):] + arms[:r % len(arms)]
             for engine, m in order:
+                # A pause first, so that what one arm leaves running (the JVM's collection and
+                # compilation after a MERGE) is not billed to the next.
+                time.sleep(args.settle)
                 total, own = (floe_merge if engine == "floe" else spark_merge)(m, r)
                 if r > 0:
                     ms[(engine, m)].append(total)

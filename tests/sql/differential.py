@@ -84,7 +84,26 @@ def predicate(rng, depth=0):
 
 
 def scalar(rng):
-    kind = rng.randrange(12)
+    kinds = [
+        lambda: f"round(x, {rng.randint(-1, 2)})",
+        lambda: f"{rng.choice(['floor', 'ceil', 'round', 'sign'])}({rng.choice(['x', 'n'])})",
+        lambda: f"{rng.choice(['greatest', 'least'])}(k, n, {rng.randint(-5, 5)})",
+        lambda: f"nullif(k, {rng.randint(0, 9)})",
+        lambda: f"sqrt(abs(x)) + power(k, 2)",
+        lambda: f"if(k < {rng.randint(1, 9)}, s, 'big')",
+        lambda: f"concat(s, '-', k)",
+        lambda: "concat_ws('/', s, lower(s))",
+        lambda: f"{rng.choice(['trim', 'ltrim', 'rtrim'])}(s, '{rng.choice('aeipr')}')",
+        lambda: f"replace(s, '{rng.choice('aeipr')}', 'xy')",
+        lambda: f"split_part(s, '{rng.choice('aeipr')}', {rng.choice([1, 2, -1])})",
+        lambda: f"{rng.choice(['lpad', 'rpad'])}(s, {rng.randint(0, 8)}, '.')",
+        lambda: f"{rng.choice(['left', 'right'])}(s, {rng.randint(-2, 4)})",
+        lambda: f"strpos(s, '{rng.choice('aeipr')}')",
+        lambda: f"reverse(s)",
+    ]
+    kind = rng.randrange(12 + len(kinds))
+    if kind >= 12:
+        return kinds[kind - 12]()
     return [
         lambda: rng.choice(["id", "k", "s", "x", "d", "flag", "n"]),
         lambda: f"{rng.choice(NUM_COLS)} {rng.choice(['+', '-', '*'])} {rng.randint(1, 9)}",

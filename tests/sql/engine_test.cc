@@ -211,6 +211,39 @@ TEST_F(EngineTest, FunctionCallsAndTheirErrors) {
             "unsupported: at line 1, column 8: floe does not support function ||()");
 }
 
+// The everyday functions keep DuckDB's types: a decimal rounds to a decimal of the digits asked
+// for (a varying count of digits computes in double), floor and ceil of a decimal are decimals of
+// scale 0; a logarithm of zero or the root of a negative number is an error naming the value.
+TEST_F(EngineTest, RoundingKeepsDecimalsExactAndMathErrorsNameTheValue) {
+  // (floe's numeric literals are doubles: the decimals are cast.)
+  EXPECT_EQ(
+      Rows("select round(cast(12.345 as decimal(5, 3)), 2), "
+           "round(cast(-12.345 as decimal(5, 3)), 1), round(cast(12.345 as decimal(5, 3)), -1), "
+           "floor(cast(-1.25 as decimal(3, 2))), ceil(cast(-1.25 as decimal(3, 2))), "
+           "round(2.5), round(id, -1) from db.events where id = 5"),
+      (Strings{"\"12.35\"|\"-12.3\"|\"10\"|\"-2\"|\"-1\"|3.0|10"}));
+  ASSERT_EQ(last_.batches.size(), 1u);
+  const auto& fields = last_.batches[0].schema->fields;
+  EXPECT_EQ(fields[0].type.ToString(), "decimal(5, 2)");
+  EXPECT_EQ(fields[1].type.ToString(), "decimal(5, 1)");
+  EXPECT_EQ(fields[2].type.ToString(), "decimal(5, 0)");
+  EXPECT_EQ(fields[3].type.ToString(), "decimal(3, 0)");
+  EXPECT_EQ(fields[5].type.ToString(), "double");
+  EXPECT_EQ(fields[6].type.ToString(), "int64");
+  EXPECT_EQ(Rows("select round(cast(12.345 as decimal(5, 3)), id) from db.events where id = 1"),
+            (Strings{"12.3"}));
+  EXPECT_EQ(ErrorOf("select ln(id - 5) from db.events where id = 5"),
+            "invalid input: ln: cannot take the logarithm of zero");
+  EXPECT_EQ(ErrorOf("select sqrt(id - 7) from db.events where id = 5"),
+            "invalid input: sqrt: cannot take the square root of a negative number (-2)");
+  EXPECT_EQ(ErrorOf("select round(customer) from db.events"),
+            "invalid input: at line 1, column 8: type mismatch: round expects a number, got "
+            "string");
+  EXPECT_EQ(ErrorOf("select lpad(customer, 'x', 'y') from db.events"),
+            "invalid input: at line 1, column 8: type mismatch: lpad expects an integer, got "
+            "string");
+}
+
 // The chapter's "one day's revenue" on a day-partitioned table: the three other days' files are
 // never opened, and the requests (metadata included) are exact for this fixed layout.
 TEST_F(EngineTest, OneDaysRevenueOpensOneFileWithExactRequests) {

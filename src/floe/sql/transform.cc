@@ -53,11 +53,9 @@ std::string Describe(const std::string& type) {
       {"ParamRef", "parameters ($1)"},
       {"A_ArrayExpr", "arrays"},
       {"RowExpr", "row constructors"},
-      {"MinMaxExpr", "GREATEST / LEAST"},
       {"SQLValueFunction", "CURRENT_DATE / CURRENT_TIMESTAMP"},
       {"A_Indirection", "subscripts"},
       {"CollateClause", "COLLATE"},
-      {"NullIfExpr", "NULLIF"},
   };
   auto it = kNames.find(type);
   return it == kNames.end() ? type : it->second;
@@ -217,8 +215,22 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
     e->args = List(ListField(b, "args"));
     return e;
   }
+  if (type == "MinMaxExpr") {
+    // GREATEST / LEAST: the registry's functions of those names.
+    e->kind = Kind::kFuncCall;
+    e->name = b.value("op", "") == "IS_LEAST" ? "least" : "greatest";
+    e->args = List(ListField(b, "args"));
+    return e;
+  }
   if (type == "A_Expr") {
     std::string kind = b.value("kind", "");
+    if (kind == "AEXPR_NULLIF") {
+      e->kind = Kind::kFuncCall;
+      e->name = "nullif";
+      e->args.push_back(Expr(b["lexpr"]));
+      e->args.push_back(Expr(b["rexpr"]));
+      return e;
+    }
     std::string op = LastName(b["name"]);
     if (kind == "AEXPR_IN") {
       e->kind = Kind::kIn;
