@@ -246,20 +246,7 @@ Result<Literal> FromAvro(const Value& v, const Type& t) {
       } else {
         return wrong();
       }
-      switch (t.id) {
-        case TypeId::kLong:
-          return Literal::Long(x);
-        case TypeId::kTime:
-          return Literal::Time(x);
-        case TypeId::kTimestamp:
-          return Literal::Timestamp(x);
-        case TypeId::kTimestampTz:
-          return Literal::TimestampTz(x);
-        case TypeId::kTimestampNs:
-          return Literal::TimestampNs(x);
-        default:
-          return Literal::TimestampTzNs(x);
-      }
+      return *Literal::OfInteger(t.id, x);
     }
     case TypeId::kFloat:
       if (!v.is<float>()) return wrong();

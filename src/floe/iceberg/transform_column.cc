@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "floe/iceberg/arrow_schema.h"
@@ -13,27 +14,6 @@ namespace {
 namespace c = floe::columnar;
 
 // A literal of `type` (int, date: 32 bits; long, time, timestamps: 64) holding `v`.
-Literal IntegerLiteral(TypeId type, int64_t v) {
-  switch (type) {
-    case TypeId::kInt:
-      return Literal::Int(static_cast<int32_t>(v));
-    case TypeId::kDate:
-      return Literal::Date(static_cast<int32_t>(v));
-    case TypeId::kLong:
-      return Literal::Long(v);
-    case TypeId::kTime:
-      return Literal::Time(v);
-    case TypeId::kTimestamp:
-      return Literal::Timestamp(v);
-    case TypeId::kTimestampTz:
-      return Literal::TimestampTz(v);
-    case TypeId::kTimestampNs:
-      return Literal::TimestampNs(v);
-    default:
-      return Literal::TimestampTzNs(v);
-  }
-}
-
 bool IsInteger(TypeId t) {
   return t == TypeId::kInt || t == TypeId::kDate || t == TypeId::kLong || t == TypeId::kTime ||
          t == TypeId::kTimestamp || t == TypeId::kTimestampTz || t == TypeId::kTimestampNs ||
@@ -84,7 +64,9 @@ Result<columnar::ColumnPtr> TransformColumn(const Transform& transform,
     const bool narrow = source->type.FixedWidth() == 4;
     return IntegerColumn(*source, *result, [&](int64_t r) -> Result<int64_t> {
       const int64_t raw = narrow ? source->Value<int32_t>(r) : source->Value<int64_t>(r);
-      FLOE_ASSIGN_OR_RETURN(Literal t, transform.Apply(IntegerLiteral(id, raw)));
+      std::optional<Literal> v = Literal::OfInteger(id, raw);
+      if (!v) return Corrupt("partition source value {} out of range for its type", raw);
+      FLOE_ASSIGN_OR_RETURN(Literal t, transform.Apply(*v));
       return t.type() == TypeId::kLong ? t.AsLong() : int64_t{t.AsInt()};
     });
   }
