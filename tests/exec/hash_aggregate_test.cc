@@ -82,6 +82,49 @@ TEST(HashAggregate, PartialAggregatesMergeToTheSameAnswer) {
   for (int64_t r = 0; r < x.num_rows; ++r) EXPECT_EQ(Row(x, r), Row(y, r));
 }
 
+// The aggregates that keep values or running moments: partials merged give one pass's answer.
+TEST(HashAggregate, KeptValuesAndMomentsMergeToTheSameAnswer) {
+  auto aggregates = [] {
+    Aggregate var = Agg(AggFn::kVarSamp), cont = Agg(AggFn::kQuantileCont),
+              disc = Agg(AggFn::kQuantileDisc), arg_max = Agg(AggFn::kArgMax);
+    Aggregate joined;
+    joined.fn = AggFn::kStringAgg;
+    joined.arg = MakeCast(ColumnRef(1, columnar::Int64(), "v"), columnar::String()).value();
+    joined.order = {ColumnRef(1, columnar::Int64(), "v")};
+    joined.order_descending = {true};
+    joined.separator = ";";
+    joined.type = columnar::String();
+    arg_max.arg2 = ColumnRef(1, columnar::Int64(), "v");
+    return std::vector<Aggregate>{var, cont, disc, arg_max, joined};
+  };
+  HashAggregate one({ColumnRef(0, columnar::String(), "k")}, aggregates());
+  ASSERT_TRUE(one.Consume(Batch(0, 50)));
+  HashAggregate a({ColumnRef(0, columnar::String(), "k")}, aggregates());
+  HashAggregate b({ColumnRef(0, columnar::String(), "k")}, aggregates());
+  ASSERT_TRUE(a.Consume(Batch(0, 20)));
+  ASSERT_TRUE(b.Consume(Batch(20, 30)));
+  ASSERT_TRUE(a.Merge(std::move(b)));
+  auto x = one.Finish().value();
+  auto y = a.Finish().value();
+  ASSERT_EQ(x.num_rows, 3);
+  ASSERT_EQ(y.num_rows, 3);
+  // Group a: v = 0 3 6 12 15 18 21 27 30 33 36 42 45 48 (9, 24 and 39 are NULL): the median
+  // interpolates 21 and 27; the discrete one is the 7th of 14.
+  EXPECT_EQ(ValueToText(ValueAt(*y.columns[2], 0).value(), columnar::Float64()), "24.0");
+  EXPECT_EQ(ValueAt(*y.columns[3], 0).value().i(), 21);
+  EXPECT_EQ(ValueAt(*y.columns[4], 0).value().i(), 48);
+  EXPECT_EQ(ValueAt(*y.columns[5], 0).value().s(), "48;45;42;36;33;30;27;21;18;15;12;6;3;0");
+  for (int64_t r = 0; r < 3; ++r) {
+    EXPECT_NEAR(ValueAt(*x.columns[1], r).value().d(), ValueAt(*y.columns[1], r).value().d(), 1e-9);
+    for (int c = 2; c < 6; ++c) {
+      EXPECT_EQ(ValueToText(ValueAt(*x.columns[c], r).value(), x.columns[c]->type),
+                ValueToText(ValueAt(*y.columns[c], r).value(), y.columns[c]->type));
+    }
+  }
+  // Sample variance of group a's 14 values: mean 24, squared deviations summed 3222, over 13.
+  EXPECT_NEAR(ValueAt(*y.columns[1], 0).value().d(), 3222.0 / 13, 1e-9);
+}
+
 TEST(HashAggregate, NoKeysGivesOneRowEvenWithoutInput) {
   HashAggregate agg({}, {Agg(AggFn::kCountStar), Agg(AggFn::kSum)});
   auto out = agg.Finish().value();

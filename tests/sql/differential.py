@@ -121,7 +121,14 @@ def scalar(rng):
 
 
 AGGS = ["count(*)", "count(x)", "count(s)", "count(DISTINCT k)", "count(DISTINCT s)", "sum(id)",
-        "sum(n)", "sum(x)", "avg(x)", "avg(n)", "min(s)", "max(s)", "min(d)", "max(x)", "min(n)"]
+        "sum(n)", "sum(x)", "avg(x)", "avg(n)", "min(s)", "max(s)", "min(d)", "max(x)", "min(n)",
+        "count_if(flag)", "count_if(x > 0)", "bool_and(flag)", "bool_or(x > 50)", "stddev(x)",
+        "stddev_pop(n)", "var_samp(n)", "var_pop(x)", "median(x)", "median(n)", "median(d)",
+        "median(s)", "quantile_cont(x, 0.25)", "quantile_disc(n, 0.9)", "quantile_disc(s, 0.3)",
+        "percentile_cont(0.75) WITHIN GROUP (ORDER BY n)", "string_agg(s, '|' ORDER BY s DESC, id)",
+        "arg_max(s, id)", "min_by(x, id)", "arg_min(id, n * 1000 + id)", "sum(x) FILTER (WHERE flag)",
+        "count(*) FILTER (WHERE k > 4)", "avg(n) FILTER (WHERE s < 'd')",
+        "approx_count_distinct(k)"]
 KEYS = ["k", "s", "d", "flag", "k % 3", "month(d)", "lower(s)"]
 
 

@@ -1,5 +1,6 @@
 #include "floe/exec/hash_aggregate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -10,26 +11,63 @@
 namespace floe::exec {
 
 std::string_view AggFnName(AggFn fn) {
-  static constexpr std::string_view kNames[] = {"count(*)", "count", "sum", "avg", "min", "max"};
+  static constexpr std::string_view kNames[] = {
+      "count(*)",      "count",      "sum",
+      "avg",           "min",        "max",
+      "count_if",      "bool_and",   "bool_or",
+      "any_value",     "first",      "arg_min",
+      "arg_max",       "var_samp",   "var_pop",
+      "stddev_samp",   "stddev_pop", "quantile_cont",
+      "quantile_disc", "string_agg", "approx_count_distinct"};
   return kNames[static_cast<int>(fn)];
 }
 
 Result<DataType> AggregateType(AggFn fn, const DataType& arg) {
+  const bool null = arg.id == TypeId::kNull;
   switch (fn) {
     case AggFn::kCountStar:
     case AggFn::kCount:
-      return columnar::Int64();
+    case AggFn::kCountIf:
+      if (fn != AggFn::kCountIf || arg.id == TypeId::kBool || null) return columnar::Int64();
+      break;
+    case AggFn::kApproxCountDistinct:
+      if (!arg.IsNested()) return columnar::Int64();
+      break;
     case AggFn::kSum:
-      if (arg.id == TypeId::kInt64 || arg.id == TypeId::kNull) return columnar::Int64();
+      if (arg.id == TypeId::kInt64 || null) return columnar::Int64();
       if (arg.id == TypeId::kFloat64) return columnar::Float64();
       // Exact, as DuckDB: decimal(38, s); a sum past 38 digits is an overflow error.
       if (arg.id == TypeId::kDecimal128) return columnar::Decimal128(38, arg.scale);
       break;
     case AggFn::kAvg:
-      if (IsNumericType(arg) || arg.id == TypeId::kNull) return columnar::Float64();
+    case AggFn::kVarSamp:
+    case AggFn::kVarPop:
+    case AggFn::kStddevSamp:
+    case AggFn::kStddevPop:
+      if (IsNumericType(arg) || null) return columnar::Float64();
+      break;
+    case AggFn::kBoolAnd:
+    case AggFn::kBoolOr:
+      if (arg.id == TypeId::kBool || null) return columnar::Bool();
+      break;
+    case AggFn::kQuantileCont:
+      // As DuckDB: integers and floats interpolate to a double, decimals within their type,
+      // dates and timestamps to a timestamp.
+      if (arg.id == TypeId::kInt64 || arg.id == TypeId::kFloat64 || null)
+        return columnar::Float64();
+      if (arg.id == TypeId::kDecimal128 || arg.id == TypeId::kTimestamp) return arg;
+      if (arg.id == TypeId::kDate32) return columnar::Timestamp(columnar::TimeUnit::kMicro);
+      break;
+    case AggFn::kStringAgg:
+      if (IsStringType(arg) || null) return columnar::String();
       break;
     case AggFn::kMin:
     case AggFn::kMax:
+    case AggFn::kAnyValue:
+    case AggFn::kFirst:
+    case AggFn::kArgMin:
+    case AggFn::kArgMax:
+    case AggFn::kQuantileDisc:
       if (!arg.IsNested()) return arg;
       break;
   }
@@ -363,30 +401,52 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
   return {};
 }
 
-Status HashAggregate::UpdateColumn(size_t a, const columnar::Column* arg,
-                                   const std::vector<int32_t>& groups, int64_t rows) {
+Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups,
+                                   int64_t rows) {
   const Aggregate& agg = aggregates_[a];
   const size_t stride = aggregates_.size();
   State* st = states_.data() + a;
   const int32_t* g = groups.data();
+  const uint8_t* keep = in.keep.empty() ? nullptr : in.keep.data();
   if (agg.fn == AggFn::kCountStar) {
-    if (keys_.empty()) {
+    if (keep != nullptr) {
+      for (int64_t r = 0; r < rows; ++r) st[g[r] * stride].count += keep[r];
+    } else if (keys_.empty()) {
       st[0].count += rows;
-      return {};
+    } else {
+      for (int64_t r = 0; r < rows; ++r) ++st[g[r] * stride].count;
     }
-    for (int64_t r = 0; r < rows; ++r) ++st[g[r] * stride].count;
     return {};
   }
+  const columnar::Column* arg = in.arg.get();
   const TypeId t = arg->type.id;
-  const bool nulls = arg->null_count > 0;
-  auto valid = [&](int64_t r) { return !nulls || arg->IsValid(r); };
+  const bool nulls = arg->null_count > 0 || t == TypeId::kNull;
+  auto valid = [&](int64_t r) {
+    return (keep == nullptr || keep[r] != 0) && (!nulls || (t != TypeId::kNull && arg->IsValid(r)));
+  };
+  if (agg.fn == AggFn::kCountIf && t == TypeId::kBool) {
+    for (int64_t r = 0; r < rows; ++r) {
+      if (!valid(r)) continue;
+      State& s = st[g[r] * stride];
+      ++s.ibest;
+      s.count += arg->BoolAt(r) ? 1 : 0;
+    }
+    return {};
+  }
+  if (agg.fn > AggFn::kMax) {
+    for (int64_t r = 0; r < rows; ++r) {
+      if (keep != nullptr && keep[r] == 0) continue;
+      FLOE_RETURN_IF_ERROR(UpdateKept(st[g[r] * stride], agg, in, r));
+    }
+    return {};
+  }
   if (!agg.distinct) {
     if (agg.fn == AggFn::kCount) {
       for (int64_t r = 0; r < rows; ++r) st[g[r] * stride].count += valid(r);
       return {};
     }
     const bool sum = agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg;
-    if (sum && keys_.empty() && !nulls &&
+    if (sum && keys_.empty() && !nulls && keep == nullptr &&
         (t == TypeId::kInt64 || t == TypeId::kFloat64 || t == TypeId::kDecimal128)) {
       // One group and no nulls: plain running sums, folded into the state once.
       State& s = st[0];
@@ -481,6 +541,121 @@ Status HashAggregate::UpdateColumn(size_t a, const columnar::Column* arg,
   return {};
 }
 
+namespace {
+
+// A numeric value as a double (decimals at their scale).
+double AsDouble(const Value& v, const DataType& type) {
+  switch (v.v.index()) {
+    case 2:
+      return static_cast<double>(v.i());
+    case 5:
+      return static_cast<double>(v.dec()) / std::pow(10.0, type.scale);
+    default:
+      return v.d();
+  }
+}
+
+}  // namespace
+
+Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in, int64_t r) {
+  const columnar::Column& arg = *in.arg;
+  const bool null = arg.type.id == TypeId::kNull || !arg.IsValid(r);
+  if (a.fn == AggFn::kFirst) {
+    if (s.count++ == 0 && !null) {
+      FLOE_ASSIGN_OR_RETURN(s.best, ValueAt(arg, r));
+    }
+    return {};
+  }
+  if (null) return {};
+  switch (a.fn) {
+    case AggFn::kCountIf:
+      ++s.ibest;
+      s.count += arg.BoolAt(r) ? 1 : 0;
+      return {};
+    case AggFn::kBoolAnd:
+    case AggFn::kBoolOr: {
+      const int64_t b = arg.BoolAt(r) ? 1 : 0;
+      if (s.count++ == 0) {
+        s.ibest = b;
+      } else {
+        s.ibest = a.fn == AggFn::kBoolAnd ? (s.ibest & b) : (s.ibest | b);
+      }
+      return {};
+    }
+    case AggFn::kAnyValue:
+      if (s.count++ == 0) {
+        FLOE_ASSIGN_OR_RETURN(s.best, ValueAt(arg, r));
+      }
+      return {};
+    case AggFn::kArgMin:
+    case AggFn::kArgMax: {
+      const columnar::Column& by = *in.arg2;
+      if (by.type.id == TypeId::kNull || !by.IsValid(r)) return {};
+      FLOE_ASSIGN_OR_RETURN(Value key, ValueAt(by, r));
+      const int c = s.count == 0 ? 0 : CompareValues(key, s.best);
+      if (s.count == 0 || (a.fn == AggFn::kArgMin ? c < 0 : c > 0)) {
+        if (!s.kept) s.kept = std::make_unique<Kept>();
+        FLOE_ASSIGN_OR_RETURN(s.kept->payload, ValueAt(arg, r));
+        s.best = std::move(key);
+      }
+      ++s.count;
+      return {};
+    }
+    case AggFn::kVarSamp:
+    case AggFn::kVarPop:
+    case AggFn::kStddevSamp:
+    case AggFn::kStddevPop: {
+      FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(arg, r));
+      const double x = AsDouble(v, arg.type);
+      ++s.count;
+      const double delta = x - s.mean;
+      s.mean += delta / static_cast<double>(s.count);
+      s.m2 += delta * (x - s.mean);
+      return {};
+    }
+    case AggFn::kApproxCountDistinct: {
+      if (!s.kept) s.kept = std::make_unique<Kept>();
+      uint64_t h;
+      if (IntegerValued(arg.type.id)) {
+        const int64_t x =
+            arg.type.id == TypeId::kDate32 ? arg.Value<int32_t>(r) : arg.Value<int64_t>(r);
+        h = XXH3_64bits(&x, sizeof x);
+      } else if (arg.type.IsBinaryLike()) {
+        const std::string_view b = arg.BytesAt(r);
+        h = XXH3_64bits(b.data(), b.size());
+      } else {
+        FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(arg, r));
+        std::string k;
+        AppendKeyBytes(v, &k);
+        h = XXH3_64bits(k.data(), k.size());
+      }
+      s.kept->sketch.Add(h);
+      ++s.count;
+      return {};
+    }
+    default: {  // the quantiles and string_agg keep the values
+      if (!s.kept) s.kept = std::make_unique<Kept>();
+      FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(arg, r));
+      s.kept->values.push_back(std::move(v));
+      if (!in.order.empty()) {
+        std::vector<Value> keys;
+        keys.reserve(in.order.size());
+        for (const ColumnPtr& o : in.order) {
+          if (o->type.id == TypeId::kNull || !o->IsValid(r)) {
+            keys.emplace_back();
+          } else {
+            FLOE_ASSIGN_OR_RETURN(Value k, ValueAt(*o, r));
+            keys.push_back(std::move(k));
+          }
+        }
+        s.kept->orders.push_back(std::move(keys));
+      }
+      ++s.count;
+      return {};
+    }
+  }
+}
+
 Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
   std::vector<std::vector<uint32_t>>& codes = batch_codes_;
   codes.resize(keys_.size());
@@ -491,13 +666,91 @@ Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
   std::vector<int32_t>& groups = batch_groups_;
   GroupsOf(codes, batch.num_rows, &groups);
   for (size_t a = 0; a < aggregates_.size(); ++a) {
-    ColumnPtr arg;
-    if (aggregates_[a].arg) {
-      FLOE_ASSIGN_OR_RETURN(arg, Evaluate(*aggregates_[a].arg, batch));
+    const Aggregate& agg = aggregates_[a];
+    Inputs in;
+    if (agg.arg) {
+      FLOE_ASSIGN_OR_RETURN(in.arg, Evaluate(*agg.arg, batch));
     }
-    FLOE_RETURN_IF_ERROR(UpdateColumn(a, arg.get(), groups, batch.num_rows));
+    if (agg.arg2) {
+      FLOE_ASSIGN_OR_RETURN(in.arg2, Evaluate(*agg.arg2, batch));
+    }
+    for (const ExprPtr& o : agg.order) {
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*o, batch));
+      in.order.push_back(std::move(c));
+    }
+    if (agg.filter) {
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr f, Evaluate(*agg.filter, batch));
+      in.keep.assign(static_cast<size_t>(batch.num_rows), 0);
+      if (f->type.id == TypeId::kBool) {
+        for (int64_t r = 0; r < batch.num_rows; ++r) {
+          in.keep[static_cast<size_t>(r)] = f->IsValid(r) && f->BoolAt(r) ? 1 : 0;
+        }
+      }
+    }
+    FLOE_RETURN_IF_ERROR(UpdateColumn(a, in, groups, batch.num_rows));
   }
   return {};
+}
+
+void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
+  if (a.fn == AggFn::kCountIf) {
+    s.count += o.count;
+    s.ibest += o.ibest;
+    return;
+  }
+  if (o.count == 0) return;
+  switch (a.fn) {
+    case AggFn::kBoolAnd:
+      s.ibest = s.count == 0 ? o.ibest : (s.ibest & o.ibest);
+      break;
+    case AggFn::kBoolOr:
+      s.ibest = s.count == 0 ? o.ibest : (s.ibest | o.ibest);
+      break;
+    case AggFn::kAnyValue:
+    case AggFn::kFirst:
+      if (s.count == 0) s.best = std::move(o.best);
+      break;
+    case AggFn::kArgMin:
+    case AggFn::kArgMax: {
+      const int c = s.count == 0 ? 0 : CompareValues(o.best, s.best);
+      if (s.count == 0 || (a.fn == AggFn::kArgMin ? c < 0 : c > 0)) {
+        s.best = std::move(o.best);
+        s.kept = std::move(o.kept);
+      }
+      break;
+    }
+    case AggFn::kVarSamp:
+    case AggFn::kVarPop:
+    case AggFn::kStddevSamp:
+    case AggFn::kStddevPop: {
+      // Chan et al.'s pairwise combination of two running means and sums of squares.
+      const double n1 = static_cast<double>(s.count), n2 = static_cast<double>(o.count);
+      const double delta = o.mean - s.mean;
+      s.mean += delta * n2 / (n1 + n2);
+      s.m2 += o.m2 + delta * delta * n1 * n2 / (n1 + n2);
+      break;
+    }
+    case AggFn::kApproxCountDistinct:
+      if (!s.kept) {
+        s.kept = std::move(o.kept);
+      } else {
+        s.kept->sketch.Merge(o.kept->sketch);
+      }
+      break;
+    case AggFn::kQuantileCont:
+    case AggFn::kQuantileDisc:
+    case AggFn::kStringAgg:
+      if (!s.kept) {
+        s.kept = std::move(o.kept);
+      } else {
+        for (Value& v : o.kept->values) s.kept->values.push_back(std::move(v));
+        for (auto& k : o.kept->orders) s.kept->orders.push_back(std::move(k));
+      }
+      break;
+    default:
+      break;
+  }
+  s.count += o.count;
 }
 
 Status HashAggregate::Merge(HashAggregate&& other) {
@@ -513,6 +766,10 @@ Status HashAggregate::Merge(HashAggregate&& other) {
       State& s = state(g, a);
       State& o = other.state(static_cast<int32_t>(og), a);
       const Aggregate& agg = aggregates_[a];
+      if (agg.fn > AggFn::kMax) {
+        MergeState(agg, s, o);
+        continue;
+      }
       if (agg.distinct) {
         // Re-count from the union of the sets; sums of distinct values are recomputed at Finish.
         for (auto& key : o.distinct) s.distinct.insert(key);
@@ -575,6 +832,115 @@ Value DecodeKey(const std::string& k) {
 
 }  // namespace
 
+namespace {
+
+// v sorted by CompareValues (NULLs never kept).
+void SortValues(std::vector<Value>* v) {
+  std::sort(v->begin(), v->end(),
+            [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+}
+
+// The value `d` of the way from `lo` to `hi` (sorted neighbours) in the result type of
+// quantile_cont over `type`.
+Value Interpolate(const Value& lo, const Value& hi, double d, const DataType& type) {
+  switch (type.id) {
+    case TypeId::kInt64: {
+      const double a = static_cast<double>(lo.i()), b = static_cast<double>(hi.i());
+      return Value::Double(a + d * (b - a));
+    }
+    case TypeId::kFloat64:
+      return Value::Double(d == 0 ? lo.d() : lo.d() + d * (hi.d() - lo.d()));
+    case TypeId::kDecimal128: {
+      Value out;
+      out.v = lo.dec() +
+              static_cast<__int128>(std::llround(d * static_cast<double>(hi.dec() - lo.dec())));
+      return out;
+    }
+    case TypeId::kDate32: {
+      constexpr int64_t kMicrosPerDay = 86'400'000'000;
+      return Value::Int(lo.i() * kMicrosPerDay +
+                        std::llround(d * static_cast<double>((hi.i() - lo.i()) * kMicrosPerDay)));
+    }
+    default:  // timestamps
+      return Value::Int(lo.i() + std::llround(d * static_cast<double>(hi.i() - lo.i())));
+  }
+}
+
+}  // namespace
+
+Result<Value> HashAggregate::FinishKept(const Aggregate& a, State& s) {
+  switch (a.fn) {
+    case AggFn::kCountIf:  // NULL without a non-null argument, as DuckDB
+      return s.ibest == 0 ? Value{} : Value::Int(s.count);
+    case AggFn::kBoolAnd:
+    case AggFn::kBoolOr:
+      return s.count == 0 ? Value{} : Value::Bool(s.ibest != 0);
+    case AggFn::kAnyValue:
+    case AggFn::kFirst:
+      return s.best;
+    case AggFn::kArgMin:
+    case AggFn::kArgMax:
+      return s.count == 0 || !s.kept ? Value{} : s.kept->payload;
+    case AggFn::kVarSamp:
+    case AggFn::kVarPop:
+    case AggFn::kStddevSamp:
+    case AggFn::kStddevPop: {
+      const bool sample = a.fn == AggFn::kVarSamp || a.fn == AggFn::kStddevSamp;
+      if (s.count < (sample ? 2 : 1)) return Value{};
+      const double var = std::max(0.0, s.m2) / static_cast<double>(s.count - (sample ? 1 : 0));
+      const bool root = a.fn == AggFn::kStddevSamp || a.fn == AggFn::kStddevPop;
+      return Value::Double(root ? std::sqrt(var) : var);
+    }
+    case AggFn::kApproxCountDistinct:
+      return Value::Int(s.kept ? s.kept->sketch.Estimate() : 0);
+    case AggFn::kQuantileCont:
+    case AggFn::kQuantileDisc: {
+      if (!s.kept || s.kept->values.empty()) return Value{};
+      std::vector<Value>& v = s.kept->values;
+      SortValues(&v);
+      const size_t n = v.size();
+      if (a.fn == AggFn::kQuantileDisc) {
+        const double at = std::ceil(static_cast<double>(n) * a.fraction) - 1;
+        const size_t i = at <= 0 ? 0 : std::min(n - 1, static_cast<size_t>(at));
+        return v[i];
+      }
+      const double rn = static_cast<double>(n - 1) * a.fraction;
+      const size_t lo = static_cast<size_t>(std::floor(rn));
+      const size_t hi = std::min(n - 1, static_cast<size_t>(std::ceil(rn)));
+      return Interpolate(v[lo], v[hi], rn - static_cast<double>(lo), a.arg->type);
+    }
+    case AggFn::kStringAgg: {
+      if (!s.kept || s.kept->values.empty()) return Value{};
+      const Kept& k = *s.kept;
+      std::vector<size_t> order(k.values.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      if (!k.orders.empty()) {
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+          for (size_t c = 0; c < a.order.size(); ++c) {
+            const Value& l = k.orders[x][c];
+            const Value& r = k.orders[y][c];
+            if (l.is_null() || r.is_null()) {
+              if (l.is_null() == r.is_null()) continue;
+              return r.is_null();  // NULLs last
+            }
+            const int cmp = CompareValues(l, r);
+            if (cmp != 0) return a.order_descending[c] ? cmp > 0 : cmp < 0;
+          }
+          return false;
+        });
+      }
+      std::string out;
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (i) out += a.separator;
+        out += k.values[order[i]].s();
+      }
+      return Value::Str(std::move(out));
+    }
+    default:
+      return Internal("aggregate {} has no final step", AggFnName(a.fn));
+  }
+}
+
 Result<columnar::RecordBatch> HashAggregate::Finish() {
   auto schema = std::make_shared<columnar::Schema>();
   columnar::RecordBatch out;
@@ -609,6 +975,11 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
         }
       }
       Value v;
+      if (agg.fn > AggFn::kMax) {
+        FLOE_ASSIGN_OR_RETURN(v, FinishKept(agg, s));
+        FLOE_RETURN_IF_ERROR(b.Append(v));
+        continue;
+      }
       switch (agg.fn) {
         case AggFn::kCountStar:
         case AggFn::kCount:
@@ -649,6 +1020,8 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
           } else {
             v = s.best;
           }
+          break;
+        default:  // FinishKept's
           break;
       }
       FLOE_RETURN_IF_ERROR(b.Append(v));

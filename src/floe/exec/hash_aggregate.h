@@ -1,11 +1,12 @@
-// HashAggregate: GROUP BY keys with COUNT(*), COUNT, COUNT(DISTINCT), SUM, AVG, MIN, MAX, a column
-// at a time. Each key column's values are interned to dense codes (KeyDict), a row's group is
-// found from its codes, and the aggregates update from the argument columns' raw values with one
-// loop per aggregate (a Value per row only for COUNT(DISTINCT) and MIN/MAX of non-integer types).
-// Partial aggregates built on different threads merge into one (Merge), so a scan's workers each
-// aggregate their own batches. Not thread-safe.
+// HashAggregate: GROUP BY keys with the aggregate functions of AggFn, a column at a time. Each key
+// column's values are interned to dense codes (KeyDict), a row's group is found from its codes,
+// and the aggregates update from the argument columns' raw values with one loop per aggregate (a
+// Value per row for COUNT(DISTINCT), MIN/MAX of non-integer types and the functions that keep
+// values: quantiles, string_agg, arg_min/arg_max). Partial aggregates built on different threads
+// merge into one (Merge), so a scan's workers each aggregate their own batches. Not thread-safe.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -13,18 +14,50 @@
 #include "floe/base/result.h"
 #include "floe/columnar/column.h"
 #include "floe/exec/expression.h"
+#include "floe/exec/hyperloglog.h"
 
 namespace floe::exec {
 
-enum class AggFn { kCountStar, kCount, kSum, kAvg, kMin, kMax };
+// DuckDB's semantics throughout: NULL arguments are skipped (kFirst keeps them), and a group
+// with nothing to aggregate gives NULL (COUNT gives 0; COUNT_IF, as DuckDB's, NULL).
+enum class AggFn {
+  kCountStar,
+  kCount,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  kCountIf,              // rows whose (boolean) argument is true
+  kBoolAnd,              // every non-null argument true
+  kBoolOr,               // some argument true
+  kAnyValue,             // some non-null argument
+  kFirst,                // the argument of some row, NULL included (Spark's and DuckDB's first)
+  kArgMin,               // arg of the row of least `arg2` (rows where either is NULL skipped)
+  kArgMax,               // arg of the row of greatest `arg2`
+  kVarSamp,              // sample variance (NULL below two values)
+  kVarPop,               // population variance
+  kStddevSamp,           // sqrt(kVarSamp)
+  kStddevPop,            // sqrt(kVarPop)
+  kQuantileCont,         // interpolated quantile `fraction` (median: 0.5)
+  kQuantileDisc,         // the value at quantile `fraction`: index max(ceil(n * fraction) - 1, 0)
+  kStringAgg,            // the values joined by `separator`, in `order` when given
+  kApproxCountDistinct,  // HyperLogLog's estimate (exact up to 1,024 distinct values)
+};
 
 std::string_view AggFnName(AggFn fn);
 
 struct Aggregate {
   AggFn fn = AggFn::kCountStar;
-  ExprPtr arg;  // null for COUNT(*)
+  ExprPtr arg;   // null for COUNT(*)
+  ExprPtr arg2;  // kArgMin/kArgMax: the value compared
   bool distinct = false;
-  DataType type;  // the result type (AggregateType)
+  ExprPtr filter;  // FILTER (WHERE filter): only the rows where it is true count; null: all
+  // kStringAgg's ORDER BY: its keys, ascending unless descending (NULLs last either way).
+  std::vector<ExprPtr> order;
+  std::vector<bool> order_descending;
+  double fraction = 0.5;        // the quantiles'
+  std::string separator = ",";  // kStringAgg's
+  DataType type;                // the result type (AggregateType)
 };
 
 // The result type of `fn` over `arg`, or a type-mismatch error (SUM of a string).
@@ -71,13 +104,24 @@ class HashAggregate {
   int64_t groups() const { return groups_; }
 
  private:
+  // What the functions that keep values keep, apart from the State of every group.
+  struct Kept {
+    std::vector<Value> values;               // quantiles, string_agg
+    std::vector<std::vector<Value>> orders;  // string_agg's ORDER BY keys, one per value
+    Value payload;                           // arg_min/arg_max: the argument at `best`
+    HyperLogLog sketch;                      // approx_count_distinct
+  };
   struct State {
     int64_t count = 0;
     __int128 isum = 0;
     double dsum = 0;
-    int64_t ibest = 0;  // MIN/MAX of an integer-valued argument (valid when count > 0)
-    Value best;         // MIN/MAX of any other argument
+    // MIN/MAX of an integer-valued argument (valid when count > 0); bool_and/or's answer;
+    // count_if's count of non-null arguments.
+    int64_t ibest = 0;
+    Value best;               // MIN/MAX of any other argument; any_value, first; arg_min's key
+    double mean = 0, m2 = 0;  // variances: Welford's running mean and sum of squared deviations
     std::unordered_set<std::string> distinct;
+    std::unique_ptr<Kept> kept;
   };
   // The group of each code tuple (codes_ holds keys_.size() codes per group), creating new ones.
   void GroupsOf(const std::vector<std::vector<uint32_t>>& codes, int64_t rows,
@@ -87,9 +131,18 @@ class HashAggregate {
   State& state(int32_t g, size_t a) {
     return states_[static_cast<size_t>(g) * aggregates_.size() + a];
   }
+  // The columns one aggregate reads from a batch.
+  struct Inputs {
+    ColumnPtr arg, arg2;
+    std::vector<ColumnPtr> order;
+    std::vector<uint8_t> keep;  // FILTER: 1 where the row counts; empty when no filter
+  };
   Status Update(State& s, const Aggregate& a, const Value& v);
-  Status UpdateColumn(size_t a, const columnar::Column* arg, const std::vector<int32_t>& groups,
-                      int64_t rows);
+  // The functions after kMax, row `r` of `in`.
+  Status UpdateKept(State& s, const Aggregate& a, const Inputs& in, int64_t r);
+  Status UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups, int64_t rows);
+  static void MergeState(const Aggregate& a, State& s, State& o);
+  static Result<Value> FinishKept(const Aggregate& a, State& s);
 
   std::vector<ExprPtr> keys_;
   std::vector<Aggregate> aggregates_;

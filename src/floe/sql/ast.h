@@ -57,8 +57,8 @@ struct Expr {
   };
   Kind kind = Kind::kUnsupported;
   int location = -1;
-  // An aggregate call (count, sum, avg, min, max, without OVER) anywhere in the text below,
-  // constructs floe does not support included.
+  // An aggregate call (count, sum, ..., string_agg: IsAggregateName; without OVER) anywhere in the
+  // text below, constructs floe does not support included.
   bool has_aggregate = false;
 
   std::vector<std::string> names;  // kColumnRef: "" for a part that is not a name
@@ -71,11 +71,13 @@ struct Expr {
   std::vector<ExprPtr> args;
 
   // kFuncCall modifiers.
-  bool distinct = false;      // f(DISTINCT x)
-  bool window = false;        // OVER (...)
-  bool filter = false;        // FILTER (WHERE ...)
-  bool ordered = false;       // f(x ORDER BY y)
-  bool within_group = false;  // WITHIN GROUP (ORDER BY ...)
+  bool distinct = false;  // f(DISTINCT x)
+  bool window = false;    // OVER (...)
+  ExprPtr filter;         // FILTER (WHERE filter); null when none
+  // f(x ORDER BY y [DESC]) or, with within_group, f(q) WITHIN GROUP (ORDER BY y): the keys.
+  std::vector<ExprPtr> order;
+  std::vector<bool> order_descending;  // one per key
+  bool within_group = false;
 
   bool negated = false;   // kIn: NOT IN; kBetween: NOT BETWEEN
   bool subquery = false;  // kIn: IN (SELECT ...)

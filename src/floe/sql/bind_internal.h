@@ -40,10 +40,8 @@ inline std::string LastName(const nlohmann::json& names) {
   return str.is_object() ? str.value("sval", "") : "";
 }
 
-// The aggregate functions floe computes: count, sum, avg, min, max.
-inline bool IsAggregateName(std::string_view name) {
-  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max";
-}
+// Whether `name` is one of the aggregate functions floe computes (binder.cc's table of them).
+bool IsAggregateName(std::string_view name);
 
 // An error at byte offset `loc` of `text`.
 inline std::unexpected<Error> FailAt(std::string_view text, int loc, ErrorKind kind,

@@ -80,6 +80,7 @@ class Binder {
   Result<ExprPtr> BindOperator(const ast::Expr& e, Scope scope);
   Result<ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
   Result<ExprPtr> BindAggregate(const ast::Expr& e);
+  Result<exec::Value> AggregateConstant(const ast::Expr& e, std::string_view what);
   Result<ExprPtr> Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text = {});
   Result<ExprPtr> Call(const exec::ScalarFunction& fn, std::vector<ExprPtr> args, int loc,
                        std::string text = {});
@@ -413,44 +414,229 @@ Result<std::vector<ExprPtr>> Binder::BindList(const std::vector<ast::ExprPtr>& l
   return out;
 }
 
+namespace {
+
+// Two aggregates of the same fingerprint compute the same column.
+std::string AggregateFingerprint(const exec::Aggregate& a) {
+  auto text = [](const ExprPtr& e) { return e ? e->ToString() : std::string("*"); };
+  std::string out = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(a.fn), a.distinct,
+                                text(a.arg), text(a.arg2), text(a.filter), a.fraction, a.separator);
+  for (size_t i = 0; i < a.order.size(); ++i) {
+    out += fmt::format("|{}{}", text(a.order[i]), a.order_descending[i] ? " desc" : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+// An aggregate's name, DuckDB's and Spark's spellings, as a function and how it is called.
+struct AggregateName {
+  std::string_view name;
+  exec::AggFn fn;
+  size_t min_args, max_args;  // beyond the WITHIN GROUP's
+};
+
+constexpr AggregateName kAggregateNames[] = {
+    {"count", exec::AggFn::kCount, 1, 1},
+    {"sum", exec::AggFn::kSum, 1, 1},
+    {"avg", exec::AggFn::kAvg, 1, 1},
+    {"mean", exec::AggFn::kAvg, 1, 1},
+    {"min", exec::AggFn::kMin, 1, 1},
+    {"max", exec::AggFn::kMax, 1, 1},
+    {"count_if", exec::AggFn::kCountIf, 1, 1},
+    {"countif", exec::AggFn::kCountIf, 1, 1},
+    {"bool_and", exec::AggFn::kBoolAnd, 1, 1},
+    {"every", exec::AggFn::kBoolAnd, 1, 1},
+    {"bool_or", exec::AggFn::kBoolOr, 1, 1},
+    {"any_value", exec::AggFn::kAnyValue, 1, 1},
+    {"arbitrary", exec::AggFn::kAnyValue, 1, 1},
+    {"first", exec::AggFn::kFirst, 1, 1},
+    {"arg_min", exec::AggFn::kArgMin, 2, 2},
+    {"argmin", exec::AggFn::kArgMin, 2, 2},
+    {"min_by", exec::AggFn::kArgMin, 2, 2},
+    {"arg_max", exec::AggFn::kArgMax, 2, 2},
+    {"argmax", exec::AggFn::kArgMax, 2, 2},
+    {"max_by", exec::AggFn::kArgMax, 2, 2},
+    {"var_samp", exec::AggFn::kVarSamp, 1, 1},
+    {"variance", exec::AggFn::kVarSamp, 1, 1},
+    {"var_pop", exec::AggFn::kVarPop, 1, 1},
+    {"stddev", exec::AggFn::kStddevSamp, 1, 1},
+    {"stddev_samp", exec::AggFn::kStddevSamp, 1, 1},
+    {"std", exec::AggFn::kStddevSamp, 1, 1},
+    {"stddev_pop", exec::AggFn::kStddevPop, 1, 1},
+    {"median", exec::AggFn::kQuantileCont, 1, 1},
+    {"quantile_cont", exec::AggFn::kQuantileCont, 2, 2},
+    {"percentile", exec::AggFn::kQuantileCont, 2, 2},  // Spark's
+    {"quantile_disc", exec::AggFn::kQuantileDisc, 2, 2},
+    {"quantile", exec::AggFn::kQuantileDisc, 2, 2},
+    {"percentile_cont", exec::AggFn::kQuantileCont, 1, 1},  // (q) WITHIN GROUP (ORDER BY x)
+    {"percentile_disc", exec::AggFn::kQuantileDisc, 1, 1},
+    {"string_agg", exec::AggFn::kStringAgg, 1, 2},
+    {"listagg", exec::AggFn::kStringAgg, 1, 2},
+    {"group_concat", exec::AggFn::kStringAgg, 1, 2},
+    {"approx_count_distinct", exec::AggFn::kApproxCountDistinct, 1, 1},
+};
+
+}  // namespace
+
+// A constant argument of an aggregate (a quantile's fraction, string_agg's separator).
+Result<exec::Value> Binder::AggregateConstant(const ast::Expr& e, std::string_view what) {
+  FLOE_ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(e, Scope::kInput));
+  if (bound->kind != exec::Expr::Kind::kLiteral) {
+    return Fail(e.location, ErrorKind::kInvalidInput, fmt::format("{} must be a constant", what));
+  }
+  return bound->value;
+}
+
 Result<ExprPtr> Binder::BindAggregate(const ast::Expr& b) {
   const std::string& name = b.name;
   int loc = b.location;
-  if (b.filter) return Unsupported(loc, "FILTER on aggregates");
-  if (b.ordered) return Unsupported(loc, "ORDER BY inside aggregates");
-  if (b.within_group) return Unsupported(loc, "WITHIN GROUP");
+  const AggregateName* spec = nullptr;
+  for (const AggregateName& a : kAggregateNames) {
+    if (a.name == name) spec = &a;
+  }
   exec::Aggregate agg;
   agg.distinct = b.distinct;
   const std::vector<ast::ExprPtr>& args = b.args;
+  for (const auto& a : args) {
+    if (a->has_aggregate) {
+      return Fail(a->location, ErrorKind::kInvalidInput, "aggregate calls cannot be nested");
+    }
+  }
+  const bool within = b.within_group;
+  if (within &&
+      (spec == nullptr ||
+       (spec->fn != exec::AggFn::kQuantileCont && spec->fn != exec::AggFn::kQuantileDisc) ||
+       spec->min_args != 1)) {
+    return Unsupported(loc, fmt::format("WITHIN GROUP with {}", name));
+  }
   if (b.star) {
     if (name != "count") return Fail(loc, ErrorKind::kInvalidInput, name + "(*) is not defined");
     agg.fn = exec::AggFn::kCountStar;
   } else {
-    if (args.size() != 1) {
+    if (spec == nullptr) return Unsupported(loc, fmt::format("aggregate {}", name));
+    if (args.size() < spec->min_args || args.size() > spec->max_args) {
       return Fail(loc, ErrorKind::kInvalidInput,
-                  fmt::format("{} takes one argument, got {}", name, args.size()));
+                  spec->min_args == spec->max_args
+                      ? fmt::format("{} takes {} argument{}, got {}", name, spec->min_args,
+                                    spec->min_args == 1 ? "" : "s", args.size())
+                      : fmt::format("{} takes {} to {} arguments, got {}", name, spec->min_args,
+                                    spec->max_args, args.size()));
     }
-    if (args[0]->has_aggregate) {
-      return Fail(args[0]->location, ErrorKind::kInvalidInput, "aggregate calls cannot be nested");
+    agg.fn = spec->fn;
+    const bool percentile = name == "percentile_cont" || name == "percentile_disc";
+    if (percentile && (!within || b.order.size() != 1)) {
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  fmt::format("{}(fraction) takes WITHIN GROUP (ORDER BY one value)", name));
     }
-    FLOE_ASSIGN_OR_RETURN(agg.arg, BindExpr(*args[0], Scope::kInput));
-    agg.fn = name == "count" ? exec::AggFn::kCount
-             : name == "sum" ? exec::AggFn::kSum
-             : name == "avg" ? exec::AggFn::kAvg
-             : name == "min" ? exec::AggFn::kMin
-                             : exec::AggFn::kMax;
+    const ast::Expr& value = percentile ? *b.order[0] : *args[0];
+    FLOE_ASSIGN_OR_RETURN(agg.arg, BindExpr(value, Scope::kInput));
+    if (agg.fn == exec::AggFn::kArgMin || agg.fn == exec::AggFn::kArgMax) {
+      FLOE_ASSIGN_OR_RETURN(agg.arg2, BindExpr(*args[1], Scope::kInput));
+      if (agg.arg2->type.IsNested()) {
+        return Fail(args[1]->location, ErrorKind::kInvalidInput,
+                    fmt::format("{} cannot order by {}", name, agg.arg2->type.ToString()));
+      }
+    }
+    if (agg.fn == exec::AggFn::kQuantileCont || agg.fn == exec::AggFn::kQuantileDisc) {
+      if (name == "median") {
+        // DuckDB's median: interpolated for the types that interpolate, the lower middle value
+        // of the others (strings).
+        const columnar::TypeId t = agg.arg->type.id;
+        if (!exec::IsNumericType(agg.arg->type) && t != columnar::TypeId::kDate32 &&
+            t != columnar::TypeId::kTimestamp && t != columnar::TypeId::kNull) {
+          agg.fn = exec::AggFn::kQuantileDisc;
+        }
+      } else {
+        const ast::Expr& q = percentile ? *args[0] : *args[1];
+        FLOE_ASSIGN_OR_RETURN(exec::Value v, AggregateConstant(q, "the quantile's fraction"));
+        double f = -1;
+        if (v.v.index() == 2) f = static_cast<double>(v.i());
+        if (v.v.index() == 3) f = v.d();
+        if (!(f >= 0 && f <= 1)) {
+          return Fail(q.location, ErrorKind::kInvalidInput,
+                      fmt::format("{}'s fraction must be a number between 0 and 1", name));
+        }
+        agg.fraction = f;
+      }
+    }
+    if (agg.fn == exec::AggFn::kStringAgg) {
+      if (args.size() == 2) {
+        FLOE_ASSIGN_OR_RETURN(exec::Value v, AggregateConstant(*args[1], "string_agg's separator"));
+        if (v.is_null() || v.v.index() != 4) {
+          return Fail(args[1]->location, ErrorKind::kInvalidInput,
+                      "string_agg's separator must be a string");
+        }
+        agg.separator = v.s();
+      }
+      if (!exec::IsStringType(agg.arg->type) && agg.arg->type.id != columnar::TypeId::kNull) {
+        FLOE_ASSIGN_OR_RETURN(agg.arg, exec::MakeCast(agg.arg, columnar::String()));
+      }
+      for (size_t i = 0; i < b.order.size(); ++i) {
+        FLOE_ASSIGN_OR_RETURN(ExprPtr o, BindExpr(*b.order[i], Scope::kInput));
+        if (o->type.IsNested()) {
+          return Fail(b.order[i]->location, ErrorKind::kInvalidInput,
+                      fmt::format("cannot order by {}", o->type.ToString()));
+        }
+        agg.order.push_back(std::move(o));
+        agg.order_descending.push_back(b.order_descending[i]);
+      }
+    } else if (!b.order.empty() && !percentile) {
+      // The order of the rows changes nothing but string_agg (and first, which is arbitrary).
+      if (agg.fn != exec::AggFn::kFirst) {
+        for (const auto& o : b.order) FLOE_RETURN_IF_ERROR(BindExpr(*o, Scope::kInput));
+      } else {
+        return Unsupported(loc, "ORDER BY inside first()");
+      }
+    }
+  }
+  if (agg.distinct) {
+    switch (agg.fn) {
+      case exec::AggFn::kCount:
+      case exec::AggFn::kSum:
+      case exec::AggFn::kAvg:
+      case exec::AggFn::kMin:
+      case exec::AggFn::kMax:
+        break;
+      case exec::AggFn::kBoolAnd:
+      case exec::AggFn::kBoolOr:
+      case exec::AggFn::kAnyValue:
+      case exec::AggFn::kArgMin:
+      case exec::AggFn::kArgMax:
+      case exec::AggFn::kApproxCountDistinct:
+        agg.distinct = false;  // the same answer
+        break;
+      default:
+        return Unsupported(loc, fmt::format("DISTINCT in {}", name));
+    }
+  }
+  if (b.filter) {
+    if (b.filter->has_aggregate) {
+      return Fail(b.filter->location, ErrorKind::kInvalidInput, "aggregate calls cannot be nested");
+    }
+    FLOE_ASSIGN_OR_RETURN(agg.filter, BindExpr(*b.filter, Scope::kInput));
+    if (agg.filter->type.id != columnar::TypeId::kBool &&
+        agg.filter->type.id != columnar::TypeId::kNull) {
+      return Fail(
+          b.filter->location, ErrorKind::kInvalidInput,
+          fmt::format("FILTER takes a boolean condition, not {}", agg.filter->type.ToString()));
+    }
   }
   auto t = exec::AggregateType(agg.fn, agg.arg ? agg.arg->type : columnar::Int64());
-  if (!t) return std::unexpected(Locate(t.error(), loc));
+  if (!t) {
+    return Fail(
+        loc, ErrorKind::kInvalidInput,
+        fmt::format("type mismatch: {} of {} is not defined", name, agg.arg->type.ToString()));
+  }
   agg.type = *t;
-  std::string fp = fmt::format("{}|{}|{}", static_cast<int>(agg.fn), agg.distinct,
-                               agg.arg ? agg.arg->ToString() : "*");
+  const std::string fp = AggregateFingerprint(agg);
   int nkeys = static_cast<int>(plan_.group_keys.size());
   for (size_t i = 0; i < plan_.aggregates.size(); ++i) {
     const auto& a = plan_.aggregates[i];
-    std::string other = fmt::format("{}|{}|{}", static_cast<int>(a.fn), a.distinct,
-                                    a.arg ? a.arg->ToString() : "*");
-    if (other == fp) return exec::ColumnRef(nkeys + static_cast<int>(i), a.type, name);
+    if (AggregateFingerprint(a) == fp)
+      return exec::ColumnRef(nkeys + static_cast<int>(i), a.type, name);
   }
   plan_.aggregates.push_back(agg);
   return exec::ColumnRef(nkeys + static_cast<int>(plan_.aggregates.size()) - 1, agg.type, name);
@@ -898,7 +1084,12 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     };
     walk(plan_.residual_where);
     for (const auto& k : plan_.group_keys) walk(k);
-    for (const auto& a : plan_.aggregates) walk(a.arg);
+    for (const auto& a : plan_.aggregates) {
+      walk(a.arg);
+      walk(a.arg2);
+      walk(a.filter);
+      for (const auto& o : a.order) walk(o);
+    }
     if (!plan_.aggregate) {
       for (const auto& o : plan_.outputs) walk(o);
       for (const auto& h : plan_.hidden) walk(h);
@@ -933,5 +1124,16 @@ Result<exec::ExprPtr> BindScalar(const ParsedStatement& statement, const ast::Ex
   Binder b(statement, kNoTables, columns, what);
   return b.BindScalar(expr);
 }
+
+namespace internal {
+
+bool IsAggregateName(std::string_view name) {
+  for (const AggregateName& a : kAggregateNames) {
+    if (a.name == name) return true;
+  }
+  return false;
+}
+
+}  // namespace internal
 
 }  // namespace floe::sql

@@ -138,7 +138,7 @@ std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
     return std::nullopt;
   }
   for (const auto& a : plan.aggregates) {
-    if (a.fn != exec::AggFn::kCountStar) return std::nullopt;
+    if (a.fn != exec::AggFn::kCountStar || a.filter) return std::nullopt;
   }
   iceberg::ScanOptions so;
   so.snapshot_id = plan.snapshot_id;

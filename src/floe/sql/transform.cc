@@ -207,8 +207,12 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
     e->kind = Kind::kFuncCall;
     e->name = Lower(LastName(b["funcname"]));
     e->window = b.contains("over");
-    e->filter = b.contains("agg_filter");
-    e->ordered = b.contains("agg_order");
+    if (b.contains("agg_filter")) e->filter = Expr(b["agg_filter"]);
+    for (const auto& sbn : ListField(b, "agg_order")) {
+      const json& sb = sbn["SortBy"];
+      e->order.push_back(Expr(sb["node"]));
+      e->order_descending.push_back(sb.value("sortby_dir", "") == "SORTBY_DESC");
+    }
     e->within_group = b.value("agg_within_group", false);
     e->distinct = b.value("agg_distinct", false);
     e->star = b.value("agg_star", false);
