@@ -39,6 +39,12 @@ TEST(Functions, EveryEntryIsCompleteAndNamesAreUnique) {
     EXPECT_TRUE(names.insert(f.name).second) << f.name;
     for (auto a : f.aliases) EXPECT_TRUE(names.insert(a).second) << a;
     for (auto a : f.unit_aliases) EXPECT_TRUE(names.insert(a).second) << a;
+    if (!f.without_unit.empty()) {
+      EXPECT_TRUE(f.unit_argument) << f.name;
+      const ScalarFunction* other = FindFunction(f.without_unit).function;
+      ASSERT_NE(other, nullptr) << f.name;
+      EXPECT_EQ(other->max_args, f.max_args) << f.name;
+    }
   }
 }
 

@@ -100,6 +100,14 @@ def scalar(rng):
         lambda: f"{rng.choice(['left', 'right'])}(s, {rng.randint(-2, 4)})",
         lambda: f"strpos(s, '{rng.choice('aeipr')}')",
         lambda: f"reverse(s)",
+        lambda: (f"{rng.choice(['date_diff', 'date_sub'])}('{rng.choice(DATE_UNITS)}', d, "
+                 f"date '2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}')"),
+        lambda: f"date_part('{rng.choice(DATE_PARTS)}', d)",
+        lambda: f"date_add(d, k - 4)",
+        lambda: f"strftime(d, '{rng.choice(['%Y/%m/%d', '%d %b %Y (%a)', '%j %B %-d', '%c'])}')",
+        lambda: "strptime(strftime(d, '%d.%m.%y'), '%d.%m.%y')",
+        lambda: f"{rng.choice(['last_day', 'dayname', 'monthname', 'epoch', 'epoch_ms'])}(d)",
+        lambda: "make_date(2024, k + 1, k + 10)",
     ]
     kind = rng.randrange(12 + len(kinds))
     if kind >= 12:
@@ -120,6 +128,8 @@ def scalar(rng):
     ][kind]()
 
 
+DATE_UNITS = ["year", "quarter", "month", "week", "day", "hour", "decade"]
+DATE_PARTS = ["dow", "isodow", "doy", "week", "yearweek", "quarter", "dayofmonth", "century"]
 AGGS = ["count(*)", "count(x)", "count(s)", "count(DISTINCT k)", "count(DISTINCT s)", "sum(id)",
         "sum(n)", "sum(x)", "avg(x)", "avg(n)", "min(s)", "max(s)", "min(d)", "max(x)", "min(n)",
         "count_if(flag)", "count_if(x > 0)", "bool_and(flag)", "bool_or(x > 50)", "stddev(x)",

@@ -272,6 +272,35 @@ TEST_F(EngineTest, StatisticalOrderedAndFilteredAggregates) {
             "invalid input: at line 1, column 29: string_agg's separator must be a constant");
 }
 
+// Dates and times with DuckDB's answers (worked out by hand) and Spark's two-argument spellings.
+TEST_F(EngineTest, DateFunctionsAndTheirErrors) {
+  EXPECT_EQ(Rows("select date_diff('month', date '2024-01-31', date '2024-02-01'), "
+                 "date_sub('month', date '2024-01-31', date '2024-02-29'), "
+                 "date_sub('month', date '2024-01-15', date '2024-03-14'), "
+                 "datediff('day', date '2024-01-10', date '2024-01-01'), "
+                 "datediff(date '2024-01-10', date '2024-01-01'), "
+                 "date_sub(date '2024-03-01', 1), date_add(date '2024-02-28', 2), "
+                 "make_date(2024, 2, 29), last_day(day), dayname(day), isodow(day), "
+                 "yearweek(day) from db.events where id = 0"),
+            (Strings{"1|1|1|-9|9|\"2024-02-29\"|\"2024-03-01\"|\"2024-02-29\"|\"2024-01-31\"|"
+                     "\"Wednesday\"|3|202401"}));
+  EXPECT_EQ(Rows("select strftime(day, '%d/%m/%Y %a %j'), "
+                 "strptime('Mar 5 2024 2:07:09 PM', '%b %d %Y %I:%M:%S %p'), "
+                 "epoch_ms(strptime('1970-01-01 00:00:01.2345', '%Y-%m-%d %H:%M:%S.%f')), "
+                 "try_strptime('x', '%Y') from db.events where id = 0"),
+            (Strings{"\"03/01/2024 Wed 003\"|\"2024-03-05T14:07:09.000000\"|1235|null"}));
+  EXPECT_EQ(ErrorOf("select make_date(2024, 2, 30) from db.events"),
+            "invalid input: at line 1, column 8: make_date: 2024-2-30 is not a date");
+  EXPECT_EQ(ErrorOf("select strptime('2024-13-01', '%Y-%m-%d') from db.events"),
+            "invalid input: at line 1, column 8: strptime: '2024-13-01' does not match the format "
+            "'%Y-%m-%d'");
+  EXPECT_EQ(ErrorOf("select strftime(day, '%Q') from db.events"),
+            "invalid input: at line 1, column 8: strftime: unsupported format specifier '%Q' in "
+            "'%Q'");
+  EXPECT_EQ(ErrorOf("select date_diff('fortnight', day, day) from db.events"),
+            "invalid input: at line 1, column 8: date_diff: unknown unit 'fortnight'");
+}
+
 // The chapter's "one day's revenue" on a day-partitioned table: the three other days' files are
 // never opened, and the requests (metadata included) are exact for this fixed layout.
 TEST_F(EngineTest, OneDaysRevenueOpensOneFileWithExactRequests) {

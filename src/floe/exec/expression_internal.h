@@ -1,5 +1,5 @@
-// Type-checking helpers expression.cc and the function registry (functions.cc) share. Internal to
-// exec.
+// Type-checking helpers expression.cc and the function registry (functions.cc, date_functions.cc)
+// share, and the registry's per-row kernel. Internal to exec.
 #pragma once
 
 #include <string>
@@ -8,6 +8,8 @@
 
 #include "floe/base/result.h"
 #include "floe/exec/expression.h"
+#include "floe/exec/functions.h"
+#include "floe/exec/value.h"
 
 namespace floe::exec::internal {
 
@@ -20,5 +22,25 @@ Result<ExprPtr> CastTo(ExprPtr e, const DataType& to);
 // "type mismatch: <fn> expects <wanted>, got <type>" unless `ok` or `e` is NULL.
 Status ExpectType(const ExprPtr& e, bool ok, std::string_view fn, std::string_view wanted);
 ExprPtr MakeNode(Fn fn, DataType type, std::vector<ExprPtr> args, std::string text = {});
+
+// A kernel from a per-row rule: the rule (a function, a template argument, so it is inlined into
+// the loop -- no call through a pointer per row) maps the row's argument values to its value.
+template <Result<Value> (*Row)(const Expr&, const std::vector<Value>&)>
+Result<ColumnPtr> RowKernel(const Expr& e, const std::vector<ColumnPtr>& cols, int64_t rows) {
+  ValueColumnBuilder out(e.type);
+  std::vector<Value> vals(cols.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    for (size_t i = 0; i < cols.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(vals[i], ValueAt(*cols[i], r));
+    }
+    FLOE_ASSIGN_OR_RETURN(Value v, Row(e, vals));
+    FLOE_RETURN_IF_ERROR(out.Append(v));
+  }
+  return out.Finish();
+}
+
+// The registry's dates and times (date_functions.cc): date_trunc, date_part and its unit names,
+// date_diff, date_add/date_sub, make_date, strftime/strptime, epoch, ...
+void AddDateFunctions(std::vector<ScalarFunction>* registry);
 
 }  // namespace floe::exec::internal

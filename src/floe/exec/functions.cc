@@ -18,22 +18,7 @@ using internal::CastTo;
 using internal::ExpectType;
 using internal::IsNull;
 using internal::IsStringLiteral;
-
-// A kernel from a per-row rule: the rule (a function, a template argument, so it is inlined into
-// the loop -- no call through a pointer per row) maps the row's argument values to its value.
-template <Result<Value> (*Row)(const Expr&, const std::vector<Value>&)>
-Result<ColumnPtr> RowKernel(const Expr& e, const std::vector<ColumnPtr>& cols, int64_t rows) {
-  ValueColumnBuilder out(e.type);
-  std::vector<Value> vals(cols.size());
-  for (int64_t r = 0; r < rows; ++r) {
-    for (size_t i = 0; i < cols.size(); ++i) {
-      FLOE_ASSIGN_OR_RETURN(vals[i], ValueAt(*cols[i], r));
-    }
-    FLOE_ASSIGN_OR_RETURN(Value v, Row(e, vals));
-    FLOE_RETURN_IF_ERROR(out.Append(v));
-  }
-  return out.Finish();
-}
+using internal::RowKernel;
 
 // --- string functions
 
@@ -564,113 +549,6 @@ Result<Value> CoalesceRow(const Expr&, const std::vector<Value>& a) {
   return Value{};
 }
 
-// --- dates and timestamps
-
-constexpr int64_t kMicrosPerDay = 86400000000LL;
-
-int64_t DateTrunc(std::string_view unit, int64_t v, bool is_date) {
-  int64_t micros = is_date ? v * kMicrosPerDay : v;
-  int64_t days = FloorDiv(micros, kMicrosPerDay);
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  int64_t out_days = days;
-  if (unit == "year") {
-    out_days = DaysFromCivil(y, 1, 1);
-  } else if (unit == "quarter") {
-    out_days = DaysFromCivil(y, (m - 1) / 3 * 3 + 1, 1);
-  } else if (unit == "month") {
-    out_days = DaysFromCivil(y, m, 1);
-  } else if (unit == "week") {               // ISO: Monday
-    int64_t dow = ((days % 7) + 7 + 3) % 7;  // 1970-01-01 was a Thursday (3 after Monday)
-    out_days = days - dow;
-  } else if (unit == "day") {
-    out_days = days;
-  } else {
-    int64_t step = unit == "hour" ? 3600000000LL : unit == "minute" ? 60000000LL : 1000000LL;
-    int64_t t = FloorDiv(micros, step) * step;
-    return is_date ? FloorDiv(t, kMicrosPerDay) : t;
-  }
-  return is_date ? out_days : out_days * kMicrosPerDay;
-}
-
-Value DatePart(std::string_view part, int64_t v, bool is_date) {
-  int64_t micros = is_date ? v * kMicrosPerDay : v;
-  int64_t days = FloorDiv(micros, kMicrosPerDay);
-  int64_t tod = micros - days * kMicrosPerDay;
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  if (part == "year") return Value::Int(y);
-  if (part == "quarter") return Value::Int((m - 1) / 3 + 1);
-  if (part == "month") return Value::Int(m);
-  if (part == "day") return Value::Int(d);
-  if (part == "hour") return Value::Int(tod / 3600000000LL);
-  if (part == "minute") return Value::Int(tod / 60000000LL % 60);
-  if (part == "second") return Value::Int(tod / 1000000LL % 60);
-  if (part == "dow") return Value::Int(((days % 7) + 7 + 4) % 7);  // Sunday = 0
-  if (part == "doy") return Value::Int(days - DaysFromCivil(y, 1, 1) + 1);
-  if (part == "week") {
-    // ISO week number.
-    int64_t dow_mon = ((days % 7) + 7 + 3) % 7;
-    int64_t thursday = days - dow_mon + 3;
-    int64_t ty;
-    unsigned tm, td;
-    CivilFromDays(thursday, &ty, &tm, &td);
-    return Value::Int((thursday - DaysFromCivil(ty, 1, 1)) / 7 + 1);
-  }
-  return Value::Double(static_cast<double>(micros) / 1e6);  // epoch
-}
-
-Result<DataType> CheckDateTrunc(const ScalarFunction& f, std::vector<ExprPtr>& args,
-                                const std::string& text) {
-  static const char* kUnits[] = {"year", "quarter", "month",  "week",
-                                 "day",  "hour",    "minute", "second"};
-  if (std::find(std::begin(kUnits), std::end(kUnits), text) == std::end(kUnits)) {
-    return InvalidInput("date_trunc: unknown unit '{}'", text);
-  }
-  if (IsStringLiteral(args[0])) {
-    FLOE_ASSIGN_OR_RETURN(args[0],
-                          CastTo(args[0], columnar::Timestamp(columnar::TimeUnit::kMicro)));
-  }
-  // As in Postgres and DuckDB, a truncated date is a timestamp.
-  if (args[0]->type.id == TypeId::kDate32) {
-    FLOE_ASSIGN_OR_RETURN(args[0],
-                          CastTo(args[0], columnar::Timestamp(columnar::TimeUnit::kMicro)));
-  }
-  DataType t = args[0]->type;
-  FLOE_RETURN_IF_ERROR(
-      ExpectType(args[0], t.id == TypeId::kTimestamp, f.name, "a date or timestamp"));
-  return t;
-}
-
-Result<Value> DateTruncRow(const Expr& e, const std::vector<Value>& a) {
-  if (a[0].is_null()) return Value{};
-  return Value::Int(DateTrunc(e.text, a[0].i(), e.args[0]->type.id == TypeId::kDate32));
-}
-
-Result<DataType> CheckDatePart(const ScalarFunction& f, std::vector<ExprPtr>& args,
-                               const std::string& text) {
-  static const char* kParts[] = {"year",   "quarter", "month", "day",  "hour", "minute",
-                                 "second", "dow",     "doy",   "week", "epoch"};
-  if (std::find(std::begin(kParts), std::end(kParts), text) == std::end(kParts)) {
-    return InvalidInput("extract: unknown field '{}'", text);
-  }
-  if (IsStringLiteral(args[0])) {
-    FLOE_ASSIGN_OR_RETURN(args[0],
-                          CastTo(args[0], columnar::Timestamp(columnar::TimeUnit::kMicro)));
-  }
-  const DataType& t = args[0]->type;
-  FLOE_RETURN_IF_ERROR(ExpectType(args[0], t.id == TypeId::kDate32 || t.id == TypeId::kTimestamp,
-                                  f.name, "a date or timestamp"));
-  return text == "epoch" ? columnar::Float64() : columnar::Int64();
-}
-
-Result<Value> DatePartRow(const Expr& e, const std::vector<Value>& a) {
-  if (a[0].is_null()) return Value{};
-  return DatePart(e.text, a[0].i(), e.args[0]->type.id == TypeId::kDate32);
-}
-
 int ToLower(int c) { return std::tolower(c); }
 int ToUpper(int c) { return std::toupper(c); }
 
@@ -815,20 +693,7 @@ std::vector<ScalarFunction> MakeRegistry() {
        .max_args = 2,
        .check = CheckStringArgs<'s'>,
        .kernel = RowKernel<RepeatRow>});
-  add({.name = "date_trunc",
-       .unit_argument = true,
-       .min_args = 1,
-       .max_args = 1,
-       .check = CheckDateTrunc,
-       .kernel = RowKernel<DateTruncRow>});
-  add({.name = "date_part",
-       .aliases = {"extract"},
-       .unit_aliases = {"year", "quarter", "month", "day", "hour", "minute", "second"},
-       .unit_argument = true,
-       .min_args = 1,
-       .max_args = 1,
-       .check = CheckDatePart,
-       .kernel = RowKernel<DatePartRow>});
+  internal::AddDateFunctions(&r);
   return r;
 }
 

@@ -29,6 +29,9 @@ struct ScalarFunction {
   // SQL passes a unit (or field) as a constant string before the arguments; the call keeps it in
   // its `text`: date_trunc('day', ts) is date_trunc(ts) with text "day".
   bool unit_argument = false;
+  // With unit_argument: the entry a call without the unit (one argument fewer) is instead --
+  // Spark's datediff(end, start) and date_sub(date, days) beside DuckDB's date_diff('day', a, b).
+  std::string_view without_unit;
   // The arguments a call takes (the unit not counted); checked before `check`, with the message
   // "<name> takes N arguments, got M". kVariadic: any number (`check` decides).
   size_t min_args = 0;

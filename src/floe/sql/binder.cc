@@ -655,8 +655,12 @@ Result<ExprPtr> Binder::BindFunc(const ast::Expr& b, Scope scope) {
   }
   const std::vector<ast::ExprPtr>& jargs = b.args;
   const exec::FunctionLookup found = exec::FindFunction(name);
-  const exec::ScalarFunction* fn = found.function;
+  const exec::ScalarFunction* fn = found.function;  // may turn into its without_unit entry
   // date_trunc / extract / date_part take their unit as a string constant.
+  if (fn != nullptr && fn->unit_argument && found.unit.empty() && !fn->without_unit.empty() &&
+      jargs.size() == fn->max_args) {
+    fn = exec::FindFunction(fn->without_unit).function;
+  }
   if (fn != nullptr && fn->unit_argument && found.unit.empty()) {
     if (jargs.size() != 1 + fn->max_args) {
       return Fail(loc, ErrorKind::kInvalidInput,
