@@ -36,7 +36,7 @@ packages=(
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
   thrift-compiler libthrift-dev libboost-dev
   nlohmann-json3-dev libsqlite3-dev libpg-query-dev libcli11-dev libfmt-dev libxxhash-dev
-  libroaring-dev
+  libroaring-dev libre2-dev
   libyaml-cpp-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3
 )

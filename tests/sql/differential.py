@@ -73,7 +73,14 @@ def predicate(rng, depth=0):
         pat = rng.choice(["a%", "%e", "%an%", "_i%", "A%", "che%", "%"])
         return f"s {rng.choice(['LIKE', 'NOT LIKE'])} '{pat}'"
     if kind == 7:
-        return f"starts_with(s, '{rng.choice(['a', 'b', 'gr', 'x'])}')"
+        if rng.random() < 0.5:
+            return f"starts_with(s, '{rng.choice(['a', 'b', 'gr', 'x'])}')"
+        pat = rng.choice(["an", "^[a-c]", "e$", "^(apple|fig)$", "p{2}", "[A-Z]"])
+        op = rng.choice(["~", "!~", "~*"])
+        opt = rng.choice(["", ", 'i'"])
+        similar = rng.choice(["a.*", "[a-f]+", "fig|date"])
+        return rng.choice([f"s {op} '{pat}'", f"regexp_matches(s, '{pat}'{opt})",
+                           f"s SIMILAR TO '{similar}'"])
     if kind == 8:
         return f"{rng.choice(INT_COLS)} % {rng.randint(2, 7)} = {rng.randint(0, 1)}"
     if kind == 9:
@@ -108,6 +115,9 @@ def scalar(rng):
         lambda: "strptime(strftime(d, '%d.%m.%y'), '%d.%m.%y')",
         lambda: f"{rng.choice(['last_day', 'dayname', 'monthname', 'epoch', 'epoch_ms'])}(d)",
         lambda: "make_date(2024, k + 1, k + 10)",
+        lambda: f"regexp_replace(s, '[aeiou]', '_'{rng.choice(['', GLOBAL])})",
+        lambda: f"regexp_extract(s, '([a-z])([a-z]+)', {rng.randint(0, 2)})",
+        lambda: "regexp_replace(s, '(.)(.)', '\\2\\1')",
     ]
     kind = rng.randrange(12 + len(kinds))
     if kind >= 12:
@@ -128,6 +138,7 @@ def scalar(rng):
     ][kind]()
 
 
+GLOBAL = ", 'g'"
 DATE_UNITS = ["year", "quarter", "month", "week", "day", "hour", "decade"]
 DATE_PARTS = ["dow", "isodow", "doy", "week", "yearweek", "quarter", "dayofmonth", "century"]
 AGGS = ["count(*)", "count(x)", "count(s)", "count(DISTINCT k)", "count(DISTINCT s)", "sum(id)",

@@ -301,6 +301,26 @@ TEST_F(EngineTest, DateFunctionsAndTheirErrors) {
             "invalid input: at line 1, column 8: date_diff: unknown unit 'fortnight'");
 }
 
+// Regular expressions (RE2), as DuckDB reads them: `~` anywhere, SIMILAR TO the whole string.
+TEST_F(EngineTest, RegularExpressionsAndTheirErrors) {
+  // Per day: c1 at 1, 6, 11, 16, 21; c2 at 2, 12, 17, 22 (7 is NULL).
+  EXPECT_EQ(Rows("select count(*) from db.events where customer ~ '^c[12]$'"), (Strings{"36"}));
+  EXPECT_EQ(Rows("select count(*) from db.events where customer similar to 'c[12]'"),
+            (Strings{"36"}));
+  EXPECT_EQ(Rows("select regexp_replace(customer, '(c)(\\d)', '\\2\\1'), "
+                 "regexp_extract('k=v;x=y', '(\\w)=(\\w)', 2), "
+                 "regexp_replace('a1b22', '[0-9]+', '#', 'g'), 'C3' ~* 'c', "
+                 "rlike(customer, 'C', 'i') from db.events where id = 3"),
+            (Strings{"\"3c\"|\"v\"|\"a#b#\"|true|true"}));
+  EXPECT_EQ(ErrorOf("select count(*) from db.events where customer ~ '('"),
+            "invalid input: at line 1, column 47: regexp_matches: bad pattern '(': missing ): (");
+  EXPECT_EQ(ErrorOf("select regexp_extract(customer, 'c', 1) from db.events"),
+            "invalid input: at line 1, column 8: regexp_extract: the pattern has no group 1");
+  EXPECT_EQ(ErrorOf("select regexp_matches(customer, 'c', 'x') from db.events"),
+            "invalid input: at line 1, column 8: regexp_matches: unknown option 'x' (i, c, g, s, "
+            "n)");
+}
+
 // The chapter's "one day's revenue" on a day-partitioned table: the three other days' files are
 // never opened, and the requests (metadata included) are exact for this fixed layout.
 TEST_F(EngineTest, OneDaysRevenueOpensOneFileWithExactRequests) {

@@ -1,5 +1,5 @@
-// Type-checking helpers expression.cc and the function registry (functions.cc, date_functions.cc)
-// share, and the registry's per-row kernel. Internal to exec.
+// Type-checking helpers expression.cc and the function registry (functions.cc, date_functions.cc,
+// regexp_functions.cc) share, and the registry's per-row kernel. Internal to exec.
 #pragma once
 
 #include <string>
@@ -42,5 +42,8 @@ Result<ColumnPtr> RowKernel(const Expr& e, const std::vector<ColumnPtr>& cols, i
 // The registry's dates and times (date_functions.cc): date_trunc, date_part and its unit names,
 // date_diff, date_add/date_sub, make_date, strftime/strptime, epoch, ...
 void AddDateFunctions(std::vector<ScalarFunction>* registry);
+// Regular expressions (regexp_functions.cc, RE2): regexp_matches, regexp_full_match,
+// regexp_replace, regexp_extract.
+void AddRegexpFunctions(std::vector<ScalarFunction>* registry);
 
 }  // namespace floe::exec::internal

@@ -694,6 +694,7 @@ std::vector<ScalarFunction> MakeRegistry() {
        .check = CheckStringArgs<'s'>,
        .kernel = RowKernel<RepeatRow>});
   internal::AddDateFunctions(&r);
+  internal::AddRegexpFunctions(&r);
   return r;
 }
 

@@ -786,6 +786,20 @@ Result<ExprPtr> Binder::BindOperator(const ast::Expr& b, Scope scope) {
   if (!r) return Unsupported(loc, fmt::format("postfix operator {}", op));
   // Operators the function registry implements (||).
   if (const exec::ScalarFunction* fn = exec::FindOperator(op)) return Call(*fn, {l, r}, loc);
+  // Regular expressions: `~` matches anywhere (`~*` ignoring case, `!~` negated), SIMILAR TO the
+  // whole string -- DuckDB's readings, with RE2's syntax.
+  if (op == "~" || op == "~*" || op == "!~" || op == "!~*" || op == "similar" || op == "!similar") {
+    const bool full = op.ends_with("similar");
+    std::vector<ExprPtr> args = {l, r};
+    if (op.ends_with("*")) {
+      args.push_back(exec::Constant(exec::Value::Str("i"), columnar::String()));
+    }
+    FLOE_ASSIGN_OR_RETURN(
+        ExprPtr e, Call(*exec::FindFunction(full ? "regexp_full_match" : "regexp_matches").function,
+                        std::move(args), loc));
+    if (op.starts_with("!")) return Call(Fn::kNot, {e}, loc);
+    return e;
+  }
   static const std::map<std::string, Fn> kOps = {
       {"+", Fn::kAdd},   {"-", Fn::kSub},     {"*", Fn::kMul},    {"/", Fn::kDiv},
       {"%", Fn::kMod},   {"=", Fn::kEq},      {"<>", Fn::kNotEq}, {"!=", Fn::kNotEq},

@@ -257,6 +257,20 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
       e->args.push_back(Expr(items[1]));
       return e;
     }
+    if (kind == "AEXPR_SIMILAR") {
+      // x [NOT] SIMILAR TO p: libpg_query wraps p in similar_to_escape(p [, escape]).
+      e->kind = Kind::kOperator;
+      e->name = op == "!~" ? "!similar" : "similar";
+      e->left = Expr(b["lexpr"]);
+      auto [rt, rb] = Unwrap(b["rexpr"]);
+      const json& args = ListField(*rb, "args");
+      if (rt == "FuncCall" && args.size() == 1) {
+        e->right = Expr(args[0]);
+      } else {
+        e->right = UnsupportedNode(loc, "SIMILAR TO ... ESCAPE");
+      }
+      return e;
+    }
     if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE" || kind == "AEXPR_OP") {
       e->kind = Kind::kOperator;
       e->name = op;
