@@ -321,6 +321,22 @@ TEST_F(EngineTest, RegularExpressionsAndTheirErrors) {
             "n)");
 }
 
+// The catalog's statements, as DuckDB and Spark users type them.
+TEST_F(EngineTest, ShowTablesNamespacesAndDescribe) {
+  EXPECT_EQ(Rows("show tables"), (Strings{"\"db\"|\"events\""}));
+  EXPECT_EQ(Rows("SHOW TABLES IN db;"), (Strings{"\"db\"|\"events\""}));
+  EXPECT_EQ(Rows("show schemas"), (Strings{"\"db\""}));
+  EXPECT_EQ(Rows("show all tables"), (Strings{"\"db\"|\"events\"|\"[id, day, customer, amount]\"|"
+                                              "\"[long, date, string, double]\""}));
+  EXPECT_EQ(
+      Rows("describe db.events"),
+      (Strings{"\"id\"|\"long\"|\"NO\"|1|\"\"", "\"day\"|\"date\"|\"YES\"|2|\"\"",
+               "\"customer\"|\"string\"|\"YES\"|3|\"\"", "\"amount\"|\"double\"|\"YES\"|4|\"\""}));
+  EXPECT_EQ(ErrorOf("show tables from nosuch"), "not found: namespace 'nosuch' does not exist");
+  EXPECT_EQ(ErrorOf("describe db.events extra"), "invalid input: DESCRIBE: unexpected 'extra'");
+  EXPECT_EQ(ErrorOf("describe select 1"), "unsupported: DESCRIBE of a query");
+}
+
 // The chapter's "one day's revenue" on a day-partitioned table: the three other days' files are
 // never opened, and the requests (metadata included) are exact for this fixed layout.
 TEST_F(EngineTest, OneDaysRevenueOpensOneFileWithExactRequests) {

@@ -3,6 +3,7 @@
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/sql/binder.h"
+#include "floe/sql/catalog_statements.h"
 #include "floe/sql/dml.h"
 #include "floe/sql/merge.h"
 #include "floe/sql/parser.h"
@@ -83,6 +84,15 @@ Result<QueryResult> Engine::RunSettingStatement(const SettingStatement& s,
 }
 
 Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& caller_options) {
+  if (auto catalog_statement = ParseCatalogStatement(sql)) {
+    FLOE_ASSIGN_OR_RETURN(CatalogStatement s, std::move(*catalog_statement));
+    FLOE_ASSIGN_OR_RETURN(QueryResult r, RunCatalogStatement(s, warehouse_));
+    if (caller_options.sink) {
+      for (const auto& b : r.batches) FLOE_RETURN_IF_ERROR(caller_options.sink(b));
+      r.batches.clear();
+    }
+    return r;
+  }
   if (auto set = ParseSettingStatement(sql)) {
     FLOE_ASSIGN_OR_RETURN(SettingStatement s, std::move(*set));
     return RunSettingStatement(s, caller_options);
