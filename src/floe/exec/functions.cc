@@ -17,7 +17,6 @@ namespace {
 using internal::CastTo;
 using internal::ExpectType;
 using internal::IsNull;
-using internal::IsStringLiteral;
 using internal::RowKernel;
 
 // --- string functions

@@ -178,7 +178,7 @@ Result<QueryResult> RunCatalogStatement(const CatalogStatement& st, iceberg::War
       for (const auto& f : t.metadata.CurrentSchema().fields()) {
         names.push_back(f.name);
         types.push_back(f.type->ToString());
-        nulls.push_back(f.required ? "NO" : "YES");
+        nulls.emplace_back(f.required ? "NO" : "YES");
         docs.push_back(f.doc);
         ids.Append(f.id);
       }
