@@ -118,6 +118,8 @@ def scalar(rng):
         lambda: f"regexp_replace(s, '[aeiou]', '_'{rng.choice(['', GLOBAL])})",
         lambda: f"regexp_extract(s, '([a-z])([a-z]+)', {rng.randint(0, 2)})",
         lambda: "regexp_replace(s, '(.)(.)', '\\2\\1')",
+        lambda: f"TRY_CAST({rng.choice(['s', 'n * 3000000', 'x * 30000000'])} AS INTEGER)",
+        lambda: "try_cast(concat('2024-0', k, '-1', k) AS DATE)",
     ]
     kind = rng.randrange(12 + len(kinds))
     if kind >= 12:
@@ -173,11 +175,19 @@ def query(rng):
     keys = rng.sample(KEYS, rng.randint(1, 2))
     aggs = rng.sample(AGGS, rng.randint(1, 3))
     cols = [f"{k} AS g{i}" for i, k in enumerate(keys)] + [f"{a} AS a{i}" for i, a in enumerate(aggs)]
-    sql = f"SELECT {', '.join(cols)} FROM db.t{where} GROUP BY {', '.join(keys)}"
+    group = ", ".join(keys)
+    if rng.random() < 0.25:  # ROLLUP, CUBE, GROUPING SETS, with GROUPING() to tell the sets apart
+        sets = [f"({k})" for k in keys] + ["()"]
+        group = rng.choice([f"ROLLUP ({group})", f"CUBE ({group})",
+                            f"GROUPING SETS ({', '.join(sets)})"])
+        cols.append(f"GROUPING({', '.join(keys)}) AS gid")
+    sql = f"SELECT {', '.join(cols)} FROM db.t{where} GROUP BY {group}"
     if rng.random() < 0.3:
         sql += f" HAVING count(*) > {rng.randint(1, 30)}"
     if rng.random() < 0.5:
         order = ", ".join(f"{i + 1} {rng.choice(['ASC', 'DESC'])} NULLS LAST" for i in range(len(keys)))
+        if cols[-1].endswith(" AS gid"):  # rows of two sets may share their keys
+            order += f", {len(cols)}"
         return sql + f" ORDER BY {order} LIMIT {rng.randint(1, 20)}", True
     return sql, False
 

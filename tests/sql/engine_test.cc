@@ -321,6 +321,41 @@ TEST_F(EngineTest, RegularExpressionsAndTheirErrors) {
             "n)");
 }
 
+// TRY_CAST, which Postgres's grammar lacks: NULL where CAST fails; an impossible cast still fails.
+TEST_F(EngineTest, TryCastIsNullWhereCastFails) {
+  EXPECT_EQ(Rows("select try_cast(customer as integer), TRY_CAST('12' AS INT), "
+                 "try_cast(id * 100000000000 as int), try_cast('2024-02-30' as date), "
+                 "cast('7' as int) from db.events where id = 21"),
+            (Strings{"null|12|null|null|7"}));
+  EXPECT_EQ(ErrorOf("select cast(customer as integer) from db.events where id = 21"),
+            "invalid input: malformed integer literal 'c1'");
+  EXPECT_EQ(ErrorOf("select try_cast(day as boolean) from db.events"),
+            "invalid input: at line 1, column 8: type mismatch: cannot cast date to boolean");
+}
+
+// ROLLUP, CUBE and GROUPING SETS: each set aggregated apart, the keys it leaves out NULL, and
+// GROUPING() telling a left-out key from a NULL one (customer is NULL at one row in 25).
+TEST_F(EngineTest, RollupCubeAndGroupingSets) {
+  EXPECT_EQ(Rows("select day, count(*), grouping(day) from db.events group by rollup (day) "
+                 "order by 3, 1"),
+            (Strings{"\"2024-01-03\"|25|0", "\"2024-01-04\"|25|0", "\"2024-01-05\"|25|0",
+                     "\"2024-01-06\"|25|0", "null|100|1"}));
+  EXPECT_EQ(Rows("select customer, sum(id), grouping_id(day, customer) from db.events "
+                 "where day = '2024-01-03' group by grouping sets ((customer), (day), ()) "
+                 "order by 3, 1 nulls first"),
+            // day 1: ids 0..24; c0 = 0+5+10+15+20, NULL = 7, c2 = 2+12+17+22, c4 = 4+9+...+24.
+            (Strings{"null|300|1", "null|7|2", "\"c0\"|50|2", "\"c1\"|55|2", "\"c2\"|53|2",
+                     "\"c3\"|65|2", "\"c4\"|70|2", "null|300|3"}));
+  // 4 days x 6 customers (NULL among them) + 4 + 6 + 1.
+  EXPECT_EQ(
+      Rows("select day, customer, count(*) from db.events group by cube (day, customer)").size(),
+      35u);
+  EXPECT_EQ(Rows("select day, grouping_id() from db.events where id = 0 group by day"),
+            (Strings{"\"2024-01-03\"|0"}));
+  EXPECT_EQ(ErrorOf("select grouping(id) from db.events group by rollup (day)"),
+            "invalid input: at line 1, column 17: grouping's arguments must be GROUP BY keys");
+}
+
 // The catalog's statements, as DuckDB and Spark users type them.
 TEST_F(EngineTest, ShowTablesNamespacesAndDescribe) {
   EXPECT_EQ(Rows("show tables"), (Strings{"\"db\"|\"events\""}));

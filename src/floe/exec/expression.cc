@@ -12,9 +12,9 @@ namespace floe::exec {
 
 std::string_view FnName(Fn fn) {
   static constexpr std::string_view kNames[] = {
-      "+",           "-",  "*",    "/",     "%",    "-",    "=",   "<>",
-      "<",           "<=", ">",    ">=",    "AND",  "OR",   "NOT", "IS NULL",
-      "IS NOT NULL", "IN", "LIKE", "ILIKE", "CASE", "CAST", ".",   "function"};
+      "+",    "-",     "*",    "/",    "%",        "-",   "=",       "<>",          "<",
+      "<=",   ">",     ">=",   "AND",  "OR",       "NOT", "IS NULL", "IS NOT NULL", "IN",
+      "LIKE", "ILIKE", "CASE", "CAST", "TRY_CAST", ".",   "function"};
   return kNames[static_cast<int>(fn)];
 }
 
@@ -183,7 +183,7 @@ Result<DataType> CommonType(const DataType& a, const DataType& b) {
   return InvalidInput("type mismatch: {} and {} have no common type", TypeWord(a), TypeWord(b));
 }
 
-Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& declared) {
+Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& declared, bool null_on_failure) {
   // A cast to a narrower integer computes an int64 checked against the declared type's range;
   // the node keeps that type's name in `text`.
   const DataType to = IsNarrowInteger(declared) ? columnar::Int64() : declared;
@@ -198,10 +198,12 @@ Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& declared) {
       (from.id == TypeId::kDate32 && to.id == TypeId::kTimestamp) ||
       (from.id == TypeId::kTimestamp && (to.id == TypeId::kDate32 || to.id == TypeId::kTimestamp));
   if (!ok) return InvalidInput("type mismatch: cannot cast {} to {}", TypeWord(from), TypeWord(to));
-  auto node = MakeNode(Fn::kCast, to, {arg}, range);
+  auto node = MakeNode(null_on_failure ? Fn::kTryCast : Fn::kCast, to, {arg}, range);
   if (arg->kind == Expr::Kind::kLiteral) {
-    FLOE_ASSIGN_OR_RETURN(Value v, CastValue(arg->value, from, declared));
-    return Constant(std::move(v), to);
+    Result<Value> v = CastValue(arg->value, from, declared);
+    if (!v && null_on_failure) return Constant(Value{}, to);
+    if (!v) return std::unexpected(v.error());
+    return Constant(std::move(*v), to);
   }
   return node;
 }
@@ -360,6 +362,7 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
       return MakeNode(fn, t, std::move(args));
     }
     case Fn::kCast:
+    case Fn::kTryCast:
       FLOE_RETURN_IF_ERROR(arity(1, 1));
       return Internal("use MakeCast");
     case Fn::kFunction:
@@ -567,6 +570,10 @@ Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
       return a.back();
     case Fn::kCast:
       return CastValue(a[0], e.args[0]->type, CastTarget(e));
+    case Fn::kTryCast: {
+      Result<Value> v = CastValue(a[0], e.args[0]->type, CastTarget(e));
+      return v ? std::move(*v) : Value{};
+    }
     case Fn::kFunction:
       return Internal("a function is evaluated by its kernel");
   }

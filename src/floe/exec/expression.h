@@ -39,6 +39,7 @@ enum class Fn {
   kILike,
   kCase,         // when1, then1, ..., else
   kCast,         // to the call's type
+  kTryCast,      // to the call's type; NULL where a value does not convert (TRY_CAST)
   kStructField,  // args[0]'s field named `text` (NULL where the struct is)
   kFunction,     // the registry's `function` (functions.h)
 };
@@ -78,7 +79,9 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text = {}
 // A call of a registry function: its arity, then its type rule.
 Result<ExprPtr> MakeCall(const ScalarFunction& function, std::vector<ExprPtr> args,
                          std::string text = {});
-Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& to);
+// CAST, or with `null_on_failure` TRY_CAST: a value that does not convert is NULL, not an error
+// (a cast between types that never convert is an error either way).
+Result<ExprPtr> MakeCast(ExprPtr arg, const DataType& to, bool null_on_failure = false);
 
 // The common type two branches (CASE, COALESCE, IN) meet in, or an error.
 Result<DataType> CommonType(const DataType& a, const DataType& b);

@@ -18,7 +18,8 @@ std::string_view AggFnName(AggFn fn) {
       "any_value",     "first",      "arg_min",
       "arg_max",       "var_samp",   "var_pop",
       "stddev_samp",   "stddev_pop", "quantile_cont",
-      "quantile_disc", "string_agg", "approx_count_distinct"};
+      "quantile_disc", "string_agg", "approx_count_distinct",
+      "grouping"};
   return kNames[static_cast<int>(fn)];
 }
 
@@ -33,6 +34,8 @@ Result<DataType> AggregateType(AggFn fn, const DataType& arg) {
     case AggFn::kApproxCountDistinct:
       if (!arg.IsNested()) return columnar::Int64();
       break;
+    case AggFn::kGrouping:
+      return columnar::Int64();
     case AggFn::kSum:
       if (arg.id == TypeId::kInt64 || null) return columnar::Int64();
       if (arg.id == TypeId::kFloat64) return columnar::Float64();
@@ -408,6 +411,7 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
   State* st = states_.data() + a;
   const int32_t* g = groups.data();
   const uint8_t* keep = in.keep.empty() ? nullptr : in.keep.data();
+  if (agg.fn == AggFn::kGrouping) return {};  // known from the grouping set alone
   if (agg.fn == AggFn::kCountStar) {
     if (keep != nullptr) {
       for (int64_t r = 0; r < rows; ++r) st[g[r] * stride].count += keep[r];
@@ -868,8 +872,17 @@ Value Interpolate(const Value& lo, const Value& hi, double d, const DataType& ty
 
 }  // namespace
 
-Result<Value> HashAggregate::FinishKept(const Aggregate& a, State& s) {
+Result<Value> HashAggregate::FinishKept(const Aggregate& a, State& s) const {
   switch (a.fn) {
+    case AggFn::kGrouping: {
+      int64_t bits = 0;
+      for (int k : a.grouping_keys) {
+        const bool absent = k >= 0 && static_cast<size_t>(k) < absent_keys_.size() &&
+                            absent_keys_[static_cast<size_t>(k)];
+        bits = (bits << 1) | (absent ? 1 : 0);
+      }
+      return Value::Int(bits);
+    }
     case AggFn::kCountIf:  // NULL without a non-null argument, as DuckDB
       return s.ibest == 0 ? Value{} : Value::Int(s.count);
     case AggFn::kBoolAnd:

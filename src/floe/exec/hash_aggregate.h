@@ -42,6 +42,8 @@ enum class AggFn {
   kQuantileDisc,         // the value at quantile `fraction`: index max(ceil(n * fraction) - 1, 0)
   kStringAgg,            // the values joined by `separator`, in `order` when given
   kApproxCountDistinct,  // HyperLogLog's estimate (exact up to 1,024 distinct values)
+  kGrouping,  // GROUPING(keys): a bit per key named (the first highest), 1 where the grouping set
+              // being aggregated leaves that key out (SetAbsentKeys); no argument is read
 };
 
 std::string_view AggFnName(AggFn fn);
@@ -55,9 +57,10 @@ struct Aggregate {
   // kStringAgg's ORDER BY: its keys, ascending unless descending (NULLs last either way).
   std::vector<ExprPtr> order;
   std::vector<bool> order_descending;
-  double fraction = 0.5;        // the quantiles'
-  std::string separator = ",";  // kStringAgg's
-  DataType type;                // the result type (AggregateType)
+  double fraction = 0.5;           // the quantiles'
+  std::string separator = ",";     // kStringAgg's
+  std::vector<int> grouping_keys;  // kGrouping: indexes into the query's GROUP BY keys
+  DataType type;                   // the result type (AggregateType)
 };
 
 // The result type of `fn` over `arg`, or a type-mismatch error (SUM of a string).
@@ -102,6 +105,9 @@ class HashAggregate {
   // One row per group: the keys, then the aggregates. Without keys there is exactly one row.
   Result<columnar::RecordBatch> Finish();
   int64_t groups() const { return groups_; }
+  // For one set of GROUP BY GROUPING SETS / ROLLUP / CUBE: which of the query's keys (by index)
+  // this aggregate's keys leave out, for GROUPING().
+  void SetAbsentKeys(std::vector<bool> absent) { absent_keys_ = std::move(absent); }
 
  private:
   // What the functions that keep values keep, apart from the State of every group.
@@ -142,7 +148,7 @@ class HashAggregate {
   Status UpdateKept(State& s, const Aggregate& a, const Inputs& in, int64_t r);
   Status UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups, int64_t rows);
   static void MergeState(const Aggregate& a, State& s, State& o);
-  static Result<Value> FinishKept(const Aggregate& a, State& s);
+  Result<Value> FinishKept(const Aggregate& a, State& s) const;
 
   std::vector<ExprPtr> keys_;
   std::vector<Aggregate> aggregates_;
@@ -159,6 +165,7 @@ class HashAggregate {
   std::vector<int32_t> batch_groups_;
   int64_t groups_ = 0;
   std::vector<State> states_;  // per group, per aggregate
+  std::vector<bool> absent_keys_;
 };
 
 }  // namespace floe::exec

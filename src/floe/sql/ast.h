@@ -65,6 +65,7 @@ struct Expr {
   bool star = false;               // kColumnRef: `*`; kFuncCall: count(*)
   Const constant;                  // kConst
   TypeName type;                   // kTypeCast
+  bool try_cast = false;           // kTypeCast: TRY_CAST (NULL where a value does not convert)
   // kFuncCall: the last part of the name, lower case; kOperator: the operator as libpg_query
   // spells it ("+", "~~", "!~~*"); kUnsupported: what is unsupported.
   std::string name;
@@ -120,7 +121,10 @@ struct Select {
   std::optional<TableRef> from;  // none: no FROM
   std::vector<SelectItem> items;
   ExprPtr where;
-  std::vector<ExprPtr> group_by;
+  std::vector<ExprPtr> group_by;  // the distinct keys, in order of first mention
+  // GROUP BY ROLLUP / CUBE / GROUPING SETS: each set's indexes into group_by (Postgres's meaning:
+  // the clause's items combine as a cross product). Empty: one set of every key.
+  std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
   std::vector<SortItem> order_by;
   bool with_ties = false;  // FETCH ... WITH TIES

@@ -81,6 +81,8 @@ class Binder {
   Result<ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
   Result<ExprPtr> BindAggregate(const ast::Expr& e);
   Result<exec::Value> AggregateConstant(const ast::Expr& e, std::string_view what);
+  Result<ExprPtr> BindGrouping(const ast::Expr& b, exec::Aggregate agg);
+  ExprPtr RegisterAggregate(exec::Aggregate agg, const std::string& name);
   Result<ExprPtr> Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text = {});
   Result<ExprPtr> Call(const exec::ScalarFunction& fn, std::vector<ExprPtr> args, int loc,
                        std::string text = {});
@@ -424,6 +426,7 @@ std::string AggregateFingerprint(const exec::Aggregate& a) {
   for (size_t i = 0; i < a.order.size(); ++i) {
     out += fmt::format("|{}{}", text(a.order[i]), a.order_descending[i] ? " desc" : "");
   }
+  for (int k : a.grouping_keys) out += fmt::format("|g{}", k);
   return out;
 }
 
@@ -477,9 +480,42 @@ constexpr AggregateName kAggregateNames[] = {
     {"listagg", exec::AggFn::kStringAgg, 1, 2},
     {"group_concat", exec::AggFn::kStringAgg, 1, 2},
     {"approx_count_distinct", exec::AggFn::kApproxCountDistinct, 1, 1},
+    // GROUPING(keys) (Postgres, DuckDB) and grouping_id(keys) (Spark; without keys: all of them).
+    {"grouping", exec::AggFn::kGrouping, 1, SIZE_MAX},
+    {"grouping_id", exec::AggFn::kGrouping, 0, SIZE_MAX},
 };
 
 }  // namespace
+
+// GROUPING(keys): each argument must be one of the GROUP BY keys (all of them for a bare
+// grouping_id()); registered as an aggregate whose value the grouping set decides.
+Result<ExprPtr> Binder::BindGrouping(const ast::Expr& b, exec::Aggregate agg) {
+  if (b.distinct || b.filter || !b.order.empty()) {
+    return Fail(b.location, ErrorKind::kInvalidInput,
+                fmt::format("{} takes GROUP BY keys only", b.name));
+  }
+  if (b.args.empty()) {
+    for (size_t k = 0; k < plan_.group_keys.size(); ++k) {
+      agg.grouping_keys.push_back(static_cast<int>(k));
+    }
+  }
+  for (const auto& a : b.args) {
+    const size_t saved = plan_.scan_field_ids.size();
+    const std::vector<int> saved_index = scan_index_;
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*a, Scope::kInput));
+    plan_.scan_field_ids.resize(saved);
+    scan_index_ = saved_index;
+    const std::string fp = e->ToString();
+    auto it = std::find(aggregate_keys_.begin(), aggregate_keys_.end(), fp);
+    if (it == aggregate_keys_.end()) {
+      return Fail(a->location, ErrorKind::kInvalidInput,
+                  fmt::format("{}'s arguments must be GROUP BY keys", b.name));
+    }
+    agg.grouping_keys.push_back(static_cast<int>(it - aggregate_keys_.begin()));
+  }
+  agg.type = columnar::Int64();
+  return RegisterAggregate(std::move(agg), b.name);
+}
 
 // A constant argument of an aggregate (a quantile's fraction, string_agg's separator).
 Result<exec::Value> Binder::AggregateConstant(const ast::Expr& e, std::string_view what) {
@@ -518,6 +554,9 @@ Result<ExprPtr> Binder::BindAggregate(const ast::Expr& b) {
   } else {
     if (spec == nullptr) return Unsupported(loc, fmt::format("aggregate {}", name));
     if (args.size() < spec->min_args || args.size() > spec->max_args) {
+      if (spec->max_args == SIZE_MAX) {
+        return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} needs arguments", name));
+      }
       return Fail(loc, ErrorKind::kInvalidInput,
                   spec->min_args == spec->max_args
                       ? fmt::format("{} takes {} argument{}, got {}", name, spec->min_args,
@@ -526,6 +565,7 @@ Result<ExprPtr> Binder::BindAggregate(const ast::Expr& b) {
                                     spec->max_args, args.size()));
     }
     agg.fn = spec->fn;
+    if (agg.fn == exec::AggFn::kGrouping) return BindGrouping(b, std::move(agg));
     const bool percentile = name == "percentile_cont" || name == "percentile_disc";
     if (percentile && (!within || b.order.size() != 1)) {
       return Fail(loc, ErrorKind::kInvalidInput,
@@ -631,15 +671,22 @@ Result<ExprPtr> Binder::BindAggregate(const ast::Expr& b) {
         fmt::format("type mismatch: {} of {} is not defined", name, agg.arg->type.ToString()));
   }
   agg.type = *t;
+  return RegisterAggregate(std::move(agg), name);
+}
+
+// The aggregate output column of `agg`: an equal aggregate's when one is registered already.
+ExprPtr Binder::RegisterAggregate(exec::Aggregate agg, const std::string& name) {
   const std::string fp = AggregateFingerprint(agg);
   int nkeys = static_cast<int>(plan_.group_keys.size());
   for (size_t i = 0; i < plan_.aggregates.size(); ++i) {
     const auto& a = plan_.aggregates[i];
-    if (AggregateFingerprint(a) == fp)
+    if (AggregateFingerprint(a) == fp) {
       return exec::ColumnRef(nkeys + static_cast<int>(i), a.type, name);
+    }
   }
-  plan_.aggregates.push_back(agg);
-  return exec::ColumnRef(nkeys + static_cast<int>(plan_.aggregates.size()) - 1, agg.type, name);
+  plan_.aggregates.push_back(std::move(agg));
+  const exec::Aggregate& added = plan_.aggregates.back();
+  return exec::ColumnRef(nkeys + static_cast<int>(plan_.aggregates.size()) - 1, added.type, name);
 }
 
 Result<ExprPtr> Binder::BindFunc(const ast::Expr& b, Scope scope) {
@@ -822,7 +869,7 @@ Result<ExprPtr> Binder::BindNode(const ast::Expr& b, Scope scope) {
     case Kind::kTypeCast: {
       FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*b.args[0], scope));
       FLOE_ASSIGN_OR_RETURN(columnar::DataType to, BindTypeName(b.type, loc));
-      auto e = exec::MakeCast(arg, to);
+      auto e = exec::MakeCast(arg, to, b.try_cast);
       if (loc < 0) loc = b.type.location;
       if (!e) return std::unexpected(Locate(e.error(), loc >= 0 ? loc : b.args[0]->location));
       return e;
@@ -963,6 +1010,7 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
   plan_.aggregate = has_group || has_agg || distinct;
   Scope out_scope = plan_.aggregate ? Scope::kAggregate : Scope::kInput;
 
+  std::vector<int> key_of_item;  // each GROUP BY item's index among plan_.group_keys
   for (const auto& gp : s.group_by) {
     const ast::Expr& g = *gp;
     int loc = g.location;
@@ -998,10 +1046,20 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
       FLOE_ASSIGN_OR_RETURN(key, BindExpr(g, Scope::kInput));
     }
     std::string fp = key->ToString();
-    if (std::find(aggregate_keys_.begin(), aggregate_keys_.end(), fp) == aggregate_keys_.end()) {
+    auto known = std::find(aggregate_keys_.begin(), aggregate_keys_.end(), fp);
+    key_of_item.push_back(static_cast<int>(known - aggregate_keys_.begin()));
+    if (known == aggregate_keys_.end()) {
       aggregate_keys_.push_back(fp);
       plan_.group_keys.push_back(key);
     }
+  }
+  for (const auto& set : s.grouping_sets) {
+    std::vector<int> keys;
+    for (size_t item : set) {
+      const int k = key_of_item[item];
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    }
+    plan_.grouping_sets.push_back(std::move(keys));
   }
 
   if (distinct) {

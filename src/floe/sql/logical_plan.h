@@ -39,7 +39,10 @@ struct LogicalPlan {
   exec::ExprPtr residual_where;
 
   bool aggregate = false;
-  std::vector<exec::ExprPtr> group_keys;    // over the source batch
+  std::vector<exec::ExprPtr> group_keys;  // over the source batch
+  // GROUPING SETS / ROLLUP / CUBE: each set's indexes into group_keys, aggregated apart and
+  // stacked, the keys a set leaves out NULL. Empty: one set of every key.
+  std::vector<std::vector<int>> grouping_sets;
   std::vector<exec::Aggregate> aggregates;  // over the source batch
   exec::ExprPtr having;                     // over the aggregate output (keys, then aggregates)
 

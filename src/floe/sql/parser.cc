@@ -1,6 +1,7 @@
 #include "floe/sql/parser.h"
 
 #include "floe/sql/procedures.h"
+#include "floe/sql/sql_tokens.h"
 
 #include <cctype>
 #include <charconv>
@@ -197,6 +198,18 @@ void RestoreTree(nlohmann::json& node, std::string_view text,
   }
 }
 
+// TRY_CAST(x AS t) as CAST(x AS t), noting where (see ParsedStatement::try_casts).
+std::vector<int> RewriteTryCast(std::string* text) {
+  std::vector<int> at;
+  const std::vector<Token> tokens = Tokenize(*text);
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].quoted || tokens[i].word != "try_cast" || tokens[i + 1].word != "(") continue;
+    text->replace(tokens[i].begin, tokens[i].end - tokens[i].begin, "    cast");
+    at.push_back(static_cast<int>(tokens[i].begin) + 4);
+  }
+  return at;
+}
+
 }  // namespace
 
 Result<ParsedStatement> ParseStatement(std::string_view sql) {
@@ -207,6 +220,7 @@ Result<ParsedStatement> ParseStatement(std::string_view sql) {
   out.text = std::move(merge.text);
   out.merge_clauses = std::move(merge.clauses);
   out.time_travel = std::move(rw.clauses);
+  out.try_casts = RewriteTryCast(&out.text);
   std::string parsed_text = out.text;
   const std::vector<std::string> long_names = ShortenLongIdentifiers(&parsed_text);
   PgQueryParseResult r = pg_query_parse(parsed_text.c_str());

@@ -23,6 +23,10 @@ struct ParsedStatement {
   std::vector<TimeTravel> time_travel;
   // MERGE: what each WHEN clause is, in order (merge_syntax.h); empty for other statements.
   std::vector<MergeClauseSyntax> merge_clauses;
+  // The offsets of the CASTs written TRY_CAST (which Postgres lacks): ParseStatement turns each
+  // `try_cast(` into `    cast(` -- the same length, so every location stays -- and keeps where
+  // its CAST now starts.
+  std::vector<int> try_casts;
 };
 
 // Exactly one statement (a trailing ';' is fine); an empty text or several statements are

@@ -1,5 +1,6 @@
 #include "floe/sql/plan_runner.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include "floe/columnar/column_builder.h"
@@ -59,6 +60,8 @@ struct Stream {
 struct WorkerState {
   Stream* stream = nullptr;  // set when rows stream to a sink
   std::unique_ptr<exec::HashAggregate> aggregate;
+  // GROUPING SETS / ROLLUP / CUBE: one aggregate per set, of that set's keys.
+  std::vector<std::unique_ptr<exec::HashAggregate>> set_aggregates;
   std::unique_ptr<exec::Sort> sort;
   std::vector<RecordBatch> rows;
   int64_t row_count = 0;
@@ -93,6 +96,10 @@ Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w)
   }
   if (batch.num_rows == 0) return {};
   if (w->aggregate) return w->aggregate->Consume(batch);
+  if (!w->set_aggregates.empty()) {
+    for (auto& a : w->set_aggregates) FLOE_RETURN_IF_ERROR(a->Consume(batch));
+    return {};
+  }
   if (w->stream && w->stream->Done()) return {};
   // Without ORDER BY a LIMIT is met as soon as enough rows arrived.
   if (plan.order.empty() && plan.limit >= 0 &&
@@ -104,7 +111,19 @@ Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w)
 
 WorkerState NewWorker(const LogicalPlan& plan) {
   WorkerState w;
-  if (plan.aggregate) {
+  if (plan.aggregate && !plan.grouping_sets.empty()) {
+    for (const auto& set : plan.grouping_sets) {
+      std::vector<exec::ExprPtr> keys;
+      std::vector<bool> absent(plan.group_keys.size(), true);
+      for (int k : set) {
+        keys.push_back(plan.group_keys[static_cast<size_t>(k)]);
+        absent[static_cast<size_t>(k)] = false;
+      }
+      auto a = std::make_unique<exec::HashAggregate>(std::move(keys), plan.aggregates);
+      a->SetAbsentKeys(std::move(absent));
+      w.set_aggregates.push_back(std::move(a));
+    }
+  } else if (plan.aggregate) {
     w.aggregate = std::make_unique<exec::HashAggregate>(plan.group_keys, plan.aggregates);
   } else if (!plan.order.empty()) {
     // Each worker keeps its best offset + limit rows; the offset applies once, at the end.
@@ -114,6 +133,28 @@ WorkerState NewWorker(const LogicalPlan& plan) {
     }
   }
   return w;
+}
+
+// A grouping set's rows laid out as the aggregate output of every key (keys, then aggregates),
+// the keys the set leaves out NULL.
+RecordBatch ExpandGroupingSet(const LogicalPlan& plan, const std::vector<int>& set,
+                              const RecordBatch& part) {
+  RecordBatch out;
+  out.num_rows = part.num_rows;
+  auto schema = std::make_shared<columnar::Schema>();
+  for (size_t k = 0; k < plan.group_keys.size(); ++k) {
+    const auto at = std::find(set.begin(), set.end(), static_cast<int>(k));
+    const columnar::DataType& type = plan.group_keys[k]->type;
+    out.columns.push_back(at != set.end() ? part.columns[static_cast<size_t>(at - set.begin())]
+                                          : columnar::NullColumn(type, part.num_rows));
+    schema->fields.push_back({fmt::format("k{}", k), type});
+  }
+  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    out.columns.push_back(part.columns[set.size() + a]);
+    schema->fields.push_back({fmt::format("a{}", a), plan.aggregates[a].type});
+  }
+  out.schema = schema;
+  return out;
 }
 
 columnar::SchemaPtr OutputSchema(const LogicalPlan& plan, const RecordBatch* sample) {
@@ -134,7 +175,7 @@ columnar::SchemaPtr OutputSchema(const LogicalPlan& plan, const RecordBatch* sam
 std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
                                                       iceberg::Warehouse& wh, ScanMetrics* stats) {
   if (plan.source != LogicalPlan::Source::kTable || !plan.aggregate || plan.where ||
-      !plan.group_keys.empty() || plan.aggregates.empty()) {
+      !plan.group_keys.empty() || !plan.grouping_sets.empty() || plan.aggregates.empty()) {
     return std::nullopt;
   }
   for (const auto& a : plan.aggregates) {
@@ -236,14 +277,25 @@ Result<QueryResult> RunPlan(const LogicalPlan& plan, iceberg::Warehouse& wh,
     sort = std::make_unique<exec::Sort>(plan.order, plan.limit, plan.offset);
   }
   if (plan.aggregate) {
-    exec::HashAggregate& total = *workers[0].aggregate;
-    for (size_t i = 1; i < workers.size(); ++i) {
-      FLOE_RETURN_IF_ERROR(total.Merge(std::move(*workers[i].aggregate)));
-    }
     RecordBatch grouped;
     if (counted) {
       grouped = std::move(*counted);
+    } else if (!plan.grouping_sets.empty()) {
+      std::vector<RecordBatch> sets;
+      for (size_t s = 0; s < plan.grouping_sets.size(); ++s) {
+        exec::HashAggregate& total = *workers[0].set_aggregates[s];
+        for (size_t i = 1; i < workers.size(); ++i) {
+          FLOE_RETURN_IF_ERROR(total.Merge(std::move(*workers[i].set_aggregates[s])));
+        }
+        FLOE_ASSIGN_OR_RETURN(RecordBatch part, total.Finish());
+        sets.push_back(ExpandGroupingSet(plan, plan.grouping_sets[s], part));
+      }
+      FLOE_ASSIGN_OR_RETURN(grouped, columnar::Concatenate(sets));
     } else {
+      exec::HashAggregate& total = *workers[0].aggregate;
+      for (size_t i = 1; i < workers.size(); ++i) {
+        FLOE_RETURN_IF_ERROR(total.Merge(std::move(*workers[i].aggregate)));
+      }
       FLOE_ASSIGN_OR_RETURN(grouped, total.Finish());
     }
     if (plan.having) {

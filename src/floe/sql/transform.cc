@@ -1,5 +1,6 @@
 #include "floe/sql/transform.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -36,6 +37,7 @@ const json& ListField(const json& body, const char* key) {
 
 bool IsAggregateCall(const json& node) {
   auto [type, body] = Unwrap(node);
+  if (type == "GroupingFunc") return true;  // GROUPING(keys): computed beside the aggregates
   return type == "FuncCall" && internal::IsAggregateName(Lower(LastName((*body)["funcname"]))) &&
          !body->contains("over");
 }
@@ -98,6 +100,10 @@ class Transformer {
   ast::ExprPtr Node(const std::string& type, const json& body, int loc);
   ast::ExprPtr UnsupportedNode(int loc, std::string what) const;
   std::vector<ast::ExprPtr> List(const json& items);
+  Status GroupClause(const json& items, ast::Select* out);
+  Result<std::vector<std::vector<size_t>>> GroupingSets(const json& set, ast::Select* out);
+  size_t GroupKey(const json& node, ast::Select* out);
+  std::vector<std::string> group_key_texts_;  // GroupKey's: each key's tree without locations
   Result<std::optional<ast::TableRef>> From(const json& from);
   // The target table of DELETE and UPDATE (a RangeVar), and the clauses floe does not support.
   Result<ast::TableRef> Target(const json& s, const char* what);
@@ -106,6 +112,131 @@ class Transformer {
   const ParsedStatement& st_;
   std::unordered_map<const json*, bool> aggregates_;
 };
+
+namespace {
+
+// `node` without its "location" fields: two mentions of one expression compare equal.
+json WithoutLocations(const json& node) {
+  if (node.is_object()) {
+    json out = json::object();
+    for (const auto& [k, v] : node.items()) {
+      if (k != "location") out[k] = WithoutLocations(v);
+    }
+    return out;
+  }
+  if (node.is_array()) {
+    json out = json::array();
+    for (const auto& v : node) out.push_back(WithoutLocations(v));
+    return out;
+  }
+  return node;
+}
+
+// a's keys, then those of b it lacks.
+std::vector<size_t> Union(const std::vector<size_t>& a, const std::vector<size_t>& b) {
+  std::vector<size_t> out = a;
+  for (size_t k : b) {
+    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  }
+  return out;
+}
+
+}  // namespace
+
+size_t Transformer::GroupKey(const json& node, ast::Select* out) {
+  std::string text = WithoutLocations(node).dump();
+  for (size_t i = 0; i < group_key_texts_.size(); ++i) {
+    if (group_key_texts_[i] == text) return i;
+  }
+  group_key_texts_.push_back(std::move(text));
+  out->group_by.push_back(Expr(node));
+  return out->group_by.size() - 1;
+}
+
+// The sets one GroupingSet node stands for.
+Result<std::vector<std::vector<size_t>>> Transformer::GroupingSets(const json& set,
+                                                                   ast::Select* out) {
+  const std::string kind = set.value("kind", "");
+  const json& content = ListField(set, "content");
+  // An element of ROLLUP or CUBE: one key, or a parenthesised list of them (a RowExpr).
+  auto element = [&](const json& node) {
+    std::vector<size_t> keys;
+    auto [type, body] = Unwrap(node);
+    if (type == "RowExpr") {
+      for (const auto& a : ListField(*body, "args")) keys.push_back(GroupKey(a, out));
+    } else {
+      keys.push_back(GroupKey(node, out));
+    }
+    return keys;
+  };
+  std::vector<std::vector<size_t>> sets;
+  if (kind == "GROUPING_SET_EMPTY") {
+    sets.emplace_back();
+  } else if (kind == "GROUPING_SET_SIMPLE") {
+    std::vector<size_t> keys;
+    for (const auto& e : content) keys = Union(keys, element(e));
+    sets.push_back(std::move(keys));
+  } else if (kind == "GROUPING_SET_ROLLUP") {
+    std::vector<std::vector<size_t>> elements;
+    for (const auto& e : content) elements.push_back(element(e));
+    for (size_t n = elements.size() + 1; n-- > 0;) {
+      std::vector<size_t> keys;
+      for (size_t i = 0; i < n; ++i) keys = Union(keys, elements[i]);
+      sets.push_back(std::move(keys));
+    }
+  } else if (kind == "GROUPING_SET_CUBE") {
+    std::vector<std::vector<size_t>> elements;
+    for (const auto& e : content) elements.push_back(element(e));
+    if (elements.size() > 12) {
+      return Unsupported(set.value("location", -1), "CUBE of more than 12 elements");
+    }
+    for (uint32_t mask = (1u << elements.size()); mask-- > 0;) {
+      std::vector<size_t> keys;
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (mask & (1u << (elements.size() - 1 - i))) keys = Union(keys, elements[i]);
+      }
+      sets.push_back(std::move(keys));
+    }
+  } else if (kind == "GROUPING_SET_SETS") {
+    for (const auto& e : content) {
+      auto [type, body] = Unwrap(e);
+      if (type == "GroupingSet") {
+        FLOE_ASSIGN_OR_RETURN(auto inner, GroupingSets(*body, out));
+        sets.insert(sets.end(), inner.begin(), inner.end());
+      } else {
+        sets.push_back(element(e));
+      }
+    }
+  } else {
+    return Unsupported(set.value("location", -1), fmt::format("grouping set '{}'", kind));
+  }
+  return sets;
+}
+
+Status Transformer::GroupClause(const json& items, ast::Select* out) {
+  bool any_sets = false;
+  std::vector<std::vector<size_t>> acc = {{}};
+  for (const auto& item : items) {
+    auto [type, body] = Unwrap(item);
+    std::vector<std::vector<size_t>> item_sets;
+    if (type == "GroupingSet") {
+      any_sets = true;
+      FLOE_ASSIGN_OR_RETURN(item_sets, GroupingSets(*body, out));
+    } else {
+      item_sets = {{GroupKey(item, out)}};
+    }
+    std::vector<std::vector<size_t>> next;
+    for (const auto& a : acc) {
+      for (const auto& b : item_sets) next.push_back(Union(a, b));
+    }
+    if (next.size() > 4096) {
+      return Unsupported(LocationOf(item), "more than 4,096 grouping sets");
+    }
+    acc = std::move(next);
+  }
+  if (any_sets) out->grouping_sets = std::move(acc);
+  return {};
+}
 
 ast::ExprPtr Transformer::UnsupportedNode(int loc, std::string what) const {
   auto e = std::make_unique<ast::Expr>();
@@ -164,6 +295,8 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
   }
   if (type == "TypeCast") {
     e->kind = Kind::kTypeCast;
+    e->try_cast = std::find(st_.try_casts.begin(), st_.try_casts.end(), loc) != st_.try_casts.end();
+    if (e->try_cast) e->location -= 4;  // at TRY_CAST, not at the CAST it became
     e->args.push_back(Expr(b["arg"]));
     const json& tn = b["typeName"];
     e->type.name = Lower(LastName(tn["names"]));
@@ -216,6 +349,12 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
     e->within_group = b.value("agg_within_group", false);
     e->distinct = b.value("agg_distinct", false);
     e->star = b.value("agg_star", false);
+    e->args = List(ListField(b, "args"));
+    return e;
+  }
+  if (type == "GroupingFunc") {
+    e->kind = Kind::kFuncCall;
+    e->name = "grouping";
     e->args = List(ListField(b, "args"));
     return e;
   }
@@ -471,7 +610,7 @@ Result<ast::Select> Transformer::Select() {
     }
   }
   if (s.contains("whereClause")) out.where = Expr(s["whereClause"]);
-  if (s.contains("groupClause")) out.group_by = List(s["groupClause"]);
+  if (s.contains("groupClause")) FLOE_RETURN_IF_ERROR(GroupClause(s["groupClause"], &out));
   if (s.contains("havingClause")) out.having = Expr(s["havingClause"]);
   for (const auto& sbn : ListField(s, "sortClause")) {
     const json& sb = sbn["SortBy"];
