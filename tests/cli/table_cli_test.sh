@@ -55,7 +55,7 @@ expect_error "unknown table" "table 'db.nope' does not exist" -- f table describ
 expect_error "bad table name" "bad table name 'nodot'" -- f table describe nodot
 expect_error "bad partition column" "partition column 'zzz' is not in the table schema" -- f table create db.v --schema '[{"name":"a","type":"int"}]' --partition-by 'day(zzz)'
 expect_error "duplicate table" "already exists" -- f table create db.t --schema '[{"name":"a","type":"int"}]'
-expect_error "bad --where" "floe does not support operator ~" -- f table scan db.t --where 'id ~ 3'
+expect_error "bad --where" "floe does not support operator @>" -- f table scan db.t --where 'id @> 3'
 expect_error "--where is one condition of one SELECT" "one statement at a time" -- f table scan db.t --where 'id = 3; drop table db.t'
 [[ "$(f table scan db.t --format csv --columns 'name,id' --where "day = '2024-01-03' and (score > 2 or score is null)")" == $'name,id\nbob,2' ]]
 check "scan --columns with a SQL condition" $?
