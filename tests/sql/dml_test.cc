@@ -367,7 +367,7 @@ TEST_P(MergeTest, ErrorsNameWhatAndWhereAndChangeNothing) {
                 ": INSERT gives no value for column 'id', which is required");
   EXPECT_EQ(ErrorOf("MERGE INTO db.orders t USING read_csv('" + dir_.str() +
                     "/missing.csv') s ON t.id = s.id WHEN MATCHED THEN DELETE"),
-            "not found: read_csv('" + dir_.str() +
+            "not found: at line 1, column 30: read_csv('" + dir_.str() +
                 "/missing.csv'): object 'missing.csv' not "
                 "found in file://" +
                 dir_.str());

@@ -31,14 +31,19 @@ std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double w
         R"("rows_deleted": {}, )",
         s.delete_files_opened, s.delete_requests, s.delete_bytes_fetched, s.rows_deleted);
   }
+  // Only when a join's keys pruned a scan: the files skipped for that alone.
+  const std::string join =
+      s.data_files_skipped_join > 0
+          ? fmt::format(R"(, "join": {})", static_cast<int64_t>(s.data_files_skipped_join))
+          : "";
   return fmt::format(
-      R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}}}, {})"
+      R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}{}}}, {})"
       R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {})"
       R"("requests": {{"GET": {}, "HEAD": {}, "PUT": {}, "LIST": {}, "DELETE": {}}}, )"
       R"("bytes_fetched": {}, "wall_ms": {:.1f}}})",
-      s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds, deletes,
-      s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, r.get, r.head, r.put,
-      r.list, r.del, r.bytes_read, wall_ms);
+      s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds, join,
+      deletes, s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, r.get, r.head,
+      r.put, r.list, r.del, r.bytes_read, wall_ms);
 }
 
 io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {

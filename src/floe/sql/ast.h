@@ -88,24 +88,46 @@ struct Expr {
   std::vector<CaseArm> arms;   // kCase
 };
 
-// The one table (or table function) in FROM.
+struct Select;
+
+// An item of FROM: a table, a table function, a subquery, or two items joined. A list of several
+// items (FROM a, b) is their cross joins, left to right.
 struct TableRef {
-  enum class Kind { kTable, kFunction };
+  enum class Kind { kTable, kFunction, kSubquery, kJoin };
+  enum class JoinType { kInner, kLeft, kRight, kFull, kCross };
   Kind kind = Kind::kTable;
   std::vector<std::string> names;  // kTable: [catalog.][schema.]table, as written
   std::string function;            // kFunction: the name, lower case
   bool function_has_args = false;  // kFunction
   // kFunction: the arguments, when every one is a constant (read_parquet('f.parquet')).
   std::vector<Const> function_args;
-  int function_args_location = -1;  // of the first argument that is not a constant, or -1
-  std::string alias;                // AS name; "" when none
+  int function_args_location = -1;          // of the first argument that is not a constant, or -1
+  std::string alias;                        // AS name; "" when none
+  std::vector<std::string> column_aliases;  // AS name(a, b): the columns renamed, in order
+  int location = -1;
+
+  std::shared_ptr<const Select> subquery;  // kSubquery
+  // kJoin: left JOIN right ON on | USING (using_columns) | NATURAL.
+  JoinType join_type = JoinType::kInner;
+  std::shared_ptr<const TableRef> left, right;
+  std::shared_ptr<const Expr> on;  // null: none
+  std::vector<std::string> using_columns;
+  bool natural = false;
+};
+
+// WITH name [(columns)] AS (select).
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  std::shared_ptr<const Select> select;
   int location = -1;
 };
 
 struct SelectItem {
   ExprPtr expr;  // null for `*`
   bool star = false;
-  std::string name;  // the alias, or the name SQL derives (column, function), or "?column?"
+  // The alias, or the name SQL derives (column, function), or "?column?"; for `r.*`, r.
+  std::string name;
   int location = -1;
 };
 
@@ -117,6 +139,7 @@ struct SortItem {
 };
 
 struct Select {
+  std::vector<CommonTableExpr> with;  // in order: each sees those before it
   bool distinct = false;
   std::optional<TableRef> from;  // none: no FROM
   std::vector<SelectItem> items;

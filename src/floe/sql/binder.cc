@@ -11,6 +11,7 @@
 #include "floe/iceberg/metadata_columns.h"
 #include "floe/sql/ast.h"
 #include "floe/sql/bind_internal.h"
+#include "floe/sql/binder_internal.h"
 #include "floe/sql/pushdown.h"
 #include "floe/sql/transform.h"
 
@@ -20,10 +21,9 @@ namespace {
 using exec::ExprPtr;
 using exec::Fn;
 using internal::IsAggregateName;
-using internal::Lower;
 using Kind = ast::Expr::Kind;
 
-std::string LastName(const std::vector<std::string>& names) {
+std::string LastPart(const std::vector<std::string>& names) {
   return names.empty() ? "" : names.back();
 }
 
@@ -31,79 +31,9 @@ bool IsAggregateCall(const ast::Expr& e) {
   return e.kind == Kind::kFuncCall && IsAggregateName(e.name) && !e.window;
 }
 
-class Binder {
- public:
-  Binder(const ParsedStatement& st, const TableResolver& r) : st_(st), resolver_(r) {}
-  // Binds expressions over `columns` of named relations (BindScalar).
-  Binder(const ParsedStatement& st, const TableResolver& r,
-         const std::vector<RelationColumn>& columns, std::string what)
-      : st_(st), resolver_(r) {
-    plan_.source = LogicalPlan::Source::kMetadataTable;
-    source_name_ = std::move(what);
-    for (const RelationColumn& c : columns) {
-      column_names_.push_back(c.name);
-      column_types_.push_back(c.type);
-      column_relations_.push_back(c.relation);
-      scan_index_.push_back(static_cast<int>(scan_index_.size()));
-    }
-  }
+}  // namespace
 
-  Result<LogicalPlan> Bind(const ast::Select& s);
-  Result<ExprPtr> BindScalar(const ast::Expr& e) { return BindExpr(e, Scope::kInput); }
-
- private:
-  enum class Scope { kInput, kAggregate };
-
-  std::unexpected<Error> Fail(int loc, ErrorKind kind, std::string msg) const {
-    return internal::FailAt(st_.text, loc, kind, std::move(msg));
-  }
-  std::unexpected<Error> Unsupported(int loc, const std::string& what) const {
-    return internal::UnsupportedAt(st_.text, loc, what);
-  }
-  // An error from below (type checks) located at `loc` unless it already names a position.
-  Error Locate(Error e, int loc) const {
-    if (e.message.starts_with("at line ")) return e;
-    return ErrorAt(e.kind, st_.text, loc, e.message);
-  }
-
-  Status BindFrom(const std::optional<ast::TableRef>& from);
-  Status BindRows(columnar::RecordBatch rows);
-  Status BindTableFunction(const ast::TableRef& from);
-  Result<ExprPtr> ResolveColumn(const std::string& name, int loc, const std::string& relation = "");
-  bool IsRelation(const std::string& name) const;
-  Result<ExprPtr> BindExpr(const ast::Expr& e, Scope scope);
-  Result<ExprPtr> BindNode(const ast::Expr& e, Scope scope);
-  Result<std::vector<ExprPtr>> BindList(const std::vector<ast::ExprPtr>& list, Scope scope);
-  Result<ExprPtr> BindColumnRef(const ast::Expr& e);
-  Result<ExprPtr> BindConst(const ast::Const& c, int loc);
-  Result<ExprPtr> BindCase(const ast::Expr& e, Scope scope);
-  Result<ExprPtr> BindOperator(const ast::Expr& e, Scope scope);
-  Result<ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
-  Result<ExprPtr> BindAggregate(const ast::Expr& e);
-  Result<exec::Value> AggregateConstant(const ast::Expr& e, std::string_view what);
-  Result<ExprPtr> BindGrouping(const ast::Expr& b, exec::Aggregate agg);
-  ExprPtr RegisterAggregate(exec::Aggregate agg, const std::string& name);
-  Result<ExprPtr> Call(Fn fn, std::vector<ExprPtr> args, int loc, std::string text = {});
-  Result<ExprPtr> Call(const exec::ScalarFunction& fn, std::vector<ExprPtr> args, int loc,
-                       std::string text = {});
-  Result<ExprPtr> Fold(Result<ExprPtr> call, int loc);
-  Result<columnar::DataType> BindTypeName(const ast::TypeName& type_name, int loc);
-  Result<int64_t> BindCount(const ast::Expr& e, const char* what);
-
-  const ParsedStatement& st_;
-  const TableResolver& resolver_;
-  LogicalPlan plan_;
-  std::string source_name_;
-  std::vector<std::string> column_names_;
-  std::vector<columnar::DataType> column_types_;
-  std::vector<int32_t> column_ids_;  // kTable: field ids
-  std::vector<int> scan_index_;      // source column -> index in the scan output, or -1
-  // Columns `*` expands to: the first ones (a table's metadata columns come after them).
-  size_t visible_columns_ = SIZE_MAX;
-  // BindScalar: the relation each column belongs to (qualified references name it).
-  std::vector<std::string> column_relations_;
-  std::vector<std::string> aggregate_keys_;
-};
+using internal::Binder;
 
 Status Binder::BindFrom(const std::optional<ast::TableRef>& from) {
   if (!from) {
@@ -234,6 +164,7 @@ Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc,
     std::vector<size_t> exact, loose;
     for (size_t i = 0; i < column_names_.size(); ++i) {
       if (!relation.empty() && Lower(column_relations_[i]) != Lower(relation)) continue;
+      if (relation.empty() && i < column_merged_away_.size() && column_merged_away_[i]) continue;
       if (column_names_[i] == name) exact.push_back(i);
       if (Lower(column_names_[i]) == Lower(name)) loose.push_back(i);
     }
@@ -257,8 +188,16 @@ Result<ExprPtr> Binder::ResolveColumn(const std::string& name, int loc,
                   fmt::format("column '{}{}' not found in {} (columns: {})",
                               relation.empty() ? "" : relation + ".", name, source_name_, known));
     }
-    return exec::ColumnRef(static_cast<int>(hits[0]), column_types_[hits[0]],
-                           column_names_[hits[0]]);
+    const size_t c = hits[0];
+    if (plan_.source != LogicalPlan::Source::kJoin) {
+      return exec::ColumnRef(static_cast<int>(c), column_types_[c], column_names_[c]);
+    }
+    // A relation's column gets its slot when first read.
+    if (scan_index_[c] < 0) {
+      scan_index_[c] = static_cast<int>(slot_column_.size());
+      slot_column_.push_back(static_cast<int>(c));
+    }
+    return exec::ColumnRef(scan_index_[c], column_types_[c], column_names_[c]);
   }
   int found = -1;
   for (size_t i = 0; i < column_names_.size(); ++i) {
@@ -382,6 +321,7 @@ Result<ExprPtr> Binder::BindExpr(const ast::Expr& node, Scope scope) {
     if (IsAggregateCall(node)) return BindAggregate(node);
     if (!node.has_aggregate) {
       size_t saved = plan_.scan_field_ids.size();
+      size_t saved_slots = slot_column_.size();
       std::vector<int> saved_index = scan_index_;
       auto in = BindExpr(node, Scope::kInput);
       if (in) {
@@ -396,11 +336,12 @@ Result<ExprPtr> Binder::BindExpr(const ast::Expr& node, Scope scope) {
         return in;
       }
       plan_.scan_field_ids.resize(saved);
+      slot_column_.resize(saved_slots);
       scan_index_ = saved_index;
       if (node.kind == Kind::kColumnRef) {
         return Fail(node.location, ErrorKind::kInvalidInput,
                     fmt::format("column '{}' must appear in GROUP BY or be used in an aggregate",
-                                LastName(node.names)));
+                                LastPart(node.names)));
       }
     }
   }
@@ -746,6 +687,10 @@ Result<ExprPtr> Binder::BindColumnRef(const ast::Expr& b) {
   // a.b(.c...): when `a` (or, after a table qualifier, `b`) is a struct column, the rest are
   // its fields; otherwise the leading names qualify the column.
   const std::vector<std::string>& names = b.names;
+  for (const auto& [name, merged] : merged_columns_) {
+    if (names.size() == 1 && Lower(names[0]) == Lower(name))
+      return BindExpr(*merged, Scope::kInput);
+  }
   if (names.size() >= 2 && IsRelation(names[0])) {
     // relation.column(.field...)
     FLOE_ASSIGN_OR_RETURN(ExprPtr e, ResolveColumn(names[1], loc, names[0]));
@@ -786,7 +731,7 @@ Result<ExprPtr> Binder::BindColumnRef(const ast::Expr& b) {
     }
     return e;
   }
-  return ResolveColumn(LastName(names), loc);
+  return ResolveColumn(LastPart(names), loc);
 }
 
 Result<ExprPtr> Binder::BindCase(const ast::Expr& b, Scope scope) {
@@ -948,7 +893,13 @@ Result<int64_t> Binder::BindCount(const ast::Expr& node, const char* what) {
 Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
   const int stmt_loc = 0;
   const bool distinct = s.distinct;
-  FLOE_RETURN_IF_ERROR(BindFrom(s.from));
+  FLOE_RETURN_IF_ERROR(BindWith(s));
+  const bool relations = s.from && NeedsRelations(*s.from);
+  if (relations) {
+    FLOE_RETURN_IF_ERROR(BindRelations(*s.from, s.where.get()));
+  } else {
+    FLOE_RETURN_IF_ERROR(BindFrom(s.from));
+  }
 
   // The select list, with * expanded.
   struct Item {
@@ -962,6 +913,24 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     if (t.star) {
       if (plan_.source == LogicalPlan::Source::kNone) {
         return Fail(t.location, ErrorKind::kInvalidInput, "SELECT * needs a table");
+      }
+      if (relations) {
+        int node = root_;
+        if (!t.name.empty()) {
+          // r.*: the columns of relation r.
+          node = -1;
+          for (const Relation& r : relations_) {
+            if (Lower(r.name) == Lower(t.name)) node = r.node;
+          }
+          if (node < 0) {
+            return Fail(t.location, ErrorKind::kNotFound,
+                        fmt::format("'{}' names no relation here (FROM)", t.name));
+          }
+        }
+        for (const StarItem& c : StarColumns(node)) {
+          items.push_back({c.merged, c.column, column_names_[c.column], t.location});
+        }
+        continue;
       }
       for (size_t c = 0; c < std::min(column_names_.size(), visible_columns_); ++c) {
         items.push_back({nullptr, static_cast<int>(c), column_names_[c], t.location});
@@ -979,14 +948,33 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
       ast::Expr ref;
       ref.kind = Kind::kColumnRef;
       ref.names = {column_names_[it.column]};
+      if (relations && !column_relations_[it.column].empty()) {
+        ref.names.insert(ref.names.begin(), column_relations_[it.column]);
+      }
       ref.location = it.loc;
       return BindExpr(ref, scope);
+    }
+    if (relations) {
+      return ResolveColumn(column_names_[it.column], it.loc, column_relations_[it.column]);
     }
     return ResolveColumn(column_names_[it.column], it.loc);
   };
 
-  if (s.where) {
-    const ast::Expr& w = *s.where;
+  // Relations mode: only the conjuncts no relation or join took.
+  ast::Expr outer_where;
+  const ast::Expr* where = s.where.get();
+  if (relations) {
+    where = nullptr;
+    if (outer_where_.size() == 1) where = outer_where_[0];
+    if (outer_where_.size() > 1) {
+      outer_where.kind = Kind::kAnd;
+      outer_where.location = s.where->location;
+      for (const ast::Expr* c : outer_where_) outer_where.args.push_back(CloneExpr(*c));
+      where = &outer_where;
+    }
+  }
+  if (where) {
+    const ast::Expr& w = *where;
     if (w.has_aggregate) {
       return Fail(w.location, ErrorKind::kInvalidInput,
                   "aggregate functions are not allowed in WHERE");
@@ -1027,7 +1015,7 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
       }
       FLOE_ASSIGN_OR_RETURN(key, bind_item(it, Scope::kInput));
     } else if (g.kind == Kind::kColumnRef) {
-      std::string name = LastName(g.names);
+      std::string name = LastPart(g.names);
       auto direct = BindExpr(g, Scope::kInput);
       if (direct) {
         key = *direct;
@@ -1105,7 +1093,7 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
       }
       ref = static_cast<int>(n - 1);
     } else if (node.kind == Kind::kColumnRef && node.names.size() == 1) {
-      std::string name = LastName(node.names);
+      std::string name = LastPart(node.names);
       for (size_t i = 0; i < items.size(); ++i) {
         if (items[i].name == name) {
           ref = static_cast<int>(i);
@@ -1146,6 +1134,10 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     if (plan_.offset < 0) plan_.offset = 0;
   }
 
+  if (relations) {
+    FLOE_ASSIGN_OR_RETURN(plan_.join, FinishRelations());
+    for (int c : slot_column_) plan_.slot_types.push_back(column_types_[c]);
+  }
   if (plan_.source == LogicalPlan::Source::kTable && plan_.where) {
     PushedFilter pushed =
         PushableFilter(plan_.where, plan_.table.metadata.CurrentSchema(), plan_.scan_field_ids);
@@ -1179,8 +1171,6 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
   }
   return std::move(plan_);
 }
-
-}  // namespace
 
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver) {
   FLOE_ASSIGN_OR_RETURN(ast::Select select, TransformSelect(statement));

@@ -1,10 +1,12 @@
 // LogicalPlan: a bound SELECT in the one shape floe runs -- source (table scan with pushed
-// filter and projection, a metadata table, or no table) -> WHERE -> [hash aggregate -> HAVING]
+// filter and projection, a metadata table, FROM's joins and subqueries (a JoinNode tree whose
+// relations are plans themselves), or no table) -> WHERE -> [hash aggregate -> HAVING]
 // -> projection (+ hidden ORDER BY keys) -> ORDER BY / top-N -> OFFSET/LIMIT. Expressions refer to
 // columns by index into the batch of the stage before them. Plain data, made by the binder.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,8 +21,11 @@
 
 namespace floe::sql {
 
+struct JoinNode;
+
 struct LogicalPlan {
-  enum class Source { kNone, kTable, kMetadataTable };
+  // kJoin: the rows of FROM's relations joined (or of one subquery or CTE), in `join`.
+  enum class Source { kNone, kTable, kMetadataTable, kJoin };
   Source source = Source::kNone;
   iceberg::Table table;                 // kTable, kMetadataTable
   columnar::RecordBatch metadata_rows;  // kMetadataTable: the rows (columns normalised)
@@ -32,6 +37,11 @@ struct LogicalPlan {
   // kTable: of scan_field_ids, those nothing reads after the scan's filter (filter-only columns
   // of a WHERE the scan decides whole): the scan hands them out as NULLs.
   std::vector<int32_t> scan_unused_ids;
+
+  // kJoin: the tree of relations and joins; its rows have one column per slot (a column of a
+  // relation that the statement reads), typed by slot_types.
+  std::shared_ptr<const JoinNode> join;
+  std::vector<columnar::DataType> slot_types;
 
   exec::ExprPtr where;  // over the source batch; null: none
   // The part of `where` still to apply to the source batch: conjuncts the scan's row filter
@@ -52,6 +62,32 @@ struct LogicalPlan {
   std::vector<exec::SortKey> order;   // over outputs + hidden
   int64_t limit = -1;
   int64_t offset = 0;
+};
+
+// FROM's relations and joins as bound: every expression is over the slots of the whole FROM (a
+// slot is one column of one relation), so joins can be reordered without rewriting them. Which
+// side builds a hash table, the join order of inner joins and the keys are chosen when the plan
+// runs (join_runner.h), from the relations' estimated sizes.
+struct JoinNode {
+  // kInner with no condition is a cross join. A RIGHT join is bound as kLeft with its sides
+  // swapped.
+  enum class Kind { kRelation, kInner, kLeft, kFull };
+  Kind kind = Kind::kRelation;
+  std::string name;  // kRelation: as the statement names it (for messages)
+
+  // kRelation: the plan producing the relation's rows (a table scan with its pushed filter, a
+  // subquery, a CTE, a table function), and the slot each of its outputs fills (-1: none).
+  std::shared_ptr<const LogicalPlan> plan;
+  std::vector<int> slots;
+  // kRelation: a CTE's plan, computed once however often it is named (plan is then this one).
+  bool shared = false;
+
+  std::shared_ptr<const JoinNode> left, right;
+  // The ON conjuncts (for inner joins also the WHERE conjuncts placed here), over slots.
+  std::vector<exec::ExprPtr> condition;
+  // Conjuncts of WHERE that apply to this node's rows (kLeft, kFull, and relations that are not
+  // table scans), over slots.
+  std::vector<exec::ExprPtr> filter;
 };
 
 }  // namespace floe::sql

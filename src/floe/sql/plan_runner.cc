@@ -10,6 +10,7 @@
 #include "floe/exec/sort.h"
 #include "floe/exec/table_scan.h"
 #include "floe/iceberg/scan.h"
+#include "floe/sql/join_runner.h"
 
 namespace floe::sql {
 
@@ -205,34 +206,12 @@ std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
   return Result<RecordBatch>(std::move(out));
 }
 
-}  // namespace
-
-Result<QueryResult> RunPlan(const LogicalPlan& plan, iceberg::Warehouse& wh,
-                            const QueryOptions& options) {
-  QueryResult result;
-  std::vector<WorkerState> workers;
-  int nworkers = 1;
-  std::optional<RecordBatch> counted;
-  if (auto c = CountFromManifests(plan, wh, &result.stats)) {
-    FLOE_ASSIGN_OR_RETURN(counted, std::move(*c));
-  }
-  // Without an aggregate or ORDER BY, rows go to the sink as they come.
-  Stream stream;
-  const bool streaming = options.sink && !plan.aggregate && plan.order.empty();
-  if (streaming) {
-    stream.plan = &plan;
-    stream.sink = &options.sink;
-    stream.to_skip = plan.offset;
-    stream.to_take = plan.limit;
-  }
-  auto new_worker = [&] {
-    WorkerState w = NewWorker(plan);
-    if (streaming) w.stream = &stream;
-    return w;
-  };
-  if (counted) {
-    workers.push_back(new_worker());
-  } else if (plan.source == LogicalPlan::Source::kTable) {
+// The source's batches (before WHERE): a table scan's on its workers, FROM's joined rows, or the
+// rows computed while binding.
+Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,
+                     ScanMetrics* stats, const BatchConsumer& consume) {
+  const QueryOptions& options = *ctx.options;
+  if (plan.source == LogicalPlan::Source::kTable) {
     exec::TableScanOptions so;
     so.field_ids = plan.scan_field_ids;
     // COUNT(*) alone still needs row counts: read the narrowest possible column.
@@ -246,28 +225,57 @@ Result<QueryResult> RunPlan(const LogicalPlan& plan, iceberg::Warehouse& wh,
       }
     }
     so.filter = plan.pushed_filter;
+    if (extra_filter) so.filter = so.filter ? iceberg::And(so.filter, extra_filter) : extra_filter;
     so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
     so.read = &options.read;
     so.threads = options.threads;
     so.on_file_done = options.progress;
-    nworkers = exec::ScanWorkers(so);
-    for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker());
-    FLOE_RETURN_IF_ERROR(exec::ScanTable(
-        plan.table, *wh.io, so,
-        [&](int w, RecordBatch b) { return ConsumeSource(plan, std::move(b), &workers[w]); },
-        &result.stats));
+    return exec::ScanTable(plan.table, *ctx.wh->io, so, consume, stats);
+  }
+  if (plan.source == LogicalPlan::Source::kJoin) return RunJoin(plan, ctx, stats, consume);
+  RecordBatch source;
+  if (plan.source == LogicalPlan::Source::kMetadataTable) {
+    source = plan.metadata_rows;
   } else {
+    source.schema = std::make_shared<columnar::Schema>();
+    source.num_rows = 1;
+  }
+  return consume(0, std::move(source));
+}
+
+Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const ResultSink* sink) {
+  QueryResult result;
+  std::vector<WorkerState> workers;
+  std::optional<RecordBatch> counted;
+  if (auto c = CountFromManifests(plan, *ctx.wh, &result.stats)) {
+    FLOE_ASSIGN_OR_RETURN(counted, std::move(*c));
+  }
+  // Without an aggregate or ORDER BY, rows go to the sink as they come.
+  Stream stream;
+  const bool streaming = sink != nullptr && !plan.aggregate && plan.order.empty();
+  if (streaming) {
+    stream.plan = &plan;
+    stream.sink = sink;
+    stream.to_skip = plan.offset;
+    stream.to_take = plan.limit;
+  }
+  auto new_worker = [&] {
+    WorkerState w = NewWorker(plan);
+    if (streaming) w.stream = &stream;
+    return w;
+  };
+  if (counted) {
     workers.push_back(new_worker());
-    RecordBatch source;
-    if (plan.source == LogicalPlan::Source::kMetadataTable) {
-      source = plan.metadata_rows;
-    } else {
-      source.schema = std::make_shared<columnar::Schema>();
-      source.num_rows = 1;
-    }
-    FLOE_RETURN_IF_ERROR(ConsumeSource(plan, source, workers.data()));
+  } else {
+    const bool parallel =
+        plan.source == LogicalPlan::Source::kTable || plan.source == LogicalPlan::Source::kJoin;
+    const int nworkers = parallel ? SourceWorkers(ctx) : 1;
+    for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker());
+    FLOE_RETURN_IF_ERROR(ProduceSource(
+        plan, ctx, nullptr, &result.stats,
+        [&](int w, RecordBatch b) { return ConsumeSource(plan, std::move(b), &workers[w]); }));
   }
 
   // Merge the workers.
@@ -366,12 +374,52 @@ Result<QueryResult> RunPlan(const LogicalPlan& plan, iceberg::Warehouse& wh,
   }
   out.schema = out_schema;
   result.schema = out_schema;
-  if (options.sink) {
-    if (out.num_rows > 0) FLOE_RETURN_IF_ERROR(options.sink(out));
+  if (sink != nullptr) {
+    if (out.num_rows > 0) FLOE_RETURN_IF_ERROR((*sink)(out));
   } else {
     result.batches.push_back(std::move(out));
   }
   return result;
+}
+
+}  // namespace
+
+int SourceWorkers(const RunContext& ctx) {
+  exec::TableScanOptions so;
+  so.threads = ctx.options->threads;
+  return exec::ScanWorkers(so);
+}
+
+bool Streamable(const LogicalPlan& plan) {
+  return !plan.aggregate && plan.order.empty() && plan.limit < 0 && plan.offset == 0;
+}
+
+Status StreamPlan(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,
+                  ScanMetrics* stats, const BatchConsumer& consume) {
+  if (!Streamable(plan)) return Internal("StreamPlan of a plan that does not stream");
+  return ProduceSource(plan, ctx, extra_filter, stats, [&](int w, RecordBatch b) -> Status {
+    if (plan.residual_where) {
+      FLOE_ASSIGN_OR_RETURN(b, exec::Filter(b, *plan.residual_where));
+    }
+    if (b.num_rows == 0) return {};
+    FLOE_ASSIGN_OR_RETURN(RecordBatch out, exec::Project(b, plan.outputs, plan.names));
+    return consume(w, std::move(out));
+  });
+}
+
+Result<RecordBatch> MaterializePlan(const LogicalPlan& plan, RunContext& ctx, ScanMetrics* stats) {
+  FLOE_ASSIGN_OR_RETURN(QueryResult r, RunPlanIn(plan, ctx, nullptr));
+  stats->Add(r.stats);
+  if (r.batches.size() == 1) return std::move(r.batches[0]);
+  return Internal("a subquery's plan gave {} batches, not one", r.batches.size());
+}
+
+Result<QueryResult> RunPlan(const LogicalPlan& plan, iceberg::Warehouse& wh,
+                            const QueryOptions& options) {
+  RunContext ctx;
+  ctx.wh = &wh;
+  ctx.options = &options;
+  return RunPlanIn(plan, ctx, options.sink ? &options.sink : nullptr);
 }
 
 }  // namespace floe::sql

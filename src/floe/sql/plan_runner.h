@@ -1,8 +1,13 @@
-// RunPlan: a bound LogicalPlan run over a warehouse -- the table scan on its workers (each with
-// its own WHERE, partial aggregate or top-N), the workers merged, HAVING, ORDER BY, OFFSET and
-// LIMIT -- its rows streamed to the options' sink or returned. What Engine::Execute does after
+// RunPlan: a bound LogicalPlan run over a warehouse -- its source (a table scan on its workers,
+// or FROM's joins, join_runner.h) feeding each worker's WHERE, partial aggregate or top-N, the
+// workers merged, HAVING, ORDER BY, OFFSET and LIMIT -- its rows streamed to the options' sink or
+// returned. What Engine::Execute does after
 // binding a SELECT; DML statements run the scans that find their rows through it too.
 #pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
 
 #include "floe/base/result.h"
 #include "floe/iceberg/warehouse.h"
@@ -13,5 +18,30 @@ namespace floe::sql {
 
 Result<QueryResult> RunPlan(const LogicalPlan& plan, iceberg::Warehouse& wh,
                             const QueryOptions& options);
+
+// What running one statement's plans shares: the warehouse, the options (their sink is only for
+// the statement's own rows), and the results of its WITH queries, each computed once.
+struct RunContext {
+  iceberg::Warehouse* wh = nullptr;
+  const QueryOptions* options = nullptr;
+  std::mutex mu;
+  std::map<const LogicalPlan*, columnar::RecordBatch> shared;  // a CTE's rows, by its plan
+};
+
+// Receives a plan's batches from worker `worker` (0 <= worker < SourceWorkers); workers call it
+// concurrently, each one call at a time.
+using BatchConsumer = std::function<Status(int worker, columnar::RecordBatch batch)>;
+int SourceWorkers(const RunContext& ctx);
+
+// A plan whose rows can stream: no aggregate, ORDER BY, LIMIT or OFFSET.
+bool Streamable(const LogicalPlan& plan);
+// The rows of a streamable plan (its outputs), as its source produces them; `extra_filter`
+// (null: none) is added to a table scan's filter (a join's keys pruning it). Scan counters go to
+// `stats`.
+Status StreamPlan(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,
+                  ScanMetrics* stats, const BatchConsumer& consume);
+// Every row of a plan (its outputs) in one batch: a subquery's or a CTE's.
+Result<columnar::RecordBatch> MaterializePlan(const LogicalPlan& plan, RunContext& ctx,
+                                              ScanMetrics* stats);
 
 }  // namespace floe::sql

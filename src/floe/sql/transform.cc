@@ -14,6 +14,7 @@ namespace {
 
 using internal::LastName;
 using internal::Lower;
+using internal::NodeField;
 using internal::Unwrap;
 using json = nlohmann::json;
 
@@ -24,6 +25,34 @@ int LocationOf(const json& node) {
     if (it != body->end() && it->is_number_integer()) return it->get<int>();
   }
   return -1;
+}
+
+// The smallest location anywhere in `node` (JoinExpr and RangeSubselect carry none), or -1.
+int FirstLocation(const json& node) {
+  int best = -1;
+  if (node.is_object()) {
+    for (const auto& [k, v] : node.items()) {
+      int l = k == "location" && v.is_number_integer() ? v.get<int>() : FirstLocation(v);
+      if (l >= 0 && (best < 0 || l < best)) best = l;
+    }
+  } else if (node.is_array()) {
+    for (const auto& v : node) {
+      int l = FirstLocation(v);
+      if (l >= 0 && (best < 0 || l < best)) best = l;
+    }
+  }
+  return best;
+}
+
+// The strings of a list of {"String": {"sval": ...}}.
+std::vector<std::string> Strings(const json& list) {
+  std::vector<std::string> out;
+  if (!list.is_array()) return out;
+  for (const auto& s : list) {
+    const json& str = NodeField(s, "String");
+    out.push_back(str.is_object() ? str.value("sval", "") : "");
+  }
+  return out;
 }
 
 // body[key], or an empty array when `body` lacks it; a reference into the tree, never a copy (the
@@ -105,6 +134,9 @@ class Transformer {
   size_t GroupKey(const json& node, ast::Select* out);
   std::vector<std::string> group_key_texts_;  // GroupKey's: each key's tree without locations
   Result<std::optional<ast::TableRef>> From(const json& from);
+  Result<ast::TableRef> FromItem(const json& item);
+  // The SELECT of a subquery node ({"SelectStmt": ...}) in this statement's text.
+  Result<ast::Select> SubSelect(const json& node);
   // The target table of DELETE and UPDATE (a RangeVar), and the clauses floe does not support.
   Result<ast::TableRef> Target(const json& s, const char* what);
   static std::string AliasOf(const json& body);
@@ -433,11 +465,73 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
 
 Result<std::optional<ast::TableRef>> Transformer::From(const json& from) {
   if (!from.is_array() || from.empty()) return std::nullopt;
-  if (from.size() > 1) return Unsupported(LocationOf(from[1]), "joins (several tables in FROM)");
-  auto [type, body] = Unwrap(from[0]);
+  FLOE_ASSIGN_OR_RETURN(ast::TableRef acc, FromItem(from[0]));
+  // FROM a, b, c: ((a CROSS JOIN b) CROSS JOIN c); WHERE's conditions join them.
+  for (size_t i = 1; i < from.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(ast::TableRef next, FromItem(from[i]));
+    ast::TableRef join;
+    join.kind = ast::TableRef::Kind::kJoin;
+    join.join_type = ast::TableRef::JoinType::kCross;
+    join.location = next.location;
+    join.left = std::make_shared<const ast::TableRef>(std::move(acc));
+    join.right = std::make_shared<const ast::TableRef>(std::move(next));
+    acc = std::move(join);
+  }
+  return acc;
+}
+
+Result<ast::Select> Transformer::SubSelect(const json& node) {
+  auto [type, body] = Unwrap(node);
+  if (type != "SelectStmt") return Unsupported(FirstLocation(node), Describe(type));
+  ParsedStatement sub{st_.text, "SelectStmt", *body, st_.time_travel, {}, st_.try_casts};
+  return Transformer(sub).Select();
+}
+
+Result<ast::TableRef> Transformer::FromItem(const json& item) {
+  auto [type, body] = Unwrap(item);
   ast::TableRef ref;
-  ref.location = LocationOf(from[0]);
-  if (type == "JoinExpr") return Unsupported(LocationOf((*body)["rarg"]), "joins");
+  ref.location = LocationOf(item);
+  if (type == "JoinExpr") {
+    using JoinType = ast::TableRef::JoinType;
+    ref.kind = ast::TableRef::Kind::kJoin;
+    FLOE_ASSIGN_OR_RETURN(ast::TableRef left, FromItem((*body)["larg"]));
+    FLOE_ASSIGN_OR_RETURN(ast::TableRef right, FromItem((*body)["rarg"]));
+    ref.location = right.location;
+    if (body->contains("alias")) {
+      return Unsupported(ref.location, "an alias on a join (name the tables instead)");
+    }
+    if (body->contains("join_using_alias")) return Unsupported(ref.location, "USING ... AS");
+    const std::string jt = body->value("jointype", "");
+    ref.join_type = jt == "JOIN_LEFT"    ? JoinType::kLeft
+                    : jt == "JOIN_RIGHT" ? JoinType::kRight
+                    : jt == "JOIN_FULL"  ? JoinType::kFull
+                                         : JoinType::kInner;
+    if (jt != "JOIN_INNER" && jt != "JOIN_LEFT" && jt != "JOIN_RIGHT" && jt != "JOIN_FULL") {
+      return Unsupported(ref.location, fmt::format("the join type {}", jt));
+    }
+    ref.natural = body->value("isNatural", false);
+    ref.using_columns = Strings(ListField(*body, "usingClause"));
+    if (body->contains("quals")) ref.on = Expr((*body)["quals"]);
+    if (ref.join_type == JoinType::kInner && !ref.on && !ref.natural && ref.using_columns.empty()) {
+      ref.join_type = JoinType::kCross;
+    }
+    ref.left = std::make_shared<const ast::TableRef>(std::move(left));
+    ref.right = std::make_shared<const ast::TableRef>(std::move(right));
+    return ref;
+  }
+  if (type == "RangeSubselect") {
+    // At its opening parenthesis (the node has no location of its own).
+    ref.location = FirstLocation(item);
+    const size_t open = st_.text.rfind('(', static_cast<size_t>(std::max(ref.location, 0)));
+    if (ref.location > 0 && open != std::string::npos) ref.location = static_cast<int>(open);
+    if (body->value("lateral", false)) return Unsupported(ref.location, "LATERAL");
+    ref.kind = ast::TableRef::Kind::kSubquery;
+    FLOE_ASSIGN_OR_RETURN(ast::Select sub, SubSelect((*body)["subquery"]));
+    ref.subquery = std::make_shared<const ast::Select>(std::move(sub));
+    ref.alias = AliasOf(*body);
+    ref.column_aliases = Strings(NodeField(NodeField(*body, "alias"), "colnames"));
+    return ref;
+  }
   if (type == "RangeFunction") {
     // FROM name(): one function call.
     const json* call = nullptr;
@@ -448,6 +542,7 @@ Result<std::optional<ast::TableRef>> Transformer::From(const json& from) {
         call = &(*fb)["items"][0];
       }
     }
+    if (ref.location < 0) ref.location = FirstLocation(item);
     if (call == nullptr) return Unsupported(ref.location, Describe(type));
     auto [ct, cb] = Unwrap(*call);
     if (ct != "FuncCall") return Unsupported(ref.location, Describe(type));
@@ -463,6 +558,7 @@ Result<std::optional<ast::TableRef>> Transformer::From(const json& from) {
       ref.function_args.push_back(arg->constant);
     }
     ref.alias = AliasOf(*body);
+    ref.column_aliases = Strings(NodeField(NodeField(*body, "alias"), "colnames"));
     return ref;
   }
   if (type != "RangeVar") return Unsupported(ref.location, Describe(type));
@@ -470,6 +566,7 @@ Result<std::optional<ast::TableRef>> Transformer::From(const json& from) {
     if (body->contains(k)) ref.names.push_back((*body)[k].get<std::string>());
   }
   ref.alias = AliasOf(*body);
+  ref.column_aliases = Strings(NodeField(NodeField(*body, "alias"), "colnames"));
   return ref;
 }
 
@@ -494,7 +591,9 @@ Result<ast::Merge> Transformer::Merge() {
     out.source_alias = AliasOf(*body);
   } else {
     FLOE_ASSIGN_OR_RETURN(std::optional<ast::TableRef> from, From(json::array({src})));
-    if (!from) return Unsupported(out.source_location, "this MERGE source");
+    if (!from || from->kind == ast::TableRef::Kind::kJoin) {
+      return Unsupported(out.source_location, "this MERGE source (write the join as a subquery)");
+    }
     out.source_alias = !from->alias.empty()                           ? from->alias
                        : from->kind == ast::TableRef::Kind::kFunction ? from->function
                                                                       : from->names.back();
@@ -568,18 +667,33 @@ Result<ast::Select> Transformer::Select() {
   if (s.value("op", "SETOP_NONE") != "SETOP_NONE") {
     return Unsupported(stmt_loc, "UNION / INTERSECT / EXCEPT");
   }
-  if (s.contains("withClause")) return Unsupported(LocationOf(s["withClause"]), "WITH");
+  ast::Select out;
+  if (s.contains("withClause")) {
+    const json& with = s["withClause"];
+    if (with.value("recursive", false)) {
+      return Unsupported(FirstLocation(with), "WITH RECURSIVE");
+    }
+    for (const auto& c : ListField(with, "ctes")) {
+      const json& cte = NodeField(c, "CommonTableExpr");
+      ast::CommonTableExpr e;
+      e.name = cte.value("ctename", "");
+      e.location = cte.value("location", -1);
+      e.columns = Strings(NodeField(cte, "aliascolnames"));
+      FLOE_ASSIGN_OR_RETURN(ast::Select sub, SubSelect(NodeField(cte, "ctequery")));
+      e.select = std::make_shared<const ast::Select>(std::move(sub));
+      out.with.push_back(std::move(e));
+    }
+  }
   if (s.contains("valuesLists")) return Unsupported(stmt_loc, "VALUES");
   if (s.contains("intoClause")) return Unsupported(stmt_loc, "SELECT INTO");
   if (s.contains("lockingClause")) return Unsupported(stmt_loc, "FOR UPDATE / FOR SHARE");
   if (s.contains("windowClause")) return Unsupported(stmt_loc, "WINDOW");
-  ast::Select out;
   if (s.contains("distinctClause")) {
     const json& d = s["distinctClause"];
     if (d.size() != 1 || !d[0].empty()) return Unsupported(stmt_loc, "DISTINCT ON");
     out.distinct = true;
   }
-  FLOE_ASSIGN_OR_RETURN(out.from, From(s.value("fromClause", json::array())));
+  FLOE_ASSIGN_OR_RETURN(out.from, From(ListField(s, "fromClause")));
 
   if (s.contains("targetList")) {
     for (const auto& t : s["targetList"]) {
@@ -590,6 +704,8 @@ Result<ast::Select> Transformer::Select() {
       item.location = LocationOf(val);
       if (vt == "ColumnRef" && (*vb)["fields"].back().contains("A_Star")) {
         item.star = true;
+        const json& fields = (*vb)["fields"];
+        if (fields.size() >= 2) item.name = LastName(json::array({fields[fields.size() - 2]}));
         out.items.push_back(std::move(item));
         continue;
       }

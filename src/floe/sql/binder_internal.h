@@ -1,0 +1,181 @@
+// The binder's state while it binds one SELECT: internal to sql, shared by binder.cc (expressions,
+// the select list, GROUP BY, ORDER BY) and bind_from.cc (FROM's relations, joins and CTEs).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "floe/sql/ast.h"
+#include "floe/sql/bind_internal.h"
+#include "floe/sql/binder.h"
+#include "floe/sql/logical_plan.h"
+
+namespace floe::sql::internal {
+
+// A deep copy of a syntax tree.
+ast::ExprPtr CloneExpr(const ast::Expr& e);
+
+// The WITH queries a SELECT sees: its own and its enclosing ones'.
+struct CteScope {
+  struct Cte {
+    std::shared_ptr<const LogicalPlan> plan;
+    std::vector<std::string> columns;
+  };
+  std::map<std::string, Cte> ctes;  // by lower-case name
+  std::shared_ptr<const CteScope> parent;
+
+  const Cte* Find(const std::string& lower_name) const {
+    for (const CteScope* s = this; s != nullptr; s = s->parent.get()) {
+      auto it = s->ctes.find(lower_name);
+      if (it != s->ctes.end()) return &it->second;
+    }
+    return nullptr;
+  }
+};
+
+class Binder {
+ public:
+  // `ctes`: the common table expressions in scope (null: none).
+  Binder(const ParsedStatement& st, const TableResolver& r,
+         std::shared_ptr<const CteScope> ctes = nullptr)
+      : st_(st), resolver_(r), ctes_(std::move(ctes)) {}
+  // Binds expressions over `columns` of named relations (BindScalar).
+  Binder(const ParsedStatement& st, const TableResolver& r,
+         const std::vector<RelationColumn>& columns, std::string what)
+      : st_(st), resolver_(r) {
+    plan_.source = LogicalPlan::Source::kMetadataTable;
+    source_name_ = std::move(what);
+    for (const RelationColumn& c : columns) {
+      column_names_.push_back(c.name);
+      column_types_.push_back(c.type);
+      column_relations_.push_back(c.relation);
+      scan_index_.push_back(static_cast<int>(scan_index_.size()));
+    }
+  }
+
+  Result<LogicalPlan> Bind(const ast::Select& s);
+  Result<exec::ExprPtr> BindScalar(const ast::Expr& e) { return BindExpr(e, Scope::kInput); }
+
+ private:
+  enum class Scope { kInput, kAggregate };
+
+  std::unexpected<Error> Fail(int loc, ErrorKind kind, std::string msg) const {
+    return FailAt(st_.text, loc, kind, std::move(msg));
+  }
+  std::unexpected<Error> Unsupported(int loc, const std::string& what) const {
+    return UnsupportedAt(st_.text, loc, what);
+  }
+  // An error from below (type checks) located at `loc` unless it already names a position.
+  Error Locate(Error e, int loc) const {
+    if (e.message.starts_with("at line ")) return e;
+    return ErrorAt(e.kind, st_.text, loc, e.message);
+  }
+
+  Status BindFrom(const std::optional<ast::TableRef>& from);
+
+  // FROM with joins, subqueries or CTEs (bind_from.cc): relations whose columns get slots as
+  // statements name them; WHERE's conjuncts placed in the relations' scans or at joins.
+  bool NeedsRelations(const ast::TableRef& from) const;
+  Status BindWith(const ast::Select& s);
+  Status BindRelations(const ast::TableRef& from, const ast::Expr* where);
+  Result<int> AddRelationNode(const ast::TableRef& ref);
+  Status AddRelation(int index);
+  Status JoinConditions(int node);
+  // Where a conjunct over `relations` lands: as a filter of `node`'s rows, or (`on` set) as a
+  // condition of the join `node`.
+  void Place(const ast::Expr* conjunct, const std::set<int>& relations, int node, bool on);
+  bool RelationsOf(const ast::Expr& e, std::set<int>* out) const;
+  Status CheckCondition(const ast::Expr& c, const char* clause);
+  int RelationOfColumn(const std::vector<std::string>& names) const;
+  // What `*` means over a node: columns, and for FULL JOIN ... USING the merged column.
+  struct StarItem {
+    int column = -1;
+    const ast::Expr* merged = nullptr;  // COALESCE(left.c, right.c)
+  };
+  std::vector<StarItem> StarColumns(int node) const;
+  Result<std::shared_ptr<const JoinNode>> FinishRelations();
+  Result<std::shared_ptr<const JoinNode>> FinishNode(int node);
+  ParsedStatement StatementFor(int begin, int end) const;
+  Status BindRows(columnar::RecordBatch rows);
+  Status BindTableFunction(const ast::TableRef& from);
+  Result<exec::ExprPtr> ResolveColumn(const std::string& name, int loc,
+                                      const std::string& relation = "");
+  bool IsRelation(const std::string& name) const;
+  Result<exec::ExprPtr> BindExpr(const ast::Expr& e, Scope scope);
+  Result<exec::ExprPtr> BindNode(const ast::Expr& e, Scope scope);
+  Result<std::vector<exec::ExprPtr>> BindList(const std::vector<ast::ExprPtr>& list, Scope scope);
+  Result<exec::ExprPtr> BindColumnRef(const ast::Expr& e);
+  Result<exec::ExprPtr> BindConst(const ast::Const& c, int loc);
+  Result<exec::ExprPtr> BindCase(const ast::Expr& e, Scope scope);
+  Result<exec::ExprPtr> BindOperator(const ast::Expr& e, Scope scope);
+  Result<exec::ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
+  Result<exec::ExprPtr> BindAggregate(const ast::Expr& e);
+  Result<exec::Value> AggregateConstant(const ast::Expr& e, std::string_view what);
+  Result<exec::ExprPtr> BindGrouping(const ast::Expr& b, exec::Aggregate agg);
+  exec::ExprPtr RegisterAggregate(exec::Aggregate agg, const std::string& name);
+  Result<exec::ExprPtr> Call(exec::Fn fn, std::vector<exec::ExprPtr> args, int loc,
+                             std::string text = {});
+  Result<exec::ExprPtr> Call(const exec::ScalarFunction& fn, std::vector<exec::ExprPtr> args,
+                             int loc, std::string text = {});
+  Result<exec::ExprPtr> Fold(Result<exec::ExprPtr> call, int loc);
+  Result<columnar::DataType> BindTypeName(const ast::TypeName& type_name, int loc);
+  Result<int64_t> BindCount(const ast::Expr& e, const char* what);
+
+  const ParsedStatement& st_;
+  const TableResolver& resolver_;
+  LogicalPlan plan_;
+  std::string source_name_;
+  std::vector<std::string> column_names_;
+  std::vector<columnar::DataType> column_types_;
+  std::vector<int32_t> column_ids_;  // kTable: field ids
+  std::vector<int> scan_index_;      // source column -> index in the scan output, or -1
+  // Columns `*` expands to: the first ones (a table's metadata columns come after them).
+  size_t visible_columns_ = SIZE_MAX;
+  // BindScalar: the relation each column belongs to (qualified references name it).
+  std::vector<std::string> column_relations_;
+  std::vector<std::string> aggregate_keys_;
+
+  std::shared_ptr<const CteScope> ctes_;
+  // Relations mode (plan_.source == kJoin): every column of every relation is listed in
+  // column_names_ (column_relations_ naming its relation); scan_index_ holds its slot once read.
+  struct Relation {
+    std::string name;
+    const ast::TableRef* table = nullptr;     // a table scan, bound last with its pushed conjuncts
+    iceberg::Table loaded;                    // the table `table` names
+    std::shared_ptr<const LogicalPlan> plan;  // otherwise: the bound subquery, CTE or function
+    bool shared = false;                      // a CTE's plan
+    size_t first_column = 0, columns = 0;     // its columns in column_names_
+    std::vector<const ast::Expr*> pushed;     // conjuncts its scan decides
+    std::vector<std::string> source_names;    // its columns' own names (before AS x(a, b))
+    int node = -1;
+    int text_begin = 0, text_end = 0;  // its time-travel clauses lie here
+  };
+  struct Node {
+    JoinNode::Kind kind = JoinNode::Kind::kRelation;
+    int relation = -1;
+    const ast::TableRef* ref = nullptr;
+    int left = -1, right = -1;            // a RIGHT join's sides swapped (it runs as a LEFT join)
+    int text_left = -1, text_right = -1;  // as written
+    std::set<int> relations;              // below it
+    std::vector<std::string> using_columns;
+    bool using_from_right = false;  // RIGHT JOIN ... USING: the merged column is the right one's
+    std::vector<const ast::Expr*> using_merged;  // FULL JOIN ... USING: each one's COALESCE
+    std::vector<const ast::Expr*> condition, filter;
+  };
+  std::vector<Relation> relations_;
+  std::vector<Node> nodes_;
+  int root_ = -1;
+  std::vector<const ast::Expr*> outer_where_;  // WHERE conjuncts evaluated after every join
+  std::vector<ast::ExprPtr> owned_;            // conditions written for USING and NATURAL
+  std::vector<int> column_relation_;           // column -> relation
+  std::vector<bool> column_visible_;           // column -> in `*`
+  std::vector<bool> column_merged_away_;       // column -> hidden by USING from bare names
+  // FULL JOIN ... USING (c): a bare `c` means COALESCE(left.c, right.c).
+  std::vector<std::pair<std::string, const ast::Expr*>> merged_columns_;
+  std::vector<int> slot_column_;  // slot -> column
+};
+
+}  // namespace floe::sql::internal

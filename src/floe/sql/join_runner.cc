@@ -1,0 +1,605 @@
+#include "floe/sql/join_runner.h"
+
+#include <algorithm>
+#include <set>
+
+#include "floe/columnar/column_builder.h"
+#include "floe/columnar/take.h"
+#include "floe/exec/hash_join.h"
+#include "floe/exec/value.h"
+#include "floe/iceberg/scan.h"
+#include "floe/sql/pushdown.h"
+
+namespace floe::sql {
+
+namespace {
+
+using columnar::ColumnPtr;
+using columnar::RecordBatch;
+
+// A build side with at most this many distinct keys prunes the other side by the keys
+// themselves; a larger one by their range.
+constexpr size_t kPruneInListMax = 64;
+// Pairs of a cross product made at a time.
+constexpr size_t kCrossChunk = 65536;
+
+void SlotsOf(const exec::ExprPtr& e, std::set<int>* out) {
+  if (!e) return;
+  if (e->kind == exec::Expr::Kind::kColumn) out->insert(e->column);
+  for (const auto& a : e->args) SlotsOf(a, out);
+}
+
+bool Within(const std::set<int>& s, const std::vector<bool>& slots) {
+  return std::all_of(s.begin(), s.end(), [&](int x) {
+    return x >= 0 && static_cast<size_t>(x) < slots.size() && slots[static_cast<size_t>(x)];
+  });
+}
+
+// How a join runs: a relation streamed from its plan, or a join of a streamed (probe) side and a
+// built one.
+struct Step {
+  const JoinNode* relation = nullptr;
+  JoinNode::Kind kind = JoinNode::Kind::kRelation;
+  std::unique_ptr<Step> probe, build;
+  std::vector<exec::ExprPtr> probe_keys, build_keys;
+  exec::ExprPtr residual;             // the other conditions, on each matching pair; null: none
+  std::vector<exec::ExprPtr> filter;  // on the step's rows
+  std::vector<bool> slots;            // the slots its rows fill
+  double rows = 0;                    // estimated
+};
+
+// Filters added to relations' scans by the joins above them (dynamic pruning).
+using Pruning = std::map<const JoinNode*, iceberg::ExprPtr>;
+
+// The rows `idx` of a batch in the slot layout (absent slots stay absent).
+Result<RecordBatch> Gather(const RecordBatch& b, const std::vector<int64_t>& idx) {
+  RecordBatch out;
+  out.num_rows = static_cast<int64_t>(idx.size());
+  out.columns.resize(b.columns.size());
+  for (size_t c = 0; c < b.columns.size(); ++c) {
+    if (b.columns[c]) {
+      FLOE_ASSIGN_OR_RETURN(out.columns[c], columnar::Take(*b.columns[c], idx));
+    }
+  }
+  return out;
+}
+
+// The rows of `b` for which `predicate` is true.
+Result<RecordBatch> FilterRows(const RecordBatch& b, const exec::Expr& predicate) {
+  FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(predicate, b));
+  std::vector<int64_t> keep;
+  if (mask->type.id == columnar::TypeId::kBool) {
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      if (mask->IsValid(r) && mask->BoolAt(r)) keep.push_back(r);
+    }
+  }
+  if (static_cast<int64_t>(keep.size()) == b.num_rows) return b;
+  return Gather(b, keep);
+}
+
+class JoinRun {
+ public:
+  JoinRun(const LogicalPlan& plan, RunContext& ctx, ScanMetrics* stats)
+      : plan_(plan), ctx_(ctx), stats_(stats), nslots_(plan.slot_types.size()) {}
+
+  Result<std::unique_ptr<Step>> Plan(const JoinNode& n);
+  Status Produce(const Step& s, const Pruning& pruning, const BatchConsumer& consume);
+
+ private:
+  Result<double> Estimate(const JoinNode& n);
+  Result<RecordBatch> RelationRows(const JoinNode& n);
+  Result<RecordBatch> Materialize(const Step& s, const Pruning& pruning);
+  void FlattenInner(const JoinNode& n, std::vector<const JoinNode*>* inputs,
+                    std::vector<exec::ExprPtr>* conditions) const;
+  Status SplitConditions(const std::vector<exec::ExprPtr>& conditions, Step* join) const;
+  std::optional<std::pair<exec::ExprPtr, exec::ExprPtr>> EquiSides(
+      const exec::ExprPtr& condition, const std::vector<bool>& probe,
+      const std::vector<bool>& build) const;
+  const JoinNode* Supplier(const Step& s, int slot) const;
+  Status Prune(const Step& join, const std::vector<ColumnPtr>& build_keys, int64_t rows,
+               Pruning* pruning) const;
+  Status ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume);
+  Status Emit(const Step& s, int worker, RecordBatch b, const BatchConsumer& consume) const;
+  Result<RecordBatch> NullExtended(const RecordBatch& kept, const std::vector<int64_t>& rows,
+                                   const std::vector<bool>& null_slots) const;
+
+  const LogicalPlan& plan_;
+  RunContext& ctx_;
+  ScanMetrics* stats_;
+  size_t nslots_;
+  std::map<const JoinNode*, RecordBatch> rows_;  // relations computed whole
+};
+
+Result<RecordBatch> JoinRun::RelationRows(const JoinNode& n) {
+  auto it = rows_.find(&n);
+  if (it != rows_.end()) return it->second;
+  RecordBatch rows;
+  if (n.shared) {
+    {
+      std::lock_guard lock(ctx_.mu);
+      auto s = ctx_.shared.find(n.plan.get());
+      if (s != ctx_.shared.end()) rows = s->second;
+    }
+    if (rows.schema == nullptr) {
+      FLOE_ASSIGN_OR_RETURN(rows, MaterializePlan(*n.plan, ctx_, stats_));
+      std::lock_guard lock(ctx_.mu);
+      ctx_.shared[n.plan.get()] = rows;
+    }
+  } else {
+    FLOE_ASSIGN_OR_RETURN(rows, MaterializePlan(*n.plan, ctx_, stats_));
+  }
+  rows_[&n] = rows;
+  return rows;
+}
+
+Result<double> JoinRun::Estimate(const JoinNode& n) {
+  switch (n.kind) {
+    case JoinNode::Kind::kRelation:
+      break;
+    case JoinNode::Kind::kLeft:
+      return Estimate(*n.left);
+    case JoinNode::Kind::kFull:
+    case JoinNode::Kind::kInner: {
+      FLOE_ASSIGN_OR_RETURN(double l, Estimate(*n.left));
+      FLOE_ASSIGN_OR_RETURN(double r, Estimate(*n.right));
+      return l + r;
+    }
+  }
+  const LogicalPlan& p = *n.plan;
+  if (n.shared || !Streamable(p) || p.source == LogicalPlan::Source::kMetadataTable ||
+      p.source == LogicalPlan::Source::kNone) {
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, RelationRows(n));
+    return static_cast<double>(rows.num_rows);
+  }
+  if (p.source == LogicalPlan::Source::kTable) {
+    // The record counts of the files its filter keeps (the metadata is cached for the scan).
+    iceberg::ScanOptions so;
+    so.filter = p.pushed_filter;
+    so.snapshot_id = p.snapshot_id;
+    so.as_of_timestamp_ms = p.as_of_timestamp_ms;
+    FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan scan, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
+    double rows = 0;
+    for (const auto& t : scan.tasks) rows += static_cast<double>(t.file.record_count);
+    return p.residual_where ? rows / 2 : rows;
+  }
+  // A subquery of joins: large, so that it streams.
+  return 1e12;
+}
+
+void JoinRun::FlattenInner(const JoinNode& n, std::vector<const JoinNode*>* inputs,
+                           std::vector<exec::ExprPtr>* conditions) const {
+  if (n.kind != JoinNode::Kind::kInner) {
+    inputs->push_back(&n);
+    return;
+  }
+  conditions->insert(conditions->end(), n.condition.begin(), n.condition.end());
+  conditions->insert(conditions->end(), n.filter.begin(), n.filter.end());
+  FlattenInner(*n.left, inputs, conditions);
+  FlattenInner(*n.right, inputs, conditions);
+}
+
+std::optional<std::pair<exec::ExprPtr, exec::ExprPtr>> JoinRun::EquiSides(
+    const exec::ExprPtr& c, const std::vector<bool>& probe, const std::vector<bool>& build) const {
+  if (c->kind != exec::Expr::Kind::kCall || c->fn != exec::Fn::kEq || c->args.size() != 2) {
+    return std::nullopt;
+  }
+  std::set<int> a, b;
+  SlotsOf(c->args[0], &a);
+  SlotsOf(c->args[1], &b);
+  if (a.empty() || b.empty()) return std::nullopt;
+  if (Within(a, probe) && Within(b, build)) return std::make_pair(c->args[0], c->args[1]);
+  if (Within(b, probe) && Within(a, build)) return std::make_pair(c->args[1], c->args[0]);
+  return std::nullopt;
+}
+
+Status JoinRun::SplitConditions(const std::vector<exec::ExprPtr>& conditions, Step* j) const {
+  std::vector<exec::ExprPtr> rest;
+  for (const auto& c : conditions) {
+    auto sides = EquiSides(c, j->probe->slots, j->build->slots);
+    if (sides) {
+      exec::ExprPtr p = sides->first, b = sides->second;
+      if (p->type != b->type) {
+        // Both keys in the type they are compared in.
+        auto common = exec::CommonType(p->type, b->type);
+        if (common) {
+          auto pc = p->type == *common ? Result<exec::ExprPtr>(p) : exec::MakeCast(p, *common);
+          auto bc = b->type == *common ? Result<exec::ExprPtr>(b) : exec::MakeCast(b, *common);
+          if (pc && bc) {
+            p = *pc;
+            b = *bc;
+          }
+        }
+      }
+      if (p->type == b->type) {
+        j->probe_keys.push_back(p);
+        j->build_keys.push_back(b);
+        continue;
+      }
+    }
+    rest.push_back(c);
+  }
+  for (const auto& c : rest) {
+    if (!j->residual) {
+      j->residual = c;
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(j->residual, exec::MakeCall(exec::Fn::kAnd, {j->residual, c}));
+  }
+  return {};
+}
+
+Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
+  auto s = std::make_unique<Step>();
+  s->kind = n.kind;
+  s->slots.assign(nslots_, false);
+  if (n.kind == JoinNode::Kind::kRelation) {
+    s->relation = &n;
+    for (int slot : n.slots) {
+      if (slot >= 0) s->slots[static_cast<size_t>(slot)] = true;
+    }
+    s->filter = n.filter;
+    FLOE_ASSIGN_OR_RETURN(s->rows, Estimate(n));
+    return s;
+  }
+  if (n.kind != JoinNode::Kind::kInner) {
+    // Outer joins keep their sides: the preserved one streams, the other is built.
+    FLOE_ASSIGN_OR_RETURN(s->probe, Plan(*n.left));
+    FLOE_ASSIGN_OR_RETURN(s->build, Plan(*n.right));
+    for (size_t i = 0; i < nslots_; ++i) s->slots[i] = s->probe->slots[i] || s->build->slots[i];
+    FLOE_RETURN_IF_ERROR(SplitConditions(n.condition, s.get()));
+    s->filter = n.filter;
+    s->rows = n.kind == JoinNode::Kind::kLeft ? s->probe->rows : s->probe->rows + s->build->rows;
+    return s;
+  }
+  // Inner joins in any order: the largest input streams through hash tables of the others, each
+  // next input the smallest one a condition connects to those joined so far.
+  std::vector<const JoinNode*> inputs;
+  std::vector<exec::ExprPtr> conditions;
+  FlattenInner(n, &inputs, &conditions);
+  std::vector<std::unique_ptr<Step>> steps;
+  for (const JoinNode* in : inputs) {
+    FLOE_ASSIGN_OR_RETURN(auto step, Plan(*in));
+    steps.push_back(std::move(step));
+  }
+  std::vector<std::set<int>> condition_slots(conditions.size());
+  for (size_t c = 0; c < conditions.size(); ++c) SlotsOf(conditions[c], &condition_slots[c]);
+  std::vector<bool> used(conditions.size(), false);
+  size_t start = 0;
+  for (size_t i = 1; i < steps.size(); ++i) {
+    if (steps[i]->rows > steps[start]->rows) start = i;
+  }
+  std::unique_ptr<Step> acc = std::move(steps[start]);
+  for (size_t joined = 1; joined < steps.size(); ++joined) {
+    int best = -1;
+    bool best_connected = false;
+    for (size_t k = 0; k < steps.size(); ++k) {
+      if (!steps[k]) continue;
+      bool connected = false;
+      for (size_t c = 0; c < conditions.size() && !connected; ++c) {
+        connected = !used[c] && EquiSides(conditions[c], acc->slots, steps[k]->slots).has_value();
+      }
+      const bool better =
+          best < 0 || (connected && !best_connected) ||
+          (connected == best_connected && steps[k]->rows < steps[static_cast<size_t>(best)]->rows);
+      if (better) {
+        best = static_cast<int>(k);
+        best_connected = connected;
+      }
+    }
+    auto j = std::make_unique<Step>();
+    j->kind = JoinNode::Kind::kInner;
+    j->probe = std::move(acc);
+    j->build = std::move(steps[static_cast<size_t>(best)]);
+    j->slots.assign(nslots_, false);
+    for (size_t i = 0; i < nslots_; ++i) j->slots[i] = j->probe->slots[i] || j->build->slots[i];
+    std::vector<exec::ExprPtr> mine;
+    for (size_t c = 0; c < conditions.size(); ++c) {
+      if (!used[c] && Within(condition_slots[c], j->slots)) {
+        used[c] = true;
+        mine.push_back(conditions[c]);
+      }
+    }
+    FLOE_RETURN_IF_ERROR(SplitConditions(mine, j.get()));
+    j->rows = j->probe_keys.empty() ? j->probe->rows * std::max(1.0, j->build->rows)
+                                    : std::max(j->probe->rows, j->build->rows);
+    acc = std::move(j);
+  }
+  return acc;
+}
+
+const JoinNode* JoinRun::Supplier(const Step& s, int slot) const {
+  if (slot < 0 || static_cast<size_t>(slot) >= nslots_ || !s.slots[static_cast<size_t>(slot)]) {
+    return nullptr;
+  }
+  if (s.relation != nullptr) return s.relation;
+  const JoinNode* p = Supplier(*s.probe, slot);
+  return p != nullptr ? p : Supplier(*s.build, slot);
+}
+
+// An inner join's build keys bound the probe side: a probe key that is a table's column gets the
+// keys' range (or the keys themselves, when few) added to that table's scan filter, so files, row
+// groups and pages without a possible match are never read. Rows the filter lets through are
+// still probed: the filter only has to keep every row that can match.
+Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, int64_t rows,
+                      Pruning* pruning) const {
+  if (j.kind != JoinNode::Kind::kInner) return {};
+  for (size_t k = 0; k < j.probe_keys.size(); ++k) {
+    const exec::ExprPtr& pk = j.probe_keys[k];
+    if (pk->kind != exec::Expr::Kind::kColumn) continue;
+    const JoinNode* rel = Supplier(*j.probe, pk->column);
+    if (rel == nullptr || rel->shared || rows_.count(rel) || rel->plan == nullptr) continue;
+    const LogicalPlan& p = *rel->plan;
+    if (p.source != LogicalPlan::Source::kTable || !Streamable(p)) continue;
+    exec::ExprPtr out;
+    for (size_t o = 0; o < rel->slots.size(); ++o) {
+      if (rel->slots[o] == pk->column) out = p.outputs[o];
+    }
+    if (!out || out->kind != exec::Expr::Kind::kColumn) continue;
+    const columnar::Column& c = *build_keys[k];
+    std::optional<exec::Value> lo, hi;
+    std::map<std::string, exec::Value> distinct;
+    std::string key;
+    for (int64_t r = 0; r < rows; ++r) {
+      if (c.type.id == columnar::TypeId::kNull || c.IsNull(r)) continue;
+      FLOE_ASSIGN_OR_RETURN(exec::Value v, exec::ValueAt(c, r));
+      if (!lo || exec::CompareValues(v, *lo) < 0) lo = v;
+      if (!hi || exec::CompareValues(v, *hi) > 0) hi = v;
+      if (distinct.size() <= kPruneInListMax) {
+        key.clear();
+        exec::AppendKeyBytes(v, &key);
+        distinct.emplace(key, v);
+      }
+    }
+    iceberg::ExprPtr filter;
+    if (!lo) {
+      filter = iceberg::False();  // no key can match: the probe side has nothing to read
+    } else {
+      exec::ExprPtr col = exec::ColumnRef(out->column, out->type, out->name);
+      exec::ExprPtr pred;
+      if (distinct.size() <= kPruneInListMax) {
+        std::vector<exec::ExprPtr> args{col};
+        for (const auto& [kb, v] : distinct) args.push_back(exec::Constant(v, out->type));
+        auto in = exec::MakeCall(exec::Fn::kIn, std::move(args));
+        if (in) pred = *in;
+      } else {
+        auto ge = exec::MakeCall(exec::Fn::kGtEq, {col, exec::Constant(*lo, out->type)});
+        auto le = exec::MakeCall(exec::Fn::kLtEq, {col, exec::Constant(*hi, out->type)});
+        if (ge && le) {
+          auto both = exec::MakeCall(exec::Fn::kAnd, {*ge, *le});
+          if (both) pred = *both;
+        }
+      }
+      if (!pred) continue;
+      filter = PushableFilter(pred, p.table.metadata.CurrentSchema(), p.scan_field_ids).filter;
+    }
+    if (!filter) continue;
+    iceberg::ExprPtr& slot = (*pruning)[rel];
+    slot = slot ? iceberg::And(slot, filter) : filter;
+  }
+  return {};
+}
+
+Status JoinRun::Emit(const Step& s, int worker, RecordBatch b, const BatchConsumer& consume) const {
+  for (const auto& f : s.filter) {
+    if (b.num_rows == 0) break;
+    FLOE_ASSIGN_OR_RETURN(b, FilterRows(b, *f));
+  }
+  if (b.num_rows == 0) return {};
+  return consume(worker, std::move(b));
+}
+
+// Rows `rows` of `kept` with the slots of `null_slots` NULL (an outer join's unmatched rows).
+Result<RecordBatch> JoinRun::NullExtended(const RecordBatch& kept, const std::vector<int64_t>& rows,
+                                          const std::vector<bool>& null_slots) const {
+  FLOE_ASSIGN_OR_RETURN(RecordBatch out, Gather(kept, rows));
+  for (size_t i = 0; i < nslots_; ++i) {
+    if (null_slots[i]) {
+      out.columns[i] = columnar::NullColumn(plan_.slot_types[i], out.num_rows);
+    }
+  }
+  return out;
+}
+
+Result<RecordBatch> JoinRun::Materialize(const Step& s, const Pruning& pruning) {
+  std::mutex mu;
+  std::vector<RecordBatch> parts;
+  FLOE_RETURN_IF_ERROR(Produce(s, pruning, [&](int, RecordBatch b) -> Status {
+    std::lock_guard lock(mu);
+    parts.push_back(std::move(b));
+    return {};
+  }));
+  RecordBatch out;
+  out.columns.resize(nslots_);
+  if (parts.empty()) {
+    for (size_t i = 0; i < nslots_; ++i) {
+      if (s.slots[i]) out.columns[i] = columnar::NullColumn(plan_.slot_types[i], 0);
+    }
+    return out;
+  }
+  // Concatenate the present columns.
+  std::vector<size_t> present;
+  for (size_t i = 0; i < nslots_; ++i) {
+    if (parts[0].columns[i]) present.push_back(i);
+  }
+  std::vector<RecordBatch> compact;
+  auto schema = std::make_shared<columnar::Schema>();
+  for (size_t i : present) schema->fields.push_back({fmt::format("s{}", i), plan_.slot_types[i]});
+  for (auto& p : parts) {
+    RecordBatch c;
+    c.schema = schema;
+    c.num_rows = p.num_rows;
+    for (size_t i : present) c.columns.push_back(std::move(p.columns[i]));
+    compact.push_back(std::move(c));
+  }
+  FLOE_ASSIGN_OR_RETURN(RecordBatch all, columnar::Concatenate(compact));
+  out.num_rows = all.num_rows;
+  for (size_t k = 0; k < present.size(); ++k) out.columns[present[k]] = std::move(all.columns[k]);
+  return out;
+}
+
+Status JoinRun::Produce(const Step& s, const Pruning& pruning, const BatchConsumer& consume) {
+  if (s.relation == nullptr) return ProduceJoin(s, pruning, consume);
+  const JoinNode& n = *s.relation;
+  auto emit = [&](int w, RecordBatch out) -> Status {
+    RecordBatch b;
+    b.num_rows = out.num_rows;
+    b.columns.resize(nslots_);
+    for (size_t i = 0; i < n.slots.size() && i < out.columns.size(); ++i) {
+      if (n.slots[i] >= 0) b.columns[static_cast<size_t>(n.slots[i])] = out.columns[i];
+    }
+    return Emit(s, w, std::move(b), consume);
+  };
+  if (n.shared || rows_.count(&n) || !Streamable(*n.plan)) {
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, RelationRows(n));
+    return emit(0, std::move(rows));
+  }
+  auto it = pruning.find(&n);
+  if (it == pruning.end()) return StreamPlan(*n.plan, ctx_, nullptr, stats_, emit);
+  // The files the join's keys alone rule out (planning again reads only cached metadata).
+  const LogicalPlan& p = *n.plan;
+  iceberg::ScanOptions so;
+  so.filter = p.pushed_filter;
+  so.snapshot_id = p.snapshot_id;
+  so.as_of_timestamp_ms = p.as_of_timestamp_ms;
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan own, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
+  so.filter = so.filter ? iceberg::And(so.filter, it->second) : it->second;
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan pruned, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
+  stats_->data_files_skipped_join +=
+      static_cast<int64_t>(own.tasks.size()) - static_cast<int64_t>(pruned.tasks.size());
+  return StreamPlan(p, ctx_, it->second, stats_, emit);
+}
+
+Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume) {
+  FLOE_ASSIGN_OR_RETURN(RecordBatch build, Materialize(*j.build, pruning));
+  if (j.kind == JoinNode::Kind::kInner && build.num_rows == 0) return {};  // nothing can match
+  std::vector<ColumnPtr> build_keys;
+  for (const auto& k : j.build_keys) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, build));
+    build_keys.push_back(std::move(c));
+  }
+  std::optional<exec::JoinHashTable> table;
+  if (!build_keys.empty()) {
+    FLOE_ASSIGN_OR_RETURN(table, exec::JoinHashTable::Build(build_keys, build.num_rows));
+  }
+  Pruning probe_pruning = pruning;
+  FLOE_RETURN_IF_ERROR(Prune(j, build_keys, build.num_rows, &probe_pruning));
+
+  const bool keep_probe = j.kind != JoinNode::Kind::kInner;  // LEFT and FULL
+  const bool keep_build = j.kind == JoinNode::Kind::kFull;
+  // FULL: which build rows matched, per worker.
+  std::vector<std::vector<char>> build_matched(keep_build ? SourceWorkers(ctx_) : 0);
+  for (auto& m : build_matched) m.assign(static_cast<size_t>(build.num_rows), 0);
+
+  auto on_probe = [&](int w, RecordBatch probe) -> Status {
+    std::vector<char> probe_matched(keep_probe ? static_cast<size_t>(probe.num_rows) : 0, 0);
+    // Joins pairs (probe row, build row) that meet the keys, then the residual.
+    auto pairs = [&](std::vector<int64_t>* pr, std::vector<int64_t>* br) -> Status {
+      if (pr->empty()) return {};
+      RecordBatch out;
+      out.num_rows = static_cast<int64_t>(pr->size());
+      out.columns.resize(nslots_);
+      for (size_t i = 0; i < nslots_; ++i) {
+        if (probe.columns[i]) {
+          FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*probe.columns[i], *pr));
+        } else if (build.columns[i]) {
+          FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*build.columns[i], *br));
+        }
+      }
+      if (j.residual) {
+        FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, out));
+        std::vector<int64_t> keep;
+        for (int64_t r = 0; r < out.num_rows; ++r) {
+          if (mask->type.id == columnar::TypeId::kBool && mask->IsValid(r) && mask->BoolAt(r)) {
+            keep.push_back(r);
+          }
+        }
+        if (static_cast<int64_t>(keep.size()) != out.num_rows) {
+          FLOE_ASSIGN_OR_RETURN(out, Gather(out, keep));
+          std::vector<int64_t> kp, kb;
+          for (int64_t r : keep) {
+            kp.push_back((*pr)[static_cast<size_t>(r)]);
+            kb.push_back((*br)[static_cast<size_t>(r)]);
+          }
+          *pr = std::move(kp);
+          *br = std::move(kb);
+        }
+      }
+      for (int64_t r : *pr) {
+        if (keep_probe) probe_matched[static_cast<size_t>(r)] = 1;
+      }
+      if (keep_build) {
+        for (int64_t r : *br) build_matched[static_cast<size_t>(w)][static_cast<size_t>(r)] = 1;
+      }
+      pr->clear();
+      br->clear();
+      return Emit(j, w, std::move(out), consume);
+    };
+    std::vector<int64_t> pr, br;
+    if (table) {
+      std::vector<ColumnPtr> keys;
+      for (const auto& k : j.probe_keys) {
+        FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, probe));
+        keys.push_back(std::move(c));
+      }
+      FLOE_RETURN_IF_ERROR(table->Probe(keys, probe.num_rows, &pr, &br));
+      FLOE_RETURN_IF_ERROR(pairs(&pr, &br));
+    } else {
+      // No equi-key: every pair, a chunk at a time.
+      for (int64_t p = 0; p < probe.num_rows; ++p) {
+        for (int64_t b = 0; b < build.num_rows; ++b) {
+          pr.push_back(p);
+          br.push_back(b);
+        }
+        if (pr.size() >= kCrossChunk) FLOE_RETURN_IF_ERROR(pairs(&pr, &br));
+      }
+      FLOE_RETURN_IF_ERROR(pairs(&pr, &br));
+    }
+    if (keep_probe) {
+      std::vector<int64_t> unmatched;
+      for (int64_t r = 0; r < probe.num_rows; ++r) {
+        if (!probe_matched[static_cast<size_t>(r)]) unmatched.push_back(r);
+      }
+      if (!unmatched.empty()) {
+        FLOE_ASSIGN_OR_RETURN(RecordBatch out, NullExtended(probe, unmatched, j.build->slots));
+        FLOE_RETURN_IF_ERROR(Emit(j, w, std::move(out), consume));
+      }
+    }
+    return {};
+  };
+  FLOE_RETURN_IF_ERROR(Produce(*j.probe, probe_pruning, on_probe));
+  if (keep_build) {
+    std::vector<int64_t> unmatched;
+    for (int64_t r = 0; r < build.num_rows; ++r) {
+      bool matched = false;
+      for (const auto& m : build_matched) matched = matched || m[static_cast<size_t>(r)] != 0;
+      if (!matched) unmatched.push_back(r);
+    }
+    if (!unmatched.empty()) {
+      FLOE_ASSIGN_OR_RETURN(RecordBatch out, NullExtended(build, unmatched, j.probe->slots));
+      FLOE_RETURN_IF_ERROR(Emit(j, 0, std::move(out), consume));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status RunJoin(const LogicalPlan& plan, RunContext& ctx, ScanMetrics* stats,
+               const BatchConsumer& consume) {
+  if (!plan.join) return Internal("a join source without its joins");
+  JoinRun run(plan, ctx, stats);
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<Step> root, run.Plan(*plan.join));
+  auto schema = std::make_shared<columnar::Schema>();
+  for (size_t i = 0; i < plan.slot_types.size(); ++i) {
+    schema->fields.push_back({fmt::format("s{}", i), plan.slot_types[i]});
+  }
+  return run.Produce(*root, {}, [&](int w, RecordBatch b) -> Status {
+    for (size_t i = 0; i < b.columns.size(); ++i) {
+      if (!b.columns[i]) return Internal("join output lacks slot {}", i);
+    }
+    b.schema = schema;
+    return consume(w, std::move(b));
+  });
+}
+
+}  // namespace floe::sql

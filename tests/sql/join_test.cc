@@ -1,0 +1,285 @@
+// Joins, subqueries in FROM and CTEs through the engine, on two small tables whose answers are
+// worked out by hand below; and the files a join's keys let the scans skip.
+#include <gtest/gtest.h>
+
+#include "floe/columnar/value_format.h"
+#include "floe/exec/value.h"
+#include "floe/iceberg/commit.h"
+#include "floe/iceberg/data_writer.h"
+#include "floe/sql/engine.h"
+#include "support/temp_dir.h"
+
+namespace floe::sql {
+namespace {
+
+using exec::Value;
+using exec::ValueColumnBuilder;
+using Strings = std::vector<std::string>;
+using iceberg::Primitive;
+using iceberg::TypeId;
+
+// db.events: ids 0..99 over 4 days (25 a day, partitioned by day, two appends of two days);
+// customer c{i % 5} for i = id % 25, NULL at i = 7; amount 1.5 * i. So per day c0, c1, c3 and c4
+// have 5 rows, c2 has 4 and NULL 1.
+// db.customers: c0 north 1, c1 south 2, c2 north 3, c3 east NULL, c9 west 1, NULL nowhere 2.
+// db.days: one row, 2024-01-05 'friday'.
+class JoinTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    iceberg::WarehouseOptions o;
+    o.uri = dir_.str();
+    auto w = iceberg::OpenWarehouse(o);
+    ASSERT_TRUE(w) << w.error().ToString();
+    wh_ = std::make_unique<iceberg::Warehouse>(std::move(*w));
+
+    iceberg::Schema events(0, {{1, "id", true, Primitive(TypeId::kLong)},
+                               {2, "day", false, Primitive(TypeId::kDate)},
+                               {3, "customer", false, Primitive(TypeId::kString)},
+                               {4, "amount", false, Primitive(TypeId::kDouble)}});
+    for (int half = 0; half < 2; ++half) {
+      ValueColumnBuilder ids(columnar::Int64()), days(columnar::Date32()),
+          customers(columnar::String()), amounts(columnar::Float64());
+      for (int d = half * 2; d < half * 2 + 2; ++d) {
+        for (int i = 0; i < 25; ++i) {
+          ASSERT_TRUE(ids.Append(Value::Int(d * 25 + i)));
+          ASSERT_TRUE(days.Append(Value::Int(19725 + d)));  // 2024-01-03 ..
+          if (i == 7) {
+            customers.AppendNull();
+          } else {
+            ASSERT_TRUE(customers.Append(Value::Str(fmt::format("c{}", i % 5))));
+          }
+          ASSERT_TRUE(amounts.Append(Value::Double(static_cast<double>(i) * 1.5)));
+        }
+      }
+      Append("db.events", events, "day", 50,
+             {ids.Finish(), days.Finish(), customers.Finish(), amounts.Finish()});
+    }
+
+    iceberg::Schema customers(0, {{1, "name", false, Primitive(TypeId::kString)},
+                                  {2, "region", false, Primitive(TypeId::kString)},
+                                  {3, "tier", false, Primitive(TypeId::kLong)}});
+    ValueColumnBuilder names(columnar::String()), regions(columnar::String()),
+        tiers(columnar::Int64());
+    const std::vector<std::tuple<const char*, const char*, int>> rows = {
+        {"c0", "north", 1}, {"c1", "south", 2}, {"c2", "north", 3},
+        {"c3", "east", 0},  {"c9", "west", 1},  {nullptr, "nowhere", 2}};
+    for (const auto& [n, r, t] : rows) {
+      if (n == nullptr) {
+        names.AppendNull();
+      } else {
+        ASSERT_TRUE(names.Append(Value::Str(n)));
+      }
+      ASSERT_TRUE(regions.Append(Value::Str(r)));
+      if (t == 0) {
+        tiers.AppendNull();
+      } else {
+        ASSERT_TRUE(tiers.Append(Value::Int(t)));
+      }
+    }
+    Append("db.customers", customers, "", 6, {names.Finish(), regions.Finish(), tiers.Finish()});
+
+    iceberg::Schema days(0, {{1, "day", false, Primitive(TypeId::kDate)},
+                             {2, "label", false, Primitive(TypeId::kString)}});
+    ValueColumnBuilder day(columnar::Date32()), label(columnar::String());
+    ASSERT_TRUE(day.Append(Value::Int(19727)));  // 2024-01-05
+    ASSERT_TRUE(label.Append(Value::Str("friday")));
+    Append("db.days", days, "", 1, {day.Finish(), label.Finish()});
+
+    engine_ = std::make_unique<Engine>(std::move(*wh_));
+  }
+
+  void Append(const std::string& name, const iceberg::Schema& schema, const std::string& spec,
+              int64_t rows, std::vector<columnar::ColumnPtr> columns) {
+    auto id = catalog::TableIdentifier::Parse(name).value();
+    if (!iceberg::LoadTable(*wh_->catalog, *wh_->io, id)) {
+      auto s = iceberg::PartitionSpec::Parse(spec, schema).value();
+      auto t = iceberg::CreateTable(*wh_->catalog, *wh_->io, id, {schema, s, {}, {}, ""});
+      ASSERT_TRUE(t) << t.error().ToString();
+    }
+    iceberg::TableDataWriter writer(iceberg::LoadTable(*wh_->catalog, *wh_->io, id).value(),
+                                    *wh_->io);
+    columnar::RecordBatch b;
+    auto fields = std::make_shared<columnar::Schema>();
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const auto& f = schema.fields()[i];
+      fields->fields.push_back({f.name, columns[i]->type, !f.required, f.id});
+    }
+    b.schema = fields;
+    b.columns = std::move(columns);
+    b.num_rows = rows;
+    ASSERT_TRUE(writer.Write(b));
+    auto files = writer.Finish();
+    ASSERT_TRUE(files) << files.error().ToString();
+    ASSERT_TRUE(iceberg::AppendFiles(*wh_->catalog, *wh_->io, id, *files));
+  }
+
+  std::vector<std::string> Rows(const std::string& sql) {
+    auto r = engine_->Execute(sql, options_);
+    EXPECT_TRUE(r) << sql << ": " << r.error().ToString();
+    std::vector<std::string> out;
+    if (!r) return out;
+    last_ = *r;
+    for (const auto& b : r->batches) {
+      for (int64_t row = 0; row < b.num_rows; ++row) {
+        std::string line;
+        for (int c = 0; c < b.num_columns(); ++c) {
+          if (c) line += "|";
+          columnar::AppendJsonValue(*b.columns[c], row, &line);
+        }
+        out.push_back(line);
+      }
+    }
+    return out;
+  }
+  std::string ErrorOf(const std::string& sql) {
+    auto r = engine_->Execute(sql, options_);
+    EXPECT_FALSE(r) << sql;
+    return r ? "" : r.error().ToString();
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<iceberg::Warehouse> wh_;
+  std::unique_ptr<Engine> engine_;
+  QueryOptions options_;
+  QueryResult last_;
+};
+
+TEST_F(JoinTest, InnerJoinsWrittenEveryWay) {
+  const Strings want = {R"("east"|20)", R"("north"|36)", R"("south"|20)"};
+  EXPECT_EQ(Rows("select c.region, count(*) from db.events e join db.customers c "
+                 "on e.customer = c.name group by c.region order by 1"),
+            want);
+  EXPECT_EQ(Rows("select c.region, count(*) from db.customers c, db.events e "
+                 "where c.name = e.customer group by 1 order by 1"),
+            want);
+  EXPECT_EQ(Rows("select region, count(*) from db.events e inner join db.customers c "
+                 "on c.name = e.customer group by region order by region"),
+            want);
+  // A residual beside the key, and a condition on one side (pushed into its scan).
+  EXPECT_EQ(Rows("select count(*) from db.events e join db.customers c on e.customer = c.name "
+                 "and e.amount > c.tier * 10 where c.region = 'north'"),
+            // north: c0 (tier 1, amount > 10: i in 10, 15, 20) and c2 (tier 3, > 30: i = 22)
+            (Strings{"16"}));
+  // No equi-key: a cross product with a condition.
+  EXPECT_EQ(Rows("select count(*) from db.customers a join db.customers b on a.tier < b.tier"),
+            // tiers 1, 2, 3, NULL, 1, 2: pairs with a < b: 1<2 (2*2), 1<3 (2), 2<3 (2)
+            (Strings{"8"}));
+  EXPECT_EQ(Rows("select count(*) from db.customers a cross join db.days"), (Strings{"6"}));
+}
+
+TEST_F(JoinTest, OuterJoins) {
+  EXPECT_EQ(Rows("select count(*), count(c.name) from db.events e left join db.customers c "
+                 "on e.customer = c.name"),
+            (Strings{"100|76"}));
+  // The ON's condition on the right side decides matches, not rows.
+  EXPECT_EQ(Rows("select count(*), count(c.name) from db.events e left join db.customers c "
+                 "on e.customer = c.name and c.tier > 1"),
+            (Strings{"100|36"}));
+  // WHERE on the side the join fills with NULLs: after the join (unmatched 24 + c3's 20).
+  EXPECT_EQ(Rows("select count(*) from db.events e left join db.customers c "
+                 "on e.customer = c.name where c.tier is null"),
+            (Strings{"44"}));
+  EXPECT_EQ(
+      Rows("select c.name, count(e.id) from db.events e right join db.customers c "
+           "on e.customer = c.name group by c.name order by 1 nulls last"),
+      (Strings{R"("c0"|20)", R"("c1"|20)", R"("c2"|16)", R"("c3"|20)", R"("c9"|0)", "null|0"}));
+  // 76 matched, 24 events without a customer, c9 and the NULL-named customer.
+  EXPECT_EQ(Rows("select count(*), count(e.id), count(c.region) from db.events e "
+                 "full join db.customers c on e.customer = c.name"),
+            (Strings{"102|100|78"}));
+}
+
+TEST_F(JoinTest, UsingNaturalAndStar) {
+  EXPECT_EQ(Rows("select * from db.customers a join db.customers b using (name) "
+                 "where a.tier = 3"),
+            (Strings{R"("c2"|"north"|3|"north"|3)"}));
+  std::vector<std::string> names;
+  for (const auto& f : last_.schema->fields) names.push_back(f.name);
+  EXPECT_EQ(names, (Strings{"name", "region", "tier", "region", "tier"}));
+  EXPECT_EQ(Rows("select name, b.* from db.customers a natural join db.customers b "
+                 "order by 1"),
+            // NATURAL: name, region and tier all equal (c3's NULL tier and the NULL name never do)
+            (Strings{R"("c0"|"c0"|"north"|1)", R"("c1"|"c1"|"south"|2)", R"("c2"|"c2"|"north"|3)",
+                     R"("c9"|"c9"|"west"|1)"}));
+  // FULL JOIN USING: the merged column is the first that is not NULL.
+  EXPECT_EQ(Rows("select day, label from db.days full join "
+                 "(select distinct day from db.events) e using (day) order by day"),
+            (Strings{R"("2024-01-03"|null)", R"("2024-01-04"|null)", R"("2024-01-05"|"friday")",
+                     R"("2024-01-06"|null)"}));
+}
+
+TEST_F(JoinTest, ThreeWayJoin) {
+  // a.tier = b.tier: 9 pairs; then b.region's customers: 12 rows (worked out in the header).
+  EXPECT_EQ(Rows("select count(*) from db.customers a join db.customers b on a.tier = b.tier "
+                 "join db.customers c on b.region = c.region"),
+            (Strings{"12"}));
+  EXPECT_EQ(Rows("select count(*) from db.events e, db.customers c, db.days d "
+                 "where e.customer = c.name and e.day = d.day and c.region = 'north'"),
+            (Strings{"9"}));  // 2024-01-05: c0 5 + c2 4
+}
+
+TEST_F(JoinTest, SubqueriesAndCtes) {
+  EXPECT_EQ(Rows("with totals as (select customer, sum(amount) as s from db.events "
+                 "group by customer) select t.customer, t.s, c.region from totals t "
+                 "join db.customers c on t.customer = c.name order by 1"),
+            (Strings{R"("c0"|300.0|"north")", R"("c1"|330.0|"south")", R"("c2"|318.0|"north")",
+                     R"("c3"|390.0|"east")"}));
+  EXPECT_EQ(Rows("select x.n from (select count(*) as n from db.events where day = "
+                 "'2024-01-04') x"),
+            (Strings{"25"}));
+  EXPECT_EQ(Rows("with r (who, area) as (select name, region from db.customers) "
+                 "select area from r where who = 'c3'"),
+            (Strings{R"("east")"}));
+  // A CTE named twice is computed once: the events' 4 files are opened once.
+  EXPECT_EQ(Rows("with d as (select distinct day from db.events) "
+                 "select count(*) from d a join d b on a.day < b.day"),
+            (Strings{"6"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 4);
+}
+
+TEST_F(JoinTest, BuildKeysPruneTheProbedScan) {
+  // db.days holds one day: the events' scan gets day IN ('2024-01-05') and opens that
+  // partition's file only, the three others skipped for the join.
+  EXPECT_EQ(Rows("select count(*), sum(e.amount) from db.events e join db.days d "
+                 "on e.day = d.day"),
+            (Strings{"25|450.0"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 2);  // the day's events file and db.days's
+  EXPECT_EQ(last_.stats.data_files_skipped_join, 3);
+  // An empty build side: nothing can match, the events are never read.
+  EXPECT_EQ(Rows("select count(*) from db.events e join db.days d on e.day = d.day "
+                 "where d.label = 'monday'"),
+            (Strings{"0"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 0);
+  // A LEFT join keeps every event: no pruning.
+  EXPECT_EQ(Rows("select count(*) from db.events e left join db.days d on e.day = d.day"),
+            (Strings{"100"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 5);
+  EXPECT_EQ(last_.stats.data_files_skipped_join, 0);
+}
+
+TEST_F(JoinTest, ErrorsNameWhatAndWhere) {
+  EXPECT_EQ(ErrorOf("select name from db.customers a join db.customers b on a.tier = b.tier"),
+            "invalid input: at line 1, column 8: column reference 'name' is ambiguous: qualify "
+            "it (a.name or b.name)");
+  EXPECT_EQ(ErrorOf("select 1 from db.customers a join db.days d on a.tier"),
+            "invalid input: at line 1, column 48: type mismatch: a join's ON must be boolean, "
+            "got int64");
+  EXPECT_EQ(ErrorOf("select 1 from db.days join db.days on true"),
+            "invalid input: at line 1, column 28: the name 'days' is given to two relations in "
+            "FROM: give one an alias");
+  EXPECT_EQ(ErrorOf("select 1 from db.days a join db.days b on a.day = z.day"),
+            "not found: at line 1, column 51: 'z' names no relation here (FROM)");
+  EXPECT_EQ(ErrorOf("select 1 from db.days a join db.nope b on true"),
+            "not found: at line 1, column 30: table db.nope not found");
+  EXPECT_EQ(ErrorOf("select 1 from db.days a join lateral (select 1) b on true"),
+            "unsupported: at line 1, column 38: floe does not support LATERAL");
+  EXPECT_EQ(ErrorOf("with a as (select 1), a as (select 2) select * from a"),
+            "invalid input: at line 1, column 23: WITH query name 'a' is given more than once");
+  EXPECT_EQ(ErrorOf("select a.day from db.days a join db.days b on a.day = b.day and "
+                    "count(*) > 0"),
+            "invalid input: at line 1, column 74: aggregate functions are not allowed in a "
+            "join's ON");
+}
+
+}  // namespace
+}  // namespace floe::sql
