@@ -2,7 +2,8 @@
 """Seeded differential test of `floe query` against DuckDB.
 
 Writes Parquet files with pyarrow, loads them into a floe table (`floe table create/append`),
-generates a few hundred queries (filters, projections, aggregates, GROUP BY, ORDER BY + LIMIT),
+generates a few hundred queries (filters, projections, aggregates, GROUP BY, ORDER BY + LIMIT;
+joins of every type with a second table, subqueries and CTEs),
 runs them through `floe query --format json` and through DuckDB over the table's own Parquet data
 files, and compares the answers: in order when the query has ORDER BY (always on a unique key, so
 the order is total), as multisets otherwise; floats with a relative tolerance.
@@ -192,6 +193,104 @@ def query(rng):
     return sql, False
 
 
+def make_dim(rng):
+    """db.u: a dimension of k (0..11, some twice, one NULL), unique (k, name)."""
+    rows = []
+    for k in list(range(12)) + [3, 5, 5, None]:
+        name = f"{rng.choice(WORDS[:-1])}{len(rows)}"
+        w = None if rng.random() < 0.15 else round(rng.uniform(0, 10), 2)
+        ud = datetime.date(2024, 1, 1) + datetime.timedelta(days=rng.randint(0, 40))
+        rows.append((k, name, w, ud))
+    return pa.table({
+        "k": pa.array([r[0] for r in rows], pa.int32()),
+        "name": pa.array([r[1] for r in rows], pa.string()),
+        "w": pa.array([r[2] for r in rows], pa.float64()),
+        "ud": pa.array([r[3] for r in rows], pa.date32()),
+    })
+
+
+# FROM clauses over db.t (t) and db.u (u): every join type, keys of several types, residual ON
+# conditions, comma joins with WHERE, USING, subqueries, a CTE and three-way joins.
+JOIN_FROMS = [
+    "db.t t JOIN db.u u ON t.k = u.k",
+    "db.t t INNER JOIN db.u u ON u.k = t.k AND t.n > 0",
+    "db.t t LEFT JOIN db.u u ON t.k = u.k",
+    "db.t t LEFT JOIN db.u u ON t.k = u.k AND u.w > 3",
+    "db.t t LEFT JOIN db.u u ON t.k = u.k AND t.n > 100",
+    "db.u u RIGHT JOIN db.t t ON t.k = u.k",
+    "db.t t RIGHT JOIN db.u u ON t.k = u.k AND t.id < 500",
+    "db.t t FULL JOIN db.u u ON t.k = u.k",
+    "db.t t FULL OUTER JOIN db.u u ON t.k = u.k AND t.n > u.w * 100",
+    "db.t t JOIN db.u u USING (k)",
+    "db.t t LEFT JOIN db.u u USING (k)",
+    "db.t t JOIN db.u u ON t.d = u.ud",
+    "db.t t JOIN db.u u ON lower(t.s) = substr(u.name, 1, length(u.name) - 1)",
+    "db.t t JOIN db.u u ON t.k < u.k AND t.id < 60",
+    "db.t t, db.u u",
+    "db.u u, db.t t",
+    "db.t t JOIN db.u u ON t.k = u.k JOIN db.t t2 ON t2.id = t.id + 1",
+    "db.t t LEFT JOIN db.u u ON t.k = u.k LEFT JOIN db.u u2 ON u.w = u2.w",
+    "db.u u JOIN db.t t ON t.k = u.k JOIN db.u u2 ON u2.k = t.k + 1",
+    "db.t t JOIN (SELECT k, count(*) AS c, max(w) AS w, min(name) AS name, min(ud) AS ud "
+    "FROM db.u GROUP BY k) u "
+    "ON t.k = u.k",
+    "(SELECT id, k, n, x, s, d FROM db.t WHERE id % 7 = 0) t LEFT JOIN db.u u ON t.k = u.k",
+    "db.t t CROSS JOIN db.u u",
+]
+# Conditions for WHERE, some of one relation (pushed into its scan where that is right), some of
+# both, some on the side an outer join fills with NULLs (never pushed below it).
+JOIN_PREDICATES = [
+    "t.n > 200", "t.k IN (1, 3, 5)", "t.s = 'apple'", "t.x < 0", "t.id BETWEEN 100 AND 2000",
+    "u.w < 5", "u.w IS NULL", "u.name LIKE '%a%'", "u.k >= 4", "coalesce(u.w, -1) < 2",
+    "t.x > u.w", "t.id % 5 = u.k % 5", "u.name IS NULL OR t.n < 0", "t.d < u.ud",
+]
+
+
+def join_query(rng):
+    frm = rng.choice(JOIN_FROMS)
+    conds = []
+    if frm in ("db.t t, db.u u", "db.u u, db.t t"):
+        conds.append(rng.choice(["t.k = u.k", "u.k = t.k", "t.k = u.k AND t.d <= u.ud"]))
+    if "CROSS" in frm or "t.k < u.k" in frm:
+        conds.append("t.id < 80")
+    if rng.random() < 0.6:
+        conds += rng.sample(JOIN_PREDICATES, rng.randint(1, 2))
+    where = f" WHERE {' AND '.join(f'({c})' for c in conds)}" if conds else ""
+    shape = rng.randrange(4)
+    if shape == 0:
+        aggs = ["count(*)", "count(u.w)", "sum(t.n)", "min(u.name)", "max(t.x)", "count(t.id)",
+                "sum(u.k)", "avg(u.w)"]
+        return f"SELECT {', '.join(rng.sample(aggs, rng.randint(1, 4)))} FROM {frm}{where}", False
+    if shape == 1:
+        key = rng.choice(["u.name", "t.k", "u.k", "t.s"] +
+                         ([] if frm.startswith("(SELECT") else ["t.flag"]))
+        if "t2" in frm and rng.random() < 0.5:
+            key = "t2.k"
+        return (f"SELECT {key} AS g, count(*) AS c, sum(t.n) AS sn, max(u.w) AS mw FROM {frm}"
+                f"{where} GROUP BY {key}"), False
+    if shape == 2:
+        return f"SELECT t.id, t.k, u.name, u.w FROM {frm}{where} AND t.id < 400" \
+            if where else f"SELECT t.id, t.k, u.name, u.w FROM {frm} WHERE t.id < 400", False
+    return (f"SELECT t.id, u.name, u.w, t.s FROM {frm}{where} "
+            f"ORDER BY t.id NULLS FIRST, u.name NULLS FIRST LIMIT {rng.randint(1, 30)}"), True
+
+
+def cte_query(rng):
+    n = rng.randint(0, 9)
+    return rng.choice([
+        (f"WITH g AS (SELECT k, count(*) AS c, sum(n) AS sn FROM db.t GROUP BY k) "
+         f"SELECT g.k, g.c, h.sn FROM g JOIN g h ON g.k = h.k - 1 WHERE g.k <> {n}", False),
+        (f"WITH big AS (SELECT id, k, x FROM db.t WHERE n > {n * 50}), names AS "
+         f"(SELECT k, min(name) AS name FROM db.u GROUP BY k) "
+         f"SELECT names.name, count(*), round(sum(big.x), 3) FROM big JOIN names USING (k) "
+         f"GROUP BY names.name", False),
+        (f"SELECT s.k, s.c FROM (SELECT k, count(*) AS c FROM db.t WHERE k > {n} GROUP BY k) s "
+         f"ORDER BY s.k LIMIT 5", True),
+        (f"WITH x (a, b) AS (SELECT k, max(id) FROM db.t GROUP BY k) SELECT * FROM x "
+         f"WHERE a >= {n}", False),
+    ])
+
+
 def norm(v):
     if v is None:
         return None
@@ -269,14 +368,23 @@ def main():
     floe("table", "create", "db.t", "--like", inputs[0], "--partition-by", "bucket(4, id)")
     for p in inputs:
         floe("table", "append", "db.t", p)
-    data_files = sorted(glob.glob(os.path.join(wh, "db.db", "t", "data", "**", "*.parquet"),
-                              recursive=True))
-    assert data_files, "the floe table has no data files"
+    dim = os.path.join(args.workdir, "u.parquet")
+    pq.write_table(make_dim(rng), dim)
+    floe("table", "create", "db.u", "--like", dim)
+    floe("table", "append", "db.u", dim)
     con = duckdb.connect()
     con.execute("CREATE SCHEMA db")
-    con.execute(f"CREATE VIEW db.t AS SELECT * FROM read_parquet({data_files!r})")
+    for name in ("t", "u"):
+        data_files = sorted(glob.glob(os.path.join(wh, "db.db", name, "data", "**", "*.parquet"),
+                                      recursive=True))
+        assert data_files, f"the floe table {name} has no data files"
+        con.execute(f"CREATE VIEW db.{name} AS SELECT * FROM read_parquet({data_files!r})")
 
-    queries = [query(rng) for _ in range(args.queries)]
+    def any_query():
+        r = rng.random()
+        return join_query(rng) if r < 0.25 else cte_query(rng) if r < 0.3 else query(rng)
+
+    queries = [any_query() for _ in range(args.queries)]
     script = os.path.join(args.workdir, "queries.sql")
     with open(script, "w") as f:
         for q, _ in queries:
