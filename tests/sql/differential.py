@@ -3,7 +3,8 @@
 
 Writes Parquet files with pyarrow, loads them into a floe table (`floe table create/append`),
 generates a few hundred queries (filters, projections, aggregates, GROUP BY, ORDER BY + LIMIT;
-joins of every type with a second table, subqueries and CTEs),
+joins of every type with a second table, subqueries in FROM and in expressions (correlated or not)
+and CTEs),
 runs them through `floe query --format json` and through DuckDB over the table's own Parquet data
 files, and compares the answers: in order when the query has ORDER BY (always on a unique key, so
 the order is total), as multisets otherwise; floats with a relative tolerance.
@@ -291,6 +292,38 @@ def cte_query(rng):
     ])
 
 
+def subquery_query(rng):
+    """IN, NOT IN, EXISTS and NOT EXISTS (correlated or not) and scalar subqueries."""
+    w = rng.randint(0, 9)
+    k = rng.randint(0, 11)
+    return rng.choice([
+        (f"SELECT count(*), sum(n) FROM db.t WHERE k IN (SELECT k FROM db.u WHERE w > {w})",
+         False),
+        (f"SELECT count(*) FROM db.t WHERE k NOT IN (SELECT k FROM db.u WHERE w < {w})", False),
+        (f"SELECT count(*) FROM db.t WHERE k NOT IN (SELECT k FROM db.u WHERE k IS NOT NULL "
+         f"AND w < {w})", False),
+        (f"SELECT s, count(*) FROM db.t t WHERE EXISTS (SELECT 1 FROM db.u u WHERE u.k = t.k "
+         f"AND u.w > t.x / 20) GROUP BY s", False),
+        (f"SELECT count(*) FROM db.t t WHERE NOT EXISTS (SELECT 1 FROM db.u u WHERE u.k = t.k "
+         f"AND u.w > {w})", False),
+        (f"SELECT count(*) FROM db.t WHERE x > (SELECT avg(x) FROM db.t WHERE k = {k % 10})",
+         False),
+        (f"SELECT k, count(*) FROM db.t t WHERE x > (SELECT avg(x) FROM db.t t2 "
+         f"WHERE t2.k = t.k) GROUP BY k", False),
+        (f"SELECT id, (SELECT count(*) FROM db.u u WHERE u.k = t.k) AS c, "
+         f"(SELECT max(w) FROM db.u u WHERE u.k = t.k) AS m FROM db.t t WHERE id < {50 + w}",
+         False),
+        (f"SELECT k, sum(n) FROM db.t GROUP BY k HAVING sum(n) > "
+         f"(SELECT sum(n) / {w + 5} FROM db.t)", False),
+        (f"SELECT count(*) FROM db.t t WHERE t.k IN (SELECT u.k FROM db.u u WHERE u.name "
+         f"LIKE '%a%') AND NOT EXISTS (SELECT 1 FROM db.u u2 WHERE u2.k = t.k + {w % 3})",
+         False),
+        (f"SELECT id FROM db.t WHERE id = (SELECT max(id) FROM db.t WHERE k = {k % 10})", False),
+        (f"SELECT t.id, u.name FROM db.t t JOIN db.u u ON t.k = u.k WHERE t.n > "
+         f"(SELECT avg(n) FROM db.t t3 WHERE t3.k = u.k) AND t.id < 300", False),
+    ])
+
+
 def norm(v):
     if v is None:
         return None
@@ -382,7 +415,8 @@ def main():
 
     def any_query():
         r = rng.random()
-        return join_query(rng) if r < 0.25 else cte_query(rng) if r < 0.3 else query(rng)
+        return (join_query(rng) if r < 0.25 else cte_query(rng) if r < 0.3 else
+                subquery_query(rng) if r < 0.38 else query(rng))
 
     queries = [any_query() for _ in range(args.queries)]
     script = os.path.join(args.workdir, "queries.sql")

@@ -257,6 +257,67 @@ TEST_F(JoinTest, BuildKeysPruneTheProbedScan) {
   EXPECT_EQ(last_.stats.data_files_skipped_join, 0);
 }
 
+TEST_F(JoinTest, SubqueriesInExpressionsRunAsJoins) {
+  // IN: the events of north customers (c0 20 + c2 16).
+  EXPECT_EQ(Rows("select count(*) from db.events where customer in "
+                 "(select name from db.customers where region = 'north')"),
+            (Strings{"36"}));
+  // NOT IN over a set holding NULL (the NULL-named customer) is never true...
+  EXPECT_EQ(Rows("select count(*) from db.events where customer not in "
+                 "(select name from db.customers)"),
+            (Strings{"0"}));
+  // ... without it, the NULL customer's 4 events are unknown, so out: c4's 20 stay.
+  EXPECT_EQ(Rows("select count(*) from db.events where customer not in "
+                 "(select name from db.customers where name is not null)"),
+            (Strings{"20"}));
+  // NOT IN an empty set keeps every row, NULLs too.
+  EXPECT_EQ(Rows("select count(*) from db.events where customer not in "
+                 "(select name from db.customers where tier > 5)"),
+            (Strings{"100"}));
+  // Correlated EXISTS with a residual: customers with an event worth more than 10 * tier.
+  EXPECT_EQ(Rows("select c.name from db.customers c where exists (select 1 from db.events e "
+                 "where e.customer = c.name and e.amount > 10 * c.tier) order by 1"),
+            (Strings{R"("c0")", R"("c1")", R"("c2")"}));  // c3's tier is NULL, c9 has none
+  EXPECT_EQ(Rows("select c.name from db.customers c where not exists (select 1 from db.events e "
+                 "where e.customer = c.name) order by 1 nulls last"),
+            (Strings{R"("c9")", "null"}));
+  // Scalar, uncorrelated (in WHERE and, as one value for every group, in HAVING).
+  EXPECT_EQ(Rows("select count(*) from db.events where amount > (select avg(amount) "
+                 "from db.events)"),
+            (Strings{"48"}));  // avg 18.0: i = 13..24, 12 a day
+  EXPECT_EQ(Rows("select customer, count(*) from db.events group by customer having count(*) "
+                 "< (select max(tier) * 6 from db.customers) order by 1 nulls first"),
+            (Strings{"null|4", R"("c2"|16)"}));
+  // Scalar, correlated: grouped by the correlated key and joined; COUNT of nothing is 0.
+  EXPECT_EQ(Rows("select c.name, (select count(*) from db.events e where e.customer = c.name) "
+                 "as n, (select max(e.amount) from db.events e where e.customer = c.name) as m "
+                 "from db.customers c order by 1 nulls last"),
+            (Strings{R"("c0"|20|30.0)", R"("c1"|20|31.5)", R"("c2"|16|33.0)", R"("c3"|20|34.5)",
+                     R"("c9"|0|null)", "null|0|null"}));
+  // The subquery's key prunes the scan it is IN: one day's file of four.
+  EXPECT_EQ(Rows("select count(*) from db.events where day in (select day from db.days)"),
+            (Strings{"25"}));
+  EXPECT_EQ(last_.stats.data_files_skipped_join, 3);
+}
+
+TEST_F(JoinTest, SubqueryErrors) {
+  EXPECT_EQ(ErrorOf("select (select name from db.customers)"),
+            "invalid input: a subquery used as a value gave 6 rows, not at most one");
+  EXPECT_EQ(ErrorOf("select 1 from db.days where day in (select day, label from db.days)"),
+            "invalid input: at line 1, column 33: the subquery gives 2 columns where one value "
+            "is needed");
+  EXPECT_EQ(ErrorOf("select 1 from db.days d where d.label = 'x' or exists "
+                    "(select 1 from db.customers)"),
+            "unsupported: at line 1, column 48: floe does not support EXISTS or IN (subquery) "
+            "other than as a condition of WHERE (joined by AND)");
+  EXPECT_EQ(ErrorOf("select 1 from db.customers c where c.tier > (select e.amount from "
+                    "db.events e where e.customer = c.name)"),
+            "unsupported: at line 1, column 45: floe does not support a correlated scalar "
+            "subquery that is not one aggregate without GROUP BY (write it as a join)");
+  EXPECT_EQ(ErrorOf("select 1 from db.days where day > all (select day from db.days)"),
+            "unsupported: at line 1, column 33: floe does not support ALL (subquery)");
+}
+
 TEST_F(JoinTest, ErrorsNameWhatAndWhere) {
   EXPECT_EQ(ErrorOf("select name from db.customers a join db.customers b on a.tier = b.tier"),
             "invalid input: at line 1, column 8: column reference 'name' is ambiguous: qualify "

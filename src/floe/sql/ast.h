@@ -13,6 +13,7 @@
 namespace floe::sql::ast {
 
 struct Expr;
+struct Select;
 using ExprPtr = std::unique_ptr<Expr>;
 
 // A constant as written. kNumber keeps its digits: the binder decides integer or double.
@@ -53,6 +54,7 @@ struct Expr {
     kIn,           // args[0] [NOT] IN (args[1..]); subquery: the list is a subquery
     kBetween,      // args[0] [NOT] BETWEEN args[1] AND args[2]
     kOperator,     // left op right; left (prefix) or right (postfix) may be null
+    kSubquery,     // (SELECT ...) as a value (name "scalar"), EXISTS, or args[0] IN (SELECT ...)
     kUnsupported,  // a construct floe does not support: "floe does not support <name>"
   };
   Kind kind = Kind::kUnsupported;
@@ -80,6 +82,8 @@ struct Expr {
   std::vector<bool> order_descending;  // one per key
   bool within_group = false;
 
+  std::shared_ptr<const Select> select;  // kSubquery; name: "scalar", "exists" or "in"
+
   bool negated = false;   // kIn: NOT IN; kBetween: NOT BETWEEN
   bool subquery = false;  // kIn: IN (SELECT ...)
 
@@ -87,8 +91,6 @@ struct Expr {
   ExprPtr subject, otherwise;  // kCase: either may be null
   std::vector<CaseArm> arms;   // kCase
 };
-
-struct Select;
 
 // An item of FROM: a table, a table function, a subquery, or two items joined. A list of several
 // items (FROM a, b) is their cross joins, left to right.

@@ -14,6 +14,14 @@ namespace {
 using Kind = ast::Expr::Kind;
 using JoinType = ast::TableRef::JoinType;
 
+ast::ExprPtr Clone(const ast::ExprPtr& e) { return e ? CloneExpr(*e) : nullptr; }
+
+bool Includes(const std::set<int>& outer, const std::set<int>& inner) {
+  return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
+}
+
+}  // namespace
+
 void Conjuncts(const ast::Expr* e, std::vector<const ast::Expr*>* out) {
   if (e->kind == Kind::kAnd) {
     for (const auto& a : e->args) Conjuncts(a.get(), out);
@@ -22,13 +30,36 @@ void Conjuncts(const ast::Expr* e, std::vector<const ast::Expr*>* out) {
   out->push_back(e);
 }
 
-ast::ExprPtr Clone(const ast::ExprPtr& e) { return e ? CloneExpr(*e) : nullptr; }
-
-bool Includes(const std::set<int>& outer, const std::set<int>& inner) {
-  return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
+ast::Select CloneSelect(const ast::Select& s) {
+  ast::Select out;
+  out.with = s.with;
+  out.distinct = s.distinct;
+  out.from = s.from;
+  for (const auto& item : s.items) {
+    ast::SelectItem i;
+    i.expr = Clone(item.expr);
+    i.star = item.star;
+    i.name = item.name;
+    i.location = item.location;
+    out.items.push_back(std::move(i));
+  }
+  out.where = Clone(s.where);
+  for (const auto& g : s.group_by) out.group_by.push_back(Clone(g));
+  out.grouping_sets = s.grouping_sets;
+  out.having = Clone(s.having);
+  for (const auto& o : s.order_by) {
+    ast::SortItem i;
+    i.expr = Clone(o.expr);
+    i.descending = o.descending;
+    i.nulls_first = o.nulls_first;
+    i.using_op = o.using_op;
+    out.order_by.push_back(std::move(i));
+  }
+  out.with_ties = s.with_ties;
+  out.limit = Clone(s.limit);
+  out.offset = Clone(s.offset);
+  return out;
 }
-
-}  // namespace
 
 ast::ExprPtr CloneExpr(const ast::Expr& e) {
   auto out = std::make_unique<ast::Expr>();
@@ -50,6 +81,7 @@ ast::ExprPtr CloneExpr(const ast::Expr& e) {
   out->within_group = e.within_group;
   out->negated = e.negated;
   out->subquery = e.subquery;
+  out->select = e.select;
   out->left = Clone(e.left);
   out->right = Clone(e.right);
   out->subject = Clone(e.subject);
@@ -312,7 +344,8 @@ int Binder::RelationOfColumn(const std::vector<std::string>& names) const {
 }
 
 bool Binder::RelationsOf(const ast::Expr& e, std::set<int>* out) const {
-  if (e.kind == Kind::kUnsupported || (e.kind == Kind::kIn && e.subquery) || e.window) {
+  if (e.kind == Kind::kUnsupported || e.kind == Kind::kSubquery ||
+      (e.kind == Kind::kIn && e.subquery) || e.window) {
     return false;
   }
   if (e.kind == Kind::kColumnRef) {
@@ -490,10 +523,18 @@ Status Binder::CheckCondition(const ast::Expr& c, const char* clause) {
   return {};
 }
 
-Status Binder::BindRelations(const ast::TableRef& from, const ast::Expr* where) {
+Status Binder::BindRelations(const ast::TableRef* from, const ast::Expr* where,
+                             const ast::Select* s) {
   plan_.source = LogicalPlan::Source::kJoin;
   source_name_ = "FROM";
-  FLOE_ASSIGN_OR_RETURN(root_, AddRelationNode(from));
+  if (from == nullptr) {
+    // No FROM: one row of no columns.
+    auto none = std::make_shared<LogicalPlan>();
+    none->source = LogicalPlan::Source::kNone;
+    root_ = AddHiddenRelation("", none, {}, false);
+    return s == nullptr ? Status{} : PlanAndPlace(*s, where);
+  }
+  FLOE_ASSIGN_OR_RETURN(root_, AddRelationNode(*from));
   // Each relation owns the time-travel clauses between it and the next one in the text.
   std::vector<size_t> order(relations_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -508,9 +549,16 @@ Status Binder::BindRelations(const ast::TableRef& from, const ast::Expr* where) 
     FLOE_RETURN_IF_ERROR(AddRelation(static_cast<int>(i)));
   }
   FLOE_RETURN_IF_ERROR(JoinConditions(root_));
-  if (where) {
-    std::vector<const ast::Expr*> conjuncts;
-    Conjuncts(where, &conjuncts);
+  if (s != nullptr) return PlanAndPlace(*s, where);
+  return PlanAndPlace(ast::Select{}, where);
+}
+
+// The subqueries joined, then WHERE's conjuncts placed.
+Status Binder::PlanAndPlace(const ast::Select& s, const ast::Expr* where) {
+  std::vector<const ast::Expr*> conjuncts;
+  if (where) Conjuncts(where, &conjuncts);
+  FLOE_RETURN_IF_ERROR(PlanSubqueries(s, &conjuncts));
+  {
     for (const ast::Expr* c : conjuncts) {
       if (!c->has_aggregate) FLOE_RETURN_IF_ERROR(CheckCondition(*c, "WHERE"));
       std::set<int> rels;
@@ -528,6 +576,7 @@ Result<std::shared_ptr<const JoinNode>> Binder::FinishNode(int node) {
   const Node& n = nodes_[node];
   auto out = std::make_shared<JoinNode>();
   out->kind = n.kind;
+  out->null_aware = n.null_aware;
   auto bind_all = [&](const std::vector<const ast::Expr*>& list,
                       std::vector<exec::ExprPtr>* bound) -> Status {
     for (const ast::Expr* c : list) {
@@ -555,6 +604,7 @@ Result<std::shared_ptr<const JoinNode>> Binder::FinishNode(int node) {
   if (r.table == nullptr) {
     out->plan = r.plan;
     out->shared = r.shared;
+    out->single_row = r.single_row;
     for (size_t c = r.first_column; c < r.first_column + r.columns; ++c) {
       out->slots.push_back(scan_index_[c]);
     }

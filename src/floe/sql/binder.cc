@@ -64,6 +64,7 @@ Status Binder::BindFrom(const std::optional<ast::TableRef>& from) {
   parts.pop_back();
   id.ns = parts;
   source_name_ = id.ToString() + (metadata.empty() ? "" : "." + metadata);
+  table_name_ = from->alias.empty() ? (metadata.empty() ? id.name : metadata) : from->alias;
   auto table = resolver_.load(id);
   if (!table) {
     Error e = table.error();
@@ -146,6 +147,7 @@ Status Binder::BindTableFunction(const ast::TableRef& from) {
     return Unsupported(st_.time_travel[0].offset, "time travel on a table function");
   }
   source_name_ = name + "()";
+  table_name_ = from.alias.empty() ? name : from.alias;
   auto rows = resolver_.table_function(name, from.function_args);
   if (!rows) return std::unexpected(Locate(rows.error(), loc));
   return BindRows(std::move(*rows));
@@ -871,6 +873,21 @@ Result<ExprPtr> Binder::BindNode(const ast::Expr& b, Scope scope) {
     }
     case Kind::kOperator:
       return BindOperator(b, scope);
+    case Kind::kSubquery: {
+      auto it = subquery_values_.find(&b);
+      if (it == subquery_values_.end()) return Unsupported(loc, "a subquery here");
+      if (scope == Scope::kAggregate) {
+        // One value for every row: any row's, as an aggregate.
+        ast::Expr any;
+        any.kind = Kind::kFuncCall;
+        any.name = "any_value";
+        any.location = loc;
+        any.has_aggregate = true;
+        any.args.push_back(CloneExpr(*it->second));
+        return BindExpr(any, scope);
+      }
+      return BindExpr(*it->second, scope);
+    }
     case Kind::kUnsupported:
       break;
   }
@@ -894,9 +911,9 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
   const int stmt_loc = 0;
   const bool distinct = s.distinct;
   FLOE_RETURN_IF_ERROR(BindWith(s));
-  const bool relations = s.from && NeedsRelations(*s.from);
+  const bool relations = (s.from && NeedsRelations(*s.from)) || HasSubquery(s);
   if (relations) {
-    FLOE_RETURN_IF_ERROR(BindRelations(*s.from, s.where.get()));
+    FLOE_RETURN_IF_ERROR(BindRelations(s.from ? &*s.from : nullptr, s.where.get(), &s));
   } else {
     FLOE_RETURN_IF_ERROR(BindFrom(s.from));
   }

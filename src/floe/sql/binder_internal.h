@@ -17,6 +17,9 @@ namespace floe::sql::internal {
 
 // A deep copy of a syntax tree.
 ast::ExprPtr CloneExpr(const ast::Expr& e);
+ast::Select CloneSelect(const ast::Select& s);
+// The conjuncts of an AND tree (the tree itself when it is not an AND).
+void Conjuncts(const ast::Expr* e, std::vector<const ast::Expr*>* out);
 
 // The WITH queries a SELECT sees: its own and its enclosing ones'.
 struct CteScope {
@@ -80,7 +83,10 @@ class Binder {
   // statements name them; WHERE's conjuncts placed in the relations' scans or at joins.
   bool NeedsRelations(const ast::TableRef& from) const;
   Status BindWith(const ast::Select& s);
-  Status BindRelations(const ast::TableRef& from, const ast::Expr* where);
+  // `from` null: no FROM (a query of subqueries alone); `s`: the query, whose subqueries join
+  // FROM (null: none are looked for).
+  Status BindRelations(const ast::TableRef* from, const ast::Expr* where,
+                       const ast::Select* s = nullptr);
   Result<int> AddRelationNode(const ast::TableRef& ref);
   Status AddRelation(int index);
   Status JoinConditions(int node);
@@ -97,6 +103,27 @@ class Binder {
   };
   std::vector<StarItem> StarColumns(int node) const;
   Result<std::shared_ptr<const JoinNode>> FinishRelations();
+
+  // Subqueries in expressions (bind_subquery.cc): WHERE's EXISTS / IN / NOT conjuncts become semi
+  // and anti joins of FROM, scalar subqueries LEFT joins of their value; a correlated one has its
+  // conditions on this query's columns taken out and made the join's.
+  static bool HasSubquery(const ast::Select& s);
+  Status PlanSubqueries(const ast::Select& s, std::vector<const ast::Expr*>* where);
+  Status PlanAndPlace(const ast::Select& s, const ast::Expr* where);
+  Status AddSubqueryJoin(const ast::Expr& sub, bool negated);
+  struct Decorrelated {
+    LogicalPlan plan;
+    std::vector<std::string> names;        // its columns: __v (the value), __c0, ...
+    std::vector<ast::ExprPtr> conditions;  // over this query's columns and the subquery's
+    bool count = false;                    // a scalar COUNT: no row means 0
+  };
+  Result<Decorrelated> Decorrelate(const ast::Select& sub, const std::string& kind,
+                                   const std::string& name, int loc);
+  // Whether a column reference names a column of this query's FROM.
+  bool Knows(const std::vector<std::string>& names) const;
+  // Adds a relation of `names` (hidden from `*`) and its node; returns the node.
+  int AddHiddenRelation(const std::string& name, std::shared_ptr<const LogicalPlan> plan,
+                        const std::vector<std::string>& names, bool single_row);
   Result<std::shared_ptr<const JoinNode>> FinishNode(int node);
   ParsedStatement StatementFor(int begin, int end) const;
   Status BindRows(columnar::RecordBatch rows);
@@ -152,6 +179,7 @@ class Binder {
     std::vector<std::string> source_names;    // its columns' own names (before AS x(a, b))
     int node = -1;
     int text_begin = 0, text_end = 0;  // its time-travel clauses lie here
+    bool single_row = false;           // a scalar subquery's
   };
   struct Node {
     JoinNode::Kind kind = JoinNode::Kind::kRelation;
@@ -164,6 +192,7 @@ class Binder {
     bool using_from_right = false;  // RIGHT JOIN ... USING: the merged column is the right one's
     std::vector<const ast::Expr*> using_merged;  // FULL JOIN ... USING: each one's COALESCE
     std::vector<const ast::Expr*> condition, filter;
+    bool null_aware = false;  // kAnti of NOT IN
   };
   std::vector<Relation> relations_;
   std::vector<Node> nodes_;
@@ -176,6 +205,10 @@ class Binder {
   // FULL JOIN ... USING (c): a bare `c` means COALESCE(left.c, right.c).
   std::vector<std::pair<std::string, const ast::Expr*>> merged_columns_;
   std::vector<int> slot_column_;  // slot -> column
+  // A scalar subquery -> what it binds as (its relation's value column).
+  std::map<const ast::Expr*, ast::ExprPtr> subquery_values_;
+  int subqueries_ = 0;      // relations named __sq1, __sq2, ...
+  std::string table_name_;  // one-table FROM: the name (alias) qualified references use
 };
 
 }  // namespace floe::sql::internal

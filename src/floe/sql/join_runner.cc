@@ -46,6 +46,7 @@ struct Step {
   std::vector<exec::ExprPtr> filter;  // on the step's rows
   std::vector<bool> slots;            // the slots its rows fill
   double rows = 0;                    // estimated
+  bool null_aware = false;            // an anti join of NOT IN
 };
 
 // Filters added to relations' scans by the joins above them (dynamic pruning).
@@ -137,6 +138,8 @@ Result<double> JoinRun::Estimate(const JoinNode& n) {
     case JoinNode::Kind::kRelation:
       break;
     case JoinNode::Kind::kLeft:
+    case JoinNode::Kind::kSemi:
+    case JoinNode::Kind::kAnti:
       return Estimate(*n.left);
     case JoinNode::Kind::kFull:
     case JoinNode::Kind::kInner: {
@@ -242,13 +245,18 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
     return s;
   }
   if (n.kind != JoinNode::Kind::kInner) {
-    // Outer joins keep their sides: the preserved one streams, the other is built.
+    // Outer, semi and anti joins keep their sides: the preserved one streams, the other is
+    // built. Semi and anti joins give the streamed side's rows only.
+    const bool semi = n.kind == JoinNode::Kind::kSemi || n.kind == JoinNode::Kind::kAnti;
+    s->null_aware = n.null_aware;
     FLOE_ASSIGN_OR_RETURN(s->probe, Plan(*n.left));
     FLOE_ASSIGN_OR_RETURN(s->build, Plan(*n.right));
-    for (size_t i = 0; i < nslots_; ++i) s->slots[i] = s->probe->slots[i] || s->build->slots[i];
+    for (size_t i = 0; i < nslots_; ++i) {
+      s->slots[i] = s->probe->slots[i] || (!semi && s->build->slots[i]);
+    }
     FLOE_RETURN_IF_ERROR(SplitConditions(n.condition, s.get()));
     s->filter = n.filter;
-    s->rows = n.kind == JoinNode::Kind::kLeft ? s->probe->rows : s->probe->rows + s->build->rows;
+    s->rows = n.kind == JoinNode::Kind::kFull ? s->probe->rows + s->build->rows : s->probe->rows;
     return s;
   }
   // Inner joins in any order: the largest input streams through hash tables of the others, each
@@ -322,7 +330,7 @@ const JoinNode* JoinRun::Supplier(const Step& s, int slot) const {
 // still probed: the filter only has to keep every row that can match.
 Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, int64_t rows,
                       Pruning* pruning) const {
-  if (j.kind != JoinNode::Kind::kInner) return {};
+  if (j.kind != JoinNode::Kind::kInner && j.kind != JoinNode::Kind::kSemi) return {};
   for (size_t k = 0; k < j.probe_keys.size(); ++k) {
     const exec::ExprPtr& pk = j.probe_keys[k];
     if (pk->kind != exec::Expr::Kind::kColumn) continue;
@@ -471,7 +479,19 @@ Status JoinRun::Produce(const Step& s, const Pruning& pruning, const BatchConsum
 
 Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume) {
   FLOE_ASSIGN_OR_RETURN(RecordBatch build, Materialize(*j.build, pruning));
-  if (j.kind == JoinNode::Kind::kInner && build.num_rows == 0) return {};  // nothing can match
+  if (j.build->relation != nullptr && j.build->relation->single_row && build.num_rows > 1) {
+    return InvalidInput("a subquery used as a value gave {} rows, not at most one", build.num_rows);
+  }
+  const bool semi = j.kind == JoinNode::Kind::kSemi;
+  const bool anti = j.kind == JoinNode::Kind::kAnti;
+  if ((j.kind == JoinNode::Kind::kInner || semi) && build.num_rows == 0) {
+    return {};  // nothing can match
+  }
+  if (anti && build.num_rows == 0) {
+    // Nothing to exclude (even a NULL NOT IN an empty set is true).
+    return Produce(*j.probe, pruning,
+                   [&](int w, RecordBatch b) { return Emit(j, w, std::move(b), consume); });
+  }
   std::vector<ColumnPtr> build_keys;
   for (const auto& k : j.build_keys) {
     FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, build));
@@ -481,8 +501,86 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
   if (!build_keys.empty()) {
     FLOE_ASSIGN_OR_RETURN(table, exec::JoinHashTable::Build(build_keys, build.num_rows));
   }
+  if (anti && j.null_aware) {
+    // x NOT IN (a set holding NULL) is never true.
+    for (const auto& k : build_keys) {
+      if (k->null_count > 0 || k->type.id == columnar::TypeId::kNull) return {};
+    }
+  }
   Pruning probe_pruning = pruning;
   FLOE_RETURN_IF_ERROR(Prune(j, build_keys, build.num_rows, &probe_pruning));
+
+  // Semi and anti joins: the probe rows with (without) a match, each once.
+  if (semi || anti) {
+    return Produce(*j.probe, probe_pruning, [&](int w, RecordBatch probe) -> Status {
+      std::vector<char> matched(static_cast<size_t>(probe.num_rows), 0);
+      std::vector<int64_t> pr, br;
+      std::vector<ColumnPtr> keys;
+      if (table) {
+        for (const auto& k : j.probe_keys) {
+          FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, probe));
+          keys.push_back(std::move(c));
+        }
+      }
+      auto settle = [&]() -> Status {
+        if (pr.empty()) return {};
+        if (j.residual) {
+          RecordBatch out;
+          out.num_rows = static_cast<int64_t>(pr.size());
+          out.columns.resize(nslots_);
+          for (size_t i = 0; i < nslots_; ++i) {
+            if (probe.columns[i]) {
+              FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*probe.columns[i], pr));
+            } else if (build.columns[i]) {
+              FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*build.columns[i], br));
+            }
+          }
+          FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, out));
+          for (size_t r = 0; r < pr.size(); ++r) {
+            const auto row = static_cast<int64_t>(r);
+            if (mask->type.id == columnar::TypeId::kBool && mask->IsValid(row) &&
+                mask->BoolAt(row)) {
+              matched[static_cast<size_t>(pr[r])] = 1;
+            }
+          }
+        } else {
+          for (int64_t r : pr) matched[static_cast<size_t>(r)] = 1;
+        }
+        pr.clear();
+        br.clear();
+        return {};
+      };
+      if (table) {
+        FLOE_RETURN_IF_ERROR(table->Probe(keys, probe.num_rows, &pr, &br));
+        FLOE_RETURN_IF_ERROR(settle());
+      } else if (!j.residual) {
+        std::fill(matched.begin(), matched.end(), 1);  // any build row matches
+      } else {
+        for (int64_t p = 0; p < probe.num_rows; ++p) {
+          for (int64_t b = 0; b < build.num_rows; ++b) {
+            pr.push_back(p);
+            br.push_back(b);
+          }
+          if (pr.size() >= kCrossChunk) FLOE_RETURN_IF_ERROR(settle());
+        }
+        FLOE_RETURN_IF_ERROR(settle());
+      }
+      std::vector<int64_t> keep;
+      for (int64_t r = 0; r < probe.num_rows; ++r) {
+        bool take = matched[static_cast<size_t>(r)] != 0;
+        if (anti) {
+          take = !take;
+          // NOT IN: a NULL key is unknown against a non-empty set.
+          if (take && j.null_aware) {
+            for (const auto& k : keys) take = take && !k->IsNull(r);
+          }
+        }
+        if (take) keep.push_back(r);
+      }
+      FLOE_ASSIGN_OR_RETURN(RecordBatch out, Gather(probe, keep));
+      return Emit(j, w, std::move(out), consume);
+    });
+  }
 
   const bool keep_probe = j.kind != JoinNode::Kind::kInner;  // LEFT and FULL
   const bool keep_build = j.kind == JoinNode::Kind::kFull;
@@ -594,8 +692,9 @@ Status RunJoin(const LogicalPlan& plan, RunContext& ctx, ScanMetrics* stats,
     schema->fields.push_back({fmt::format("s{}", i), plan.slot_types[i]});
   }
   return run.Produce(*root, {}, [&](int w, RecordBatch b) -> Status {
+    // A semi join's right side (a subquery's columns) fills no slot of the rows it lets through.
     for (size_t i = 0; i < b.columns.size(); ++i) {
-      if (!b.columns[i]) return Internal("join output lacks slot {}", i);
+      if (!b.columns[i]) b.columns[i] = columnar::NullColumn(plan.slot_types[i], b.num_rows);
     }
     b.schema = schema;
     return consume(w, std::move(b));

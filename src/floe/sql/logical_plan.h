@@ -70,8 +70,9 @@ struct LogicalPlan {
 // runs (join_runner.h), from the relations' estimated sizes.
 struct JoinNode {
   // kInner with no condition is a cross join. A RIGHT join is bound as kLeft with its sides
-  // swapped.
-  enum class Kind { kRelation, kInner, kLeft, kFull };
+  // swapped. kSemi and kAnti keep the left side's rows that have (have no) match on the right:
+  // EXISTS and IN subqueries, and their NOT.
+  enum class Kind { kRelation, kInner, kLeft, kFull, kSemi, kAnti };
   Kind kind = Kind::kRelation;
   std::string name;  // kRelation: as the statement names it (for messages)
 
@@ -81,6 +82,11 @@ struct JoinNode {
   std::vector<int> slots;
   // kRelation: a CTE's plan, computed once however often it is named (plan is then this one).
   bool shared = false;
+  // kRelation: a scalar subquery's, which must give at most one row.
+  bool single_row = false;
+  // kAnti of NOT IN: a NULL among the right side's keys leaves no row, and a left row whose key
+  // is NULL stays only when the right side is empty.
+  bool null_aware = false;
 
   std::shared_ptr<const JoinNode> left, right;
   // The ON conjuncts (for inner joins also the WHERE conjuncts placed here), over slots.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -109,6 +110,8 @@ class Transformer {
   // One pass over the tree noting, for every object and array, whether an aggregate call lies
   // in it (IsAggregateCall anywhere below, unsupported constructs included).
   bool MarkAggregates(const json& node) {
+    // A subquery's aggregates are its own (its transform marks them).
+    if (node.is_object() && node.size() == 1 && node.contains("SubLink")) return false;
     bool found = IsAggregateCall(node);
     if (node.is_object()) {
       for (const auto& [k, v] : node.items()) found = MarkAggregates(v) || found;
@@ -143,6 +146,10 @@ class Transformer {
 
   const ParsedStatement& st_;
   std::unordered_map<const json*, bool> aggregates_;
+
+ public:
+  // The first error of a subquery within an expression (Node returns no Result).
+  std::optional<Error> deferred_;
 };
 
 namespace {
@@ -397,6 +404,25 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
     e->args = List(ListField(b, "args"));
     return e;
   }
+  if (type == "SubLink") {
+    const std::string link = b.value("subLinkType", "");
+    if (link != "EXISTS_SUBLINK" && link != "EXPR_SUBLINK" &&
+        !(link == "ANY_SUBLINK" && !b.contains("operName"))) {
+      return UnsupportedNode(loc, link == "ALL_SUBLINK"   ? "ALL (subquery)"
+                                  : link == "ANY_SUBLINK" ? "ANY / SOME (subquery)"
+                                                          : "this kind of subquery");
+    }
+    auto sub = SubSelect(b["subselect"]);
+    if (!sub) {
+      if (!deferred_) deferred_ = sub.error();  // the statement's transform fails with it
+      return UnsupportedNode(loc, "this subquery");
+    }
+    e->kind = Kind::kSubquery;
+    e->name = link == "EXISTS_SUBLINK" ? "exists" : link == "EXPR_SUBLINK" ? "scalar" : "in";
+    e->select = std::make_shared<const ast::Select>(std::move(*sub));
+    if (e->name == "in") e->args.push_back(Expr(b["testexpr"]));
+    return e;
+  }
   if (type == "A_Expr") {
     std::string kind = b.value("kind", "");
     if (kind == "AEXPR_NULLIF") {
@@ -484,7 +510,10 @@ Result<ast::Select> Transformer::SubSelect(const json& node) {
   auto [type, body] = Unwrap(node);
   if (type != "SelectStmt") return Unsupported(FirstLocation(node), Describe(type));
   ParsedStatement sub{st_.text, "SelectStmt", *body, st_.time_travel, {}, st_.try_casts};
-  return Transformer(sub).Select();
+  Transformer t(sub);
+  auto r = t.Select();
+  if (r && t.deferred_) return std::unexpected(*t.deferred_);
+  return r;
 }
 
 Result<ast::TableRef> Transformer::FromItem(const json& item) {
@@ -795,20 +824,34 @@ Result<ast::Update> Transformer::Update() {
 
 }  // namespace
 
+namespace {
+
+template <typename T>
+Result<T> Checked(const Transformer& t, Result<T> r) {
+  if (r && t.deferred_) return std::unexpected(*t.deferred_);
+  return r;
+}
+
+}  // namespace
+
 Result<ast::Select> TransformSelect(const ParsedStatement& statement) {
-  return Transformer(statement).Select();
+  Transformer t(statement);
+  return Checked(t, t.Select());
 }
 
 Result<ast::Delete> TransformDelete(const ParsedStatement& statement) {
-  return Transformer(statement).Delete();
+  Transformer t(statement);
+  return Checked(t, t.Delete());
 }
 
 Result<ast::Update> TransformUpdate(const ParsedStatement& statement) {
-  return Transformer(statement).Update();
+  Transformer t(statement);
+  return Checked(t, t.Update());
 }
 
 Result<ast::Merge> TransformMerge(const ParsedStatement& statement) {
-  return Transformer(statement).Merge();
+  Transformer t(statement);
+  return Checked(t, t.Merge());
 }
 
 }  // namespace floe::sql
