@@ -3,8 +3,8 @@
 
 Writes Parquet files with pyarrow, loads them into a floe table (`floe table create/append`),
 generates a few hundred queries (filters, projections, aggregates, GROUP BY, ORDER BY + LIMIT;
-joins of every type with a second table, subqueries in FROM and in expressions (correlated or not)
-and CTEs),
+joins of every type with a second table, subqueries in FROM and in expressions (correlated or not),
+CTEs, set operations and VALUES),
 runs them through `floe query --format json` and through DuckDB over the table's own Parquet data
 files, and compares the answers: in order when the query has ORDER BY (always on a unique key, so
 the order is total), as multisets otherwise; floats with a relative tolerance.
@@ -324,6 +324,28 @@ def subquery_query(rng):
     ])
 
 
+def setop_query(rng):
+    """UNION [ALL], INTERSECT [ALL], EXCEPT [ALL] and VALUES."""
+    n = rng.randint(0, 9)
+    return rng.choice([
+        (f"SELECT k FROM db.t WHERE n > {n * 50} UNION SELECT k FROM db.u", False),
+        (f"SELECT k, s FROM db.t WHERE id < 100 UNION ALL SELECT k, name FROM db.u", False),
+        (f"SELECT k FROM db.t INTERSECT SELECT k FROM db.u WHERE w > {n}", False),
+        (f"SELECT k FROM db.u EXCEPT SELECT k FROM db.t WHERE n > {n * 100}", False),
+        (f"SELECT k, flag FROM db.t WHERE id < {200 + n} INTERSECT ALL "
+         f"SELECT k, flag FROM db.t WHERE id >= 4300", False),
+        (f"SELECT k, flag FROM db.t WHERE id < {200 + n} EXCEPT ALL "
+         f"SELECT k, flag FROM db.t WHERE id >= 4300", False),
+        (f"SELECT s, count(*) FROM db.t WHERE k > {n} GROUP BY s UNION ALL "
+         f"SELECT name, k FROM db.u ORDER BY 1 NULLS FIRST, 2 LIMIT 10", True),
+        (f"SELECT x * 2, y FROM (VALUES (1, 'a'), (2, 'b'), (NULL, 'c')) v(x, y) "
+         f"WHERE x IS NULL OR x > {n % 2}", False),
+        (f"SELECT t.id, v.label FROM db.t t JOIN (VALUES (1, 'one'), (2, 'two'), (3, NULL)) "
+         f"v(k, label) ON t.k = v.k WHERE t.id < {100 + n}", False),
+        (f"VALUES (1, 2.5::DOUBLE, 'x'), ({n}, 4, NULL)", False),
+    ])
+
+
 def norm(v):
     if v is None:
         return None
@@ -416,7 +438,8 @@ def main():
     def any_query():
         r = rng.random()
         return (join_query(rng) if r < 0.25 else cte_query(rng) if r < 0.3 else
-                subquery_query(rng) if r < 0.38 else query(rng))
+                subquery_query(rng) if r < 0.38 else setop_query(rng) if r < 0.43 else
+                query(rng))
 
     queries = [any_query() for _ in range(args.queries)]
     script = os.path.join(args.workdir, "queries.sql")

@@ -172,8 +172,8 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
   EXPECT_EQ(ErrorOf("select 1 / 0"), "invalid input: at line 1, column 10: division by zero");
   EXPECT_EQ(ErrorOf("select id from db.events where day > date '2024-02-30'"),
             "invalid input: at line 1, column 38: malformed date literal '2024-02-30'");
-  EXPECT_EQ(ErrorOf("select id from db.events union select 1"),
-            "unsupported: at line 1, column 1: floe does not support UNION / INTERSECT / EXCEPT");
+  EXPECT_EQ(ErrorOf("select id, row_number() over () from db.events"),
+            "unsupported: at line 1, column 12: floe does not support window functions");
   EXPECT_EQ(ErrorOf("select id, count(*) from db.events"),
             "invalid input: at line 1, column 8: column 'id' must appear in GROUP BY or be used "
             "in an aggregate");

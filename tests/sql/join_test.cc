@@ -318,6 +318,45 @@ TEST_F(JoinTest, SubqueryErrors) {
             "unsupported: at line 1, column 33: floe does not support ALL (subquery)");
 }
 
+TEST_F(JoinTest, SetOperationsAndValues) {
+  // Tier-1 customers, and who had an event over 35 (i = 24: c4).
+  EXPECT_EQ(Rows("select name from db.customers where tier = 1 union "
+                 "select customer from db.events where amount > 35 order by 1"),
+            (Strings{R"("c0")", R"("c4")", R"("c9")"}));
+  EXPECT_EQ(Rows("select count(*) from (select region from db.customers union all "
+                 "select region from db.customers) x"),
+            (Strings{"12"}));
+  EXPECT_EQ(Rows("select count(*) from (select region from db.customers union "
+                 "select region from db.customers) x"),
+            (Strings{"5"}));
+  // NULLs are equal in set operations.
+  EXPECT_EQ(Rows("select name from db.customers intersect select customer from db.events "
+                 "order by 1 nulls last"),
+            (Strings{R"("c0")", R"("c1")", R"("c2")", R"("c3")", "null"}));
+  EXPECT_EQ(Rows("select name from db.customers except select customer from db.events"),
+            (Strings{R"("c9")"}));
+  // north twice on both sides, south, west and nowhere once.
+  EXPECT_EQ(Rows("select count(*) from (select region from db.customers intersect all "
+                 "select region from db.customers where tier >= 1) x"),
+            (Strings{"5"}));
+  // Minus one north and the west: north, south, east, nowhere.
+  EXPECT_EQ(Rows("select region from db.customers except all select region from db.customers "
+                 "where tier = 1 order by 1"),
+            (Strings{R"("east")", R"("north")", R"("nowhere")", R"("south")"}));
+  EXPECT_EQ(Rows("select * from (values (1, 'a'), (2, null)) v(x, y) order by x"),
+            (Strings{R"(1|"a")", "2|null"}));
+  EXPECT_EQ(Rows("values (1, 2.5), (3, 4)"), (Strings{"1|2.5", "3|4.0"}));
+  EXPECT_EQ(last_.schema->fields[0].name, "col0");
+  EXPECT_EQ(Rows("select c.region, v.label from db.customers c join (values (1, 'gold'), "
+                 "(3, 'platinum')) v(tier, label) on c.tier = v.tier order by 1, 2"),
+            (Strings{R"("north"|"gold")", R"("north"|"platinum")", R"("west"|"gold")"}));
+  EXPECT_EQ(ErrorOf("select name, tier from db.customers union select name from db.customers"),
+            "invalid input: at line 1, column 50: each side of UNION must give the same number "
+            "of columns (2 and 1)");
+  EXPECT_EQ(ErrorOf("values (1, 2), (3)"),
+            "invalid input: at line 1, column 17: VALUES rows must all have 2 values, not 1");
+}
+
 TEST_F(JoinTest, ErrorsNameWhatAndWhere) {
   EXPECT_EQ(ErrorOf("select name from db.customers a join db.customers b on a.tier = b.tier"),
             "invalid input: at line 1, column 8: column reference 'name' is ambiguous: qualify "

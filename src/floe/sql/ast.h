@@ -142,6 +142,16 @@ struct SortItem {
 
 struct Select {
   std::vector<CommonTableExpr> with;  // in order: each sees those before it
+  // set_left UNION | INTERSECT | EXCEPT [ALL] set_right (kNone: a plain SELECT); the whole's
+  // ORDER BY, LIMIT and OFFSET below.
+  enum class SetOp { kNone, kUnion, kIntersect, kExcept };
+  SetOp set_op = SetOp::kNone;
+  bool set_all = false;
+  std::shared_ptr<const Select> set_left, set_right;
+  int set_right_location = -1;
+  // VALUES (row), (row), ...: each row's expressions (no FROM, no select list).
+  std::vector<std::vector<ExprPtr>> values;
+  int values_location = -1;
   bool distinct = false;
   std::optional<TableRef> from;  // none: no FROM
   std::vector<SelectItem> items;

@@ -33,6 +33,17 @@ void Conjuncts(const ast::Expr* e, std::vector<const ast::Expr*>* out) {
 ast::Select CloneSelect(const ast::Select& s) {
   ast::Select out;
   out.with = s.with;
+  out.set_op = s.set_op;
+  out.set_all = s.set_all;
+  out.set_left = s.set_left;
+  out.set_right = s.set_right;
+  out.set_right_location = s.set_right_location;
+  for (const auto& row : s.values) {
+    std::vector<ast::ExprPtr> copy;
+    for (const auto& v : row) copy.push_back(Clone(v));
+    out.values.push_back(std::move(copy));
+  }
+  out.values_location = s.values_location;
   out.distinct = s.distinct;
   out.from = s.from;
   for (const auto& item : s.items) {

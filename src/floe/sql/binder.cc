@@ -135,6 +135,115 @@ Status Binder::BindRows(columnar::RecordBatch b) {
   return {};
 }
 
+Status Binder::BindSetOperation(const ast::Select& s) {
+  using SetOp = ast::Select::SetOp;
+  const char* what = s.set_op == SetOp::kUnion       ? "UNION"
+                     : s.set_op == SetOp::kIntersect ? "INTERSECT"
+                                                     : "EXCEPT";
+  const int right_loc = s.set_right_location;
+  // Each side owns the time-travel clauses in its text.
+  ParsedStatement left_st = st_, right_st = st_;
+  left_st.time_travel.clear();
+  right_st.time_travel.clear();
+  for (const auto& tt : st_.time_travel) {
+    (tt.offset < right_loc ? left_st : right_st).time_travel.push_back(tt);
+  }
+  Binder lb(left_st, resolver_, ctes_), rb(right_st, resolver_, ctes_);
+  FLOE_ASSIGN_OR_RETURN(LogicalPlan left, lb.Bind(*s.set_left));
+  FLOE_ASSIGN_OR_RETURN(LogicalPlan right, rb.Bind(*s.set_right));
+  if (left.outputs.size() != right.outputs.size()) {
+    return Fail(right_loc, ErrorKind::kInvalidInput,
+                fmt::format("each side of {} must give the same number of columns ({} and {})",
+                            what, left.outputs.size(), right.outputs.size()));
+  }
+  for (size_t i = 0; i < left.outputs.size(); ++i) {
+    const columnar::DataType& lt = left.outputs[i]->type;
+    const columnar::DataType& rt = right.outputs[i]->type;
+    auto common = exec::CommonType(lt, rt);
+    if (!common) {
+      return Fail(right_loc, ErrorKind::kInvalidInput,
+                  fmt::format("{}'s column {} ('{}') cannot combine {} with {}", what, i + 1,
+                              left.names[i], lt.ToString(), rt.ToString()));
+    }
+    for (LogicalPlan* side : {&left, &right}) {
+      if (side->outputs[i]->type == *common) continue;
+      auto cast = exec::MakeCast(side->outputs[i], *common);
+      if (!cast) return std::unexpected(Locate(cast.error(), right_loc));
+      side->outputs[i] = *cast;
+    }
+    column_names_.push_back(left.names[i]);
+    column_types_.push_back(*common);
+    scan_index_.push_back(static_cast<int>(i));
+  }
+  plan_.source = LogicalPlan::Source::kSetOperation;
+  using PlanOp = LogicalPlan::SetOp;
+  plan_.set_op = s.set_op == SetOp::kUnion ? PlanOp::kUnionAll
+                 : s.set_op == SetOp::kIntersect
+                     ? (s.set_all ? PlanOp::kIntersectAll : PlanOp::kIntersect)
+                     : (s.set_all ? PlanOp::kExceptAll : PlanOp::kExcept);
+  plan_.set_left = std::make_shared<const LogicalPlan>(std::move(left));
+  plan_.set_right = std::make_shared<const LogicalPlan>(std::move(right));
+  source_name_ = what;
+  return {};
+}
+
+// VALUES (...), (...): constant rows, each column of the type its values meet in (col0, col1,
+// ... as DuckDB names them).
+Status Binder::BindValues(const ast::Select& s) {
+  const size_t width = s.values[0].size();
+  std::vector<std::vector<exec::ExprPtr>> rows;
+  std::vector<columnar::DataType> types(width);
+  for (const auto& row : s.values) {
+    const int loc = row.empty() ? s.values_location : row[0]->location;
+    if (row.size() != width) {
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  fmt::format("VALUES rows must all have {} values, not {}", width, row.size()));
+    }
+    std::vector<exec::ExprPtr> bound;
+    for (size_t c = 0; c < width; ++c) {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*row[c], Scope::kInput));
+      if (e->kind != exec::Expr::Kind::kLiteral) {
+        return Fail(row[c]->location, ErrorKind::kInvalidInput,
+                    "VALUES takes constants (and expressions of them)");
+      }
+      if (rows.empty()) {
+        types[c] = e->type;
+      } else {
+        auto common = exec::CommonType(types[c], e->type);
+        if (!common) {
+          return Fail(row[c]->location, ErrorKind::kInvalidInput,
+                      fmt::format("VALUES column {} cannot combine {} with {}", c + 1,
+                                  types[c].ToString(), e->type.ToString()));
+        }
+        types[c] = *common;
+      }
+      bound.push_back(std::move(e));
+    }
+    rows.push_back(std::move(bound));
+  }
+  columnar::RecordBatch b;
+  auto schema = std::make_shared<columnar::Schema>();
+  for (size_t c = 0; c < width; ++c) {
+    if (types[c].id == columnar::TypeId::kNull) types[c] = columnar::Int64();  // all NULL
+    exec::ValueColumnBuilder col(types[c]);
+    for (const auto& row : rows) {
+      if (row[c]->value.is_null()) {
+        col.AppendNull();
+        continue;
+      }
+      auto v = exec::CastValue(row[c]->value, row[c]->type, types[c]);
+      if (!v) return std::unexpected(Locate(v.error(), s.values_location));
+      FLOE_RETURN_IF_ERROR(col.Append(*v));
+    }
+    b.columns.push_back(col.Finish());
+    schema->fields.push_back({fmt::format("col{}", c), types[c]});
+  }
+  b.num_rows = static_cast<int64_t>(rows.size());
+  b.schema = schema;
+  source_name_ = "VALUES";
+  return BindRows(std::move(b));
+}
+
 // FROM name(args...): a table function of constant arguments.
 Status Binder::BindTableFunction(const ast::TableRef& from) {
   int loc = from.location;
@@ -909,10 +1018,16 @@ Result<int64_t> Binder::BindCount(const ast::Expr& node, const char* what) {
 
 Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
   const int stmt_loc = 0;
-  const bool distinct = s.distinct;
+  // A plain UNION is UNION ALL's rows, distinct.
+  const bool distinct = s.distinct || (s.set_op == ast::Select::SetOp::kUnion && !s.set_all);
   FLOE_RETURN_IF_ERROR(BindWith(s));
-  const bool relations = (s.from && NeedsRelations(*s.from)) || HasSubquery(s);
-  if (relations) {
+  const bool whole_rows = s.set_op != ast::Select::SetOp::kNone || !s.values.empty();
+  const bool relations = !whole_rows && ((s.from && NeedsRelations(*s.from)) || HasSubquery(s));
+  if (s.set_op != ast::Select::SetOp::kNone) {
+    FLOE_RETURN_IF_ERROR(BindSetOperation(s));
+  } else if (!s.values.empty()) {
+    FLOE_RETURN_IF_ERROR(BindValues(s));
+  } else if (relations) {
     FLOE_RETURN_IF_ERROR(BindRelations(s.from ? &*s.from : nullptr, s.where.get(), &s));
   } else {
     FLOE_RETURN_IF_ERROR(BindFrom(s.from));
@@ -955,6 +1070,12 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
       continue;
     }
     items.push_back({t.expr.get(), -1, t.name, t.location});
+  }
+  if (whole_rows) {
+    // A set operation's or VALUES's rows are the query's.
+    for (size_t c = 0; c < column_names_.size(); ++c) {
+      items.push_back({nullptr, static_cast<int>(c), column_names_[c], stmt_loc});
+    }
   }
   if (items.empty()) return Fail(stmt_loc, ErrorKind::kInvalidInput, "SELECT needs a column");
 

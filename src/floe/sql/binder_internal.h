@@ -127,6 +127,9 @@ class Binder {
   Result<std::shared_ptr<const JoinNode>> FinishNode(int node);
   ParsedStatement StatementFor(int begin, int end) const;
   Status BindRows(columnar::RecordBatch rows);
+  // UNION / INTERSECT / EXCEPT and VALUES (set_operation.h runs the former).
+  Status BindSetOperation(const ast::Select& s);
+  Status BindValues(const ast::Select& s);
   Status BindTableFunction(const ast::TableRef& from);
   Result<exec::ExprPtr> ResolveColumn(const std::string& name, int loc,
                                       const std::string& relation = "");

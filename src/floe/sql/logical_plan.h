@@ -25,7 +25,8 @@ struct JoinNode;
 
 struct LogicalPlan {
   // kJoin: the rows of FROM's relations joined (or of one subquery or CTE), in `join`.
-  enum class Source { kNone, kTable, kMetadataTable, kJoin };
+  // kSetOperation: two plans' rows combined (set_operation.h).
+  enum class Source { kNone, kTable, kMetadataTable, kJoin, kSetOperation };
   Source source = Source::kNone;
   iceberg::Table table;                 // kTable, kMetadataTable
   columnar::RecordBatch metadata_rows;  // kMetadataTable: the rows (columns normalised)
@@ -42,6 +43,12 @@ struct LogicalPlan {
   // relation that the statement reads), typed by slot_types.
   std::shared_ptr<const JoinNode> join;
   std::vector<columnar::DataType> slot_types;
+
+  // kSetOperation: UNION (ALL; a plain UNION is this and DISTINCT), INTERSECT [ALL] or EXCEPT
+  // [ALL] of two plans whose outputs have the same types.
+  enum class SetOp { kUnionAll, kIntersect, kIntersectAll, kExcept, kExceptAll };
+  SetOp set_op = SetOp::kUnionAll;
+  std::shared_ptr<const LogicalPlan> set_left, set_right;
 
   exec::ExprPtr where;  // over the source batch; null: none
   // The part of `where` still to apply to the source batch: conjuncts the scan's row filter

@@ -11,6 +11,7 @@
 #include "floe/exec/table_scan.h"
 #include "floe/iceberg/scan.h"
 #include "floe/sql/join_runner.h"
+#include "floe/sql/set_operation.h"
 
 namespace floe::sql {
 
@@ -235,6 +236,10 @@ Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::Ex
     return exec::ScanTable(plan.table, *ctx.wh->io, so, consume, stats);
   }
   if (plan.source == LogicalPlan::Source::kJoin) return RunJoin(plan, ctx, stats, consume);
+  if (plan.source == LogicalPlan::Source::kSetOperation) {
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, RunSetOperation(plan, ctx, stats));
+    return consume(0, std::move(rows));
+  }
   RecordBatch source;
   if (plan.source == LogicalPlan::Source::kMetadataTable) {
     source = plan.metadata_rows;

@@ -138,6 +138,8 @@ class Transformer {
   std::vector<std::string> group_key_texts_;  // GroupKey's: each key's tree without locations
   Result<std::optional<ast::TableRef>> From(const json& from);
   Result<ast::TableRef> FromItem(const json& item);
+  // ORDER BY, LIMIT and OFFSET.
+  void Trailing(const json& s, ast::Select* out);
   // The SELECT of a subquery node ({"SelectStmt": ...}) in this statement's text.
   Result<ast::Select> SubSelect(const json& node);
   // The target table of DELETE and UPDATE (a RangeVar), and the clauses floe does not support.
@@ -693,9 +695,6 @@ Result<ast::Merge> Transformer::Merge() {
 Result<ast::Select> Transformer::Select() {
   const json& s = st_.node;
   const int stmt_loc = 0;
-  if (s.value("op", "SETOP_NONE") != "SETOP_NONE") {
-    return Unsupported(stmt_loc, "UNION / INTERSECT / EXCEPT");
-  }
   ast::Select out;
   if (s.contains("withClause")) {
     const json& with = s["withClause"];
@@ -713,7 +712,32 @@ Result<ast::Select> Transformer::Select() {
       out.with.push_back(std::move(e));
     }
   }
-  if (s.contains("valuesLists")) return Unsupported(stmt_loc, "VALUES");
+  const std::string op = s.value("op", "SETOP_NONE");
+  if (op != "SETOP_NONE") {
+    // left UNION | INTERSECT | EXCEPT [ALL] right, then the whole's ORDER BY and LIMIT.
+    using SetOp = ast::Select::SetOp;
+    out.set_op = op == "SETOP_UNION"       ? SetOp::kUnion
+                 : op == "SETOP_INTERSECT" ? SetOp::kIntersect
+                                           : SetOp::kExcept;
+    out.set_all = s.value("all", false);
+    FLOE_ASSIGN_OR_RETURN(ast::Select left, SubSelect(json{{"SelectStmt", s["larg"]}}));
+    FLOE_ASSIGN_OR_RETURN(ast::Select right, SubSelect(json{{"SelectStmt", s["rarg"]}}));
+    out.set_right_location = FirstLocation(s["rarg"]);
+    out.set_left = std::make_shared<const ast::Select>(std::move(left));
+    out.set_right = std::make_shared<const ast::Select>(std::move(right));
+    Trailing(s, &out);
+    return out;
+  }
+  if (s.contains("valuesLists")) {
+    for (const auto& row : ListField(s, "valuesLists")) {
+      std::vector<ast::ExprPtr> values;
+      for (const auto& v : ListField(NodeField(row, "List"), "items")) values.push_back(Expr(v));
+      out.values.push_back(std::move(values));
+    }
+    out.values_location = FirstLocation(s["valuesLists"]);
+    Trailing(s, &out);
+    return out;
+  }
   if (s.contains("intoClause")) return Unsupported(stmt_loc, "SELECT INTO");
   if (s.contains("lockingClause")) return Unsupported(stmt_loc, "FOR UPDATE / FOR SHARE");
   if (s.contains("windowClause")) return Unsupported(stmt_loc, "WINDOW");
@@ -757,6 +781,11 @@ Result<ast::Select> Transformer::Select() {
   if (s.contains("whereClause")) out.where = Expr(s["whereClause"]);
   if (s.contains("groupClause")) FLOE_RETURN_IF_ERROR(GroupClause(s["groupClause"], &out));
   if (s.contains("havingClause")) out.having = Expr(s["havingClause"]);
+  Trailing(s, &out);
+  return out;
+}
+
+void Transformer::Trailing(const json& s, ast::Select* out) {
   for (const auto& sbn : ListField(s, "sortClause")) {
     const json& sb = sbn["SortBy"];
     ast::SortItem item;
@@ -764,12 +793,11 @@ Result<ast::Select> Transformer::Select() {
     item.descending = sb.value("sortby_dir", "") == "SORTBY_DESC";
     item.nulls_first = sb.value("sortby_nulls", "") == "SORTBY_NULLS_FIRST";
     item.using_op = sb.contains("useOp");
-    out.order_by.push_back(std::move(item));
+    out->order_by.push_back(std::move(item));
   }
-  out.with_ties = s.value("limitOption", "") == "LIMIT_OPTION_WITH_TIES";
-  if (s.contains("limitCount")) out.limit = Expr(s["limitCount"]);
-  if (s.contains("limitOffset")) out.offset = Expr(s["limitOffset"]);
-  return out;
+  out->with_ties = s.value("limitOption", "") == "LIMIT_OPTION_WITH_TIES";
+  if (s.contains("limitCount")) out->limit = Expr(s["limitCount"]);
+  if (s.contains("limitOffset")) out->offset = Expr(s["limitOffset"]);
 }
 
 Result<ast::TableRef> Transformer::Target(const json& s, const char* what) {
