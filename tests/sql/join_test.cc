@@ -208,6 +208,18 @@ TEST_F(JoinTest, UsingNaturalAndStar) {
                      R"("2024-01-06"|null)"}));
 }
 
+TEST_F(JoinTest, AConditionInEveryArmOfAnOrIsAJoinKey) {
+  // (key AND a) OR (key AND b) is key AND (a OR b): a hash join, not a filtered cross product.
+  EXPECT_EQ(Rows("select count(*) from db.events e, db.customers c where "
+                 "(e.customer = c.name and c.tier = 1) or (e.customer = c.name and "
+                 "c.region = 'south')"),
+            (Strings{"40"}));  // c0 (tier 1) and c1 (south)
+  // An arm that is the common part alone makes the OR true.
+  EXPECT_EQ(Rows("select count(*) from db.events e, db.customers c where "
+                 "(e.customer = c.name) or (e.customer = c.name and c.tier = 1)"),
+            (Strings{"76"}));
+}
+
 TEST_F(JoinTest, ThreeWayJoin) {
   // a.tier = b.tier: 9 pairs; then b.region's customers: 12 rows (worked out in the header).
   EXPECT_EQ(Rows("select count(*) from db.customers a join db.customers b on a.tier = b.tier "

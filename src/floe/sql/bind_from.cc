@@ -16,6 +16,37 @@ using JoinType = ast::TableRef::JoinType;
 
 ast::ExprPtr Clone(const ast::ExprPtr& e) { return e ? CloneExpr(*e) : nullptr; }
 
+// Whether two trees say the same (locations aside).
+bool Same(const ast::Expr* a, const ast::Expr* b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  if (a->kind != b->kind || a->names != b->names || a->star != b->star || a->name != b->name ||
+      a->constant.kind != b->constant.kind || a->constant.integer != b->constant.integer ||
+      a->constant.text != b->constant.text || a->constant.boolean != b->constant.boolean ||
+      a->type.name != b->type.name || a->type.modifiers != b->type.modifiers ||
+      a->try_cast != b->try_cast || a->distinct != b->distinct || a->window != b->window ||
+      a->negated != b->negated || a->subquery != b->subquery || a->select != b->select ||
+      a->within_group != b->within_group || a->order_descending != b->order_descending ||
+      a->args.size() != b->args.size() || a->order.size() != b->order.size() ||
+      a->arms.size() != b->arms.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a->args.size(); ++i) {
+    if (!Same(a->args[i].get(), b->args[i].get())) return false;
+  }
+  for (size_t i = 0; i < a->order.size(); ++i) {
+    if (!Same(a->order[i].get(), b->order[i].get())) return false;
+  }
+  for (size_t i = 0; i < a->arms.size(); ++i) {
+    if (!Same(a->arms[i].when.get(), b->arms[i].when.get()) ||
+        !Same(a->arms[i].then.get(), b->arms[i].then.get())) {
+      return false;
+    }
+  }
+  return Same(a->filter.get(), b->filter.get()) && Same(a->left.get(), b->left.get()) &&
+         Same(a->right.get(), b->right.get()) && Same(a->subject.get(), b->subject.get()) &&
+         Same(a->otherwise.get(), b->otherwise.get());
+}
+
 bool Includes(const std::set<int>& outer, const std::set<int>& inner) {
   return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
 }
@@ -564,10 +595,67 @@ Status Binder::BindRelations(const ast::TableRef* from, const ast::Expr* where,
   return PlanAndPlace(ast::Select{}, where);
 }
 
+// `(a AND b) OR (a AND c)` as `a AND (b OR c)` (true in SQL's three-valued logic too): a join
+// condition or a table's filter repeated in every arm of an OR is then a conjunct of its own,
+// a hash-join key or a pruning filter instead of a condition on a cross product.
+void Binder::FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out) {
+  if (c->kind != Kind::kOr || c->args.size() < 2) {
+    out->push_back(c);
+    return;
+  }
+  std::vector<std::vector<const ast::Expr*>> arms(c->args.size());
+  for (size_t i = 0; i < arms.size(); ++i) Conjuncts(c->args[i].get(), &arms[i]);
+  std::vector<const ast::Expr*> common;
+  for (const ast::Expr* x : arms[0]) {
+    bool everywhere = true;
+    for (size_t i = 1; i < arms.size() && everywhere; ++i) {
+      everywhere = std::any_of(arms[i].begin(), arms[i].end(),
+                               [&](const ast::Expr* y) { return Same(x, y); });
+    }
+    if (everywhere) common.push_back(x);
+  }
+  if (common.empty()) {
+    out->push_back(c);
+    return;
+  }
+  auto rest = std::make_unique<ast::Expr>();
+  rest->kind = Kind::kOr;
+  rest->location = c->location;
+  for (const auto& arm : arms) {
+    std::vector<const ast::Expr*> left;
+    for (const ast::Expr* x : arm) {
+      if (std::none_of(common.begin(), common.end(),
+                       [&](const ast::Expr* y) { return Same(x, y); })) {
+        left.push_back(x);
+      }
+    }
+    if (left.empty()) {
+      rest = nullptr;  // an arm of nothing but the common part: the OR is true
+      break;
+    }
+    if (left.size() == 1) {
+      rest->args.push_back(CloneExpr(*left[0]));
+      continue;
+    }
+    auto both = std::make_unique<ast::Expr>();
+    both->kind = Kind::kAnd;
+    both->location = left[0]->location;
+    for (const ast::Expr* x : left) both->args.push_back(CloneExpr(*x));
+    rest->args.push_back(std::move(both));
+  }
+  out->insert(out->end(), common.begin(), common.end());
+  if (rest) {
+    rest->has_aggregate = c->has_aggregate;
+    owned_.push_back(std::move(rest));
+    out->push_back(owned_.back().get());
+  }
+}
+
 // The subqueries joined, then WHERE's conjuncts placed.
 Status Binder::PlanAndPlace(const ast::Select& s, const ast::Expr* where) {
-  std::vector<const ast::Expr*> conjuncts;
-  if (where) Conjuncts(where, &conjuncts);
+  std::vector<const ast::Expr*> conjuncts, written;
+  if (where) Conjuncts(where, &written);
+  for (const ast::Expr* c : written) FactorOr(c, &conjuncts);
   FLOE_RETURN_IF_ERROR(PlanSubqueries(s, &conjuncts));
   {
     for (const ast::Expr* c : conjuncts) {

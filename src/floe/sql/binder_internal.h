@@ -110,6 +110,7 @@ class Binder {
   static bool HasSubquery(const ast::Select& s);
   Status PlanSubqueries(const ast::Select& s, std::vector<const ast::Expr*>* where);
   Status PlanAndPlace(const ast::Select& s, const ast::Expr* where);
+  void FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out);
   Status AddSubqueryJoin(const ast::Expr& sub, bool negated);
   struct Decorrelated {
     LogicalPlan plan;
