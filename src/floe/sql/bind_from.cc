@@ -71,6 +71,7 @@ ast::Select CloneSelect(const ast::Select& s) {
   out.set_right_location = s.set_right_location;
   for (const auto& row : s.values) {
     std::vector<ast::ExprPtr> copy;
+    copy.reserve(row.size());
     for (const auto& v : row) copy.push_back(Clone(v));
     out.values.push_back(std::move(copy));
   }
