@@ -88,6 +88,16 @@ if ((want_python)); then
   else
     log "Python packages: up to date"
   fi
+  tpch="$root/.venv-tpch"
+  req="$root/scripts/requirements-tpch.txt"
+  stamp="$tpch/.requirements.sha256"
+  sum="$(sha256sum "$req" | cut -d' ' -f1)"
+  if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$sum" ]]; then
+    log "installing DuckDB's TPC-H generator from scripts/requirements-tpch.txt into .venv-tpch"
+    [[ -x "$tpch/bin/python" ]] || python3 -m venv "$tpch"
+    "$tpch/bin/pip" install -q --disable-pip-version-check -r "$req"
+    echo "$sum" > "$stamp"
+  fi
 fi
 
 if ((want_spark)); then

@@ -1,6 +1,7 @@
 #include "floe/sql/join_runner.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 #include "floe/columnar/column_builder.h"
@@ -104,11 +105,18 @@ class JoinRun {
   Result<RecordBatch> NullExtended(const RecordBatch& kept, const std::vector<int64_t>& rows,
                                    const std::vector<bool>& null_slots) const;
 
+  // Distinct values a key can take on a side: an integer or date column's range of values (from
+  // the manifests' bounds) when smaller than its table's rows; else the side's rows.
+  double Distinct(const Step& side, const exec::ExprPtr& key) const;
+
   const LogicalPlan& plan_;
   RunContext& ctx_;
   ScanMetrics* stats_;
   size_t nslots_;
   std::map<const JoinNode*, RecordBatch> rows_;  // relations computed whole
+  std::map<const JoinNode*, double> relation_rows_;
+  // A table relation's integer and date columns: the smallest and largest value of its files.
+  std::map<const JoinNode*, std::map<int32_t, std::pair<int64_t, int64_t>>> ranges_;
 };
 
 Result<RecordBatch> JoinRun::RelationRows(const JoinNode& n) {
@@ -162,7 +170,49 @@ Result<double> JoinRun::Estimate(const JoinNode& n) {
     so.as_of_timestamp_ms = p.as_of_timestamp_ms;
     FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan scan, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
     double rows = 0;
-    for (const auto& t : scan.tasks) rows += static_cast<double>(t.file.record_count);
+    auto& ranges = ranges_[&n];
+    const iceberg::Schema& schema = p.table.metadata.CurrentSchema();
+    // A bound as the integer it encodes (Iceberg's single-value form: little-endian), if the
+    // column is an int, long or date.
+    auto bound = [&](int32_t id, const std::string& bytes) -> std::optional<int64_t> {
+      const iceberg::NestedField* f = schema.FindById(id);
+      if (f == nullptr || !f->type) return std::nullopt;
+      const iceberg::TypeId t = f->type->id;
+      const size_t width = t == iceberg::TypeId::kLong                                 ? 8
+                           : t == iceberg::TypeId::kInt || t == iceberg::TypeId::kDate ? 4
+                                                                                       : 0;
+      if (width == 0 || bytes.size() != width) return std::nullopt;
+      if (width == 4) {
+        int32_t v = 0;
+        std::memcpy(&v, bytes.data(), 4);
+        return v;
+      }
+      int64_t v = 0;
+      std::memcpy(&v, bytes.data(), 8);
+      return v;
+    };
+    for (size_t i = 0; i < scan.tasks.size(); ++i) {
+      const iceberg::DataFile& f = scan.tasks[i].file;
+      rows += static_cast<double>(f.record_count);
+      for (const auto& [id, lo_bytes] : f.lower_bounds) {
+        auto hi_it = f.upper_bounds.find(id);
+        auto lo = bound(id, lo_bytes);
+        auto hi = hi_it == f.upper_bounds.end() ? std::nullopt : bound(id, hi_it->second);
+        if (!lo || !hi) continue;
+        auto [it, fresh] = ranges.try_emplace(id, *lo, *hi);
+        if (!fresh) {
+          it->second.first = std::min(it->second.first, *lo);
+          it->second.second = std::max(it->second.second, *hi);
+        } else if (i > 0) {
+          ranges.erase(it);  // an earlier file had no bounds for it: no known range
+        }
+      }
+      // A column without bounds in this file has no known range.
+      for (auto it = ranges.begin(); it != ranges.end();) {
+        it = f.lower_bounds.count(it->first) ? std::next(it) : ranges.erase(it);
+      }
+    }
+    relation_rows_[&n] = rows;
     return p.residual_where ? rows / 2 : rows;
   }
   // A subquery of joins: large, so that it streams.
@@ -260,7 +310,8 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
     return s;
   }
   // Inner joins in any order: the largest input streams through hash tables of the others, each
-  // next input the smallest one a condition connects to those joined so far.
+  // next input the one a key connects to those joined so far whose join is estimated smallest
+  // (rows x rows / the larger count of distinct keys), ties to the smaller input.
   std::vector<const JoinNode*> inputs;
   std::vector<exec::ExprPtr> conditions;
   FlattenInner(n, &inputs, &conditions);
@@ -280,18 +331,29 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
   for (size_t joined = 1; joined < steps.size(); ++joined) {
     int best = -1;
     bool best_connected = false;
+    double best_out = 0;
     for (size_t k = 0; k < steps.size(); ++k) {
       if (!steps[k]) continue;
       bool connected = false;
-      for (size_t c = 0; c < conditions.size() && !connected; ++c) {
-        connected = !used[c] && EquiSides(conditions[c], acc->slots, steps[k]->slots).has_value();
+      double out = acc->rows * std::max(1.0, steps[k]->rows);
+      for (size_t c = 0; c < conditions.size(); ++c) {
+        if (used[c]) continue;
+        auto sides = EquiSides(conditions[c], acc->slots, steps[k]->slots);
+        if (!sides) continue;
+        connected = true;
+        const double distinct =
+            std::max(Distinct(*acc, sides->first), Distinct(*steps[k], sides->second));
+        out = std::min(out, acc->rows * std::max(1.0, steps[k]->rows) / distinct);
       }
       const bool better =
           best < 0 || (connected && !best_connected) ||
-          (connected == best_connected && steps[k]->rows < steps[static_cast<size_t>(best)]->rows);
+          (connected == best_connected &&
+           (out < best_out ||
+            (out == best_out && steps[k]->rows < steps[static_cast<size_t>(best)]->rows)));
       if (better) {
         best = static_cast<int>(k);
         best_connected = connected;
+        best_out = out;
       }
     }
     auto j = std::make_unique<Step>();
@@ -308,11 +370,34 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
       }
     }
     FLOE_RETURN_IF_ERROR(SplitConditions(mine, j.get()));
-    j->rows = j->probe_keys.empty() ? j->probe->rows * std::max(1.0, j->build->rows)
-                                    : std::max(j->probe->rows, j->build->rows);
+    j->rows = best_out;
     acc = std::move(j);
   }
   return acc;
+}
+
+double JoinRun::Distinct(const Step& side, const exec::ExprPtr& key) const {
+  double distinct = std::max(1.0, side.rows);
+  if (key->kind != exec::Expr::Kind::kColumn) return distinct;
+  const JoinNode* rel = Supplier(side, key->column);
+  if (rel == nullptr || rel->plan == nullptr) return distinct;
+  auto rows = relation_rows_.find(rel);
+  if (rows != relation_rows_.end()) distinct = std::min(distinct, std::max(1.0, rows->second));
+  const LogicalPlan& p = *rel->plan;
+  auto ranges = ranges_.find(rel);
+  if (ranges == ranges_.end() || p.source != LogicalPlan::Source::kTable) return distinct;
+  for (size_t o = 0; o < rel->slots.size(); ++o) {
+    if (rel->slots[o] != key->column || p.outputs[o]->kind != exec::Expr::Kind::kColumn) continue;
+    const auto scan = static_cast<size_t>(p.outputs[o]->column);
+    if (scan >= p.scan_field_ids.size()) break;
+    auto r = ranges->second.find(p.scan_field_ids[scan]);
+    if (r != ranges->second.end()) {
+      const double width =
+          static_cast<double>(r->second.second) - static_cast<double>(r->second.first) + 1;
+      distinct = std::min(distinct, std::max(1.0, width));
+    }
+  }
+  return distinct;
 }
 
 const JoinNode* JoinRun::Supplier(const Step& s, int slot) const {
