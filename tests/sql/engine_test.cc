@@ -232,6 +232,20 @@ TEST_F(EngineTest, RoundingKeepsDecimalsExactAndMathErrorsNameTheValue) {
   EXPECT_EQ(fields[6].type.ToString(), "int64");
   EXPECT_EQ(Rows("select round(cast(12.345 as decimal(5, 3)), id) from db.events where id = 1"),
             (Strings{"12.3"}));
+  // +, - and * of decimals stay exact (an integer is a decimal of scale 0), as in DuckDB: the sum
+  // at the larger scale, the product at the sum of the scales. Division is in doubles.
+  EXPECT_EQ(Rows("select cast(0.1 as decimal(3, 1)) + cast(0.2 as decimal(3, 2)), "
+                 "cast(19.99 as decimal(5, 2)) * (1 - cast(0.07 as decimal(3, 2))), "
+                 "-cast(2.5 as decimal(2, 1)) - id, cast(1.5 as decimal(2, 1)) / 2 "
+                 "from db.events where id = 3"),
+            (Strings{R"("0.30"|"18.5907"|"-5.5"|0.75)"}));
+  const auto& exact = last_.batches[0].schema->fields;
+  EXPECT_EQ(exact[0].type.ToString(), "decimal(5, 2)");
+  EXPECT_EQ(exact[1].type.ToString(), "decimal(27, 4)");
+  EXPECT_EQ(exact[2].type.ToString(), "decimal(21, 1)");
+  EXPECT_EQ(ErrorOf("select cast(1e37 as decimal(38, 0)) * 100 from db.events where id = 3"),
+            "invalid input: at line 1, column 37: decimal overflow in *: the result needs more "
+            "than 38 digits");
   EXPECT_EQ(ErrorOf("select ln(id - 5) from db.events where id = 5"),
             "invalid input: ln: cannot take the logarithm of zero");
   EXPECT_EQ(ErrorOf("select sqrt(id - 7) from db.events where id = 5"),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "floe/base/calendar.h"
@@ -112,6 +113,32 @@ Result<ExprPtr> CastTo(ExprPtr e, const DataType& to) {
     return e;
   }
   return MakeCast(std::move(e), to);
+}
+
+// +, - and * of decimals (an integer counting as a decimal of scale 0) stay exact, as in DuckDB:
+// the sum's scale is the larger one, the product's the sum of both, precision up to 38. The type,
+// or nothing when the operation is done in doubles (division, a double operand, a scale beyond 38).
+std::optional<DataType> DecimalResult(Fn fn, const DataType& a, const DataType& b) {
+  if (fn != Fn::kAdd && fn != Fn::kSub && fn != Fn::kMul) return std::nullopt;
+  const bool da = a.id == TypeId::kDecimal128, db = b.id == TypeId::kDecimal128;
+  if (!da && !db) return std::nullopt;
+  auto digits = [](const DataType& t) -> std::optional<std::pair<int32_t, int32_t>> {
+    if (t.id == TypeId::kDecimal128) return std::make_pair(t.precision, t.scale);
+    if (t.id == TypeId::kInt64 || t.id == TypeId::kNull) return std::make_pair(19, 0);
+    return std::nullopt;
+  };
+  auto x = digits(a), y = digits(b);
+  if (!x || !y) return std::nullopt;
+  int32_t p = 0, sc = 0;
+  if (fn == Fn::kMul) {
+    sc = x->second + y->second;
+    p = x->first + y->first;
+  } else {
+    sc = std::max(x->second, y->second);
+    p = std::max(x->first - x->second, y->first - y->second) + sc + 1;
+  }
+  if (sc > 38) return std::nullopt;
+  return columnar::Decimal128(std::min(p, 38), sc);
 }
 
 // Makes two operands comparable: string constants become the other side's type, decimals and
@@ -242,6 +269,11 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
           return InvalidInput("type mismatch: cannot apply {} to {} and {}", FnName(fn),
                               TypeWord(args[0]->type), TypeWord(args[1]->type));
         }
+      }
+      if (auto exact = internal::DecimalResult(fn, args[0]->type, args[1]->type)) {
+        return MakeNode(fn, *exact, std::move(args));
+      }
+      for (auto& x : args) {
         if (x->type.id == TypeId::kDecimal128) {
           FLOE_ASSIGN_OR_RETURN(x, CastTo(x, columnar::Float64()));
         }
@@ -283,9 +315,6 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
     }
     case Fn::kNeg: {
       FLOE_RETURN_IF_ERROR(arity(1, 1));
-      if (args[0]->type.id == TypeId::kDecimal128) {
-        FLOE_ASSIGN_OR_RETURN(args[0], CastTo(args[0], columnar::Float64()));
-      }
       FLOE_RETURN_IF_ERROR(ExpectType(args[0], IsNumericType(args[0]->type), fn, "a number"));
       DataType t = IsNull(args[0]->type) ? columnar::Int64() : args[0]->type;
       return MakeNode(fn, t, std::move(args));
@@ -427,6 +456,42 @@ std::string Lower(std::string s) {
   return s;
 }
 
+// 10^n for n <= 38.
+__int128 Pow10(int32_t n) {
+  __int128 p = 1;
+  for (int32_t i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
+// Decimal +, - and * on unscaled values (an integer argument at scale 0), the result at `type`'s
+// scale; a result beyond 38 digits is an overflow error.
+Result<Value> DecimalArith(Fn fn, const DataType& type, const Expr& ea, const Value& a,
+                           const Expr& eb, const Value& b) {
+  auto unscaled = [](const Expr& e, const Value& v) -> std::pair<__int128, int32_t> {
+    if (e.type.id == TypeId::kDecimal128) return {v.dec(), e.type.scale};
+    return {static_cast<__int128>(v.i()), 0};
+  };
+  auto [x, sx] = unscaled(ea, a);
+  auto [y, sy] = unscaled(eb, b);
+  __int128 r = 0;
+  bool overflow = false;
+  if (fn == Fn::kMul) {
+    overflow = __builtin_mul_overflow(x, y, &r);
+  } else {
+    overflow =
+        __builtin_mul_overflow(x, Pow10(type.scale - sx), &x) ||
+        __builtin_mul_overflow(y, Pow10(type.scale - sy), &y) ||
+        (fn == Fn::kAdd ? __builtin_add_overflow(x, y, &r) : __builtin_sub_overflow(x, y, &r));
+  }
+  const __int128 limit = Pow10(38);
+  if (overflow || r >= limit || r <= -limit) {
+    return InvalidInput("decimal overflow in {}: the result needs more than 38 digits", FnName(fn));
+  }
+  Value out;
+  out.v = r;
+  return out;
+}
+
 Result<Value> Arith(Fn fn, const DataType& type, const Value& a, const Value& b) {
   if (a.is_null() || b.is_null()) return Value{};
   if (type.id == TypeId::kFloat64) {
@@ -511,11 +576,19 @@ Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
         if (y == 0) return InvalidInput("division by zero");
         return Value::Double(x / y);
       }
+      if (e.type.id == TypeId::kDecimal128) {
+        return DecimalArith(e.fn, e.type, *e.args[0], a[0], *e.args[1], a[1]);
+      }
       return Arith(e.fn, e.type, a[0], a[1]);
     }
     case Fn::kNeg:
       if (a[0].is_null()) return Value{};
       if (a[0].v.index() == 3) return Value::Double(-a[0].d());
+      if (a[0].v.index() == 5) {
+        Value out;
+        out.v = -a[0].dec();
+        return out;
+      }
       if (a[0].i() == INT64_MIN) return InvalidInput("integer overflow in {}", FnName(e.fn));
       return Value::Int(-a[0].i());
     case Fn::kEq:
