@@ -4,7 +4,7 @@
 Writes Parquet files with pyarrow, loads them into a floe table (`floe table create/append`),
 generates a few hundred queries (filters, projections, aggregates, GROUP BY, ORDER BY + LIMIT;
 joins of every type with a second table, subqueries in FROM and in expressions (correlated or not),
-CTEs, set operations and VALUES),
+CTEs, set operations, VALUES and window functions),
 runs them through `floe query --format json` and through DuckDB over the table's own Parquet data
 files, and compares the answers: in order when the query has ORDER BY (always on a unique key, so
 the order is total), as multisets otherwise; floats with a relative tolerance.
@@ -346,6 +346,33 @@ def setop_query(rng):
     ])
 
 
+def window_query(rng):
+    """Window functions: ranking, offsets and aggregates over frames, with and without GROUP BY."""
+    n = rng.randint(0, 9)
+    part = rng.choice(["", "PARTITION BY k ", "PARTITION BY s ", "PARTITION BY k % 3, flag "])
+    order = rng.choice(["ORDER BY id", "ORDER BY x DESC NULLS FIRST, id", "ORDER BY d, id"])
+    frame = rng.choice(["", " ROWS BETWEEN 2 PRECEDING AND CURRENT ROW",
+                        " ROWS BETWEEN 1 PRECEDING AND 3 FOLLOWING",
+                        " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING",
+                        " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING"])
+    fn = rng.choice(["row_number()", "rank()", "dense_rank()", "percent_rank()", "cume_dist()",
+                     f"ntile({n + 1})", "lag(n)", f"lead(x, {n % 3 + 1}, 0)", "lag(s, 2, 'none')",
+                     "first_value(n)", "last_value(s)", "nth_value(x, 2)", "sum(n)", "count(*)",
+                     "count(x)", "avg(x)", "min(s)", "max(d)"])
+    framed = fn.split("(")[0] in ("first_value", "last_value", "nth_value", "sum", "count", "avg",
+                                  "min", "max")
+    over = f"OVER ({part}{order}{frame if framed else ''})"
+    return rng.choice([
+        (f"SELECT id, {fn} {over} AS w FROM db.t WHERE id % {n + 2} = 0", False),
+        (f"SELECT id, k, {fn} {over} AS w FROM db.t WHERE n > {n * 40} "
+         f"ORDER BY w NULLS FIRST, id LIMIT 20", True),
+        (f"SELECT k, sum(n) AS sn, rank() OVER (ORDER BY sum(n) DESC) AS r, "
+         f"sum(count(*)) OVER (ORDER BY k) AS running FROM db.t GROUP BY k", False),
+        (f"SELECT id, sum(x) OVER (PARTITION BY s) AS total, "
+         f"x / sum(x) OVER (PARTITION BY s) AS share FROM db.t WHERE id < {200 + n}", False),
+    ])
+
+
 def norm(v):
     if v is None:
         return None
@@ -439,7 +466,7 @@ def main():
         r = rng.random()
         return (join_query(rng) if r < 0.25 else cte_query(rng) if r < 0.3 else
                 subquery_query(rng) if r < 0.38 else setop_query(rng) if r < 0.43 else
-                query(rng))
+                window_query(rng) if r < 0.5 else query(rng))
 
     queries = [any_query() for _ in range(args.queries)]
     script = os.path.join(args.workdir, "queries.sql")

@@ -172,8 +172,8 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
   EXPECT_EQ(ErrorOf("select 1 / 0"), "invalid input: at line 1, column 10: division by zero");
   EXPECT_EQ(ErrorOf("select id from db.events where day > date '2024-02-30'"),
             "invalid input: at line 1, column 38: malformed date literal '2024-02-30'");
-  EXPECT_EQ(ErrorOf("select id, row_number() over () from db.events"),
-            "unsupported: at line 1, column 12: floe does not support window functions");
+  EXPECT_EQ(ErrorOf("select id from db.events for update"),
+            "unsupported: at line 1, column 1: floe does not support FOR UPDATE / FOR SHARE");
   EXPECT_EQ(ErrorOf("select id, count(*) from db.events"),
             "invalid input: at line 1, column 8: column 'id' must appear in GROUP BY or be used "
             "in an aggregate");
@@ -214,6 +214,46 @@ TEST_F(EngineTest, FunctionCallsAndTheirErrors) {
 // The everyday functions keep DuckDB's types: a decimal rounds to a decimal of the digits asked
 // for (a varying count of digits computes in double), floor and ceil of a decimal are decimals of
 // scale 0; a logarithm of zero or the root of a negative number is an error naming the value.
+TEST_F(EngineTest, WindowFunctions) {
+  EXPECT_EQ(Rows("select id, row_number() over (order by id), lag(id) over (order by id), "
+                 "lead(id, 2, -1) over (order by id) from db.events where id < 4 order by id"),
+            (Strings{"0|1|null|2", "1|2|0|3", "2|3|1|-1", "3|4|2|-1"}));
+  // Day one's first ten rows by customer: NULL, c0 c0, c1 c1, c2, c3 c3, c4 c4.
+  EXPECT_EQ(Rows("select customer, rank() over (order by customer nulls first), "
+                 "dense_rank() over (order by customer nulls first), "
+                 "count(*) over (partition by customer) from db.events where id < 10 "
+                 "order by customer nulls first, id"),
+            (Strings{"null|1|1|1", R"("c0"|2|2|2)", R"("c0"|2|2|2)", R"("c1"|4|3|2)",
+                     R"("c1"|4|3|2)", R"("c2"|6|4|1)", R"("c3"|7|5|2)", R"("c3"|7|5|2)",
+                     R"("c4"|9|6|2)", R"("c4"|9|6|2)"}));
+  EXPECT_EQ(Rows("select id, ntile(3) over (order by id), percent_rank() over (order by id), "
+                 "cume_dist() over (order by id) from db.events where id < 4 order by id"),
+            (Strings{"0|1|0.0|0.25", "1|1|0.3333333333333333|0.5", "2|2|0.6666666666666666|0.75",
+                     "3|3|1.0|1.0"}));
+  // Frames: ROWS around the row; by default from the partition's start to the row's last peer.
+  EXPECT_EQ(Rows("select id, sum(amount) over (order by id rows between 1 preceding and current "
+                 "row), first_value(id) over (order by id rows between 1 preceding and 1 "
+                 "following), last_value(id) over (order by id rows between 1 preceding and 1 "
+                 "following), nth_value(id, 2) over (order by id) from db.events where id < 3 "
+                 "order by id"),
+            (Strings{"0|0.0|0|1|null", "1|1.5|0|2|1", "2|4.5|1|2|1"}));
+  // Over an aggregate's rows.
+  EXPECT_EQ(Rows("select day, count(*), sum(count(*)) over (order by day) from db.events "
+                 "group by day order by day"),
+            (Strings{R"("2024-01-03"|25|25)", R"("2024-01-04"|25|50)", R"("2024-01-05"|25|75)",
+                     R"("2024-01-06"|25|100)"}));
+  EXPECT_EQ(ErrorOf("select id from db.events where row_number() over () > 1"),
+            "invalid input: at line 1, column 32: window functions are only allowed in the "
+            "select list and ORDER BY");
+  EXPECT_EQ(ErrorOf("select median(amount) over () from db.events"),
+            "unsupported: at line 1, column 8: floe does not support median as a window "
+            "function");
+  EXPECT_EQ(ErrorOf("select sum(amount) over (order by id range between 1 preceding and "
+                    "current row) from db.events"),
+            "unsupported: at line 1, column 25: floe does not support RANGE frames with an "
+            "offset (write ROWS)");
+}
+
 TEST_F(EngineTest, RoundingKeepsDecimalsExactAndMathErrorsNameTheValue) {
   // (floe's numeric literals are doubles: the decimals are cast.)
   EXPECT_EQ(

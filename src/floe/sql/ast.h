@@ -33,6 +33,17 @@ struct TypeName {
   int location = -1;
 };
 
+// OVER (PARTITION BY ... ORDER BY ... frame).
+struct WindowDef {
+  std::vector<std::unique_ptr<Expr>> partition;
+  std::vector<std::unique_ptr<Expr>> order;
+  std::vector<bool> order_descending, order_nulls_first;
+  int frame_options = 0;  // Postgres's FRAMEOPTION_* bits
+  std::unique_ptr<Expr> start_offset, end_offset;
+  bool named = false;  // OVER w / WINDOW w AS (...): not supported
+  int location = -1;
+};
+
 struct CaseArm {
   ExprPtr when;
   ExprPtr then;
@@ -74,9 +85,10 @@ struct Expr {
   std::vector<ExprPtr> args;
 
   // kFuncCall modifiers.
-  bool distinct = false;  // f(DISTINCT x)
-  bool window = false;    // OVER (...)
-  ExprPtr filter;         // FILTER (WHERE filter); null when none
+  bool distinct = false;                  // f(DISTINCT x)
+  bool window = false;                    // OVER (...)
+  std::shared_ptr<const WindowDef> over;  // the OVER clause (window)
+  ExprPtr filter;                         // FILTER (WHERE filter); null when none
   // f(x ORDER BY y [DESC]) or, with within_group, f(q) WITHIN GROUP (ORDER BY y): the keys.
   std::vector<ExprPtr> order;
   std::vector<bool> order_descending;  // one per key

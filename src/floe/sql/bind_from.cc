@@ -118,6 +118,7 @@ ast::ExprPtr CloneExpr(const ast::Expr& e) {
   for (const auto& a : e.args) out->args.push_back(Clone(a));
   out->distinct = e.distinct;
   out->window = e.window;
+  out->over = e.over;
   out->filter = Clone(e.filter);
   for (const auto& o : e.order) out->order.push_back(Clone(o));
   out->order_descending = e.order_descending;

@@ -433,6 +433,7 @@ Result<ExprPtr> Binder::BindExpr(const ast::Expr& node, Scope scope) {
     if (!node.has_aggregate) {
       size_t saved = plan_.scan_field_ids.size();
       size_t saved_slots = slot_column_.size();
+      size_t saved_windows = plan_.windows.size();
       std::vector<int> saved_index = scan_index_;
       auto in = BindExpr(node, Scope::kInput);
       if (in) {
@@ -448,6 +449,7 @@ Result<ExprPtr> Binder::BindExpr(const ast::Expr& node, Scope scope) {
       }
       plan_.scan_field_ids.resize(saved);
       slot_column_.resize(saved_slots);
+      plan_.windows.resize(saved_windows);
       scan_index_ = saved_index;
       if (node.kind == Kind::kColumnRef) {
         return Fail(node.location, ErrorKind::kInvalidInput,
@@ -538,6 +540,141 @@ constexpr AggregateName kAggregateNames[] = {
 };
 
 }  // namespace
+
+Result<ExprPtr> Binder::BindWindow(const ast::Expr& b, Scope scope) {
+  using WFn = exec::WindowCall::Fn;
+  const int loc = b.location;
+  if (!windows_allowed_) {
+    return Fail(loc, ErrorKind::kInvalidInput,
+                "window functions are only allowed in the select list and ORDER BY");
+  }
+  const ast::WindowDef& over = *b.over;
+  if (over.named) return Unsupported(over.location, "named windows (OVER w, WINDOW w AS ...)");
+  if (b.distinct || b.filter || !b.order.empty()) {
+    return Unsupported(loc, "DISTINCT, FILTER or ORDER BY inside a window function's call");
+  }
+  struct Known {
+    std::string_view name;
+    WFn fn;
+    exec::AggFn aggregate;
+    size_t min_args, max_args;
+  };
+  static constexpr Known kKnown[] = {
+      {"row_number", WFn::kRowNumber, exec::AggFn::kCountStar, 0, 0},
+      {"rank", WFn::kRank, exec::AggFn::kCountStar, 0, 0},
+      {"dense_rank", WFn::kDenseRank, exec::AggFn::kCountStar, 0, 0},
+      {"percent_rank", WFn::kPercentRank, exec::AggFn::kCountStar, 0, 0},
+      {"cume_dist", WFn::kCumeDist, exec::AggFn::kCountStar, 0, 0},
+      {"ntile", WFn::kNtile, exec::AggFn::kCountStar, 1, 1},
+      {"lag", WFn::kLag, exec::AggFn::kCountStar, 1, 3},
+      {"lead", WFn::kLead, exec::AggFn::kCountStar, 1, 3},
+      {"first_value", WFn::kFirstValue, exec::AggFn::kCountStar, 1, 1},
+      {"last_value", WFn::kLastValue, exec::AggFn::kCountStar, 1, 1},
+      {"nth_value", WFn::kNthValue, exec::AggFn::kCountStar, 2, 2},
+      {"count", WFn::kAggregate, exec::AggFn::kCount, 1, 1},
+      {"sum", WFn::kAggregate, exec::AggFn::kSum, 1, 1},
+      {"avg", WFn::kAggregate, exec::AggFn::kAvg, 1, 1},
+      {"mean", WFn::kAggregate, exec::AggFn::kAvg, 1, 1},
+      {"min", WFn::kAggregate, exec::AggFn::kMin, 1, 1},
+      {"max", WFn::kAggregate, exec::AggFn::kMax, 1, 1},
+  };
+  const Known* known = nullptr;
+  for (const Known& k : kKnown) {
+    if (k.name == b.name) known = &k;
+  }
+  if (known == nullptr) return Unsupported(loc, fmt::format("{} as a window function", b.name));
+  exec::WindowCall w;
+  w.fn = known->fn;
+  w.aggregate = known->aggregate;
+  if (b.star) {
+    if (b.name != "count") return Fail(loc, ErrorKind::kInvalidInput, b.name + "(*) is not valid");
+    w.aggregate = exec::AggFn::kCountStar;
+  } else if (b.args.size() < known->min_args || b.args.size() > known->max_args) {
+    return Fail(loc, ErrorKind::kInvalidInput,
+                fmt::format("{} takes {} argument{}", b.name,
+                            known->min_args == known->max_args
+                                ? std::to_string(known->min_args)
+                                : fmt::format("{} to {}", known->min_args, known->max_args),
+                            known->max_args == 1 ? "" : "s"));
+  }
+  windows_allowed_ = false;  // no window within a window
+  std::vector<columnar::DataType> types;
+  for (const auto& a : b.args) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*a, scope));
+    types.push_back(e->type);
+    w.args.push_back(std::move(e));
+  }
+  const bool offsets =
+      w.fn == WFn::kLag || w.fn == WFn::kLead || w.fn == WFn::kNtile || w.fn == WFn::kNthValue;
+  if (offsets) {
+    const size_t at = w.fn == WFn::kNtile ? 0 : 1;
+    if (w.args.size() > at && w.args[at]->type.id != columnar::TypeId::kInt64 &&
+        w.args[at]->type.id != columnar::TypeId::kNull) {
+      return Fail(b.args[at]->location, ErrorKind::kInvalidInput,
+                  fmt::format("{}'s {} must be an integer", b.name,
+                              w.fn == WFn::kNtile ? "bucket count" : "offset"));
+    }
+  }
+  if ((w.fn == WFn::kLag || w.fn == WFn::kLead) && w.args.size() == 3 &&
+      w.args[2]->type != w.args[0]->type) {
+    auto cast = exec::MakeCast(w.args[2], w.args[0]->type);
+    if (!cast) return std::unexpected(Locate(cast.error(), b.args[2]->location));
+    w.args[2] = *cast;
+  }
+  for (const auto& p : over.partition) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*p, scope));
+    w.partition.push_back(std::move(e));
+  }
+  for (size_t i = 0; i < over.order.size(); ++i) {
+    exec::SortKey key;
+    FLOE_ASSIGN_OR_RETURN(key.expr, BindExpr(*over.order[i], scope));
+    key.descending = over.order_descending[i];
+    key.nulls_first = over.order_nulls_first[i];
+    w.order.push_back(std::move(key));
+  }
+  windows_allowed_ = true;
+  // The frame (Postgres's FRAMEOPTION_* bits); by default RANGE from the partition's start to the
+  // current row's last peer.
+  const int opts = over.frame_options;
+  using Bound = exec::FrameBound::Kind;
+  w.end.kind = Bound::kCurrentRow;
+  if ((opts & 0x1) != 0) {
+    if ((opts & 0x8) != 0) return Unsupported(over.location, "GROUPS frames");
+    if ((opts & (0x8000 | 0x10000 | 0x20000)) != 0) return Unsupported(over.location, "EXCLUDE");
+    w.rows = (opts & 0x4) != 0;
+    auto offset = [&](const ast::ExprPtr& e) -> Result<int64_t> {
+      if (!e) return Internal("a frame offset is missing");
+      FLOE_ASSIGN_OR_RETURN(int64_t n, BindCount(*e, "a frame offset"));
+      return n;
+    };
+    if ((opts & 0x20) != 0) w.start.kind = Bound::kUnboundedPreceding;
+    if ((opts & 0x80) != 0) w.start.kind = Bound::kUnboundedFollowing;
+    if ((opts & 0x200) != 0) w.start.kind = Bound::kCurrentRow;
+    if ((opts & 0x800) != 0) w.start.kind = Bound::kPreceding;
+    if ((opts & 0x2000) != 0) w.start.kind = Bound::kFollowing;
+    if ((opts & 0x40) != 0) w.end.kind = Bound::kUnboundedPreceding;
+    if ((opts & 0x100) != 0) w.end.kind = Bound::kUnboundedFollowing;
+    if ((opts & 0x400) != 0) w.end.kind = Bound::kCurrentRow;
+    if ((opts & 0x1000) != 0) w.end.kind = Bound::kPreceding;
+    if ((opts & 0x4000) != 0) w.end.kind = Bound::kFollowing;
+    const bool with_offset = (opts & (0x800 | 0x2000 | 0x1000 | 0x4000)) != 0;
+    if (with_offset && !w.rows) {
+      return Unsupported(over.location, "RANGE frames with an offset (write ROWS)");
+    }
+    if ((opts & (0x800 | 0x2000)) != 0) {
+      FLOE_ASSIGN_OR_RETURN(w.start.offset, offset(over.start_offset));
+    }
+    if ((opts & (0x1000 | 0x4000)) != 0) {
+      FLOE_ASSIGN_OR_RETURN(w.end.offset, offset(over.end_offset));
+    }
+  }
+  auto type = exec::WindowType(w.fn, w.aggregate, types);
+  if (!type) return std::unexpected(Locate(type.error(), loc));
+  w.type = *type;
+  const int index = static_cast<int>(plan_.windows.size());
+  plan_.windows.push_back(std::move(w));
+  return exec::ColumnRef(kWindowBase + index, *type, b.name);
+}
 
 // GROUPING(keys): each argument must be one of the GROUP BY keys (all of them for a bare
 // grouping_id()); registered as an aggregate whose value the grouping set decides.
@@ -744,7 +881,7 @@ ExprPtr Binder::RegisterAggregate(exec::Aggregate agg, const std::string& name) 
 Result<ExprPtr> Binder::BindFunc(const ast::Expr& b, Scope scope) {
   const std::string& name = b.name;
   int loc = b.location;
-  if (b.window) return Unsupported(loc, "window functions");
+  if (b.window) return BindWindow(b, scope);
   if (IsAggregateName(name)) {
     return Fail(loc, ErrorKind::kInvalidInput,
                 fmt::format("aggregate function {} is not allowed here", name));
@@ -1199,11 +1336,13 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     }
   }
 
+  windows_allowed_ = true;
   for (const auto& it : items) {
     FLOE_ASSIGN_OR_RETURN(ExprPtr e, bind_item(it, out_scope));
     plan_.outputs.push_back(std::move(e));
     plan_.names.push_back(it.name);
   }
+  windows_allowed_ = false;
   // Aggregates register while binding; keys come first in the aggregate output, so every
   // aggregate reference was numbered after the final key count (keys are all bound above).
   if (s.having) {
@@ -1240,7 +1379,10 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
       }
     }
     if (ref < 0) {
-      FLOE_ASSIGN_OR_RETURN(ExprPtr e, BindExpr(node, out_scope));
+      windows_allowed_ = true;
+      auto bound = BindExpr(node, out_scope);
+      windows_allowed_ = false;
+      FLOE_ASSIGN_OR_RETURN(ExprPtr e, std::move(bound));
       std::string fp = e->ToString();
       for (size_t i = 0; i < plan_.outputs.size() && ref < 0; ++i) {
         if (plan_.outputs[i]->ToString() == fp) ref = static_cast<int>(i);
@@ -1272,6 +1414,27 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     if (plan_.offset < 0) plan_.offset = 0;
   }
 
+  if (!plan_.windows.empty()) {
+    // The windows' columns follow the projection's input: renumber the references to them.
+    plan_.window_input_width =
+        plan_.aggregate ? static_cast<int>(plan_.group_keys.size() + plan_.aggregates.size())
+        : plan_.source == LogicalPlan::Source::kTable
+            ? static_cast<int>(plan_.scan_field_ids.size())
+        : relations ? static_cast<int>(slot_column_.size())
+                    : static_cast<int>(column_names_.size());
+    const int width = plan_.window_input_width;
+    std::function<ExprPtr(const ExprPtr&)> renumber = [&](const ExprPtr& e) -> ExprPtr {
+      if (e->kind == exec::Expr::Kind::kColumn && e->column >= kWindowBase) {
+        return exec::ColumnRef(width + e->column - kWindowBase, e->type, e->name);
+      }
+      if (e->kind != exec::Expr::Kind::kCall) return e;
+      auto copy = std::make_shared<exec::Expr>(*e);
+      for (auto& a : copy->args) a = renumber(a);
+      return copy;
+    };
+    for (auto& o : plan_.outputs) o = renumber(o);
+    for (auto& h : plan_.hidden) h = renumber(h);
+  }
   if (relations) {
     FLOE_ASSIGN_OR_RETURN(plan_.join, FinishRelations());
     for (int c : slot_column_) plan_.slot_types.push_back(column_types_[c]);
@@ -1299,6 +1462,11 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     if (!plan_.aggregate) {
       for (const auto& o : plan_.outputs) walk(o);
       for (const auto& h : plan_.hidden) walk(h);
+      for (const auto& w : plan_.windows) {
+        for (const auto& a : w.args) walk(a);
+        for (const auto& p : w.partition) walk(p);
+        for (const auto& k : w.order) walk(k.expr);
+      }
     }
     for (size_t i = 0; i < plan_.scan_field_ids.size(); ++i) {
       if (!used.count(static_cast<int>(i)))

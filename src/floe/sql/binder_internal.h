@@ -144,6 +144,9 @@ class Binder {
   Result<exec::ExprPtr> BindOperator(const ast::Expr& e, Scope scope);
   Result<exec::ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
   Result<exec::ExprPtr> BindAggregate(const ast::Expr& e);
+  // f(...) OVER (...): a column after the projection's input (renumbered at the end of Bind).
+  Result<exec::ExprPtr> BindWindow(const ast::Expr& e, Scope scope);
+  static constexpr int kWindowBase = 1 << 24;
   Result<exec::Value> AggregateConstant(const ast::Expr& e, std::string_view what);
   Result<exec::ExprPtr> BindGrouping(const ast::Expr& b, exec::Aggregate agg);
   exec::ExprPtr RegisterAggregate(exec::Aggregate agg, const std::string& name);
@@ -211,8 +214,9 @@ class Binder {
   std::vector<int> slot_column_;  // slot -> column
   // A scalar subquery -> what it binds as (its relation's value column).
   std::map<const ast::Expr*, ast::ExprPtr> subquery_values_;
-  int subqueries_ = 0;      // relations named __sq1, __sq2, ...
-  std::string table_name_;  // one-table FROM: the name (alias) qualified references use
+  int subqueries_ = 0;            // relations named __sq1, __sq2, ...
+  bool windows_allowed_ = false;  // binding the select list or ORDER BY
+  std::string table_name_;        // one-table FROM: the name (alias) qualified references use
 };
 
 }  // namespace floe::sql::internal

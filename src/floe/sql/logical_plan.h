@@ -16,6 +16,7 @@
 #include "floe/exec/expression.h"
 #include "floe/exec/hash_aggregate.h"
 #include "floe/exec/sort.h"
+#include "floe/exec/window.h"
 #include "floe/iceberg/expression.h"
 #include "floe/iceberg/table.h"
 
@@ -62,6 +63,11 @@ struct LogicalPlan {
   std::vector<std::vector<int>> grouping_sets;
   std::vector<exec::Aggregate> aggregates;  // over the source batch
   exec::ExprPtr having;                     // over the aggregate output (keys, then aggregates)
+
+  // Window functions, computed over all the rows that reach the projection (the aggregate output or
+  // the source batch, cut to its first window_input_width columns); each appends a column there.
+  std::vector<exec::WindowCall> windows;
+  int window_input_width = 0;
 
   std::vector<exec::ExprPtr> outputs;  // over the aggregate output or the source batch
   std::vector<std::string> names;

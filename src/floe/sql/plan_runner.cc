@@ -97,6 +97,12 @@ Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w)
     FLOE_ASSIGN_OR_RETURN(batch, exec::Filter(batch, *plan.residual_where));
   }
   if (batch.num_rows == 0) return {};
+  if (!plan.aggregate && !plan.windows.empty()) {
+    // Window functions need every row: kept as they are, projected after.
+    w->row_count += batch.num_rows;
+    w->rows.push_back(std::move(batch));
+    return {};
+  }
   if (w->aggregate) return w->aggregate->Consume(batch);
   if (!w->set_aggregates.empty()) {
     for (auto& a : w->set_aggregates) FLOE_RETURN_IF_ERROR(a->Consume(batch));
@@ -207,6 +213,18 @@ std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
   return Result<RecordBatch>(std::move(out));
 }
 
+// The window functions' columns after the first window_input_width columns of `rows`.
+Status AddWindows(const LogicalPlan& plan, RecordBatch* rows) {
+  if (plan.windows.empty()) return {};
+  rows->columns.resize(static_cast<size_t>(plan.window_input_width));
+  if (rows->schema && rows->schema->fields.size() > rows->columns.size()) {
+    auto schema = std::make_shared<columnar::Schema>(*rows->schema);
+    schema->fields.resize(rows->columns.size());
+    rows->schema = schema;
+  }
+  return exec::ComputeWindows(plan.windows, rows);
+}
+
 // The source's batches (before WHERE): a table scan's on its workers, FROM's joined rows, or the
 // rows computed while binding.
 Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,
@@ -259,7 +277,8 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
   }
   // Without an aggregate or ORDER BY, rows go to the sink as they come.
   Stream stream;
-  const bool streaming = sink != nullptr && !plan.aggregate && plan.order.empty();
+  const bool streaming =
+      sink != nullptr && !plan.aggregate && plan.order.empty() && plan.windows.empty();
   if (streaming) {
     stream.plan = &plan;
     stream.sink = sink;
@@ -314,9 +333,21 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
     if (plan.having) {
       FLOE_ASSIGN_OR_RETURN(grouped, exec::Filter(grouped, *plan.having));
     }
+    FLOE_RETURN_IF_ERROR(AddWindows(plan, &grouped));
     FLOE_ASSIGN_OR_RETURN(RecordBatch out,
                           exec::Project(grouped, ProjectionOf(plan), NamesOf(plan)));
     projected.push_back(std::move(out));
+  } else if (!plan.windows.empty()) {
+    std::vector<RecordBatch> rows;
+    for (auto& w : workers) {
+      for (auto& b : w.rows) rows.push_back(std::move(b));
+    }
+    if (!rows.empty()) {
+      FLOE_ASSIGN_OR_RETURN(RecordBatch all, columnar::Concatenate(rows));
+      FLOE_RETURN_IF_ERROR(AddWindows(plan, &all));
+      FLOE_ASSIGN_OR_RETURN(RecordBatch out, exec::Project(all, ProjectionOf(plan), NamesOf(plan)));
+      projected.push_back(std::move(out));
+    }
   } else {
     for (auto& w : workers) {
       if (w.sort) {

@@ -381,6 +381,23 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
     e->kind = Kind::kFuncCall;
     e->name = Lower(LastName(b["funcname"]));
     e->window = b.contains("over");
+    if (e->window) {
+      const json& over = b["over"];
+      auto def = std::make_shared<ast::WindowDef>();
+      def->location = over.value("location", loc);
+      def->named = over.contains("name") || over.contains("refname");
+      for (const auto& p : ListField(over, "partitionClause")) def->partition.push_back(Expr(p));
+      for (const auto& sbn : ListField(over, "orderClause")) {
+        const json& sb = sbn["SortBy"];
+        def->order.push_back(Expr(sb["node"]));
+        def->order_descending.push_back(sb.value("sortby_dir", "") == "SORTBY_DESC");
+        def->order_nulls_first.push_back(sb.value("sortby_nulls", "") == "SORTBY_NULLS_FIRST");
+      }
+      def->frame_options = over.value("frameOptions", 0);
+      if (over.contains("startOffset")) def->start_offset = Expr(over["startOffset"]);
+      if (over.contains("endOffset")) def->end_offset = Expr(over["endOffset"]);
+      e->over = std::move(def);
+    }
     if (b.contains("agg_filter")) e->filter = Expr(b["agg_filter"]);
     for (const auto& sbn : ListField(b, "agg_order")) {
       const json& sb = sbn["SortBy"];
