@@ -283,6 +283,10 @@ TEST_F(EngineTest, RoundingKeepsDecimalsExactAndMathErrorsNameTheValue) {
   EXPECT_EQ(exact[0].type.ToString(), "decimal(5, 2)");
   EXPECT_EQ(exact[1].type.ToString(), "decimal(27, 4)");
   EXPECT_EQ(exact[2].type.ToString(), "decimal(21, 1)");
+  // The same a column at a time, NULLs kept.
+  EXPECT_EQ(Rows("select id, cast(amount as decimal(6, 1)) * id - cast(nullif(id, 2) as "
+                 "decimal(3, 0)) from db.events where id < 4 order by id"),
+            (Strings{R"(0|"0.0")", R"(1|"0.5")", "2|null", R"(3|"10.5")"}));
   EXPECT_EQ(ErrorOf("select cast(1e37 as decimal(38, 0)) * 100 from db.events where id = 3"),
             "invalid input: at line 1, column 37: decimal overflow in *: the result needs more "
             "than 38 digits");
