@@ -1,0 +1,41 @@
+// Hilbert clustering, as Delta's liquid clustering orders rows: each column's values mapped to
+// range ids -- up to `ranges` (1024, 10 bits) ranges whose boundaries are quantiles of a sample
+// of the column, so that every range holds about as many rows however the values are
+// distributed -- and rows ordered by the ids' position along a d-dimensional Hilbert curve
+// (Skilling's transform, "Programming the Hilbert curve", 2004). Unlike Z-order's jumps, cells
+// next on the curve are neighbours in space, so a file -- a run of the curve -- is a compact box.
+// A column's values are compared by their Z-order ordered bytes (zorder.h: strings by their first
+// 8 bytes). Fewer than 2 columns fall back to Z-order. Pure functions, thread safe.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/column.h"
+#include "floe/layout/zorder.h"
+
+namespace floe::layout {
+
+struct HilbertOptions {
+  int ranges = 1024;             // range ids per column, 2 to 65536
+  int64_t sample_rows = 100000;  // rows sampled (evenly spaced) for the range boundaries
+  int var_length_contribution = 8;
+};
+
+// Up to `ranges` - 1 boundaries from a sample of a column's keys (sorted, distinct): quantiles.
+std::vector<uint64_t> RangeBoundaries(std::vector<uint64_t> sample, int ranges);
+
+// The range a key falls in: the number of boundaries at or below it.
+uint32_t RangeId(const std::vector<uint64_t>& boundaries, uint64_t key);
+
+// Skilling's transform of a point of `coords.size()` (2 to 16) coordinates of `bits` bits each
+// into its Hilbert index, returned "transposed": the index's bits, most significant first, are
+// bit bits-1 of coords[0], of coords[1], ..., then bit bits-2 of each, and so on.
+void HilbertTranspose(std::vector<uint32_t>& coords, int bits);
+
+// The Hilbert keys of `rows` over `columns` (2 to 16; one column: its Z-order key).
+Result<KeyBytes> HilbertKeys(const std::vector<const columnar::Column*>& columns,
+                             const std::vector<int64_t>& rows, const HilbertOptions& options);
+
+}  // namespace floe::layout
