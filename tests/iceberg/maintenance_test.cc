@@ -182,8 +182,8 @@ TEST(RewriteDataFiles, SortNeedsAnOrder) {
   auto r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().ToString(),
-            "invalid input: the sort strategy needs a sort order: the table has none, and none "
-            "was given");
+            "invalid input: the sort strategy needs a sort order or a clustering: the table has "
+            "neither (no sort order, no floe.layout), and none was given");
   o.sort_order_text = "nosuch";
   r = RewriteDataFiles(*w.cat, *w.io, Id(), o);
   ASSERT_FALSE(r.has_value());

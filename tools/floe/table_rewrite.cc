@@ -1,6 +1,7 @@
-// `floe table rewrite NS.T --strategy binpack|sort [--sort-by ORDER] [--target-file-size SIZE]
-// [--where SQL] ...` and `floe table rewrite-manifests NS.T`: compaction through the iceberg
-// module's rewrite_data_files / rewrite_manifests, with a progress bar and a one-line summary.
+// `floe table rewrite NS.T --strategy binpack|sort|zorder|hilbert [--sort-by ORDER]
+// [--columns A,B] [--target-file-size SIZE] [--where SQL] ...` and `floe table rewrite-manifests
+// NS.T`: compaction through the iceberg module's rewrite_data_files / rewrite_manifests, with a
+// progress bar and a one-line summary.
 #include <optional>
 
 #include <fmt/format.h>
@@ -33,6 +34,8 @@ struct RewriteArgs {
   std::optional<double> delete_ratio_threshold;
   bool remove_dangling_deletes = false;
   bool dry_run = false;
+  std::string columns;
+  std::optional<int64_t> var_length_contribution;
 };
 
 std::string Mb(int64_t bytes) { return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6); }
@@ -47,14 +50,27 @@ Result<int64_t> SizeFlag(const std::string& flag, const std::string& text) {
 Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a, iceberg::Warehouse& w,
                                             const catalog::TableIdentifier& id) {
   iceberg::RewriteOptions o;
-  if (a.strategy == "sort") {
+  const bool cluster = a.strategy == "zorder" || a.strategy == "hilbert";
+  if (a.strategy == "sort" || cluster) {
     o.strategy = iceberg::RewriteStrategy::kSort;
   } else if (a.strategy != "binpack") {
-    return InvalidInput("--strategy '{}': expected binpack or sort", a.strategy);
+    return InvalidInput("--strategy '{}': expected binpack, sort, zorder or hilbert", a.strategy);
   }
-  if (!a.sort_by.empty() && o.strategy != iceberg::RewriteStrategy::kSort)
+  if (!a.sort_by.empty() && a.strategy != "sort")
     return InvalidInput("--sort-by needs --strategy sort");
-  o.sort_order_text = a.sort_by;
+  if (!a.columns.empty() && !cluster)
+    return InvalidInput("--columns needs --strategy zorder or hilbert");
+  if (cluster && a.columns.empty())
+    return InvalidInput("--strategy {} needs --columns, e.g. --columns a,b", a.strategy);
+  o.sort_order_text = cluster ? fmt::format("{}({})", a.strategy, a.columns) : a.sort_by;
+  if (a.var_length_contribution) {
+    if (!cluster)
+      return InvalidInput("--var-length-contribution needs --strategy zorder or hilbert");
+    if (*a.var_length_contribution < 1 || *a.var_length_contribution > 1024)
+      return InvalidInput("--var-length-contribution {} must be 1 to 1024",
+                          *a.var_length_contribution);
+    o.zorder.var_length_contribution = static_cast<int>(*a.var_length_contribution);
+  }
   if (a.target) {
     FLOE_ASSIGN_OR_RETURN(o.target_file_size_bytes, SizeFlag("--target-file-size", *a.target));
   }
@@ -220,11 +236,16 @@ void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
   auto* sub = table_cmd.add_subcommand(
       "rewrite", "Compact data files (rewrite_data_files): bin-pack, or sort across files");
   sub->add_option("table", a->table, "Table name, NAMESPACE.TABLE")->required();
-  sub->add_option("--strategy", a->strategy, "binpack (default) or sort")
-      ->check(CLI::IsMember({"binpack", "sort"}));
+  sub->add_option("--strategy", a->strategy,
+                  "binpack (default), sort, zorder or hilbert (clustered by --columns)")
+      ->check(CLI::IsMember({"binpack", "sort", "zorder", "hilbert"}));
   sub->add_option("--sort-by", a->sort_by,
-                  "Sort order for --strategy sort, e.g. 'id ASC NULLS LAST, ts DESC' "
-                  "(default: the table's)");
+                  "Sort order for --strategy sort, e.g. 'id ASC NULLS LAST, ts DESC' or "
+                  "'zorder(a, b)' (default: the table's floe.layout, else its sort order)");
+  sub->add_option("--columns", a->columns,
+                  "Columns to cluster by for --strategy zorder|hilbert, e.g. a,b");
+  sub->add_option("--var-length-contribution", a->var_length_contribution,
+                  "Bytes of a string value in the clustering key (default 8, as Spark)");
   sub->add_option("--target-file-size", a->target,
                   "Output file size, e.g. 2MB, 512MiB (default: write.target-file-size-bytes)");
   sub->add_option("--min-file-size", a->min_size,

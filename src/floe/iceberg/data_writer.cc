@@ -155,8 +155,16 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   std::stable_sort(groups.begin(), groups.end(),
                    [](const Group& x, const Group& y) { return x.path < y.path; });
 
-  // Within each partition the rows in the table's sort order (one key column per sort field).
-  FLOE_ASSIGN_OR_RETURN(SortKeyColumns sort_keys, SortKeysOf(all, schema, order));
+  // Within each partition the rows in the table's sort order (one key column per sort field) --
+  // or, when the table declares a layout (floe.layout = zorder(a, b) or hilbert(a, b)), clustered
+  // by it instead; its files then claim no sort order.
+  std::optional<layout::ClusterSpec> cluster;
+  if (auto it = m.properties.find(std::string(kLayoutProperty)); it != m.properties.end()) {
+    FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec parsed, layout::ParseClusterSpec(it->second));
+    FLOE_ASSIGN_OR_RETURN(cluster, ResolveClusterSpec(parsed, schema, spec));
+  }
+  FLOE_ASSIGN_OR_RETURN(SortKeyColumns sort_keys,
+                        SortKeysOf(all, schema, cluster ? SortOrder() : order));
   const std::vector<layout::SortColumn> sort_view = sort_keys.View();
 
   // One partition's rows as Parquet files in memory, cut at the target size by the file cutter,
@@ -168,10 +176,15 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     parquet::WrittenFile written;
     std::shared_ptr<Buffer> bytes;
   };
-  auto encode = [&all, &popts, &cutter, &sort_view](Group& group) -> Result<std::vector<Encoded>> {
+  auto encode = [&all, &popts, &cutter, &sort_view,
+                 &cluster](Group& group) -> Result<std::vector<Encoded>> {
     std::vector<Encoded> out;
     parquet::WriterOptions o = popts;
-    if (!sort_view.empty()) FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
+    if (cluster) {
+      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &group.rows));
+    } else if (!sort_view.empty()) {
+      FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
+    }
     // Each slice is taken from the whole write by the group's row numbers: one copy a row.
     const auto rows = static_cast<int64_t>(group.rows.size());
     int64_t start = 0;
@@ -274,7 +287,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
         f.record_count = e.written.num_rows;
         f.file_size_in_bytes = e.written.file_size;
         f.split_offsets = e.written.split_offsets;
-        if (!order.unsorted()) f.sort_order_id = order.order_id();
+        if (!order.unsorted() && !cluster) f.sort_order_id = order.order_id();
         FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, e.written, &f));
         files.push_back(std::move(f));
       }

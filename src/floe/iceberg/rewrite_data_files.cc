@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -134,6 +135,26 @@ Result<std::vector<Group>> Plan(const Table& table, const FileIO& io, const Rewr
   return groups;
 }
 
+// The clustering a sort rewrite uses instead of a sort order: the one given as its sort order
+// ("zorder(a, b)"), else -- when none is given -- the table's layout, if it declares one.
+Result<std::optional<layout::ClusterSpec>> ClusterFor(const TableMetadata& m,
+                                                      const RewriteOptions& o) {
+  std::string text;
+  if (!o.sort_order && layout::IsClusterSpec(o.sort_order_text)) {
+    text = o.sort_order_text;
+  } else if (!o.sort_order && o.sort_order_text.empty()) {
+    auto it = m.properties.find(std::string(kLayoutProperty));
+    if (it == m.properties.end()) return std::nullopt;
+    text = it->second;
+  } else {
+    return std::nullopt;
+  }
+  FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec spec, layout::ParseClusterSpec(text));
+  spec.zorder = o.zorder;
+  spec.hilbert.var_length_contribution = o.zorder.var_length_contribution;
+  return ResolveClusterSpec(spec, m.CurrentSchema(), m.DefaultSpec());
+}
+
 // The order a sort rewrite uses.
 Result<SortOrder> OrderFor(const TableMetadata& m, const RewriteOptions& o) {
   if (o.sort_order) return *o.sort_order;
@@ -151,7 +172,9 @@ Result<SortOrder> OrderFor(const TableMetadata& m, const RewriteOptions& o) {
   const SortOrder& d = m.DefaultSortOrder();
   if (d.unsorted())
     return InvalidInput(
-        "the sort strategy needs a sort order: the table has none, and none was given");
+        "the sort strategy needs a sort order or a clustering: the table has neither (no sort "
+        "order, no {}), and none was given",
+        kLayoutProperty);
   return d;
 }
 
@@ -162,6 +185,7 @@ Table WriterTable(const Table& table, int64_t target) {
   Table w = table;
   w.metadata.properties["write.target-file-size-bytes"] = std::to_string(target);
   w.metadata.default_sort_order_id = -1;
+  w.metadata.properties.erase(std::string(kLayoutProperty));
   if (w.metadata.format_version >= 3) {
     for (Schema& s : w.metadata.schemas) {
       if (s.schema_id() == w.metadata.current_schema_id) s = WithRowLineage(s);
@@ -185,6 +209,7 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
                                            const FileIO& io, const Group& g,
                                            const RewriteOptions& o,
                                            const std::optional<SortOrder>& order,
+                                           const std::optional<layout::ClusterSpec>& cluster,
                                            std::optional<int32_t> output_order_id) {
   const Schema& schema = table.metadata.CurrentSchema();
   const bool lineage = table.metadata.format_version >= 3;
@@ -218,10 +243,17 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
                    metrics.rows_deleted.value(), g.tasks.size(), g.records);
   }
   TableDataWriter writer(writer_table, io);
-  if (order && !rows.empty()) {
+  if ((order || cluster) && !rows.empty()) {
     FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rows));
     rows.clear();
-    FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> perm, SortIndices(all, schema, *order));
+    std::vector<int64_t> perm;
+    if (cluster) {
+      perm.resize(static_cast<size_t>(all.num_rows));
+      std::iota(perm.begin(), perm.end(), 0);
+      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &perm));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(perm, SortIndices(all, schema, *order));
+    }
     FLOE_ASSIGN_OR_RETURN(c::RecordBatch sorted, c::Take(all, perm));
     FLOE_RETURN_IF_ERROR(writer.Write(sorted));
   } else {
@@ -268,6 +300,11 @@ Result<RewriteOptions> RewriteOptionsFromMap(const std::map<std::string, std::st
       }
     } else if (k == "sort_order" || k == "sort-order") {
       o.sort_order_text = v;
+    } else if (k == "var-length-contribution" || k == "max-output-size") {
+      FLOE_ASSIGN_OR_RETURN(int64_t n, integer(k, v));
+      if (n < 1 || n > INT32_MAX) return InvalidInput("{} {} must be 1 to {}", k, n, INT32_MAX);
+      (k == "max-output-size" ? o.zorder.max_output_size : o.zorder.var_length_contribution) =
+          static_cast<int>(n);
     } else if (k == "target-file-size-bytes") {
       FLOE_ASSIGN_OR_RETURN(o.target_file_size_bytes, integer(k, v));
     } else if (k == "min-file-size-bytes") {
@@ -342,11 +379,15 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
   const TableMetadata& m = table.metadata;
   FLOE_ASSIGN_OR_RETURN(Sizes sizes, SizesFor(m, options));
   std::optional<SortOrder> order;
+  std::optional<layout::ClusterSpec> cluster;
   std::optional<int32_t> output_order_id;
   if (options.strategy == RewriteStrategy::kSort) {
-    FLOE_ASSIGN_OR_RETURN(SortOrder o, OrderFor(m, options));
-    output_order_id = TableOrderId(m, o);
-    order = std::move(o);
+    FLOE_ASSIGN_OR_RETURN(cluster, ClusterFor(m, options));
+    if (!cluster) {
+      FLOE_ASSIGN_OR_RETURN(SortOrder o, OrderFor(m, options));
+      output_order_id = TableOrderId(m, o);
+      order = std::move(o);
+    }
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<Group> groups, Plan(table, io, options, sizes));
   const Snapshot* start = m.CurrentSnapshot();
@@ -372,7 +413,7 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
     Status written_ok;
     for (size_t gi = first; gi < last; ++gi) {
       const Group& g = groups[gi];
-      auto out = RewriteGroup(table, writer_table, io, g, options, order, output_order_id);
+      auto out = RewriteGroup(table, writer_table, io, g, options, order, cluster, output_order_id);
       if (!out) {
         written_ok = std::unexpected(out.error());
         break;
@@ -395,8 +436,12 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
           result.added_data_files_count, result.commits, e.message);
       return std::unexpected(e);
     }
-    u.summary["rewrite-strategy"] = options.strategy == RewriteStrategy::kSort ? "sort" : "binpack";
+    u.summary["rewrite-strategy"] =
+        cluster ? (cluster->method == layout::ClusterMethod::kZOrder ? "zorder" : "hilbert")
+        : options.strategy == RewriteStrategy::kSort ? "sort"
+                                                     : "binpack";
     if (order) u.summary["rewrite-sort-order"] = order->ToString(m.CurrentSchema());
+    if (cluster) u.summary["rewrite-sort-order"] = cluster->ToString();
     u.summary["rewrite-target-file-size-bytes"] = std::to_string(sizes.target);
     if (options.before_commit) options.before_commit();
     auto committed = CommitSnapshot(catalog, io, id, u);

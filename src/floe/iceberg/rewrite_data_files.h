@@ -22,6 +22,7 @@
 #include "floe/iceberg/expression.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/sort_order.h"
+#include "floe/layout/zorder.h"
 
 namespace floe::iceberg {
 
@@ -30,9 +31,14 @@ enum class RewriteStrategy { kBinPack, kSort };
 struct RewriteOptions {
   RewriteStrategy strategy = RewriteStrategy::kBinPack;
   // Sort strategy: the order to sort by, as "col [ASC|DESC] [NULLS FIRST|LAST], ..." (or set
-  // `sort_order`); empty for both: the table's default sort order (an error when unsorted).
+  // `sort_order`), or a clustering as Spark spells it: "zorder(a, b)", and floe's "hilbert(a, b)"
+  // (layout/clustering.h); empty for both: the table's layout (floe.layout) if it has one, else
+  // its default sort order (an error when it has neither).
   std::string sort_order_text;
   std::optional<SortOrder> sort_order;
+  // Z-order's options, as Spark's action takes them: var-length-contribution (bytes of a string
+  // or binary value, 8), max-output-size (bytes of the key).
+  layout::ZOrderOptions zorder;
   // target-file-size-bytes: default the table's write.target-file-size-bytes (512 MiB).
   std::optional<int64_t> target_file_size_bytes;
   // min-file-size-bytes / max-file-size-bytes: default 75% / 180% of the target. Files outside

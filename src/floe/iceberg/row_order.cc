@@ -1,5 +1,8 @@
 #include "floe/iceberg/row_order.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "floe/iceberg/transform_column.h"
 #include "floe/layout/row_order.h"
 
@@ -35,6 +38,68 @@ std::vector<layout::SortColumn> SortKeyColumns::View() const {
                  fields[i].null_order == NullOrder::kNullsFirst});
   }
   return v;
+}
+
+Result<layout::ClusterSpec> ResolveClusterSpec(const layout::ClusterSpec& spec,
+                                               const Schema& schema,
+                                               const PartitionSpec& partitions) {
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  layout::ClusterSpec out = spec;
+  out.columns.clear();
+  for (const std::string& name : spec.columns) {
+    const NestedField* field = nullptr;
+    for (const NestedField& f : schema.fields()) {
+      if (f.name == name) field = &f;
+    }
+    if (field == nullptr) {
+      for (const NestedField& f : schema.fields()) {
+        if (lower(f.name) != lower(name)) continue;
+        if (field != nullptr) {
+          return InvalidInput("{}: column '{}' matches both '{}' and '{}'", spec.ToString(), name,
+                              field->name, f.name);
+        }
+        field = &f;
+      }
+    }
+    if (field == nullptr) {
+      return InvalidInput("{}: no column '{}' in the table's schema", spec.ToString(), name);
+    }
+    if (!field->type->IsPrimitive()) {
+      return InvalidInput("{}: column '{}' is a {}, not a primitive type", spec.ToString(), name,
+                          field->type->ToString());
+    }
+    const bool identity_source = std::any_of(
+        partitions.fields().begin(), partitions.fields().end(), [&](const PartitionField& pf) {
+          return pf.source_id == field->id && pf.transform.kind == TransformKind::kIdentity;
+        });
+    if (identity_source) continue;  // constant within each partition
+    if (std::find(out.columns.begin(), out.columns.end(), field->name) != out.columns.end()) {
+      return InvalidInput("{}: column '{}' twice", spec.ToString(), field->name);
+    }
+    out.columns.push_back(field->name);
+  }
+  if (out.columns.empty()) {
+    return InvalidInput(
+        "{}: every column is an identity partition column, constant within a "
+        "partition; cluster by others",
+        spec.ToString());
+  }
+  return out;
+}
+
+Status ClusterRows(const columnar::RecordBatch& batch, const layout::ClusterSpec& spec,
+                   std::vector<int64_t>* rows) {
+  std::vector<const columnar::Column*> keys;
+  for (const std::string& name : spec.columns) {
+    auto idx = batch.schema->IndexOf(name);
+    if (!idx) return Internal("clustering column '{}' is not in the rows written", name);
+    keys.push_back(batch.columns[*idx].get());
+  }
+  return layout::ClusterRows(spec, keys, rows);
 }
 
 }  // namespace floe::iceberg

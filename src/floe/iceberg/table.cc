@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "floe/iceberg/location.h"
+#include "floe/iceberg/row_order.h"
 #include "floe/iceberg/runtime.h"
 #include "floe/iceberg/table_location.h"
 
@@ -64,6 +65,16 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
   FLOE_RETURN_IF_ERROR(options.schema.Validate());
   FLOE_RETURN_IF_ERROR(options.spec.Validate(options.schema));
   FLOE_RETURN_IF_ERROR(ValidateTableProperties(options.properties));
+  if (auto it = options.properties.find(std::string(kLayoutProperty));
+      it != options.properties.end()) {
+    // The layout's columns must be the table's (the syntax is checked with the properties).
+    FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec spec, layout::ParseClusterSpec(it->second));
+    auto resolved = ResolveClusterSpec(spec, options.schema, options.spec);
+    if (!resolved) {
+      return InvalidInput("table property {} = '{}': {}", kLayoutProperty, it->second,
+                          resolved.error().message);
+    }
+  }
   int format_version = options.format_version.value_or(2);
   if (auto it = options.properties.find("format-version"); it != options.properties.end()) {
     const int v = std::stoi(it->second);  // validated: 2 or 3

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "floe/iceberg/metrics.h"
+#include "floe/layout/clustering.h"
 
 namespace floe::iceberg {
 
@@ -80,6 +81,9 @@ const std::vector<PropertyDef>& TableProperties() {
       {"write.delete.granularity", K::kChoice, 0, 0, "file",
        "Merge-on-read v2: a position delete file per data file, or per partition",
        "file|partition"},
+      {"floe.layout", K::kLayout, 0, 0, "",
+       "Rows of each write clustered by zorder(col, ...) or hilbert(col, ...) within each "
+       "partition, in place of the sort order (floe)"},
       {"floe.write.parquet.colocated-columns", K::kText, 0, 0, "",
        "Columns whose chunks are written next to each other (floe)"},
   };
@@ -146,6 +150,13 @@ Status ValidateTableProperty(std::string_view key, std::string_view value) {
       std::string list;
       for (char c : def->choices) list += c == '|' ? std::string(" or ") : std::string(1, c);
       return bad(list);
+    }
+    case PropertyKind::kLayout: {
+      auto spec = layout::ParseClusterSpec(value);
+      if (!spec) {
+        return InvalidInput("table property {} = '{}': {}", key, value, spec.error().message);
+      }
+      return {};
     }
     case PropertyKind::kText:
       return {};

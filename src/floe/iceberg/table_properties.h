@@ -23,6 +23,7 @@ enum class PropertyKind {
   kCodec,        // a Parquet compression codec name
   kMetricsMode,  // none, counts, truncate(N), full
   kChoice,       // one of `choices` (case-insensitive)
+  kLayout,       // a clustering: zorder(col, ...) or hilbert(col, ...)
   kText,
 };
 
