@@ -16,7 +16,7 @@ namespace c = floe::columnar;
 
 // The index of a point: its transposed bits read most significant first.
 uint64_t IndexOf(std::vector<uint32_t> x, int bits) {
-  HilbertTranspose(x, bits);
+  HilbertTranspose(x.data(), x.size(), bits);
   uint64_t h = 0;
   for (int level = bits - 1; level >= 0; --level) {
     for (uint32_t v : x) h = (h << 1) | ((v >> level) & 1);
@@ -134,6 +134,46 @@ TEST(Clustering, SpecsParseAsWrittenAndBadOnesSayWhy) {
     ASSERT_FALSE(r) << bad;
     EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput) << bad;
     EXPECT_NE(r.error().message.find(bad), std::string::npos) << r.error().message;
+  }
+}
+
+// The keys of many rows (the bucketed range lookup) fall in the ranges a plain search gives, for
+// spread, skewed and outlying values.
+TEST(Hilbert, RangeIdsOfManyRowsMatchTheBoundaries) {
+  std::vector<int64_t> xs;
+  for (int64_t i = 0; i < 30000; ++i) {
+    const int64_t v = i % 3 == 0   ? (i * 7919) % 1000                                  // dense
+                      : i % 3 == 1 ? (i * 104729) % 100000000                           // spread
+                                   : (i % 2 ? int64_t{1} << 60 : -(int64_t{1} << 61));  // far out
+    xs.push_back(v);
+  }
+  c::FixedWidthBuilder<int64_t> b(c::Int64());
+  for (int64_t v : xs) b.Append(v);
+  auto x = b.Finish();
+  std::vector<int64_t> rows(xs.size());
+  std::iota(rows.begin(), rows.end(), 0);
+  HilbertOptions o;
+  o.sample_rows = 5000;
+  auto ranges = SampleRanges({x.get(), x.get()}, rows, o);
+  ASSERT_TRUE(ranges) << ranges.error().ToString();
+  auto keys = HilbertKeys({x.get(), x.get()}, rows, *ranges);
+  ASSERT_TRUE(keys);
+  // Both coordinates are the same range id r, so the key is that of the point (r, r).
+  auto bytes = OrderedBytes(*x, rows, 8);
+  ASSERT_TRUE(bytes);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    uint64_t word = 0;
+    for (int k = 0; k < 8; ++k) word = (word << 8) | bytes->At(i)[k];
+    const uint32_t r = RangeId(ranges->bounds[0], word);
+    std::vector<uint32_t> p = {r, r};
+    HilbertTranspose(p.data(), 2, ranges->bits);
+    uint64_t want = 0, got = 0;
+    for (int level = ranges->bits - 1; level >= 0; --level) {
+      for (uint32_t v : p) want = (want << 1) | ((v >> level) & 1);
+    }
+    for (int k = 0; k < keys->width; ++k) got = (got << 8) | keys->At(i)[k];
+    got >>= keys->width * 8 - 2 * ranges->bits;
+    ASSERT_EQ(got, want) << "row " << i << " value " << xs[i];
   }
 }
 

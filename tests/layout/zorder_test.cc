@@ -1,6 +1,8 @@
 #include "floe/layout/zorder.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -188,6 +190,38 @@ TEST(ZOrder, RowsOfAGridFollowTheZCurve) {
                                                  {1, 2}, {1, 3}, {2, 0}, {2, 1}, {3, 0}, {3, 1},
                                                  {2, 2}, {2, 3}, {3, 2}, {3, 3}};
   EXPECT_EQ(got, want);
+}
+
+// Large inputs take the radix path: the same order as a stable sort of the whole keys, constant
+// bytes anywhere in the key, ties kept in input order.
+TEST(ZOrder, ARadixSortOfManyKeysEqualsAStableSort) {
+  for (int width : {3, 8, 13}) {
+    KeyBytes k;
+    k.width = width;
+    const size_t n = 20000;
+    uint64_t x = 12345;
+    for (size_t i = 0; i < n; ++i) {
+      for (int b = 0; b < width; ++b) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        // Byte 1 constant; byte 0 of few values (many ties); the rest random.
+        k.bytes.push_back(b == 1   ? 7
+                          : b == 0 ? static_cast<uint8_t>((x >> 60) & 3)
+                                   : static_cast<uint8_t>(x >> 56));
+      }
+      if (i % 10 == 0 && i > 0) {  // exact duplicates of the previous key
+        std::copy_n(k.bytes.end() - 2 * width, width, k.bytes.end() - width);
+      }
+    }
+    std::vector<int64_t> rows(n), want(n);
+    std::iota(rows.begin(), rows.end(), 100);
+    std::iota(want.begin(), want.end(), 100);
+    std::stable_sort(want.begin(), want.end(), [&](int64_t a, int64_t b) {
+      return std::memcmp(k.At(static_cast<size_t>(a - 100)), k.At(static_cast<size_t>(b - 100)),
+                         static_cast<size_t>(width)) < 0;
+    });
+    SortByKeys(k, &rows);
+    EXPECT_EQ(rows, want) << "width " << width;
+  }
 }
 
 }  // namespace

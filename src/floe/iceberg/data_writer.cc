@@ -176,12 +176,13 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     parquet::WrittenFile written;
     std::shared_ptr<Buffer> bytes;
   };
-  auto encode = [&all, &popts, &cutter, &sort_view,
-                 &cluster](Group& group) -> Result<std::vector<Encoded>> {
+  ThreadPool& pool = io_.runtime().decode_pool();
+  auto encode = [&all, &popts, &cutter, &sort_view, &cluster,
+                 &pool](Group& group) -> Result<std::vector<Encoded>> {
     std::vector<Encoded> out;
     parquet::WriterOptions o = popts;
     if (cluster) {
-      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &group.rows));
+      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &group.rows, &pool));
     } else if (!sort_view.empty()) {
       FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
     }
@@ -209,7 +210,6 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     }
     return out;
   };
-  ThreadPool& pool = io_.runtime().decode_pool();
   std::vector<std::future<Result<std::vector<Encoded>>>> encoding;
   if (groups.size() > 1 && pool.size() > 1) {
     encoding.reserve(groups.size());

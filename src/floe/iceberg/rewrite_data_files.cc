@@ -15,6 +15,7 @@
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/row_lineage.h"
 #include "floe/iceberg/row_order.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/table.h"
@@ -250,7 +251,7 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
     if (cluster) {
       perm.resize(static_cast<size_t>(all.num_rows));
       std::iota(perm.begin(), perm.end(), 0);
-      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &perm));
+      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &perm, &io.runtime().decode_pool()));
     } else {
       FLOE_ASSIGN_OR_RETURN(perm, SortIndices(all, schema, *order));
     }

@@ -92,14 +92,14 @@ Result<layout::ClusterSpec> ResolveClusterSpec(const layout::ClusterSpec& spec,
 }
 
 Status ClusterRows(const columnar::RecordBatch& batch, const layout::ClusterSpec& spec,
-                   std::vector<int64_t>* rows) {
+                   std::vector<int64_t>* rows, ThreadPool* pool) {
   std::vector<const columnar::Column*> keys;
   for (const std::string& name : spec.columns) {
     auto idx = batch.schema->IndexOf(name);
     if (!idx) return Internal("clustering column '{}' is not in the rows written", name);
     keys.push_back(batch.columns[*idx].get());
   }
-  return layout::ClusterRows(spec, keys, rows);
+  return layout::ClusterRows(spec, keys, rows, pool);
 }
 
 }  // namespace floe::iceberg

@@ -46,8 +46,9 @@ Result<layout::ClusterSpec> ResolveClusterSpec(const layout::ClusterSpec& spec,
                                                const Schema& schema,
                                                const PartitionSpec& partitions);
 
-// Orders `rows` (indices into `batch`, conformed to `schema`) by a resolved clustering.
+// Orders `rows` (indices into `batch`, conformed to `schema`) by a resolved clustering, on
+// `pool` too when given.
 Status ClusterRows(const columnar::RecordBatch& batch, const layout::ClusterSpec& spec,
-                   std::vector<int64_t>* rows);
+                   std::vector<int64_t>* rows, ThreadPool* pool = nullptr);
 
 }  // namespace floe::iceberg

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "floe/base/parallel_for.h"
+
 namespace floe::layout {
 namespace {
 
@@ -82,7 +84,7 @@ Result<ClusterSpec> ParseClusterSpec(std::string_view text) {
 }
 
 Status ClusterRows(const ClusterSpec& spec, const std::vector<const columnar::Column*>& keys,
-                   std::vector<int64_t>* rows) {
+                   std::vector<int64_t>* rows, ThreadPool* pool) {
   if (keys.size() != spec.columns.size()) {
     return Internal("clustering {} given {} key columns", spec.ToString(), keys.size());
   }
@@ -93,13 +95,46 @@ Status ClusterRows(const ClusterSpec& spec, const std::vector<const columnar::Co
       }
     }
   }
-  KeyBytes k;
-  if (spec.method == ClusterMethod::kZOrder) {
-    FLOE_ASSIGN_OR_RETURN(k, ZOrderKeys(keys, *rows, spec.zorder));
-  } else {
-    FLOE_ASSIGN_OR_RETURN(k, HilbertKeys(keys, *rows, spec.hilbert));
+  const bool hilbert = spec.method == ClusterMethod::kHilbert && keys.size() >= 2;
+  HilbertRanges ranges;
+  if (hilbert) {
+    FLOE_ASSIGN_OR_RETURN(ranges, SampleRanges(keys, *rows, spec.hilbert));
   }
-  SortByKeys(k, rows);
+  ZOrderOptions z = spec.zorder;
+  if (spec.method == ClusterMethod::kHilbert) {
+    z.var_length_contribution = spec.hilbert.var_length_contribution;
+  }
+  // The keys of chunks of rows at once on the pool (each row's key depends on that row alone,
+  // and on the ranges sampled from all of them), into one array.
+  const size_t n = rows->size();
+  constexpr size_t kChunk = size_t{1} << 18;
+  const size_t chunks = pool != nullptr && pool->size() > 0 ? (n + kChunk - 1) / kChunk : 1;
+  std::vector<Result<KeyBytes>> parts(std::max<size_t>(chunks, 1));
+  auto one = [&](size_t c) {
+    const size_t from = std::min(n, c * kChunk);
+    const size_t to = chunks == 1 ? n : std::min(n, from + kChunk);
+    const std::vector<int64_t> part(rows->begin() + static_cast<std::ptrdiff_t>(from),
+                                    rows->begin() + static_cast<std::ptrdiff_t>(to));
+    parts[c] = hilbert ? HilbertKeys(keys, part, ranges) : ZOrderKeys(keys, part, z);
+  };
+  if (parts.size() == 1) {
+    one(0);
+  } else {
+    ParallelFor(*pool, parts.size(), one);
+  }
+  KeyBytes all;
+  for (Result<KeyBytes>& p : parts) {
+    if (!p) return std::unexpected(p.error());
+  }
+  if (parts.size() == 1) {
+    all = std::move(*parts[0]);
+  } else {
+    all.width = parts[0]->width;
+    all.bytes.reserve(n * static_cast<size_t>(all.width));
+    for (Result<KeyBytes>& p : parts)
+      all.bytes.insert(all.bytes.end(), p->bytes.begin(), p->bytes.end());
+  }
+  SortByKeys(all, rows);
   return {};
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/thread_pool.h"
 #include "floe/columnar/column.h"
 #include "floe/layout/hilbert.h"
 #include "floe/layout/zorder.h"
@@ -37,8 +38,9 @@ bool IsClusterSpec(std::string_view text);
 Result<ClusterSpec> ParseClusterSpec(std::string_view text);
 
 // Orders `rows` (indices into the key columns, which are the spec's columns in order) by the
-// spec's key; rows with equal keys keep their order.
+// spec's key; rows with equal keys keep their order. With a pool, keys are computed and sorted on
+// it too (the order is the same).
 Status ClusterRows(const ClusterSpec& spec, const std::vector<const columnar::Column*>& keys,
-                   std::vector<int64_t>* rows);
+                   std::vector<int64_t>* rows, ThreadPool* pool = nullptr);
 
 }  // namespace floe::layout

@@ -29,13 +29,22 @@ std::vector<uint64_t> RangeBoundaries(std::vector<uint64_t> sample, int ranges);
 // The range a key falls in: the number of boundaries at or below it.
 uint32_t RangeId(const std::vector<uint64_t>& boundaries, uint64_t key);
 
-// Skilling's transform of a point of `coords.size()` (2 to 16) coordinates of `bits` bits each
-// into its Hilbert index, returned "transposed": the index's bits, most significant first, are
+// Skilling's transform of a point of `n` (2 to 16) coordinates of `bits` (1 to 16) bits each into
+// its Hilbert index, in place and "transposed": the index's bits, most significant first, are
 // bit bits-1 of coords[0], of coords[1], ..., then bit bits-2 of each, and so on.
-void HilbertTranspose(std::vector<uint32_t>& coords, int bits);
+void HilbertTranspose(uint32_t* coords, size_t n, int bits);
 
-// The Hilbert keys of `rows` over `columns` (2 to 16; one column: its Z-order key).
+// Each column's range boundaries, from an evenly spaced sample of `rows` (2 to 16 columns).
+struct HilbertRanges {
+  std::vector<std::vector<uint64_t>> bounds;  // per column
+  int bits = 10;                              // of a range id
+  int var_length_contribution = 8;
+};
+Result<HilbertRanges> SampleRanges(const std::vector<const columnar::Column*>& columns,
+                                   const std::vector<int64_t>& rows, const HilbertOptions& options);
+
+// The Hilbert keys of `rows` over `columns` in `ranges` (sampled from these rows or others).
 Result<KeyBytes> HilbertKeys(const std::vector<const columnar::Column*>& columns,
-                             const std::vector<int64_t>& rows, const HilbertOptions& options);
+                             const std::vector<int64_t>& rows, const HilbertRanges& ranges);
 
 }  // namespace floe::layout

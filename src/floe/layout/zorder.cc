@@ -232,28 +232,64 @@ Result<KeyBytes> ZOrderKeys(const std::vector<const c::Column*>& columns,
 
 void SortByKeys(const KeyBytes& keys, std::vector<int64_t>* rows) {
   const size_t n = rows->size();
-  const auto width = static_cast<size_t>(keys.width);
-  // The first 8 bytes as one big-endian word, with the row's position as the tie-break; runs of
-  // equal words are then ordered by the rest of the key.
+  if (n < 2) return;
+  // Byte positions where every key holds the same byte order nothing: keys of small values share
+  // most of their bytes (flipped sign bits, zero high bits interleaved). The others, in order,
+  // make a shorter key.
+  std::vector<size_t> varying;
+  {
+    std::vector<uint8_t> differs(static_cast<size_t>(keys.width), 0);
+    const uint8_t* first = keys.At(0);
+    for (size_t i = 1; i < n; ++i) {
+      const uint8_t* k = keys.At(i);
+      for (size_t b = 0; b < differs.size(); ++b) differs[b] |= k[b] ^ first[b];
+    }
+    for (size_t b = 0; b < differs.size(); ++b) {
+      if (differs[b] != 0) varying.push_back(b);
+    }
+  }
+  const size_t width = varying.size();
+  // The first 8 varying bytes as one big-endian word, with the row's position as the tie-break;
+  // runs of equal words are then ordered by the rest of the varying bytes.
   std::vector<std::pair<uint64_t, uint64_t>> order(n);
   for (size_t i = 0; i < n; ++i) {
     uint64_t w = 0;
     const uint8_t* k = keys.At(i);
-    for (size_t b = 0; b < 8; ++b) w = (w << 8) | (b < width ? k[b] : 0);
+    for (size_t b = 0; b < 8; ++b) w = (w << 8) | (b < width ? k[varying[b]] : 0);
     order[i] = {w, i};
   }
-  std::sort(order.begin(), order.end());
+  if (n >= 4096) {
+    // LSD radix sort on the word's meaningful bytes (its top min(width, 8)), least significant
+    // first: each pass is stable, and the pairs start in row order, so ties keep it.
+    std::vector<std::pair<uint64_t, uint64_t>> scratch(n);
+    const size_t bytes = std::min<size_t>(width, 8);
+    for (size_t pass = 0; pass < bytes; ++pass) {
+      const int shift = static_cast<int>(8 * (8 - bytes + pass));
+      std::array<size_t, 257> at{};
+      for (const auto& e : order) ++at[((e.first >> shift) & 0xff) + 1];
+      for (size_t b = 1; b < at.size(); ++b) at[b] += at[b - 1];
+      for (const auto& e : order) scratch[at[(e.first >> shift) & 0xff]++] = e;
+      order.swap(scratch);
+    }
+  } else {
+    std::sort(order.begin(), order.end());
+  }
   if (width > 8) {
+    auto less = [&](const std::pair<uint64_t, uint64_t>& a,
+                    const std::pair<uint64_t, uint64_t>& b) {
+      const uint8_t* ka = keys.At(a.second);
+      const uint8_t* kb = keys.At(b.second);
+      for (size_t v = 8; v < width; ++v) {
+        if (ka[varying[v]] != kb[varying[v]]) return ka[varying[v]] < kb[varying[v]];
+      }
+      return a.second < b.second;
+    };
     for (size_t s = 0; s < n;) {
       size_t e = s + 1;
       while (e < n && order[e].first == order[s].first) ++e;
       if (e - s > 1) {
-        std::sort(
-            order.begin() + static_cast<std::ptrdiff_t>(s),
-            order.begin() + static_cast<std::ptrdiff_t>(e), [&](const auto& a, const auto& b) {
-              const int r = std::memcmp(keys.At(a.second) + 8, keys.At(b.second) + 8, width - 8);
-              return r != 0 ? r < 0 : a.second < b.second;
-            });
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(s),
+                  order.begin() + static_cast<std::ptrdiff_t>(e), less);
       }
       s = e;
     }
