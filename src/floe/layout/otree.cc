@@ -1,0 +1,475 @@
+#include "floe/layout/otree.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include <nlohmann/json.hpp>
+
+namespace floe::layout {
+namespace {
+
+namespace c = floe::columnar;
+using json = nlohmann::json;
+
+constexpr int kMaxDimensions = 8;
+constexpr int kCoordinateBits = 31;
+constexpr int kMaxDepth = kCoordinateBits;
+
+uint64_t Mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// FNV-1a over bytes, then mixed: a string's hash, the same on every machine.
+uint64_t HashBytes(std::string_view v) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (char ch : v) {
+    h ^= static_cast<uint8_t>(ch);
+    h *= 0x100000001b3ULL;
+  }
+  return Mix(h);
+}
+
+bool Linear(const c::DataType& t) {
+  switch (t.id) {
+    case c::TypeId::kInt8:
+    case c::TypeId::kInt16:
+    case c::TypeId::kInt32:
+    case c::TypeId::kInt64:
+    case c::TypeId::kUInt8:
+    case c::TypeId::kUInt16:
+    case c::TypeId::kUInt32:
+    case c::TypeId::kFloat32:
+    case c::TypeId::kFloat64:
+    case c::TypeId::kDecimal128:
+    case c::TypeId::kDate32:
+    case c::TypeId::kTime64:
+    case c::TypeId::kTimestamp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A number column's value as a double (NaN for NULL).
+double NumberAt(const c::Column& col, int64_t r) {
+  if (col.IsNull(r)) return std::numeric_limits<double>::quiet_NaN();
+  switch (col.type.id) {
+    case c::TypeId::kInt8:
+      return col.Value<int8_t>(r);
+    case c::TypeId::kInt16:
+      return col.Value<int16_t>(r);
+    case c::TypeId::kInt32:
+    case c::TypeId::kDate32:
+      return col.Value<int32_t>(r);
+    case c::TypeId::kUInt8:
+      return col.Value<uint8_t>(r);
+    case c::TypeId::kUInt16:
+      return col.Value<uint16_t>(r);
+    case c::TypeId::kUInt32:
+      return col.Value<uint32_t>(r);
+    case c::TypeId::kInt64:
+    case c::TypeId::kTime64:
+    case c::TypeId::kTimestamp:
+      return static_cast<double>(col.Value<int64_t>(r));
+    case c::TypeId::kFloat32:
+      return col.Value<float>(r);
+    case c::TypeId::kFloat64:
+      return col.Value<double>(r);
+    case c::TypeId::kDecimal128:
+      return static_cast<double>(col.Value<__int128>(r)) / std::pow(10.0, col.type.scale);
+    default:
+      return 0;
+  }
+}
+
+// A value's hash for weights and hashed dimensions (NULL: a constant).
+uint64_t ValueHash(const c::Column& col, int64_t r) {
+  if (col.IsNull(r)) return Mix(0x6e756c6cULL);
+  if (col.type.id == c::TypeId::kBool) return Mix(col.BoolAt(r) ? 1 : 2);
+  if (col.type.id == c::TypeId::kString || col.type.id == c::TypeId::kBinary ||
+      col.type.id == c::TypeId::kFixedSizeBinary) {
+    return HashBytes(col.BytesAt(r));
+  }
+  const int w = col.type.FixedWidth();
+  uint64_t bits[2] = {0, 0};
+  std::memcpy(bits, col.values.data() + r * w, static_cast<size_t>(std::min(w, 16)));
+  return Mix(bits[0] ^ Mix(bits[1] + static_cast<uint64_t>(w)));
+}
+
+int HexDigitsPerLevel(size_t d) { return static_cast<int>((d + 3) / 4); }
+
+std::string ChildName(uint32_t child, size_t d) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = HexDigitsPerLevel(d) - 1; i >= 0; --i) out += kHex[(child >> (4 * i)) & 0xf];
+  return out;
+}
+
+}  // namespace
+
+std::string OTreeRevision::ToJson() const {
+  json j;
+  j["id"] = id;
+  j["cube_size"] = cube_size;
+  j["columns"] = json::array();
+  for (const OTreeDimension& d : dimensions) {
+    json c;
+    c["name"] = d.column;
+    c["transform"] = d.transform == OTreeDimension::Transform::kLinear ? "linear" : "hash";
+    if (d.transform == OTreeDimension::Transform::kLinear) {
+      c["min"] = d.min;
+      c["max"] = d.max;
+    }
+    j["columns"].push_back(c);
+  }
+  return j.dump();
+}
+
+Result<OTreeRevision> OTreeRevision::FromJson(std::string_view text) {
+  json j = json::parse(text, nullptr, false);
+  auto bad = [&](std::string_view why) {
+    return InvalidInput("OTree revision '{}': {}", text.substr(0, 200), why);
+  };
+  if (!j.is_object()) return bad("not a JSON object");
+  OTreeRevision r;
+  if (!j.contains("id") || !j["id"].is_number_integer()) return bad("no integer 'id'");
+  if (!j.contains("cube_size") || !j["cube_size"].is_number_integer())
+    return bad("no integer 'cube_size'");
+  r.id = j["id"].get<int64_t>();
+  r.cube_size = j["cube_size"].get<int64_t>();
+  if (r.cube_size < 1) return bad("'cube_size' must be at least 1");
+  if (!j.contains("columns") || !j["columns"].is_array()) return bad("no 'columns' array");
+  for (const json& c : j["columns"]) {
+    if (!c.is_object() || !c.contains("name") || !c["name"].is_string() ||
+        !c.contains("transform") || !c["transform"].is_string()) {
+      return bad("a column without a 'name' and a 'transform'");
+    }
+    OTreeDimension d;
+    d.column = c["name"].get<std::string>();
+    const std::string t = c["transform"].get<std::string>();
+    if (t == "linear") {
+      if (!c.contains("min") || !c["min"].is_number() || !c.contains("max") ||
+          !c["max"].is_number()) {
+        return bad("a linear column without numbers 'min' and 'max'");
+      }
+      d.min = c["min"].get<double>();
+      d.max = c["max"].get<double>();
+      if (!(d.min <= d.max)) return bad("a linear column whose min is above its max");
+    } else if (t == "hash") {
+      d.transform = OTreeDimension::Transform::kHash;
+    } else {
+      return bad("transform '" + t + "' (linear or hash)");
+    }
+    r.dimensions.push_back(std::move(d));
+  }
+  if (r.dimensions.empty() || r.dimensions.size() > kMaxDimensions)
+    return bad("1 to 8 columns are indexed");
+  return r;
+}
+
+Result<OTreeRevision> NewRevision(const std::vector<std::string>& names,
+                                  const std::vector<const c::Column*>& columns,
+                                  const std::vector<int64_t>& rows, int64_t cube_size) {
+  if (columns.empty() || columns.size() > kMaxDimensions) {
+    return InvalidInput("an OTree indexes 1 to 8 columns, not {}", columns.size());
+  }
+  if (names.size() != columns.size()) return Internal("OTree revision: names and columns differ");
+  if (cube_size < 1) return InvalidInput("OTree cube size {} must be at least 1", cube_size);
+  OTreeRevision r;
+  r.cube_size = cube_size;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const c::Column& col = *columns[i];
+    if (col.type.IsNested()) return Unsupported("an OTree over a {} column", col.type.ToString());
+    OTreeDimension d;
+    d.column = names[i];
+    if (Linear(col.type)) {
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      for (int64_t row : rows) {
+        const double v = NumberAt(col, row);
+        if (std::isfinite(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+      }
+      if (lo > hi) lo = hi = 0;  // no finite value
+      d.min = lo;
+      d.max = hi;
+    } else {
+      d.transform = OTreeDimension::Transform::kHash;
+    }
+    r.dimensions.push_back(std::move(d));
+  }
+  return r;
+}
+
+bool FarOutside(const OTreeRevision& revision, const std::vector<const c::Column*>& columns,
+                const std::vector<int64_t>& rows) {
+  for (size_t i = 0; i < revision.dimensions.size() && i < columns.size(); ++i) {
+    const OTreeDimension& d = revision.dimensions[i];
+    if (d.transform != OTreeDimension::Transform::kLinear) continue;
+    const double span = std::max(d.max - d.min, 1.0);
+    for (int64_t r : rows) {
+      const double v = NumberAt(*columns[i], r);
+      if (std::isfinite(v) && (v < d.min - span || v > d.max + span)) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<uint32_t> RowWeights(const std::vector<const c::Column*>& columns,
+                                 const std::vector<int64_t>& rows) {
+  std::vector<uint32_t> out(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    uint64_t h = 0x51ed270b27u;
+    for (const c::Column* col : columns) h = Mix(h ^ ValueHash(*col, rows[i]));
+    out[i] = static_cast<uint32_t>(h >> 32);
+  }
+  return out;
+}
+
+Result<std::vector<uint32_t>> RowPoints(const OTreeRevision& revision,
+                                        const std::vector<const c::Column*>& columns,
+                                        const std::vector<int64_t>& rows) {
+  const size_t d = revision.dimensions.size();
+  if (columns.size() != d) {
+    return Internal("OTree points: {} columns for {} dimensions", columns.size(), d);
+  }
+  constexpr double kCells = static_cast<double>(uint64_t{1} << kCoordinateBits);
+  std::vector<uint32_t> out(rows.size() * d);
+  for (size_t k = 0; k < d; ++k) {
+    const OTreeDimension& dim = revision.dimensions[k];
+    const c::Column& col = *columns[k];
+    const bool linear = dim.transform == OTreeDimension::Transform::kLinear;
+    if (linear && !Linear(col.type)) {
+      return InvalidInput("OTree column '{}' is a {}, not a number its revision maps linearly",
+                          dim.column, col.type.ToString());
+    }
+    const double span = dim.max - dim.min;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      uint32_t p = 0;
+      if (linear) {
+        const double v = NumberAt(col, rows[i]);
+        // NULLs and NaN at the low edge; values outside the span at the nearer edge.
+        double f = std::isnan(v) || span <= 0 ? 0.0 : (v - dim.min) / span;
+        f = std::clamp(f, 0.0, 1.0);
+        p = static_cast<uint32_t>(std::min(f * kCells, kCells - 1));
+      } else {
+        p = static_cast<uint32_t>(ValueHash(col, rows[i]) >> (64 - kCoordinateBits));
+      }
+      out[i * d + k] = p;
+    }
+  }
+  return out;
+}
+
+Result<std::vector<CubeSpan>> CubeSpans(std::string_view cube_id, size_t d) {
+  const int per = HexDigitsPerLevel(d);
+  if (d == 0 || cube_id.size() % static_cast<size_t>(per) != 0 ||
+      cube_id.size() / static_cast<size_t>(per) > kMaxDepth) {
+    return InvalidInput("OTree cube '{}' is not a cube of {} dimensions", cube_id, d);
+  }
+  std::vector<CubeSpan> out(d);
+  const size_t depth = cube_id.size() / static_cast<size_t>(per);
+  for (size_t level = 0; level < depth; ++level) {
+    uint32_t child = 0;
+    for (int k = 0; k < per; ++k) {
+      const char ch = cube_id[level * per + k];
+      const int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+      if (v < 0) return InvalidInput("OTree cube '{}': '{}' is not a hex digit", cube_id, ch);
+      child = (child << 4) | static_cast<uint32_t>(v);
+    }
+    if (child >= (1u << d))
+      return InvalidInput("OTree cube '{}': child {} of {}", cube_id, child, d);
+    const uint64_t half = (uint64_t{1} << kCoordinateBits) >> (level + 1);
+    for (size_t k = 0; k < d; ++k) {
+      if ((child >> (d - 1 - k)) & 1) out[k].lo += static_cast<uint32_t>(half);
+      out[k].hi = out[k].lo + half;
+    }
+  }
+  return out;
+}
+
+Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIndex& index,
+                                    const std::vector<const c::Column*>& columns,
+                                    const std::vector<int64_t>& rows) {
+  const size_t d = revision.dimensions.size();
+  FLOE_ASSIGN_OR_RETURN(std::vector<uint32_t> points, RowPoints(revision, columns, rows));
+  const std::vector<uint32_t> weights = RowWeights(columns, rows);
+  // The tree as nodes; existing cubes first, by name.
+  struct Node {
+    std::string id;
+    uint32_t max_weight = UINT32_MAX;
+    uint32_t min_weight = 0;
+    int64_t rows = 0;
+    int depth = 0;
+    std::vector<int32_t> children;  // 2^d, -1 where none yet
+  };
+  std::vector<Node> nodes;
+  std::map<std::string, int32_t, std::less<>> by_id;
+  const size_t fanout = size_t{1} << d;
+  auto add = [&](std::string id, int depth) {
+    Node n;
+    n.id = std::move(id);
+    n.depth = depth;
+    n.children.assign(fanout, -1);
+    nodes.push_back(std::move(n));
+    by_id[nodes.back().id] = static_cast<int32_t>(nodes.size() - 1);
+    return static_cast<int32_t>(nodes.size() - 1);
+  };
+  add("", 0);
+  const int per = HexDigitsPerLevel(d);
+  std::vector<OTreeCube> existing = index.cubes;
+  std::sort(existing.begin(), existing.end(),
+            [](const OTreeCube& a, const OTreeCube& b) { return a.id.size() < b.id.size(); });
+  for (const OTreeCube& cube : existing) {
+    if (auto spans = CubeSpans(cube.id, d); !spans) return std::unexpected(spans.error());
+    int32_t at = 0;
+    // Walk to the cube, making any missing ancestors (open, empty).
+    for (size_t level = 0; level * per < cube.id.size(); ++level) {
+      const std::string prefix = cube.id.substr(0, (level + 1) * per);
+      auto it = by_id.find(prefix);
+      const auto child = static_cast<uint32_t>(std::stoul(prefix.substr(level * per), nullptr, 16));
+      if (it == by_id.end()) {
+        const int32_t made = add(prefix, static_cast<int>(level + 1));
+        nodes[at].children[child] = made;
+        at = made;
+      } else {
+        at = it->second;
+      }
+    }
+    nodes[at].max_weight = cube.max_weight;
+    nodes[at].min_weight = cube.min_weight;
+    nodes[at].rows = cube.rows;
+  }
+  // Rows in weight order (ties by position), so each open cube fills with its lightest rows.
+  std::vector<size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return weights[a] < weights[b]; });
+  OTreeAssignment out;
+  out.dimensions = d;
+  out.cube.assign(rows.size(), -1);
+  for (size_t i : order) {
+    const uint32_t w = weights[i];
+    int32_t at = 0;
+    while (true) {
+      Node& n = nodes[at];
+      if (w < n.max_weight || n.depth == kMaxDepth) {
+        out.cube[i] = at;
+        if (++n.rows >= revision.cube_size && n.max_weight == UINT32_MAX && w < UINT32_MAX) {
+          n.max_weight = w + 1;  // full: the next rows (of this weight or more) go deeper
+        }
+        break;
+      }
+      uint32_t child = 0;
+      for (size_t k = 0; k < d; ++k) {
+        child = (child << 1) | ((points[i * d + k] >> (kCoordinateBits - 1 - n.depth)) & 1);
+      }
+      int32_t next = n.children[child];
+      if (next < 0) {
+        const uint32_t parent_max = n.max_weight;
+        const int depth = n.depth + 1;
+        next = add(n.id + ChildName(child, d), depth);  // invalidates n
+        nodes[at].children[child] = next;
+        nodes[next].min_weight = parent_max;
+      }
+      at = next;
+    }
+  }
+  out.index.cubes.reserve(nodes.size());
+  std::vector<int32_t> renumber(nodes.size(), -1);
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (nodes[k].rows == 0 && k != 0) continue;  // made on the way, never filled
+    renumber[k] = static_cast<int32_t>(out.index.cubes.size());
+    out.index.cubes.push_back(
+        {nodes[k].id, nodes[k].max_weight, nodes[k].min_weight, nodes[k].rows});
+  }
+  for (int32_t& c : out.cube) c = renumber[static_cast<size_t>(c)];
+  return out;
+}
+
+std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
+                              const std::vector<uint32_t>& weights, int64_t target_rows) {
+  const auto& cubes = assignment.index.cubes;
+  // This write's rows per cube.
+  std::vector<std::vector<int64_t>> rows(cubes.size());
+  for (size_t i = 0; i < assignment.cube.size(); ++i) {
+    if (assignment.cube[i] >= 0)
+      rows[static_cast<size_t>(assignment.cube[i])].push_back(static_cast<int64_t>(i));
+  }
+  // Deepest first: a group below the target joins its parent's (the parent a cube of the index,
+  // or the nearest ancestor that is).
+  std::map<std::string, size_t> by_id;
+  for (size_t k = 0; k < cubes.size(); ++k) by_id[cubes[k].id] = k;
+  std::vector<size_t> deep(cubes.size());
+  std::iota(deep.begin(), deep.end(), 0);
+  std::stable_sort(deep.begin(), deep.end(),
+                   [&](size_t a, size_t b) { return cubes[a].id.size() > cubes[b].id.size(); });
+  std::vector<std::vector<size_t>> members(cubes.size());
+  std::vector<int64_t> size(cubes.size(), 0);
+  for (size_t k = 0; k < cubes.size(); ++k) {
+    members[k].push_back(k);
+    size[k] = static_cast<int64_t>(rows[k].size());
+  }
+  std::vector<bool> merged(cubes.size(), false);
+  const auto digits = static_cast<size_t>(HexDigitsPerLevel(assignment.dimensions));
+  for (size_t k : deep) {
+    if (cubes[k].id.empty() || size[k] >= target_rows) continue;
+    // The nearest ancestor in the index.
+    std::string id = cubes[k].id;
+    while (!id.empty()) {
+      id.resize(id.size() - std::min(id.size(), digits));
+      auto it = by_id.find(id);
+      if (it == by_id.end()) continue;
+      const size_t parent = it->second;
+      members[parent].insert(members[parent].end(), members[k].begin(), members[k].end());
+      size[parent] += size[k];
+      members[k].clear();
+      size[k] = 0;
+      merged[k] = true;
+      break;
+    }
+  }
+  std::vector<OTreeFile> out;
+  for (size_t k = 0; k < cubes.size(); ++k) {
+    if (merged[k] || size[k] == 0) continue;
+    // The group's cubes in name order (parents before children), each cube's rows by weight.
+    std::vector<size_t> group = members[k];
+    std::sort(group.begin(), group.end(),
+              [&](size_t a, size_t b) { return cubes[a].id < cubes[b].id; });
+    std::vector<int64_t> all;
+    std::vector<std::string> names;
+    for (size_t g : group) {
+      std::vector<int64_t> r = rows[g];
+      std::stable_sort(r.begin(), r.end(), [&](int64_t a, int64_t b) {
+        return weights[static_cast<size_t>(a)] < weights[static_cast<size_t>(b)];
+      });
+      all.insert(all.end(), r.begin(), r.end());
+      if (!r.empty()) names.push_back(cubes[g].id);
+    }
+    const int64_t n = static_cast<int64_t>(all.size());
+    const int64_t files = n > 2 * target_rows ? (n + target_rows - 1) / target_rows : 1;
+    for (int64_t f = 0; f < files; ++f) {
+      OTreeFile file;
+      file.cubes = names;
+      file.rows.assign(all.begin() + n * f / files, all.begin() + n * (f + 1) / files);
+      file.min_weight = UINT32_MAX;
+      for (int64_t r : file.rows) {
+        file.min_weight = std::min(file.min_weight, weights[static_cast<size_t>(r)]);
+        file.max_weight = std::max(file.max_weight, weights[static_cast<size_t>(r)]);
+      }
+      out.push_back(std::move(file));
+    }
+  }
+  return out;
+}
+
+}  // namespace floe::layout
