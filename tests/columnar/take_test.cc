@@ -205,5 +205,52 @@ TEST(Concatenate, StringsAndFixedWidthKeepEveryRowAndNull) {
   }
 }
 
+// A permutation of many rows, taken column by column on a pool, as without one: every value of
+// every type (short and long strings, the common widths, decimals, booleans, NULLs) where the
+// indices say.
+TEST(Take, APermutationOnAPoolTakesEveryColumnAsWithoutOne) {
+  const int64_t n = 70000;
+  FixedWidthBuilder<int32_t> i32(Int32());
+  FixedWidthBuilder<int64_t> i64(Int64());
+  FixedWidthBuilder<__int128> dec(Decimal128(20, 2));
+  BinaryBuilder str;
+  BoolBuilder flags;
+  for (int64_t r = 0; r < n; ++r) {
+    i32.Append(static_cast<int32_t>(r * 3));
+    if (r % 7 == 0) {
+      i64.AppendNull();
+    } else {
+      i64.Append(r * 1000003);
+    }
+    dec.Append(static_cast<__int128>(r) << 70);
+    ASSERT_TRUE(
+        str.Append(std::string(static_cast<size_t>(r % 40), static_cast<char>('a' + r % 26))));
+    flags.Append(r % 3 == 0);
+  }
+  RecordBatch batch;
+  auto schema = std::make_shared<Schema>();
+  for (const char* name : {"i32", "i64", "dec", "str", "flag"})
+    schema->fields.push_back(Field{name, Int32(), true});
+  batch.schema = schema;
+  batch.columns = {i32.Finish(), i64.Finish(), dec.Finish(), str.Finish(), flags.Finish()};
+  batch.num_rows = n;
+  std::vector<int64_t> perm(n);
+  for (int64_t r = 0; r < n; ++r) perm[r] = (r * 40503) % n;  // 40503 is coprime with n
+  ThreadPool pool(2);
+  auto serial = Take(batch, perm);
+  auto pooled = Take(batch, perm, &pool);
+  ASSERT_TRUE(serial && pooled);
+  for (size_t c = 0; c < batch.columns.size(); ++c) {
+    const Column& a = *serial->columns[c];
+    const Column& b = *pooled->columns[c];
+    ASSERT_EQ(a.length, n);
+    ASSERT_EQ(b.length, n);
+    for (int64_t r = 0; r < n; ++r) {
+      ASSERT_EQ(ValueToString(a, r), ValueToString(b, r)) << "column " << c << " row " << r;
+      ASSERT_EQ(ValueToString(b, r), ValueToString(*batch.columns[c], perm[r])) << c << " " << r;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace floe::columnar

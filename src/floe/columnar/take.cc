@@ -4,6 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "floe/base/parallel_for.h"
 #include "floe/columnar/column_builder.h"
 
 namespace floe::columnar {
@@ -243,15 +244,26 @@ Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
   return TakeWith(c, indices, WorthRuns(runs, indices.size()) ? &runs : nullptr);
 }
 
-Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices) {
+Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,
+                         ThreadPool* pool) {
   RecordBatch out;
   out.schema = batch.schema;
   out.num_rows = static_cast<int64_t>(indices.size());
   const std::vector<Run> runs = RunsOf(indices);
   const std::vector<Run>* by_runs = WorthRuns(runs, indices.size()) ? &runs : nullptr;
-  for (const auto& c : batch.columns) {
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr t, TakeWith(*c, indices, by_runs));
-    out.columns.push_back(std::move(t));
+  std::vector<Result<ColumnPtr>> taken(batch.columns.size());
+  auto one = [&](size_t i) { taken[i] = TakeWith(*batch.columns[i], indices, by_runs); };
+  // Columns at once on the pool when the rows are many and scattered (a sort's permutation: every
+  // read a cache miss, so two cores wait on memory in parallel).
+  if (pool != nullptr && pool->size() > 0 && by_runs == nullptr && indices.size() >= 65536 &&
+      batch.columns.size() > 1) {
+    ParallelFor(*pool, batch.columns.size(), one);
+  } else {
+    for (size_t i = 0; i < taken.size(); ++i) one(i);
+  }
+  for (auto& t : taken) {
+    if (!t) return std::unexpected(t.error());
+    out.columns.push_back(std::move(*t));
   }
   return out;
 }

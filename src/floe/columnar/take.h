@@ -7,12 +7,16 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/thread_pool.h"
 #include "floe/columnar/column.h"
 
 namespace floe::columnar {
 
 Result<ColumnPtr> Take(const Column& column, const std::vector<int64_t>& indices);
-Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices);
+// With a pool, the columns of a scattered selection are taken at once on it (safe from within
+// the pool's own tasks: the caller takes columns too).
+Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,
+                         ThreadPool* pool = nullptr);
 
 // One batch holding every row of `batches` (same schema), in order.
 Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches);

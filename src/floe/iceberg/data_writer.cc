@@ -198,7 +198,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
         const int64_t n = cutter.NextSlice(writer->num_rows(), measured, rows - start);
         if (n == 0) break;
         const std::vector<int64_t> idx(group.rows.begin() + start, group.rows.begin() + start + n);
-        FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, idx));
+        FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, idx, &pool));
         FLOE_RETURN_IF_ERROR(writer->Write(slice));
         start += n;
       }

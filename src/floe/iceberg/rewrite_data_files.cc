@@ -255,7 +255,7 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
     } else {
       FLOE_ASSIGN_OR_RETURN(perm, SortIndices(all, schema, *order));
     }
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch sorted, c::Take(all, perm));
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch sorted, c::Take(all, perm, &io.runtime().decode_pool()));
     FLOE_RETURN_IF_ERROR(writer.Write(sorted));
   } else {
     for (const auto& b : rows) FLOE_RETURN_IF_ERROR(writer.Write(b));
