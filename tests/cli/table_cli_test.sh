@@ -41,6 +41,16 @@ check "scan with a partition filter, CSV quoting" $?
 f table scan db.t --format json --stats | grep -q '"data_files_opened": 2'
 check "scan --stats" $?
 
+# table list: every table, or one namespace's, in each output format.
+f table create other.v --schema '[{"name":"a","type":"int"}]' >/dev/null
+[[ "$(f table list --format csv)" == $'namespace,name\ndb,t\nother,v' ]]
+check "table list: every namespace's tables" $?
+[[ "$(f table list other --format json)" == '{"columns": ["namespace", "name"], "rows": [["other", "v"]]}' ]]
+check "table list NS --format json" $?
+expect_error "table list of a missing namespace" "namespace 'nope' does not exist" -- f table list nope
+expect_error "table list of an empty level" "an empty namespace level" -- f table list 'a..b'
+f table drop other.v >/dev/null
+
 # --like takes the schema of a Parquet file floe wrote.
 data_file="$(find "$wh/db.db/t/data" -name '*.parquet' | head -1)"
 f table create db.u --like "$data_file" >/dev/null && f table append db.u "$wh/db.db/t/data" | grep -q "appended 3 rows"

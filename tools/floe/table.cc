@@ -287,6 +287,7 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
   create->add_option("--property", args->properties, "Table property KEY=VALUE (repeatable)");
   AddAppendCommand(*cmd, options, args);
   AddTableScanCommand(*cmd, options);
+  AddTableListCommand(*cmd, options);
   add("describe", "Schema, partitioning, sort order, properties and current snapshot", Describe);
   add("snapshots", "Every snapshot with its operation and totals", Snapshots);
   add("files", "The live data files of the current snapshot with their metrics", Files);

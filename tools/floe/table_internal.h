@@ -40,6 +40,7 @@ Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::str
 void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options);
 void AddExpireCommands(CLI::App& table_cmd, GlobalOptions& options);
 void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options);
+void AddTableListCommand(CLI::App& table_cmd, GlobalOptions& options);
 void AddAppendCommand(CLI::App& table_cmd, GlobalOptions& options, std::shared_ptr<TableArgs> args);
 
 }  // namespace floe::cli

@@ -1,7 +1,9 @@
 // `floe table scan NS.T [--where SQL] [--columns A,B] [--format table|csv|json] [--stats]
 // [--limit N] [--snapshot ID] [--read-strategy NAME]`: a table's rows as the SELECT it stands for
 // -- `SELECT A, B FROM NS.T [FOR VERSION AS OF ID] [WHERE SQL] [LIMIT N]` -- run by the SQL engine
-// and printed as `floe query` prints (query_session.h), so its filter is SQL's WHERE.
+// and printed as `floe query` prints (query_session.h), so its filter is SQL's WHERE. And
+// `floe table list [NS] [--format ...]`: the warehouse's tables as `SHOW TABLES [IN NS]` lists
+// them.
 #include <optional>
 
 #include <fmt/format.h>
@@ -94,7 +96,58 @@ int Scan(const GlobalOptions& g, const ScanArgs& a) {
   return 0;
 }
 
+struct ListArgs {
+  std::string ns;
+  std::string format = "table";
+};
+
+int List(const GlobalOptions& g, const ListArgs& a) {
+  std::string sql = "SHOW TABLES";
+  if (!a.ns.empty()) {
+    // Each level quoted, so any namespace name is taken as it is.
+    std::string ns;
+    size_t start = 0;
+    while (start <= a.ns.size()) {
+      size_t end = a.ns.find('.', start);
+      if (end == std::string::npos) end = a.ns.size();
+      const std::string level = a.ns.substr(start, end - start);
+      if (level.empty()) {
+        return ReportError(InvalidInput("table list '{}': an empty namespace level", a.ns).error());
+      }
+      ns += (ns.empty() ? "" : ".") + QuoteIdentifier(level);
+      start = end + 1;
+    }
+    sql += " IN " + ns;
+  }
+  QueryOutput output;
+  output.format = a.format;
+  auto planner = PlannerOptionsFor(g, "latency");
+  if (!planner) return ReportError(planner.error());
+  auto settings = SettingsFrom({}, std::nullopt, std::nullopt);
+  if (!settings) return ReportError(settings.error());
+  auto session = QuerySession::Open(g, parquet::ReadStrategy::kFloe, *planner, std::move(output),
+                                    std::move(*settings));
+  if (!session) return ReportError(session.error());
+  Status run = (*session)->Run(sql);
+  if (!run) return ReportError(run.error());
+  return 0;
+}
+
 }  // namespace
+
+void AddTableListCommand(CLI::App& table_cmd, GlobalOptions& options) {
+  auto args = std::make_shared<ListArgs>();
+  auto* sub = table_cmd.add_subcommand(
+      "list", "The warehouse's tables (in one namespace if given): SHOW TABLES [IN NS]");
+  sub->add_option("namespace", args->ns, "Only this namespace, e.g. shop or a.b");
+  sub->add_option("--format", args->format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  sub->callback([&options, args] {
+    int rc = List(options, *args);
+    std::fflush(stdout);
+    if (rc != 0) std::exit(rc);
+  });
+}
 
 void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options) {
   auto args = std::make_shared<ScanArgs>();
