@@ -37,6 +37,14 @@ check "gen: other seed, other bytes" $?
 check "gen customers: 8 writes by default" $?
 "$floe" parquet inspect "$work/c/customers-00000.parquet" | grep -q "campaign_date_2"
 check "gen customers: 60 columns readable by floe parquet inspect" $?
+# The output folder must be empty; --overwrite replaces an earlier floe gen's files, never others.
+expect_error "gen: a non-empty --out" "--out $work/c is not empty (8 files" -- "$floe" gen orders --rows 10 --out "$work/c"
+"$floe" --quiet gen orders --rows 10 --out "$work/c" --overwrite >/dev/null && [[ "$(ls "$work/c")" == "orders-00000.parquet" ]]
+check "gen --overwrite replaces the earlier run's files" $?
+touch "$work/c/notes.txt"
+expect_error "gen --overwrite next to another file" "'notes.txt' under $work/c is not a file floe gen writes; nothing was deleted" -- "$floe" gen orders --rows 10 --out "$work/c" --overwrite
+[[ -e "$work/c/notes.txt" && -e "$work/c/orders-00000.parquet" ]]
+check "a refused --overwrite deletes nothing" $?
 expect_error "gen: unknown workload" "unknown workload 'lineitem'" -- "$floe" gen lineitem --rows 10 --out "$work/x"
 
 # advise: a worksheet on stdout that bench parses.

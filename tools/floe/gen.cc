@@ -1,6 +1,6 @@
-// `floe gen events|orders|customers|store_sales --rows N --out PATH [--files K] [--seed S]`: writes
-// a generated workload as K Parquet files (the workload's writes: events 4, customers 8) under
-// PATH, a local directory or a store URI. The generators are the bench module's.
+// `floe gen events|orders|customers|store_sales --rows N --out PATH [--files K] [--seed S]
+// [--overwrite]`: writes a generated workload as K Parquet files (the workload's writes: events 4,
+// customers 8) under PATH, a local directory or a store URI. The generators are the bench module's.
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +20,7 @@ struct GenArgs {
   std::string workload;
   int64_t rows = 0;
   std::string out;
+  bool overwrite = false;
   int files = 0;
   uint64_t seed = 42;
 };
@@ -57,6 +58,44 @@ Status CheckFitsInMemory(bench::Workload workload, const GenArgs& a) {
   return {};
 }
 
+// Whether `key` is a file floe gen writes: <workload>-NNNNN.parquet.
+bool IsGenFile(std::string_view key) {
+  for (std::string_view w : {"events", "orders", "customers", "store_sales"}) {
+    if (!key.starts_with(w) || key.size() != w.size() + 1 + 5 + 8 || key[w.size()] != '-' ||
+        !key.ends_with(".parquet")) {
+      continue;
+    }
+    const std::string_view digits = key.substr(w.size() + 1, 5);
+    if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// An output folder must be empty -- files of an earlier run would mix with this one's -- unless
+// --overwrite, which deletes what an earlier floe gen wrote there, and refuses (deleting nothing)
+// when anything else is there.
+Status ClearOutput(io::ObjectStore& store, const GenArgs& a) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<io::ObjectInfo> existing, store.ListAll(""));
+  if (existing.empty()) return {};
+  if (!a.overwrite) {
+    return InvalidInput(
+        "--out {} is not empty ({} files, e.g. '{}'): floe gen writes into an empty folder; "
+        "--overwrite replaces the files an earlier floe gen wrote there",
+        a.out, existing.size(), existing.front().key);
+  }
+  for (const io::ObjectInfo& o : existing) {
+    if (!IsGenFile(o.key)) {
+      return InvalidInput(
+          "--overwrite: '{}' under {} is not a file floe gen writes; nothing was deleted", o.key,
+          a.out);
+    }
+  }
+  for (const io::ObjectInfo& o : existing) FLOE_RETURN_IF_ERROR(store.Delete(o.key));
+  return {};
+}
+
 int Gen(const GlobalOptions& g, const GenArgs& a) {
   Stopwatch watch;
   auto workload = bench::ParseWorkload(a.workload);
@@ -69,6 +108,7 @@ int Gen(const GlobalOptions& g, const GenArgs& a) {
   if (auto fits = CheckFitsInMemory(*workload, a); !fits) return ReportError(fits.error());
   auto store = OpenStoreFor(g, a.out, false);
   if (!store) return ReportError(store.error());
+  if (auto cleared = ClearOutput(**store, a); !cleared) return ReportError(cleared.error());
   bench::GenOptions o;
   o.rows = a.rows;
   o.seed = a.seed;
@@ -113,6 +153,9 @@ void AddGenCommand(CLI::App& app, GlobalOptions& options) {
                   "Files = writes (default: events 4 in time order, customers 8 each spanning "
                   "the whole id range, orders and store_sales 1)");
   cmd->add_option("--seed", args->seed, "Seed; the same seed gives the same bytes (default 42)");
+  cmd->add_flag("--overwrite", args->overwrite,
+                "Replace the files an earlier floe gen wrote to --out (default: --out must be "
+                "empty)");
   cmd->callback([&options, args] {
     int rc = Gen(options, *args);
     if (rc != 0) std::exit(rc);
