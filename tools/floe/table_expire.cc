@@ -62,6 +62,16 @@ int Expire(const GlobalOptions& g, const ExpireArgs& a) {
       r->deleted_position_delete_files_count, r->deleted_equality_delete_files_count,
       Mb(r->deleted_bytes), r->deleted_manifest_files_count, r->deleted_manifest_lists_count,
       r->elapsed_ms);
+  if (r->expired_snapshot_ids.empty()) {
+    fmt::print(
+        "nothing to expire: no snapshot is older than {}, or it is among the newest kept "
+        "({}); --older-than AGE (e.g. 1h) and --retain-last N expire more\n",
+        a.older_than ? "--older-than " + *a.older_than
+                     : std::string("the table's history.expire.max-snapshot-age-ms (Iceberg's "
+                                   "default: 5 days)"),
+        a.retain_last ? fmt::format("--retain-last {}", *a.retain_last)
+                      : std::string("history.expire.min-snapshots-to-keep, default 1"));
+  }
   return 0;
 }
 

@@ -123,6 +123,18 @@ Result<iceberg::RewriteOptions> OptionsFrom(const RewriteArgs& a, iceberg::Wareh
   return o;
 }
 
+// Why a rewrite found nothing to do, and the flags that change it (Iceberg's rules).
+std::string NothingToRewrite(const RewriteArgs& a) {
+  const std::string range = a.min_size || a.max_size
+                                ? std::string("outside --min-file-size/--max-file-size")
+                                : std::string("outside 75%-180% of the target file size");
+  return fmt::format(
+      "nothing to rewrite: no partition has {} or more files (or files adding up to more than the "
+      "target) {}{}, nor files with too many deletes; --rewrite-all rewrites every file, "
+      "--min-input-files N, --target-file-size SIZE and --min/--max-file-size change the rules",
+      a.min_input_files, range, a.where.empty() ? "" : " among those --where selects");
+}
+
 int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   auto w = OpenWarehouseFor(g);
   if (!w) return ReportError(w.error());
@@ -144,6 +156,7 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
                  Mb(gr.bytes), gr.records);
     }
     fmt::print("would rewrite {} files ({}) in {} groups\n", files, Mb(bytes), plan->size());
+    if (files == 0) fmt::print("{}\n", NothingToRewrite(a));
     return 0;
   }
   Progress progress("rewrite " + a.table, static_cast<uint64_t>(files), "files");
@@ -165,6 +178,7 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
           ? fmt::format(", {} dangling delete files removed", r->removed_delete_files_count)
           : "",
       r->elapsed_ms);
+  if (r->rewritten_data_files_count == 0) fmt::print("{}\n", NothingToRewrite(a));
   return 0;
 }
 
