@@ -51,6 +51,12 @@ expect_error "table list of a missing namespace" "namespace 'nope' does not exis
 expect_error "table list of an empty level" "an empty namespace level" -- f table list 'a..b'
 f table drop other.v >/dev/null
 
+# Spark SQL's type names in --schema, at any depth; Iceberg's own names keep their meaning.
+f table create db.spark_types --schema '[{"name":"a","type":"BIGINT"},{"name":"b","type":"varchar(20)"},{"name":"c","type":"numeric(12, 3)"},{"name":"d","type":"timestamp_ntz"},{"name":"e","type":"timestamp_ltz"},{"name":"f","type":{"type":"list","element-id":9,"element":"smallint","element-required":false}},{"name":"g","type":"timestamp"}]' >/dev/null
+[[ "$(f table describe db.spark_types | grep -E '^ +[0-9]+  [a-g] ' | awk '{print $2, $3, $4}' | tr '\n' ';')" == "a long ;b string ;c decimal(12, 3);d timestamp ;e timestamptz ;f list<int> ;g timestamp ;" ]]
+check "--schema takes Spark's type names: $(f table describe db.spark_types | grep -E '^ +[0-9]+  [a-g] ' | tr -s ' ' | tr '\n' ';')" $?
+f table drop db.spark_types >/dev/null
+
 # --like takes the schema of a Parquet file floe wrote.
 data_file="$(find "$wh/db.db/t/data" -name '*.parquet' | head -1)"
 f table create db.u --like "$data_file" >/dev/null && f table append db.u "$wh/db.db/t/data" | grep -q "appended 3 rows"

@@ -1,8 +1,10 @@
 // `floe table`: create, describe, list snapshots and files, and drop Iceberg tables in the
 // warehouse (CLI.md). The work is the iceberg module's; this file parses flags and prints.
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -26,8 +28,58 @@ Result<std::string> ReadArgOrFile(const std::string& arg) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// Spark SQL's type names for Iceberg's, as a Spark user types them: bigint, integer, smallint,
+// tinyint, real, varchar(n), char(n), bool, timestamp_ntz, timestamp_ltz, numeric(p, s), plain
+// decimal (Spark's decimal(10, 0)). A name Iceberg itself has (int, long, string, timestamp, ...)
+// keeps Iceberg's meaning: `timestamp` is without a zone here, as in Iceberg's schema JSON.
+std::string IcebergTypeName(const std::string& name) {
+  std::string l;
+  for (char ch : name) {
+    if (ch != ' ') l += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  static const std::map<std::string, std::string> kSpark = {{"bigint", "long"},
+                                                            {"integer", "int"},
+                                                            {"smallint", "int"},
+                                                            {"tinyint", "int"},
+                                                            {"short", "int"},
+                                                            {"byte", "int"},
+                                                            {"real", "float"},
+                                                            {"varchar", "string"},
+                                                            {"char", "string"},
+                                                            {"text", "string"},
+                                                            {"bool", "boolean"},
+                                                            {"timestamp_ntz", "timestamp"},
+                                                            {"timestamp_ltz", "timestamptz"},
+                                                            {"decimal", "decimal(10, 0)"},
+                                                            {"numeric", "decimal(10, 0)"}};
+  if (auto it = kSpark.find(l); it != kSpark.end()) return it->second;
+  for (const char* prefix : {"varchar(", "char("}) {
+    if (l.starts_with(prefix) && l.ends_with(")")) return "string";
+  }
+  if (l.starts_with("numeric(")) return "decimal" + l.substr(7);
+  return name;
+}
+
+// Every type written as a name in a schema's JSON -- fields' types, list elements, map keys and
+// values, at any depth -- through IcebergTypeName.
+void SparkTypeNames(nlohmann::json& j) {
+  if (!j.is_object()) return;
+  for (const char* key : {"type", "element", "key", "value"}) {
+    if (!j.contains(key)) continue;
+    nlohmann::json& t = j[key];
+    if (t.is_string()) {
+      if (std::string(key) != "type" || !j.contains("fields")) t = IcebergTypeName(t);
+    } else {
+      SparkTypeNames(t);
+    }
+  }
+  if (j.contains("fields") && j["fields"].is_array()) {
+    for (auto& f : j["fields"]) SparkTypeNames(f);
+  }
+}
+
 // An Iceberg schema JSON, or the short form [{"name": "id", "type": "long", "required": true}, ...]
-// (ids assigned in order from 1).
+// (ids assigned in order from 1); types by Iceberg's names or Spark SQL's (IcebergTypeName).
 Result<Schema> ParseSchemaArg(const std::string& arg) {
   FLOE_ASSIGN_OR_RETURN(std::string text, ReadArgOrFile(arg));
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
@@ -37,6 +89,7 @@ Result<Schema> ParseSchemaArg(const std::string& arg) {
     return InvalidInput("--schema must be an Iceberg schema object or an array of fields");
   }
   j["type"] = "struct";
+  SparkTypeNames(j);
   int32_t next_id = 1;
   for (auto& f : j["fields"]) {
     if (f.is_object() && !f.contains("id")) f["id"] = next_id;
