@@ -43,6 +43,12 @@ check "--version" $?
 expect_error "unknown flag" "--no-such-flag" -- "$floe" --no-such-flag
 expect_error "unknown subcommand" "frobnicate" -- "$floe" frobnicate
 expect_error "a subcommand names its own bad flag" "--no-such-flag" -- "$floe" demo --no-such-flag
+# Parse errors name the command and point at its help; a misspelt command gets a suggestion.
+expect_error "a misspelt command" "unknown command 'querry' (did you mean 'query'?); see floe --help" -- "$floe" querry -e "select 1"
+expect_error "a misspelt command after a global option's value" "unknown command 'querry'" -- "$floe" --warehouse "$work/wh" querry
+expect_error "a misspelt subcommand" "table: unknown command 'lst' (did you mean 'list'?); see floe table --help" -- "$floe" table lst
+expect_error "a missing argument names its command" "table create: table is required; see floe table create --help" -- "$floe" table create
+expect_error "a bad flag names its command" "query: The following argument was not expected: --bogus; see floe query --help" -- "$floe" query --bogus
 
 # Store access by URI, with global flags before and after the subcommand.
 echo -n "hello floe" >"$work/hello.txt"
