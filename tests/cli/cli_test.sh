@@ -31,12 +31,20 @@ expect_error() {
 
 "$floe" --help >"$work/help" 2>&1
 check "--help exits 0" $?
-for sub in demo bench advise query gen table parquet store; do
+for sub in demo bench advise query gen table parquet store help; do
   grep -qE "^  $sub( |$)" "$work/help"
   check "--help lists '$sub'" $?
 done
 grep -q -- "--simulate-s3" "$work/help"
 check "--help documents --simulate-s3" $?
+# The long help once, in floe help; each --help points at it in one line.
+"$floe" help simulate-s3 | grep -q "first_byte_ms \[25\]"
+check "floe help simulate-s3 gives the simulated store's settings" $?
+"$floe" help exit-codes | grep -q "^  2  invalid input"
+check "floe help exit-codes" $?
+"$floe" gen --help >"$work/genhelp" 2>&1
+[[ "$(grep -c "first_byte_ms" "$work/genhelp")" == 0 ]] && grep -q "floe help simulate-s3" "$work/genhelp"
+check "a subcommand's --help points at floe help instead of repeating it" $?
 "$floe" --version | grep -qE '^floe [0-9]+\.[0-9]+\.[0-9]+$'
 check "--version" $?
 

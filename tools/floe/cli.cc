@@ -139,6 +139,4 @@ Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets,
   return s;
 }
 
-std::string SimulationFooter() { return "--simulate-s3 settings:\n" + io::SimulationHelp(); }
-
 }  // namespace floe::cli

@@ -72,8 +72,11 @@ Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets,
 // `floe table ...`
 void AddTableCommand(CLI::App& app, GlobalOptions& options);
 
-// The --simulate-s3 settings and their sources, for --help.
+// The footer of every --help: where the long help is (help.cc).
 std::string SimulationFooter();
+
+// `floe help [simulate-s3|settings|exit-codes]`: the long help, once (help.cc).
+void AddHelpCommand(CLI::App& app);
 
 // `floe query ...`: SQL over the warehouse's tables (query.cc).
 void AddQueryCommand(CLI::App& app, GlobalOptions& options);
