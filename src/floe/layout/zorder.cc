@@ -44,7 +44,7 @@ void PutVariable(std::string_view v, bool utf8, int width, uint8_t* out) {
   if (utf8 && n < v.size()) {
     while (n > 0 && (static_cast<uint8_t>(v[n]) & 0xC0) == 0x80) --n;
   }
-  std::memcpy(out, v.data(), n);
+  if (n > 0) std::memcpy(out, v.data(), n);
 }
 
 int64_t FloorDiv(int64_t a, int64_t b) {
