@@ -654,6 +654,24 @@ Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {
   return Internal("unknown function");
 }
 
+// A binary operation's validity: a row is valid where both inputs are (no bitmap when none is
+// null).
+void ValidWhereBoth(const columnar::Column& a, const columnar::Column& b, columnar::Column* c) {
+  if (a.null_count == 0 && b.null_count == 0) return;
+  const int64_t n = c->length;
+  std::vector<uint8_t> bits(columnar::BitmapBytes(n), 0);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.IsValid(i) && b.IsValid(i)) {
+      columnar::SetBit(bits.data(), i);
+    } else {
+      ++nulls;
+    }
+  }
+  c->null_count = nulls;
+  if (nulls) c->validity = Buffer(std::move(bits));
+}
+
 // Fast paths: typed loops for the calls that dominate filters and aggregates' inputs.
 template <typename T, typename Op>
 ColumnPtr BinaryLoop(const columnar::Column& a, const columnar::Column& b, DataType out_type,
@@ -664,20 +682,7 @@ ColumnPtr BinaryLoop(const columnar::Column& a, const columnar::Column& b, DataT
   auto c = std::make_shared<columnar::Column>();
   c->type = std::move(out_type);
   c->length = n;
-  bool any_nulls = a.null_count > 0 || b.null_count > 0;
-  if (any_nulls) {
-    std::vector<uint8_t> bits(columnar::BitmapBytes(n), 0);
-    int64_t nulls = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (a.IsValid(i) && b.IsValid(i)) {
-        columnar::SetBit(bits.data(), i);
-      } else {
-        ++nulls;
-      }
-    }
-    c->null_count = nulls;
-    if (nulls) c->validity = Buffer(std::move(bits));
-  }
+  ValidWhereBoth(a, b, c.get());
   using R = decltype(op(T{}, T{}));
   if constexpr (std::is_same_v<R, bool>) {
     std::vector<uint8_t> out(columnar::BitmapBytes(n), 0);
@@ -800,19 +805,7 @@ Result<ColumnPtr> DecimalLoop(const Expr& e, const columnar::Column& a, const co
   auto c = std::make_shared<columnar::Column>();
   c->type = e.type;
   c->length = n;
-  if (a.null_count > 0 || b.null_count > 0) {
-    std::vector<uint8_t> bits(columnar::BitmapBytes(n), 0);
-    int64_t nulls = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (a.IsValid(i) && b.IsValid(i)) {
-        columnar::SetBit(bits.data(), i);
-      } else {
-        ++nulls;
-      }
-    }
-    c->null_count = nulls;
-    if (nulls) c->validity = Buffer(std::move(bits));
-  }
+  ValidWhereBoth(a, b, c.get());
   std::vector<uint8_t> out(static_cast<size_t>(n) * 16, 0);
   for (int64_t i = 0; i < n; ++i) {
     if (c->null_count > 0 && !c->IsValid(i)) continue;
