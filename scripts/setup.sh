@@ -4,7 +4,7 @@
 # from the Go module proxy and cached), the Python virtual environment for the interop peers, and
 # the Spark peer: Java 17 and Maven from Debian when missing, pyspark in the virtual environment,
 # Iceberg's Spark runtime and the SQLite JDBC driver fetched by their Maven coordinates into
-# ~/.cache/floe/jars.
+# ~/.cache/floe/jars, and Iceberg's REST catalog fixture (scripts/rest_catalog.sh install).
 # Usage: scripts/setup.sh [--build-only] [--no-s3-server] [--no-python] [--no-spark]
 #   --build-only   only the Debian packages that building floe needs (what `./floe.sh demo` uses:
 #                  the demo runs in-process on a local directory); no test server, no Python
@@ -122,4 +122,6 @@ if ((want_spark)); then
       mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="$coordinate" -DoutputDirectory="$jars" >&2
     fi
   done
+  # Iceberg's reference REST catalog, which the REST tests start on loopback.
+  "$root/scripts/rest_catalog.sh" install
 fi

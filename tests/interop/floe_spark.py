@@ -22,26 +22,32 @@ def jar(jars, pattern):
     return found[-1]
 
 
-def session(warehouse, work, jars=DEFAULT_JARS, name="floe-spark", cores=2, memory="4g"):
-    """Spark local[cores] on `warehouse` (its catalog.db), scratch files under `work`."""
-    spark = (SparkSession.builder.master(f"local[{cores}]").appName(name)
-             .config("spark.driver.memory", memory)
-             .config("spark.ui.enabled", "false")
-             .config("spark.sql.shuffle.partitions", str(cores))
-             .config("spark.sql.session.timeZone", "UTC")
-             .config("spark.sql.warehouse.dir", os.path.join(work, "spark-warehouse"))
-             .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={work}/derby")
-             .config("spark.jars", ",".join([jar(jars, "iceberg-spark-runtime-4.1_2.13-*.jar"),
-                                             jar(jars, "sqlite-jdbc-*.jar")]))
-             .config("spark.sql.extensions",
-                     "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-             .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog")
-             .config("spark.sql.catalog.floe.type", "jdbc")
-             .config("spark.sql.catalog.floe.uri", f"jdbc:sqlite:{warehouse}/catalog.db")
-             .config("spark.sql.catalog.floe.warehouse", f"file:{warehouse}")
-             .config("spark.sql.catalog.floe.jdbc.schema-version", "V1")
-             .config("spark.sql.catalog.floe.clients", "1")
-             .getOrCreate())
+def session(warehouse, work, jars=DEFAULT_JARS, name="floe-spark", cores=2, memory="4g",
+            rest_uri=None):
+    """Spark local[cores] on `warehouse` (its catalog.db), scratch files under `work`; with
+    `rest_uri`, the `floe` catalog is that Iceberg REST catalog instead."""
+    builder = (SparkSession.builder.master(f"local[{cores}]").appName(name)
+               .config("spark.driver.memory", memory)
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", str(cores))
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.sql.warehouse.dir", os.path.join(work, "spark-warehouse"))
+               .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={work}/derby")
+               .config("spark.jars", ",".join([jar(jars, "iceberg-spark-runtime-4.1_2.13-*.jar"),
+                                               jar(jars, "sqlite-jdbc-*.jar")]))
+               .config("spark.sql.extensions",
+                       "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+               .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog"))
+    if rest_uri:
+        builder = (builder.config("spark.sql.catalog.floe.type", "rest")
+                   .config("spark.sql.catalog.floe.uri", rest_uri))
+    else:
+        builder = (builder.config("spark.sql.catalog.floe.type", "jdbc")
+                   .config("spark.sql.catalog.floe.uri", f"jdbc:sqlite:{warehouse}/catalog.db")
+                   .config("spark.sql.catalog.floe.warehouse", f"file:{warehouse}")
+                   .config("spark.sql.catalog.floe.jdbc.schema-version", "V1")
+                   .config("spark.sql.catalog.floe.clients", "1"))
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 

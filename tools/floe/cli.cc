@@ -22,8 +22,10 @@ void AddGlobalOptions(CLI::App& app, GlobalOptions& o) {
     o.catalog = env;
   }
   app.add_option("--catalog", o.catalog,
-                 "Catalog: sqlite:PATH (env FLOE_CATALOG; default: catalog.db in a local "
-                 "warehouse; an s3:// warehouse needs one named)");
+                 "Catalog: sqlite:PATH or rest:http://HOST:PORT[?warehouse=W] (env "
+                 "FLOE_CATALOG; default: catalog.db in a local warehouse; an s3:// warehouse "
+                 "needs one named; a REST catalog's secrets come from FLOE_REST_CREDENTIAL or "
+                 "FLOE_REST_TOKEN)");
   app.add_option("--simulate-s3", o.simulate_s3,
                  "Put the simulated-S3 decorator in front of the store, optionally with settings "
                  "KEY=VALUE,... (see the defaults below)")

@@ -1,7 +1,10 @@
-// Catalog: where a table's current metadata file is recorded, and the compare-and-swap that makes
-// a commit atomic. A catalog knows identifiers and metadata locations only; reading and writing the
-// metadata itself is the iceberg module's job. Implementations are thread-safe and safe across
-// processes sharing the same catalog.
+// Catalog: where a table's current metadata file is recorded, and what makes a commit atomic. Two
+// kinds: a pointer catalog (SQLite) records the location of a metadata file the client wrote and
+// commits by compare-and-swap on it; a service catalog (Iceberg's REST protocol) writes metadata
+// itself and commits a change sent as the protocol's requirements and updates (JSON). Either way
+// a catalog knows identifiers, locations and JSON only; building and reading the metadata is the
+// iceberg module's job. Implementations are thread-safe and safe across processes sharing the
+// same catalog.
 #pragma once
 
 #include <map>
@@ -9,6 +12,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "floe/base/result.h"
 
@@ -24,6 +29,21 @@ struct TableIdentifier {
   std::string ToString() const;         // "ns.table"
   friend bool operator==(const TableIdentifier&, const TableIdentifier&) = default;
   friend auto operator<=>(const TableIdentifier&, const TableIdentifier&) = default;
+};
+
+// A table as a catalog gives it: its current metadata file and, from a catalog that sends it
+// (REST), that file's contents, so nothing has to read it again.
+struct LoadedTable {
+  std::string metadata_location;
+  nlohmann::json metadata;  // null: read metadata_location
+};
+
+// A change in the REST protocol's terms: the TableRequirement list that must hold on the table's
+// current metadata, and the TableUpdate list to apply to it (both JSON arrays of objects with a
+// "type" or "action" key, as the REST OpenAPI spells them).
+struct TableChanges {
+  nlohmann::json requirements = nlohmann::json::array();
+  nlohmann::json updates = nlohmann::json::array();
 };
 
 class Catalog {
@@ -52,6 +72,23 @@ class Catalog {
                              std::string_view next) = 0;
   virtual Status DropTable(const TableIdentifier& id) = 0;
   virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
+
+  // A service catalog writes the metadata: tables are created with CreateTableFromRequest and
+  // changed with CommitChanges, and CreateTable / CommitTable above are unsupported.
+  virtual bool WritesMetadata() const { return false; }
+  // The table's metadata location and, where the catalog sends it, the metadata.
+  virtual Result<LoadedTable> Load(const TableIdentifier& id) {
+    FLOE_ASSIGN_OR_RETURN(std::string location, LoadTable(id));
+    return LoadedTable{std::move(location), nullptr};
+  }
+  // Creates `id` from a REST CreateTableRequest body (schema, partition-spec, write-order,
+  // properties, optional location); a conflict error when it exists.
+  virtual Result<LoadedTable> CreateTableFromRequest(const TableIdentifier& id,
+                                                     const nlohmann::json& request);
+  // Applies `changes` atomically: a conflict error (and no change) when a requirement fails. An
+  // error of another kind may leave the outcome unknown (the service may have applied it): the
+  // caller checks the table before cleaning anything up.
+  virtual Result<LoadedTable> CommitChanges(const TableIdentifier& id, const TableChanges& changes);
 };
 
 using CatalogPtr = std::shared_ptr<Catalog>;

@@ -8,6 +8,7 @@
 #include "floe/base/log.h"
 #include "floe/base/random.h"
 #include "floe/iceberg/table_properties.h"
+#include "floe/iceberg/table_update.h"
 
 namespace floe::iceberg {
 
@@ -32,6 +33,65 @@ void RecordPreviousMetadata(const Table& base, TableMetadata* next) {
   log.push_back({base.metadata.last_updated_ms, base.metadata_location});
   if (static_cast<int64_t>(log.size()) > keep) log.erase(log.begin(), log.end() - keep);
 }
+
+namespace {
+
+// A pointer catalog's commit: the next metadata version written beside the base's, then swapped
+// in. A lost swap is a conflict error; a swap that failed otherwise but landed is a success.
+Result<Table> SwapPointer(catalog::Catalog& catalog, const FileIO& io,
+                          const catalog::TableIdentifier& id, const Table& base, TableMetadata m,
+                          std::vector<std::string>* written) {
+  RecordPreviousMetadata(base, &m);
+  const int version = std::max(MetadataVersion(base.metadata_location), 0) + 1;
+  Table t{base.id, NewMetadataLocation(m.location, version), std::move(m)};
+  std::string json = t.metadata.ToJson().dump();
+  FLOE_RETURN_IF_ERROR(io.WriteIfAbsent(t.metadata_location, AsBytes(json)));
+  written->push_back(t.metadata_location);
+  auto swapped = catalog.CommitTable(id, base.metadata_location, t.metadata_location);
+  if (swapped) return t;
+  if (swapped.error().kind != ErrorKind::kConflict) {
+    // The swap may have landed before the error surfaced: check before cleaning up.
+    auto now = catalog.LoadTable(id);
+    if (now && *now == t.metadata_location) return t;
+  }
+  return std::unexpected(swapped.error());
+}
+
+// A service catalog's commit: the change sent as updates under requirements. A failed
+// requirement is a conflict error. A failure that leaves the outcome unknown (the service or the
+// connection failed after the request went out) is resolved by looking: the change landed when
+// the table now holds every snapshot it added; otherwise `*outcome_unknown` is set, since a
+// service may still apply it, and the caller keeps its files.
+Result<Table> SendChanges(catalog::Catalog& catalog, const FileIO& io,
+                          const catalog::TableIdentifier& id, const Table& base,
+                          const TableMetadata& m, bool* outcome_unknown) {
+  catalog::TableChanges changes = ChangesBetween(base.metadata, m);
+  if (changes.updates.empty()) return base;
+  auto committed = catalog.CommitChanges(id, changes);
+  if (committed) return TableFromCatalog(io, id, *committed);
+  const ErrorKind kind = committed.error().kind;
+  if (kind == ErrorKind::kConflict || kind == ErrorKind::kInvalidInput ||
+      kind == ErrorKind::kNotFound || kind == ErrorKind::kUnsupported) {
+    return std::unexpected(committed.error());
+  }
+  std::vector<int64_t> added;
+  for (const auto& s : m.snapshots) {
+    if (base.metadata.SnapshotById(s.snapshot_id) == nullptr) added.push_back(s.snapshot_id);
+  }
+  if (!added.empty()) {
+    if (auto now = LoadTable(catalog, io, id); now) {
+      bool all = true;
+      for (int64_t s : added) all = all && now->metadata.SnapshotById(s) != nullptr;
+      if (all) return now;
+    }
+  }
+  *outcome_unknown = true;
+  Error e = committed.error();
+  e.message += "; the commit's outcome is unknown, so the files it wrote were kept";
+  return std::unexpected(e);
+}
+
+}  // namespace
 
 Result<Table> CommitWithRetry(catalog::Catalog& catalog, const FileIO& io,
                               const catalog::TableIdentifier& id, const TableChange& change,
@@ -60,24 +120,19 @@ Result<Table> CommitWithRetry(catalog::Catalog& catalog, const FileIO& io,
       return base;  // nothing to commit
     }
     TableMetadata m = std::move(**next);
-    RecordPreviousMetadata(base, &m);
-    const int version = std::max(MetadataVersion(base.metadata_location), 0) + 1;
-    Table t{base.id, NewMetadataLocation(m.location, version), std::move(m)};
-    std::string json = t.metadata.ToJson().dump();
-    auto put = io.WriteIfAbsent(t.metadata_location, AsBytes(json));
-    if (!put) {
-      cleanup();
-      return std::unexpected(put.error());
+    bool outcome_unknown = false;
+    auto landed = catalog.WritesMetadata()
+                      ? SendChanges(catalog, io, id, base, m, &outcome_unknown)
+                      : SwapPointer(catalog, io, id, base, std::move(m), &written);
+    if (landed) {
+      // A change that differed from its base in nothing a service keeps wrote nothing it uses.
+      if (landed->metadata_location == base.metadata_location) cleanup();
+      return landed;
     }
-    written.push_back(t.metadata_location);
-    auto swapped = catalog.CommitTable(id, base.metadata_location, t.metadata_location);
-    if (swapped) return t;
-    if (swapped.error().kind != ErrorKind::kConflict) {
-      // The swap may have landed before the error surfaced: check before cleaning up.
-      auto now = catalog.LoadTable(id);
-      if (now && *now == t.metadata_location) return t;
+    if (outcome_unknown) return landed;  // the files may be the table's now: keep them
+    if (landed.error().kind != ErrorKind::kConflict) {
       cleanup();
-      return std::unexpected(swapped.error());
+      return landed;
     }
     cleanup();
     if (attempt >= retry.num_retries) {

@@ -10,6 +10,7 @@
 #include "floe/iceberg/row_order.h"
 #include "floe/iceberg/runtime.h"
 #include "floe/iceberg/table_location.h"
+#include "floe/iceberg/table_update.h"
 
 namespace floe::iceberg {
 
@@ -100,9 +101,11 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
     return Conflict("table '{}' already exists", id.ToString());
   }
   std::string location = options.location;
-  if (location.empty()) location = DefaultTableLocation(io.root_uri(), id);
+  // A service catalog places a table itself unless told where.
+  const bool service_places = catalog.WritesMetadata() && location.empty();
+  if (location.empty() && !service_places) location = DefaultTableLocation(io.root_uri(), id);
   while (location.size() > 1 && location.back() == '/') location.pop_back();
-  {
+  if (!service_places) {
     // A table holding the whole warehouse (its catalog file among its "orphans") is refused.
     FLOE_ASSIGN_OR_RETURN(Location at, Location::Parse(location));
     auto root = Location::Parse(io.root_uri());
@@ -116,6 +119,12 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
   TableMetadata m = NewTableMetadata(std::move(options.schema), std::move(options.spec),
                                      std::move(options.sort_order), location,
                                      std::move(options.properties), format_version);
+  if (catalog.WritesMetadata()) {
+    FLOE_ASSIGN_OR_RETURN(
+        catalog::LoadedTable created,
+        catalog.CreateTableFromRequest(id, CreateTableRequest(m, !service_places)));
+    return TableFromCatalog(io, id, created);
+  }
   Table t{id, NewMetadataLocation(location, 0), std::move(m)};
   std::string json = t.metadata.ToJson().dump();
   FLOE_RETURN_IF_ERROR(io.WriteIfAbsent(t.metadata_location, AsBytes(json)));
@@ -139,10 +148,22 @@ Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_loca
   return Table{catalog::TableIdentifier{}, metadata_location, *m};
 }
 
+Result<Table> TableFromCatalog(const FileIO& io, const catalog::TableIdentifier& id,
+                               const catalog::LoadedTable& loaded) {
+  if (loaded.metadata.is_null()) {
+    FLOE_ASSIGN_OR_RETURN(Table t, LoadStaticTable(io, loaded.metadata_location));
+    t.id = id;
+    return t;
+  }
+  FLOE_ASSIGN_OR_RETURN(TableMetadata m,
+                        TableMetadata::FromJson(loaded.metadata, loaded.metadata_location));
+  return Table{id, loaded.metadata_location, std::move(m)};
+}
+
 Result<Table> LoadTable(catalog::Catalog& catalog, const FileIO& io,
                         const catalog::TableIdentifier& id) {
-  FLOE_ASSIGN_OR_RETURN(std::string location, catalog.LoadTable(id));
-  auto t = LoadStaticTable(io, location);
+  FLOE_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, catalog.Load(id));
+  auto t = TableFromCatalog(io, id, loaded);
   if (!t) {
     // The catalog has the table; its metadata file is gone or unreadable: not "not found".
     Error e = t.error();

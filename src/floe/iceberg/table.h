@@ -42,6 +42,9 @@ struct CreateTableOptions {
 // Creates the namespace if missing, writes metadata version 0 and registers the table.
 Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
                           const catalog::TableIdentifier& id, CreateTableOptions options);
+// The table a catalog answered with: its metadata as sent, or read from its location.
+Result<Table> TableFromCatalog(const FileIO& io, const catalog::TableIdentifier& id,
+                               const catalog::LoadedTable& loaded);
 Result<Table> LoadTable(catalog::Catalog& catalog, const FileIO& io,
                         const catalog::TableIdentifier& id);
 // Opens a metadata file directly, without a catalog (read-only use).

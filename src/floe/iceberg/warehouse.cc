@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "floe/catalog/rest_catalog.h"
 #include "floe/catalog/sql_catalog.h"
 #include "floe/io/store_uri.h"
 
@@ -11,8 +12,7 @@ namespace {
 // The SQLite file a "sqlite:PATH" catalog URI names.
 Result<std::string> CatalogFile(const std::string& uri) {
   if (!uri.starts_with("sqlite:")) {
-    return InvalidInput("catalog '{}': expected sqlite:PATH (REST catalogs are not supported yet)",
-                        uri);
+    return InvalidInput("catalog '{}': expected sqlite:PATH or rest:http://HOST:PORT", uri);
   }
   std::string path = uri.substr(7);
   if (path.starts_with("///")) path = path.substr(2);  // sqlite:///abs/path as SQLAlchemy writes it
@@ -29,8 +29,11 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
                         options.uri);
   }
   // Everything is checked before anything is created.
+  const bool rest = options.catalog.starts_with("rest:");
   std::string path;
-  if (!options.catalog.empty()) {
+  if (rest) {
+    // The service keeps the registry; the warehouse is where floe resolves relative paths.
+  } else if (!options.catalog.empty()) {
     FLOE_ASSIGN_OR_RETURN(path, CatalogFile(options.catalog));
   } else if (parsed.scheme == io::StoreUri::Scheme::kFile) {
     path = parsed.path + "/catalog.db";
@@ -41,7 +44,7 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
         options.uri);
   }
   std::error_code ec;
-  if (!options.create_if_missing) {
+  if (!options.create_if_missing && !rest) {
     if (parsed.scheme == io::StoreUri::Scheme::kFile &&
         !std::filesystem::is_directory(parsed.path, ec)) {
       return NotFound("warehouse '{}' does not exist", options.uri);
@@ -55,7 +58,14 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
   }
 
   Warehouse w;
-  FLOE_ASSIGN_OR_RETURN(io::StorePtr base, io::OpenStore(options.uri, options.s3));
+  std::string store_uri = options.uri;
+  if (rest && parsed.scheme == io::StoreUri::Scheme::kFile &&
+      !std::filesystem::is_directory(parsed.path, ec)) {
+    // The service places tables; a local warehouse that does not exist is not created for it,
+    // and local paths resolve from the filesystem's root.
+    store_uri = "/";
+  }
+  FLOE_ASSIGN_OR_RETURN(io::StorePtr base, io::OpenStore(store_uri, options.s3));
   std::string root_uri = base->Uri();
   w.store = base;
   if (options.decorate) {
@@ -70,6 +80,12 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
   w.runtime = Runtime::Make(options.runtime);
   w.io = std::make_shared<FileIO>(w.store, root_uri, std::move(open_other), w.runtime);
 
+  if (rest) {
+    FLOE_ASSIGN_OR_RETURN(catalog::RestCatalogOptions ro,
+                          catalog::ParseRestCatalogUri(options.catalog));
+    FLOE_ASSIGN_OR_RETURN(w.catalog, catalog::RestCatalog::Open(std::move(ro)));
+    return w;
+  }
   if (options.create_if_missing) {
     auto parent = std::filesystem::path(path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);

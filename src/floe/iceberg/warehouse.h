@@ -2,6 +2,8 @@
 // directory holding catalog.db (the SQLite catalog named "floe") and the tables under
 // <namespace>.db/<table>/; an s3:// warehouse keeps its catalog in a local SQLite file that must be
 // named (`catalog`), since nothing ties a file of this machine's working directory to the bucket.
+// With a REST catalog the service keeps the registry and places new tables; the warehouse is the
+// store floe resolves paths against, and nothing is created in it.
 // A warehouse is created only when asked (`create_if_missing`): opening a missing one to read is a
 // not-found error, and creates nothing. Every table file moves through `io` (so decorators on the
 // store -- counting, simulation -- see it all, the stores of other roots included).
@@ -22,7 +24,9 @@ namespace floe::iceberg {
 
 struct WarehouseOptions {
   std::string uri = "./floe-warehouse";
-  std::string catalog;  // "sqlite:PATH"; empty: <dir>/catalog.db locally; required for s3://
+  // "sqlite:PATH" or "rest:http://HOST:PORT[/PATH][?warehouse=W]" (catalog/rest_catalog.h);
+  // empty: <dir>/catalog.db locally; required for s3://
+  std::string catalog;
   io::S3Options s3;
   // Wraps each opened store (simulation, counting): the warehouse's, and any other root a table's
   // locations reach (another directory, another bucket). Identity when empty.

@@ -377,7 +377,8 @@ class HttpClient::Loop {
       const bool in_budget = Clock::now() - x->first_start <
                              std::chrono::milliseconds(std::max(0, opt_.retry_budget_ms));
       const bool transient = code != CURLE_OK
-                                 ? IsTransientCurlCode(code)
+                                 ? IsTransientCurlCode(code) &&
+                                       (x->request.retry_transport || code == CURLE_COULDNT_CONNECT)
                                  : x->request.retry_if && x->request.retry_if(x->response);
       if (transient && x->response.attempts < std::max(1, opt_.max_attempts) && in_budget) {
         int delay =

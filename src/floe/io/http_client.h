@@ -84,6 +84,10 @@ struct HttpRequest {
   // Whether a response (not a transport failure, whose retry the client decides) deserves
   // another attempt. Empty: none does. Runs on the loop thread.
   std::function<bool(const HttpResponse&)> retry_if;
+  // False for a request that must not be applied twice (a catalog commit the server cannot
+  // deduplicate): a transport failure is then retried only when the connection was never made,
+  // since a body that went out may have been applied.
+  bool retry_transport = true;
 };
 
 // Runs once on the loop thread after the last attempt; must be quick and must not block on the
