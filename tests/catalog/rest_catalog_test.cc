@@ -95,7 +95,8 @@ TEST_F(RestCatalogTest, TablesCreateLoadListRenameDrop) {
 
   auto twice = cat_->CreateTableFromRequest(t, Request());
   ASSERT_FALSE(twice.has_value());
-  EXPECT_EQ(twice.error().ToString(), fmt::format("conflict: table '{}' already exists", ns_ + ".t"));
+  EXPECT_EQ(twice.error().ToString(),
+            fmt::format("conflict: table '{}' already exists", ns_ + ".t"));
 
   // A namespace that holds a table is not dropped.
   auto busy = cat_->DropNamespace(ns_);
@@ -133,8 +134,9 @@ TEST_F(RestCatalogTest, CommitsApplyOnlyWhenTheirRequirementsHold) {
   const std::string uuid = created->metadata["table-uuid"];
 
   TableChanges ok;
-  ok.requirements = {{{"type", "assert-table-uuid"}, {"uuid", uuid}},
-                     {{"type", "assert-ref-snapshot-id"}, {"ref", "main"}, {"snapshot-id", nullptr}}};
+  ok.requirements = {
+      {{"type", "assert-table-uuid"}, {"uuid", uuid}},
+      {{"type", "assert-ref-snapshot-id"}, {"ref", "main"}, {"snapshot-id", nullptr}}};
   ok.updates = {{{"action", "set-properties"}, {"updates", {{"floe.test", "1"}}}}};
   auto committed = cat_->CommitChanges(t, ok);
   ASSERT_TRUE(committed.has_value()) << committed.error().ToString();

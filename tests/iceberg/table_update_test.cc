@@ -99,8 +99,7 @@ TEST(TableUpdate, ANewSchemaIsTheOneAddedAndPropertiesAreSetAndRemoved) {
   EXPECT_EQ(c.updates[0]["last-column-id"], 3);
   EXPECT_EQ(c.updates[1], json::parse(R"({"action": "set-current-schema", "schema-id": -1})"));
   EXPECT_EQ(c.updates[2], json::parse(R"({"action": "set-properties", "updates": {"new": "3"}})"));
-  EXPECT_EQ(c.updates[3],
-            json::parse(R"({"action": "remove-properties", "removals": ["drop"]})"));
+  EXPECT_EQ(c.updates[3], json::parse(R"({"action": "remove-properties", "removals": ["drop"]})"));
   EXPECT_EQ(c.requirements, json::parse(R"json([
     {"type": "assert-table-uuid", "uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1"},
     {"type": "assert-current-schema-id", "current-schema-id": 0},
@@ -123,7 +122,8 @@ TEST(TableUpdate, ACreateRequestCarriesTheFormatVersionAndTheLocationWhenAsked) 
   EXPECT_EQ(with["schema"]["fields"][1]["name"], "y");
   EXPECT_EQ(with["partition-spec"]["fields"], json::array());
   EXPECT_EQ(with["write-order"]["order-id"], 0);
-  EXPECT_EQ(with["properties"], json::parse(R"({"keep": "1", "drop": "2", "format-version": "2"})"));
+  EXPECT_EQ(with["properties"],
+            json::parse(R"({"keep": "1", "drop": "2", "format-version": "2"})"));
   EXPECT_EQ(with["location"], "s3://bucket/t");
   EXPECT_FALSE(CreateTableRequest(base, false).contains("location"));
 }

@@ -45,7 +45,8 @@ std::vector<std::string> Levels(std::string_view ns) {
   size_t start = 0;
   while (true) {
     size_t dot = ns.find('.', start);
-    levels.emplace_back(ns.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    levels.emplace_back(
+        ns.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
@@ -83,9 +84,10 @@ std::string NewIdempotencyKey() {
 Error FailureOf(const std::string& catalog_uri, const std::string& what,
                 const io::HttpResponse& r) {
   if (r.TransportFailed()) {
-    return Error{ErrorKind::kIO,
-                 fmt::format("REST catalog {}: {} failed: {}", catalog_uri, what, r.transport_error),
-                 r.transport_transient};
+    return Error{
+        ErrorKind::kIO,
+        fmt::format("REST catalog {}: {} failed: {}", catalog_uri, what, r.transport_error),
+        r.transport_transient};
   }
   std::string detail;
   auto body = nlohmann::json::parse(r.BodyText(), nullptr, false);
@@ -261,8 +263,8 @@ Status RestCatalog::ReadConfig() {
   if (auto it = config_.find("namespace-separator"); it != config_.end() && !it->second.empty()) {
     separator_ = it->second;
   }
-  idempotency_keys_ = config_.contains("idempotency-key-lifetime") ||
-                      (body.contains("idempotency-key-lifetime"));
+  idempotency_keys_ =
+      config_.contains("idempotency-key-lifetime") || (body.contains("idempotency-key-lifetime"));
   return {};
 }
 
@@ -276,12 +278,12 @@ Result<io::HttpResponse> RestCatalog::Send(const Call& call) {
   for (int attempt = 0;; ++attempt) {
     io::HttpRequest req;
     req.method = call.method;
-    req.url = call.url.empty() ? fmt::format("{}/v1/{}{}", options_.uri,
-                                             call.path == "config" || call.path.starts_with("config?")
-                                                 ? ""
-                                                 : prefix_,
-                                             call.path)
-                               : call.url;
+    req.url =
+        call.url.empty()
+            ? fmt::format("{}/v1/{}{}", options_.uri,
+                          call.path == "config" || call.path.starts_with("config?") ? "" : prefix_,
+                          call.path)
+            : call.url;
     req.headers.emplace_back("Accept: application/json");
     req.headers.emplace_back("X-Client-Version: floe " FLOE_VERSION);
     if (!call.body.empty()) req.headers.emplace_back("Content-Type: application/json");
@@ -477,9 +479,8 @@ Status RestCatalog::CreateTable(const TableIdentifier& id, std::string_view meta
   c.method = "POST";
   c.path = NamespacePath(id.ns) + "/register";
   c.changes = true;
-  c.body =
-      nlohmann::json{{"name", id.name}, {"metadata-location", std::string(metadata_location)}}
-          .dump();
+  c.body = nlohmann::json{{"name", id.name}, {"metadata-location", std::string(metadata_location)}}
+               .dump();
   FLOE_ASSIGN_OR_RETURN(nlohmann::json body, Exchange(c));
   (void)body;
   return {};
@@ -511,8 +512,8 @@ Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifi
   c.method = "POST";
   c.path = "tables/rename";
   c.changes = true;
-  c.body = nlohmann::json{{"source", IdentifierJson(from)}, {"destination", IdentifierJson(to)}}
-               .dump();
+  c.body =
+      nlohmann::json{{"source", IdentifierJson(from)}, {"destination", IdentifierJson(to)}}.dump();
   FLOE_ASSIGN_OR_RETURN(nlohmann::json body, Exchange(c));
   (void)body;
   return {};

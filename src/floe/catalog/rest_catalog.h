@@ -63,7 +63,8 @@ class RestCatalog final : public Catalog {
   Result<LoadedTable> Load(const TableIdentifier& id) override;
   Result<LoadedTable> CreateTableFromRequest(const TableIdentifier& id,
                                              const nlohmann::json& request) override;
-  Result<LoadedTable> CommitChanges(const TableIdentifier& id, const TableChanges& changes) override;
+  Result<LoadedTable> CommitChanges(const TableIdentifier& id,
+                                    const TableChanges& changes) override;
 
  private:
   struct Call;
@@ -84,9 +85,9 @@ class RestCatalog final : public Catalog {
   RestCatalogOptions options_;
   std::unique_ptr<io::HttpClient> http_;
   std::map<std::string, std::string> config_;
-  std::string prefix_;                  // "" or "<prefix>/" from the configuration
-  std::string separator_ = "%1F";       // the namespace separator in paths, URL-encoded
-  bool idempotency_keys_ = false;       // the service advertised idempotency-key-lifetime
+  std::string prefix_;             // "" or "<prefix>/" from the configuration
+  std::string separator_ = "%1F";  // the namespace separator in paths, URL-encoded
+  bool idempotency_keys_ = false;  // the service advertised idempotency-key-lifetime
   std::mutex token_mu_;
   std::string token_;
 };

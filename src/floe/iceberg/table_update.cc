@@ -47,8 +47,8 @@ catalog::TableChanges ChangesBetween(const TableMetadata& base_metadata,
   r.push_back({{"type", "assert-table-uuid"}, {"uuid", base_metadata.table_uuid}});
 
   if (next_metadata.format_version > base_metadata.format_version) {
-    u.push_back({{"action", "upgrade-format-version"},
-                 {"format-version", next_metadata.format_version}});
+    u.push_back(
+        {{"action", "upgrade-format-version"}, {"format-version", next_metadata.format_version}});
   }
 
   // Schemas, specs and sort orders: the service numbers what is added (reusing an equal one's
@@ -67,8 +67,8 @@ catalog::TableChanges ChangesBetween(const TableMetadata& base_metadata,
   const bool spec_added = AddNew(base, next, "partition-specs", "spec-id", "add-spec", "spec", &u);
   if (spec_added || next_metadata.default_spec_id != base_metadata.default_spec_id) {
     const bool is_new = base_metadata.SpecById(next_metadata.default_spec_id) == nullptr;
-    u.push_back({{"action", "set-default-spec"},
-                 {"spec-id", is_new ? -1 : next_metadata.default_spec_id}});
+    u.push_back(
+        {{"action", "set-default-spec"}, {"spec-id", is_new ? -1 : next_metadata.default_spec_id}});
     r.push_back(
         {{"type", "assert-default-spec-id"}, {"default-spec-id", base_metadata.default_spec_id}});
     r.push_back({{"type", "assert-last-assigned-partition-id"},
@@ -94,9 +94,10 @@ catalog::TableChanges ChangesBetween(const TableMetadata& base_metadata,
   auto assert_ref = [&](const std::string& name) {
     if (!asserted.insert(name).second) return;
     auto it = base_metadata.refs.find(name);
-    r.push_back({{"type", "assert-ref-snapshot-id"},
-                 {"ref", name},
-                 {"snapshot-id", it == base_metadata.refs.end() ? json() : json(it->second.snapshot_id)}});
+    r.push_back(
+        {{"type", "assert-ref-snapshot-id"},
+         {"ref", name},
+         {"snapshot-id", it == base_metadata.refs.end() ? json() : json(it->second.snapshot_id)}});
   };
   for (const auto& name : ref_names) {
     const json& before = base["refs"].contains(name) ? base["refs"][name] : json();
