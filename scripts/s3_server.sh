@@ -84,7 +84,7 @@ start() {
     # --virtual-domain localhost: bucket.localhost:port addresses a bucket virtual-host style.
     ROOT_ACCESS_KEY_ID="$access" ROOT_SECRET_ACCESS_KEY="$secret" setsid "$BIN" \
       --port "127.0.0.1:$port" --region "$REGION" --keep-alive --quiet \
-      --virtual-domain localhost \
+      --virtual-domain localhost --access-log "$STATE/access.log" \
       posix "${extra[@]}" "$STATE/data" > "$STATE/server.log" 2>&1 < /dev/null 9>&- &
     pid=$!
     echo "$pid" > "$STATE/pid"

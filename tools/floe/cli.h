@@ -83,6 +83,8 @@ void AddQueryCommand(CLI::App& app, GlobalOptions& options);
 
 // `floe store ...`: direct object-store access (head, get, put, ls, rm) on any store URI.
 void AddStoreCommand(CLI::App& app, GlobalOptions& options);
+// `floe proxy` and `floe proxy stats` (proxy.cc).
+void AddProxyCommand(CLI::App& app, GlobalOptions& options);
 
 // `floe parquet inspect|cat`: a Parquet file's footer, and its rows as CSV or JSON.
 void AddParquetCommand(CLI::App& app, GlobalOptions& options);

@@ -129,6 +129,7 @@ int main(int argc, char** argv) {
   AddTableCommand(app, options);
   AddParquetCommand(app, options);
   AddStoreCommand(app, options);
+  AddProxyCommand(app, options);
   AddHelpCommand(app);
 
   app.parse_complete_callback([&] { floe::SetProgressQuiet(options.quiet); });

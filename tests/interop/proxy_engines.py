@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""`floe proxy` counts any engine's S3 requests as floe counts its own (run by ctest with the
+project's .venv, against the S3 server ctest starts: FLOE_S3_ENV names its env file).
+
+A floe table is written to the S3 server through `floe proxy`; then, each in a named window of
+the proxy's:
+- floe's query: the proxy's requests by kind and bytes equal floe's own `--stats`, exactly;
+- pyiceberg's scan of the same table (pyarrow's S3 filesystem through the proxy): every row read,
+  every data file fetched, and its GET/HEAD pattern per file printed;
+- `floe proxy stats` prints what the proxy's JSON route says; bad arguments are one-line errors;
+  SIGTERM stops the proxy with exit 0 and a summary.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from floe_cli import FLOE, check
+
+try:
+    import pyarrow.fs as pafs
+    from pyiceberg.catalog.sql import SqlCatalog
+except ImportError as e:  # fail, never skip, when the peers are missing
+    print(f"proxy_engines: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
+    sys.exit(1)
+
+
+def s3_env():
+    path = os.environ.get("FLOE_S3_ENV")
+    if not path or not os.path.exists(path):
+        raise SystemExit("proxy_engines: FLOE_S3_ENV names no running S3 server")
+    env = {}
+    for line in open(path):
+        if "=" in line:
+            k, v = line.strip().split("=", 1)
+            env[k] = v
+    return env
+
+
+def get_json(url, method="GET"):
+    return json.loads(urllib.request.urlopen(urllib.request.Request(url, method=method)).read())
+
+
+def main():
+    s3 = s3_env()
+    env = dict(os.environ, AWS_ACCESS_KEY_ID=s3["FLOE_S3_ACCESS_KEY"],
+               AWS_SECRET_ACCESS_KEY=s3["FLOE_S3_SECRET_KEY"], AWS_REGION=s3["FLOE_S3_REGION"])
+    bucket = f"floe-proxy-{os.getpid()}"
+    with tempfile.TemporaryDirectory() as work:
+        port_file = os.path.join(work, "port")
+        proxy = subprocess.Popen([FLOE, "proxy", "--upstream", s3["FLOE_S3_ENDPOINT"],
+                                  "--port-file", port_file], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            for _ in range(100):
+                if os.path.exists(port_file):
+                    break
+                time.sleep(0.05)
+            uri = f"http://127.0.0.1:{open(port_file).read().strip()}"
+            fs = pafs.S3FileSystem(endpoint_override=uri, scheme="http",
+                                   access_key=s3["FLOE_S3_ACCESS_KEY"], allow_bucket_creation=True,
+                                   secret_key=s3["FLOE_S3_SECRET_KEY"], region=s3["FLOE_S3_REGION"])
+            fs.create_dir(bucket)
+
+            catalog = os.path.join(work, "catalog.db")
+            base = [FLOE, "--warehouse", f"s3://{bucket}/wh", "--catalog", f"sqlite:{catalog}",
+                    "--s3-endpoint", uri, "--s3-path-style", "--no-simulate-s3", "--quiet"]
+
+            def floe(*args):
+                r = subprocess.run(base + list(args), capture_output=True, text=True, env=env)
+                if r.returncode != 0:
+                    raise SystemExit(f"floe {' '.join(args)} failed: {r.stderr.strip()}")
+                return r.stdout
+
+            csv = os.path.join(work, "e.csv")
+            with open(csv, "w") as f:
+                f.write("id,cat,amount\n")
+                for i in range(2000):
+                    f.write(f"{i},c{i % 5},{i * 0.5}\n")
+            floe("table", "create", "db.events", "--schema",
+                 '[{"name":"id","type":"long","required":true},{"name":"cat","type":"string"},'
+                 '{"name":"amount","type":"double"}]', "--partition-by", "bucket(4, id)")
+            floe("table", "append", "db.events", csv)
+
+            # floe's query, in a window: the proxy saw exactly what floe counted.
+            get_json(f"{uri}/_floe/window?name=floe", "POST")
+            out = json.loads(floe("query", "--stats", "--format", "json", "-e",
+                                  "SELECT cat, sum(amount) FROM db.events GROUP BY cat"))
+            seen = get_json(f"{uri}/_floe/stats?window=floe")
+            ours = out["stats"]["requests"]
+            check(all(seen["requests"][k] == ours[k] for k in ours) and
+                  seen["total"] == sum(ours.values()),
+                  f"the proxy counts floe's requests as floe does ({ours} / {seen['requests']})")
+            check(seen["bytes_out"] == out["stats"]["bytes_fetched"],
+                  f"and its bytes ({out['stats']['bytes_fetched']} / {seen['bytes_out']})")
+
+            # pyiceberg's scan of the same table through the proxy.
+            get_json(f"{uri}/_floe/window?name=pyiceberg", "POST")
+            cat = SqlCatalog("floe", uri=f"sqlite:///{catalog}", **{
+                "s3.endpoint": uri, "s3.access-key-id": s3["FLOE_S3_ACCESS_KEY"],
+                "s3.secret-access-key": s3["FLOE_S3_SECRET_KEY"], "s3.region": s3["FLOE_S3_REGION"],
+                "s3.force-virtual-addressing": "false"})
+            table = cat.load_table("db.events")
+            rows = table.scan().to_arrow()
+            check(rows.num_rows == 2000, f"pyiceberg reads the 2000 rows through the proxy")
+            data_files = [f.file.file_path for f in table.scan().plan_files()]
+            seen = get_json(f"{uri}/_floe/stats?window=pyiceberg&objects=1")
+            fetched = {k for k, v in seen["objects"].items() if v["requests"]["GET"] > 0}
+            missing = [p for p in data_files if not any(p.endswith(k.split("/", 2)[2]) for k in fetched)]
+            check(not missing, f"every data file pyiceberg read went through the proxy ({missing})")
+            per_file = [(v["requests"]["GET"], v["requests"]["HEAD"]) for k, v in seen["objects"].items()
+                        if k.endswith(".parquet")]
+            print(f"info: pyiceberg per data file (GET, HEAD): {sorted(per_file)}; "
+                  f"window total {seen['requests']}")
+
+            # The CLI reads the same numbers.
+            r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri, "--window", "pyiceberg",
+                                "--format", "json"], capture_output=True, text=True)
+            check(r.returncode == 0 and json.loads(r.stdout)["requests"] == seen["requests"],
+                  "floe proxy stats prints the proxy's window")
+            r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri], capture_output=True, text=True)
+            check(r.returncode == 0 and r.stdout.startswith("total"), "and a table by default")
+            r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri, "--window", "nope"],
+                               capture_output=True, text=True)
+            check(r.returncode == 1 and r.stderr.count("\n") == 1 and "nope" in r.stderr,
+                  f"an unknown window is one line ({r.stderr.strip()})")
+        finally:
+            proxy.send_signal(signal.SIGTERM)
+            out, err = proxy.communicate(timeout=30)
+        check(proxy.returncode == 0 and "stopped after" in err,
+              f"SIGTERM stops the proxy cleanly ({proxy.returncode}: {err.strip()})")
+        r = subprocess.run([FLOE, "proxy"], capture_output=True, text=True)
+        check(r.returncode == 2 and "--upstream" in r.stderr, f"no upstream: exit 2 ({r.stderr.strip()})")
+        r = subprocess.run([FLOE, "proxy", "--upstream", "ftp://x:1"], capture_output=True, text=True)
+        check(r.returncode == 2 and r.stderr.count("\n") == 1, f"a bad upstream: exit 2 ({r.stderr.strip()})")
+        r = subprocess.run([FLOE, "proxy", "stats", "--proxy", "http://127.0.0.1:9"],
+                           capture_output=True, text=True)
+        check(r.returncode == 1 and r.stderr.count("\n") == 1,
+              f"a proxy that does not answer: exit 1 ({r.stderr.strip()})")
+    print("proxy_engines: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
