@@ -4,7 +4,7 @@
 # from the Go module proxy and cached), the Python virtual environment for the interop peers, and
 # the Spark peer: Java 17 and Maven from Debian when missing, pyspark in the virtual environment,
 # Iceberg's Spark runtime and the SQLite JDBC driver fetched by their Maven coordinates into
-# ~/.cache/floe/jars, and Iceberg's REST catalog fixture (scripts/rest_catalog.sh install).
+# ~/.cache/floe/jars (with iceberg-aws-bundle, for S3FileIO), and Iceberg's REST catalog fixture (scripts/rest_catalog.sh install).
 # Usage: scripts/setup.sh [--build-only] [--no-s3-server] [--no-python] [--no-spark]
 #   --build-only   only the Debian packages that building floe needs (what `./floe.sh demo` uses:
 #                  the demo runs in-process on a local directory); no test server, no Python
@@ -115,6 +115,7 @@ if ((want_spark)); then
   jars="${HOME}/.cache/floe/jars"
   mkdir -p "$jars"
   for coordinate in org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.11.0 \
+                    org.apache.iceberg:iceberg-aws-bundle:1.11.0 \
                     org.xerial:sqlite-jdbc:3.51.1.0; do
     IFS=: read -r _ artifact version <<<"$coordinate"
     if [[ ! -s "$jars/$artifact-$version.jar" ]]; then
