@@ -7,6 +7,7 @@ the proxy's:
 - floe's query: the proxy's requests by kind and bytes equal floe's own `--stats`, exactly;
 - pyiceberg's scan of the same table (pyarrow's S3 filesystem through the proxy): every row read,
   every data file fetched, and its GET/HEAD pattern per file printed;
+- `floe bench --tables-at s3://...` builds and measures a worksheet's designs on the server;
 - `floe proxy stats` prints what the proxy's JSON route says; bad arguments are one-line errors;
   SIGTERM stops the proxy with exit 0 and a summary.
 """
@@ -39,6 +40,21 @@ def s3_env():
             k, v = line.strip().split("=", 1)
             env[k] = v
     return env
+
+
+TINY = """name: tiny
+table: b.ev
+source: {generator: events, rows: 20000, seed: 1, writes: 4}
+designs:
+  - name: A
+  - name: B
+    partition_by: day(event_ts)
+    sort_by: customer_id
+questions:
+  - name: customer
+    sql: SELECT count(*) FROM {table} WHERE customer_id = 7
+    daily: 10
+"""
 
 
 def get_json(url, method="GET"):
@@ -117,10 +133,31 @@ def main():
             print(f"info: pyiceberg per data file (GET, HEAD): {sorted(per_file)}; "
                   f"window total {seen['requests']}")
 
+            # floe bench builds and measures its designs on the S3 server, through the proxy.
+            sheet = os.path.join(work, "tiny.yaml")
+            with open(sheet, "w") as f:
+                f.write(TINY)
+            get_json(f"{uri}/_floe/window?name=bench", "POST")
+            r = subprocess.run(base + ["bench", sheet, "--tables-at", f"s3://{bucket}/bench",
+                                       "--rounds", "2", "--warmup", "1", "--json",
+                                       os.path.join(work, "tiny.json")],
+                               capture_output=True, text=True, env=env)
+            check(r.returncode == 0, f"floe bench --tables-at s3://... runs ({r.stderr.strip()[-300:]})")
+            d = json.load(open(os.path.join(work, "tiny.json")))
+            check([x["data_files"] for x in d["designs"]] == [4, 12],
+                  "the designs were built on S3: 4 and 12 files")
+            res = d["questions"][0]["results"]
+            check(res[0]["data_files_opened"] == 4 and res[0]["requests"]["GET"] == 4,
+                  f"an unsorted design opens its 4 files with 1 GET each ({res[0]['requests']})")
+            seen = get_json(f"{uri}/_floe/stats?window=bench&objects=1")
+            built = [k for k in seen["objects"] if k.startswith(f"/{bucket}/bench/") and k.endswith(".parquet")]
+            check(len(built) == 16, f"the proxy saw the 16 data files written and read ({len(built)})")
+
             # The CLI reads the same numbers.
             r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri, "--window", "pyiceberg",
                                 "--format", "json"], capture_output=True, text=True)
-            check(r.returncode == 0 and json.loads(r.stdout)["requests"] == seen["requests"],
+            py_seen = get_json(f"{uri}/_floe/stats?window=pyiceberg")
+            check(r.returncode == 0 and json.loads(r.stdout)["requests"] == py_seen["requests"],
                   "floe proxy stats prints the proxy's window")
             r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri], capture_output=True, text=True)
             check(r.returncode == 0 and r.stdout.startswith("total"), "and a table by default")

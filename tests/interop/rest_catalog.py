@@ -12,8 +12,10 @@ Checked, each against rows this script generates (never against floe's own answe
 - two floe processes appending at once both land (a lost requirement is retried), nothing lost.
 - a commit whose response is lost after the service applied it is found landed (once, not twice);
   a commit the service failed before applying is reported with exit 1 and leaves the table as it was.
+- `floe bench` builds a worksheet's designs through the service;
 - bad catalog URIs and an unreachable service are one-line errors with the documented exit codes.
 """
+import json
 import os
 import random
 import subprocess
@@ -33,6 +35,21 @@ except ImportError as e:  # fail, never skip, when the peers are missing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROXY = os.path.join(HERE, "..", "support", "s3_proxy.py")
+
+
+TINY = """name: tiny
+table: b.ev
+source: {generator: events, rows: 20000, seed: 1, writes: 4}
+designs:
+  - name: A
+  - name: B
+    partition_by: day(event_ts)
+    sort_by: customer_id
+questions:
+  - name: customer
+    sql: SELECT count(*) FROM {table} WHERE customer_id = 7
+    daily: 10
+"""
 
 
 def rest_uri():
@@ -240,6 +257,19 @@ def main():
             check(proxy.stats().get("requests.POST", 0) == 0, "no token request without a credential")
         finally:
             proxy.close()
+
+        # floe bench builds its designs in the service's warehouse.
+        sheet = os.path.join(work, "tiny.yaml")
+        with open(sheet, "w") as out:
+            out.write(TINY.replace("b.ev", f"{ns}.ev"))
+        r = subprocess.run(f.base + ["bench", sheet, "--tables-at", os.path.join(work, "bench"),
+                                     "--rounds", "1", "--warmup", "0", "--json",
+                                     os.path.join(work, "tiny.json")], capture_output=True, text=True)
+        check(r.returncode == 0, f"floe bench on a REST catalog runs ({r.stderr.strip()[-300:]})")
+        d = json.load(open(os.path.join(work, "tiny.json")))
+        check([x["data_files"] for x in d["designs"]] == [4, 12], "its designs: 4 and 12 files")
+        check(len(cat.load_table(f"{ns}.ev_b").inspect.files().to_pylist()) == 12,
+              "pyiceberg sees the design bench built through the service")
 
         # Bad input.
         r = subprocess.run([FLOE, "--catalog", "rest:ftp://x", "table", "list"], capture_output=True,

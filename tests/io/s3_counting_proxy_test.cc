@@ -57,11 +57,12 @@ void RunScript(S3TestEnv& env, CountingProxy& proxy, io::CountingStore** countin
   auto whole = counting->Get("big");
   ASSERT_TRUE(whole.has_value());
   EXPECT_TRUE(std::equal(whole->data(), whole->data() + whole->size(),
-                         reinterpret_cast<const uint8_t*>(big.data()), 
+                         reinterpret_cast<const uint8_t*>(big.data()),
                          reinterpret_cast<const uint8_t*>(big.data()) + big.size()))
       << "an 11 MiB body streamed through the proxy came back changed";
   std::vector<io::ReadRequest> batch;
-  for (int i = 0; i < 11; ++i) batch.push_back({"big", io::Range::Bounded(uint64_t(i) << 20, 4096)});
+  for (int i = 0; i < 11; ++i)
+    batch.push_back({"big", io::Range::Bounded(uint64_t(i) << 20, 4096)});
   for (const auto& r : counting->ReadAll(batch)) EXPECT_TRUE(r.has_value());
   EXPECT_TRUE(counting->Head("three").has_value());
   EXPECT_EQ(counting->Head("missing").error().kind, ErrorKind::kNotFound);

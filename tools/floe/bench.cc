@@ -62,17 +62,28 @@ struct BenchArgs {
   bool cold = false;
   std::string read_objective = "latency";
   std::vector<std::string> sets;
+  std::string tables_at;
 };
 
+// `tables_at` (--tables-at): build in that warehouse, with the global --catalog and S3 flags,
+// instead of `warehouse` (bench's own local one); its change files then go to `scratch`.
 bench::BenchOptions OptionsFor(const GlobalOptions& g, const std::string& warehouse, int rounds,
-                               int warmup, double scale) {
+                               int warmup, double scale, const std::string& tables_at = "",
+                               const std::string& scratch = "") {
   bench::BenchOptions o;
-  o.warehouse = warehouse;
+  o.warehouse = tables_at.empty() ? warehouse : tables_at;
+  if (!tables_at.empty()) {
+    o.catalog = g.catalog;
+    o.s3 = S3OptionsFrom(g);
+    o.scratch = scratch;
+  }
   o.protocol.rounds = rounds;
   o.protocol.warmup = warmup;
   o.scale = scale;
   o.progress = !g.quiet;
-  bool simulate = g.simulate_s3.has_value() || !g.no_simulate_s3;
+  // A real object store is measured as it is unless --simulate-s3 asks for the model on top.
+  const bool remote = tables_at.find("://") != std::string::npos && !tables_at.starts_with("file:");
+  bool simulate = g.simulate_s3.has_value() || (!g.no_simulate_s3 && !remote);
   if (simulate) {
     GlobalOptions copy = g;
     o.decorate = [copy](io::StorePtr store) { return DecorateStore(copy, std::move(store), true); };
@@ -139,7 +150,7 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
     scratch.emplace(std::move(*made));
     warehouse = scratch->path();
   }
-  auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale);
+  auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale, a.tables_at, warehouse);
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
   auto settings = SettingsFrom(a.sets);
@@ -162,6 +173,7 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
 // The demo runs the full protocol (2 warm-up runs, 7 interleaved rounds); both worksheets take
 // about two minutes on two cores.
 struct DemoArgs {
+  std::string tables_at;
   std::string out = "floe-demo";
   double scale = 1;
   int rounds = 7;
@@ -189,13 +201,17 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
       a.warmup, a.rounds,
       a.cold ? "with the footer and metadata caches emptied before every run"
              : "with the process's footer and metadata caches warm from the warm-up runs",
-      g.no_simulate_s3 ? "the local disk's"
-                       : "on a local directory behind the simulated-S3 decorator",
+      !a.tables_at.empty()
+          ? fmt::format("{} at {}{}", g.simulate_s3 ? "simulated S3 over the store" : "the store's",
+                        a.tables_at, g.catalog.empty() ? "" : " (catalog " + g.catalog + ")")
+      : g.no_simulate_s3 ? "the local disk's"
+                         : "on a local directory behind the simulated-S3 decorator",
       a.scale);
   for (const auto& builtin : bench::BuiltinWorksheets()) {
     auto sheet = bench::ParseWorksheet(builtin.yaml, "built-in worksheet " + builtin.name);
     if (!sheet) return ReportError(sheet.error());
-    auto options = OptionsFor(g, a.out + "/warehouse", a.rounds, a.warmup, a.scale);
+    auto options =
+        OptionsFor(g, a.out + "/warehouse", a.rounds, a.warmup, a.scale, a.tables_at, a.out);
     auto planner = PlannerOptionsFor(g, a.read_objective);
     if (!planner) return ReportError(planner.error());
     auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner, *settings));
@@ -256,6 +272,10 @@ void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
                   "in OUT/warehouse (without --out: a temporary warehouse, removed afterwards; "
                   "bench never builds in --warehouse)");
   cmd->add_option("--json", args->json, "Write every figure as JSON to this file");
+  cmd->add_option("--tables-at", args->tables_at,
+                  "Build the designs' tables in this warehouse instead: s3://bucket/prefix (with "
+                  "--catalog sqlite:PATH or rest:URL, and --s3-endpoint, e.g. a floe proxy's) or "
+                  "a directory; a real store is measured as it is unless --simulate-s3 is given");
   cmd->add_option("--scale", args->scale, "Multiply the source's rows (default 1)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--cold", args->cold,
@@ -284,6 +304,10 @@ void AddDemoCommand(CLI::App& app, GlobalOptions& options) {
       ->check(CLI::Range(0, 1000));
   cmd->add_flag("--cold", args->cold,
                 "Empty the footer and metadata caches before every run (default: warm)");
+  cmd->add_option("--tables-at", args->tables_at,
+                  "Build the designs' tables in this warehouse instead: s3://bucket/prefix (with "
+                  "--catalog sqlite:PATH or rest:URL, and --s3-endpoint, e.g. a floe proxy's) or "
+                  "a directory; a real store is measured as it is unless --simulate-s3 is given");
   cmd->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
   AddSetOption(cmd, &args->sets);
   cmd->callback([&options, args] {

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "cli.h"
-#include "floe/io/http_client.h"
 #include "floe/io/counting_proxy.h"
+#include "floe/io/http_client.h"
 
 namespace floe::cli {
 namespace {
@@ -55,11 +55,11 @@ int Serve(const GlobalOptions& g, const ProxyArgs& a) {
     out.close();
     std::rename((a.port_file + ".tmp").c_str(), a.port_file.c_str());
   }
-  std::printf("floe proxy: %s -> %s%s; counts at %s/_floe/stats (Ctrl-C stops)\n",
-              (*proxy)->endpoint().c_str(), a.upstream.c_str(),
-              o.simulate ? (" with S3 timing " + io::FormatSimulationOptions(*o.simulate)).c_str()
-                         : "",
-              (*proxy)->endpoint().c_str());
+  std::printf(
+      "floe proxy: %s -> %s%s; counts at %s/_floe/stats (Ctrl-C stops)\n",
+      (*proxy)->endpoint().c_str(), a.upstream.c_str(),
+      o.simulate ? (" with S3 timing " + io::FormatSimulationOptions(*o.simulate)).c_str() : "",
+      (*proxy)->endpoint().c_str());
   std::fflush(stdout);
   int sig = 0;
   sigwait(&set, &sig);
@@ -102,9 +102,9 @@ int Stats(const ProxyArgs& a) {
                              "floe proxy stats: --proxy http://127.0.0.1:PORT is required"});
   }
   if (a.format != "table" && a.format != "json") {
-    return ReportError(Error{ErrorKind::kInvalidInput,
-                             fmt::format("floe proxy stats: --format '{}': expected table or json",
-                                         a.format)});
+    return ReportError(
+        Error{ErrorKind::kInvalidInput,
+              fmt::format("floe proxy stats: --format '{}': expected table or json", a.format)});
   }
   std::string base = a.proxy;
   while (base.ends_with('/')) base.pop_back();
@@ -158,7 +158,8 @@ void AddProxyCommand(CLI::App& app, GlobalOptions& options) {
       "proxy",
       "A counting S3 proxy: run an engine's S3 traffic through it and read its requests, bytes "
       "and clients (with --simulate-s3: S3's first-byte latency and bandwidth on loopback)");
-  cmd->add_option("--listen", args->listen, "HOST:PORT to listen on (default 127.0.0.1:0: any port)");
+  cmd->add_option("--listen", args->listen,
+                  "HOST:PORT to listen on (default 127.0.0.1:0: any port)");
   cmd->add_option("--upstream", args->upstream, "The S3 server, http://HOST:PORT");
   cmd->add_option("--port-file", args->port_file, "Write the port here once listening");
   auto* stats = cmd->add_subcommand(

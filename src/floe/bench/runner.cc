@@ -273,11 +273,21 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
   result.simulated = static_cast<bool>(options.decorate);
   result.prices = options.prices;
   std::error_code ec;
-  std::filesystem::create_directories(options.warehouse, ec);
-  FLOE_ASSIGN_OR_RETURN(auto source, LoadSource(sheet.source, options.scale));
-  {
+  const bool local = options.warehouse.find("://") == std::string::npos ||
+                     options.warehouse.starts_with("file://");
+  if (local && !options.catalog.starts_with("rest:")) {
+    std::filesystem::create_directories(options.warehouse, ec);
+  }
+  auto warehouse_options = [&] {
     iceberg::WarehouseOptions wo;
     wo.uri = options.warehouse;
+    wo.catalog = options.catalog;
+    wo.s3 = options.s3;
+    return wo;
+  };
+  FLOE_ASSIGN_OR_RETURN(auto source, LoadSource(sheet.source, options.scale));
+  {
+    iceberg::WarehouseOptions wo = warehouse_options();
     FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(wo));
     std::unique_ptr<Progress> progress;
     if (options.progress)
@@ -294,7 +304,14 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
   // Each round of changes: its rows, one Parquet file shared by every design (round 0 warms up).
   std::vector<std::string> change_files;
   if (sheet.changes) {
-    const std::string dir = options.warehouse + "/floe-bench-changes";
+    if (options.scratch.empty() && !local) {
+      return InvalidInput(
+          "a worksheet with changes needs a local scratch directory beside the "
+          "warehouse '{}'",
+          options.warehouse);
+    }
+    const std::string dir =
+        (options.scratch.empty() ? options.warehouse : options.scratch) + "/floe-bench-changes";
     std::filesystem::create_directories(dir, ec);
     FLOE_ASSIGN_OR_RETURN(Workload workload, ParseWorkload(sheet.source.generator));
     for (int round = 0; round <= sheet.changes->rounds; ++round) {
@@ -309,8 +326,7 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
   source.clear();
 
   std::shared_ptr<io::CountingStore> counting;
-  iceberg::WarehouseOptions wo;
-  wo.uri = options.warehouse;
+  iceberg::WarehouseOptions wo = warehouse_options();
   wo.decorate = [&](io::StorePtr store) -> Result<io::StorePtr> {
     if (options.decorate) {
       FLOE_ASSIGN_OR_RETURN(store, options.decorate(std::move(store)));

@@ -35,7 +35,14 @@ using QuestionFn = std::function<Result<QuestionOutcome>(const std::string& sql)
 using QuestionFnFactory = std::function<Result<QuestionFn>(const iceberg::Warehouse& warehouse)>;
 
 struct BenchOptions {
-  std::string warehouse;  // local directory for the designs' tables: bench's own (see BuildDesign)
+  // Where the designs' tables go: a local directory of bench's own (see BuildDesign), or a store
+  // URI (s3://bucket/prefix) with `catalog` naming its catalog (sqlite:PATH or rest:URL).
+  std::string warehouse;
+  std::string catalog;
+  io::S3Options s3;
+  // A local directory for the change rounds' Parquet files; empty: <warehouse>/floe-bench-changes
+  // (a local warehouse only).
+  std::string scratch;
   // Wraps the measuring store (the simulated-S3 decorator); identity when empty. Building never
   // goes through it.
   std::function<Result<io::StorePtr>(io::StorePtr)> decorate;

@@ -6,11 +6,11 @@
 #include <limits>
 #include <list>
 
+#include <fmt/format.h>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
-#include <fmt/format.h>
 
 #include "floe/base/log.h"
 
@@ -22,8 +22,8 @@ namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 
 std::string_view S3RequestKindName(S3RequestKind kind) {
-  static constexpr std::string_view kNames[kS3RequestKinds] = {
-      "GET", "HEAD", "PUT", "PART", "POST", "LIST", "DELETE", "OTHER"};
+  static constexpr std::string_view kNames[kS3RequestKinds] = {"GET",  "HEAD", "PUT",    "PART",
+                                                               "POST", "LIST", "DELETE", "OTHER"};
   return kNames[static_cast<int>(kind)];
 }
 
@@ -56,8 +56,8 @@ nlohmann::json ProxyCounts::ToJson() const {
   for (int i = 0; i < kS3RequestKinds; ++i) {
     r[std::string(S3RequestKindName(static_cast<S3RequestKind>(i)))] = requests[i];
   }
-  return {{"requests", r},          {"total", total()},         {"ranged_gets", ranged_gets},
-          {"bytes_in", bytes_in},   {"bytes_out", bytes_out}, {"errors", errors}};
+  return {{"requests", r},        {"total", total()},       {"ranged_gets", ranged_gets},
+          {"bytes_in", bytes_in}, {"bytes_out", bytes_out}, {"errors", errors}};
 }
 
 ProxyStats& ProxyStats::operator-=(const ProxyStats& o) {
@@ -164,7 +164,7 @@ S3RequestKind ClassifyS3Request(std::string_view method, std::string_view target
   if (method == "GET") return object ? S3RequestKind::kGet : S3RequestKind::kList;
   if (method == "PUT") {
     return HasParam(query, "partNumber") && HasParam(query, "uploadId") ? S3RequestKind::kPart
-                                                                         : S3RequestKind::kPut;
+                                                                        : S3RequestKind::kPut;
   }
   if (method == "POST") return S3RequestKind::kPost;
   if (method == "DELETE") return S3RequestKind::kDelete;
@@ -192,7 +192,10 @@ std::string S3ClientName(std::string_view authorization, std::string_view user_a
 class CountingProxy::Impl {
  public:
   Impl(ProxyOptions options, tcp::endpoint upstream)
-      : options_(std::move(options)), upstream_(std::move(upstream)), acceptor_(io_), start_(Clock::now()) {
+      : options_(std::move(options)),
+        upstream_(std::move(upstream)),
+        acceptor_(io_),
+        start_(Clock::now()) {
     if (options_.simulate) model_.emplace(*options_.simulate);
   }
 
@@ -368,9 +371,9 @@ class CountingProxy::Impl {
       if (pace != nullptr && pace->total > 0 && n > 0) {
         pace->sent += n;
         const double share = static_cast<double>(pace->sent) / static_cast<double>(pace->total);
-        std::this_thread::sleep_until(pace->first_byte +
-                                      std::chrono::duration_cast<Clock::duration>(
-                                          (pace->finish - pace->first_byte) * std::min(1.0, share)));
+        std::this_thread::sleep_until(
+            pace->first_byte + std::chrono::duration_cast<Clock::duration>(
+                                   (pace->finish - pace->first_byte) * std::min(1.0, share)));
       }
       http::write(out, sr, ec);
       if (ec == http::error::need_buffer) ec = {};
@@ -432,8 +435,9 @@ class CountingProxy::Impl {
       return Answer(client, 200, {{"window", name}}, keep);
     }
     return Answer(client, 404,
-                  {{"error", "unknown control route; GET /_floe/stats, POST /_floe/reset, "
-                             "POST /_floe/window?name=NAME"}},
+                  {{"error",
+                    "unknown control route; GET /_floe/stats, POST /_floe/reset, "
+                    "POST /_floe/window?name=NAME"}},
                   keep);
   }
 
@@ -483,8 +487,7 @@ class CountingProxy::Impl {
       // The proxy answers Expect: 100-continue itself, so the body follows at once.
       if (req.find(http::field::expect) != req.end()) {
         req.erase(http::field::expect);
-        asio::write(c.client, asio::buffer(std::string_view("HTTP/1.1 100 Continue\r\n\r\n")),
-                    ec);
+        asio::write(c.client, asio::buffer(std::string_view("HTTP/1.1 100 Continue\r\n\r\n")), ec);
         if (ec) return;
       }
       // The request counts as it arrives, its bytes as they move and an error as its status
@@ -627,7 +630,8 @@ Result<std::unique_ptr<CountingProxy>> CountingProxy::Start(ProxyOptions options
   return std::unique_ptr<CountingProxy>(new CountingProxy(std::move(impl), bound));
 }
 
-CountingProxy::CountingProxy(std::unique_ptr<Impl> impl, int port) : impl_(std::move(impl)), port_(port) {}
+CountingProxy::CountingProxy(std::unique_ptr<Impl> impl, int port)
+    : impl_(std::move(impl)), port_(port) {}
 
 CountingProxy::~CountingProxy() = default;
 
