@@ -5,8 +5,8 @@ files, read by floe, Spark 4.1 + Iceberg 1.11 (S3FileIO, defaults), pyiceberg 0.
 --simulate-s3 model: 25 ms median first byte, 90 MB/s per request) in front of the S3 server the
 tests use (versitygw, started here).
 
-Rows come from `floe gen events`; floe writes one table per K, partitioned bucket(K, customer_id),
-so each has exactly K data files. The question is `SELECT count(*), sum(quantity)` (a column must be
+Rows come from `floe gen events`; floe writes one table per K, partitioned bucket(K, event_ts),
+so each has up to K data files (one per non-empty bucket; the count is read from the table). The question is `SELECT count(*), sum(quantity)` (a column must be
 read). Every arm runs one warm-up, then ROUNDS rounds with the arms interleaved (order rotating),
 each in a window of the proxy's: per data file GETs and HEADs (the thread's "S3 Request Analysis":
 requests on data files / (rounds x files)) and the query's wall time, median (min-max). Spark runs
@@ -32,6 +32,7 @@ import urllib.request
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tests", "interop"))
+import floe_services  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("floe")
@@ -51,6 +52,7 @@ con = duckdb.connect()
 con.execute("SET threads = 2")
 # DuckDB keeps remote files in memory across queries; every engine here reads from the store.
 con.execute("SET enable_external_file_cache = false")
+con.execute("SET enable_progress_bar = false")
 for ext in ("avro", "httpfs", "iceberg"):
     con.execute("LOAD '%s'" % glob.glob(os.path.join(site, "duckdb_extension_" + ext, "extensions",
                                                       "*", ext + ".duckdb_extension"))[0])
@@ -80,23 +82,11 @@ def main():
     subprocess.run([os.path.join(ROOT, "scripts", "s3_server.sh"), "start", state], check=True,
                    stdout=subprocess.DEVNULL)
     s3 = dict(l.strip().split("=", 1) for l in open(os.path.join(state, "env")) if "=" in l)
-    env = dict(os.environ, AWS_ACCESS_KEY_ID=s3["FLOE_S3_ACCESS_KEY"],
-               AWS_SECRET_ACCESS_KEY=s3["FLOE_S3_SECRET_KEY"], AWS_REGION=s3["FLOE_S3_REGION"])
-    port_file = os.path.join(work, "port")
-    proxy = subprocess.Popen([args.floe, f"--simulate-s3={args.simulate}", "proxy", "--upstream",
-                              s3["FLOE_S3_ENDPOINT"], "--port-file", port_file],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = floe_services.aws_env(s3)
+    proxy, uri = floe_services.start_proxy(args.floe, s3["FLOE_S3_ENDPOINT"], work, args.simulate)
     spark = duck = None
     try:
-        for _ in range(100):
-            if os.path.exists(port_file):
-                break
-            time.sleep(0.05)
-        uri = f"http://127.0.0.1:{open(port_file).read().strip()}"
-        import pyarrow.fs as pafs
-        pafs.S3FileSystem(endpoint_override=uri, scheme="http", allow_bucket_creation=True,
-                          access_key=s3["FLOE_S3_ACCESS_KEY"], secret_key=s3["FLOE_S3_SECRET_KEY"],
-                          region=s3["FLOE_S3_REGION"]).create_dir("engines")
+        floe_services.create_bucket(uri, s3, "engines")
         catalog = os.path.join(work, "catalog.db")
         base = [args.floe, "--warehouse", "s3://engines/wh", "--catalog", f"sqlite:{catalog}",
                 "--s3-endpoint", uri, "--s3-path-style", "--no-simulate-s3", "--quiet"]
@@ -111,11 +101,15 @@ def main():
         subprocess.run([args.floe, "gen", "events", "--rows", str(args.rows), "--files", "1",
                         "--out", gen, "--quiet"], check=True)
         source = glob.glob(os.path.join(gen, "*.parquet"))[0]
+        nfiles = {}
         for k in SIZES:
             floe("table", "create", f"db.t{k}", "--like", source, "--partition-by",
-                 f"bucket({k}, customer_id)")
+                 f"bucket({k}, event_ts)")
             floe("table", "append", f"db.t{k}", source)
-            print(f"table db.t{k}: {args.rows} rows in {k} files", flush=True)
+            out = floe("query", "--format", "csv", "-e", f"SELECT count(*) FROM db.t{k}.files")
+            nfiles[k] = int(out.strip().splitlines()[-1])
+            print(f"table db.t{k}: {args.rows} rows in {nfiles[k]} data files (bucket({k}))",
+                  flush=True)
 
         if "spark" in ENGINES:
             import floe_spark
@@ -155,7 +149,12 @@ def main():
             location = metadata_location(t)
             duck.stdin.write(location + "\n")
             duck.stdin.flush()
-            r = json.loads(duck.stdout.readline())
+            line = duck.stdout.readline()
+            while line and not line.startswith("{"):
+                line = duck.stdout.readline()
+            if not line:
+                raise SystemExit("the DuckDB worker ended")
+            r = json.loads(line)
             return r["ms"], r["rows"], r["sum"]
 
         def metadata_location(t):
@@ -187,10 +186,10 @@ def main():
             if len(answers) != 1:
                 raise SystemExit(f"engines disagree at {k} files: {answers}")
             results[k] = (times, per_file)
-            print(f"\n{k} files, {args.rows} rows, answer {answers.pop()}")
+            print(f"\n{nfiles[k]} data files, {args.rows} rows, answer {answers.pop()}")
             print(f"{'engine':<10} {'GET/file':>9} {'HEAD/file':>9}  scan")
             for e in ENGINES:
-                n = args.rounds * k
+                n = args.rounds * nfiles[k]
                 print(f"{e:<10} {per_file[e][0] / n:>9.2f} {per_file[e][1] / n:>9.2f}  {spread(times[e])}")
             if "floe" in ENGINES:
                 for e in ENGINES:

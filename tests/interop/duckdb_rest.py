@@ -18,22 +18,13 @@ import sys
 import tempfile
 
 from floe_cli import FLOE, check
+from floe_services import rest_uri
 
 try:
     import duckdb
 except ImportError as e:  # fail, never skip, when the peer is missing
     print(f"duckdb_rest: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
     sys.exit(1)
-
-
-def rest_uri():
-    path = os.environ.get("FLOE_REST_ENV")
-    if not path or not os.path.exists(path):
-        raise SystemExit("duckdb_rest: FLOE_REST_ENV names no running REST catalog")
-    for line in open(path):
-        if line.startswith("FLOE_REST_URI="):
-            return line.strip().split("=", 1)[1]
-    raise SystemExit(f"duckdb_rest: no FLOE_REST_URI in {path}")
 
 
 def connect(uri):

@@ -17,44 +17,17 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 
 from floe_cli import FLOE, check
+from floe_services import TINY_WORKSHEET, aws_env, create_bucket, s3_env, start_proxy
 
 try:
-    import pyarrow.fs as pafs
+    import pyarrow.fs  # noqa: F401  (floe_services.create_bucket)
     from pyiceberg.catalog.sql import SqlCatalog
 except ImportError as e:  # fail, never skip, when the peers are missing
     print(f"proxy_engines: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
     sys.exit(1)
-
-
-def s3_env():
-    path = os.environ.get("FLOE_S3_ENV")
-    if not path or not os.path.exists(path):
-        raise SystemExit("proxy_engines: FLOE_S3_ENV names no running S3 server")
-    env = {}
-    for line in open(path):
-        if "=" in line:
-            k, v = line.strip().split("=", 1)
-            env[k] = v
-    return env
-
-
-TINY = """name: tiny
-table: b.ev
-source: {generator: events, rows: 20000, seed: 1, writes: 4}
-designs:
-  - name: A
-  - name: B
-    partition_by: day(event_ts)
-    sort_by: customer_id
-questions:
-  - name: customer
-    sql: SELECT count(*) FROM {table} WHERE customer_id = 7
-    daily: 10
-"""
 
 
 def get_json(url, method="GET"):
@@ -63,24 +36,12 @@ def get_json(url, method="GET"):
 
 def main():
     s3 = s3_env()
-    env = dict(os.environ, AWS_ACCESS_KEY_ID=s3["FLOE_S3_ACCESS_KEY"],
-               AWS_SECRET_ACCESS_KEY=s3["FLOE_S3_SECRET_KEY"], AWS_REGION=s3["FLOE_S3_REGION"])
+    env = aws_env(s3)
     bucket = f"floe-proxy-{os.getpid()}"
     with tempfile.TemporaryDirectory() as work:
-        port_file = os.path.join(work, "port")
-        proxy = subprocess.Popen([FLOE, "proxy", "--upstream", s3["FLOE_S3_ENDPOINT"],
-                                  "--port-file", port_file], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        proxy, uri = start_proxy(FLOE, s3["FLOE_S3_ENDPOINT"], work)
         try:
-            for _ in range(100):
-                if os.path.exists(port_file):
-                    break
-                time.sleep(0.05)
-            uri = f"http://127.0.0.1:{open(port_file).read().strip()}"
-            fs = pafs.S3FileSystem(endpoint_override=uri, scheme="http",
-                                   access_key=s3["FLOE_S3_ACCESS_KEY"], allow_bucket_creation=True,
-                                   secret_key=s3["FLOE_S3_SECRET_KEY"], region=s3["FLOE_S3_REGION"])
-            fs.create_dir(bucket)
+            create_bucket(uri, s3, bucket)
 
             catalog = os.path.join(work, "catalog.db")
             base = [FLOE, "--warehouse", f"s3://{bucket}/wh", "--catalog", f"sqlite:{catalog}",
@@ -122,7 +83,7 @@ def main():
                 "s3.force-virtual-addressing": "false"})
             table = cat.load_table("db.events")
             rows = table.scan().to_arrow()
-            check(rows.num_rows == 2000, f"pyiceberg reads the 2000 rows through the proxy")
+            check(rows.num_rows == 2000, "pyiceberg reads the 2000 rows through the proxy")
             data_files = [f.file.file_path for f in table.scan().plan_files()]
             seen = get_json(f"{uri}/_floe/stats?window=pyiceberg&objects=1")
             fetched = {k for k, v in seen["objects"].items() if v["requests"]["GET"] > 0}
@@ -136,7 +97,7 @@ def main():
             # floe bench builds and measures its designs on the S3 server, through the proxy.
             sheet = os.path.join(work, "tiny.yaml")
             with open(sheet, "w") as f:
-                f.write(TINY)
+                f.write(TINY_WORKSHEET)
             get_json(f"{uri}/_floe/window?name=bench", "POST")
             r = subprocess.run(base + ["bench", sheet, "--tables-at", f"s3://{bucket}/bench",
                                        "--rounds", "2", "--warmup", "1", "--json",

@@ -25,6 +25,7 @@ import time
 import urllib.request
 
 from floe_cli import FLOE, check
+from floe_services import TINY_WORKSHEET, rest_uri
 
 try:
     import pyarrow as pa
@@ -35,31 +36,6 @@ except ImportError as e:  # fail, never skip, when the peers are missing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROXY = os.path.join(HERE, "..", "support", "s3_proxy.py")
-
-
-TINY = """name: tiny
-table: b.ev
-source: {generator: events, rows: 20000, seed: 1, writes: 4}
-designs:
-  - name: A
-  - name: B
-    partition_by: day(event_ts)
-    sort_by: customer_id
-questions:
-  - name: customer
-    sql: SELECT count(*) FROM {table} WHERE customer_id = 7
-    daily: 10
-"""
-
-
-def rest_uri():
-    path = os.environ.get("FLOE_REST_ENV")
-    if not path or not os.path.exists(path):
-        raise SystemExit("rest_catalog: FLOE_REST_ENV names no running REST catalog")
-    for line in open(path):
-        if line.startswith("FLOE_REST_URI="):
-            return line.strip().split("=", 1)[1]
-    raise SystemExit(f"rest_catalog: no FLOE_REST_URI in {path}")
 
 
 class Floe:
@@ -261,7 +237,7 @@ def main():
         # floe bench builds its designs in the service's warehouse.
         sheet = os.path.join(work, "tiny.yaml")
         with open(sheet, "w") as out:
-            out.write(TINY.replace("b.ev", f"{ns}.ev"))
+            out.write(TINY_WORKSHEET.replace("b.ev", f"{ns}.ev"))
         r = subprocess.run(f.base + ["bench", sheet, "--tables-at", os.path.join(work, "bench"),
                                      "--rounds", "1", "--warmup", "0", "--json",
                                      os.path.join(work, "tiny.json")], capture_output=True, text=True)

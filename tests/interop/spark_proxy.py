@@ -22,9 +22,10 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import floe_spark  # noqa: E402
+from floe_services import aws_env, create_bucket, s3_env, start_proxy  # noqa: E402
 
 try:
-    import pyarrow.fs as pafs
+    import pyarrow.fs  # noqa: F401  (floe_services.create_bucket)
 except ImportError as e:  # fail, never skip, when the peers are missing
     print(f"spark_proxy: missing Python package ({e}); run scripts/setup.sh", file=sys.stderr)
     sys.exit(1)
@@ -42,18 +43,6 @@ def check(cond, what):
     if not cond:
         raise SystemExit(f"FAIL: {what}")
     print(f"ok: {what}")
-
-
-def s3_env():
-    path = os.environ.get("FLOE_S3_ENV")
-    if not path or not os.path.exists(path):
-        raise SystemExit("spark_proxy: FLOE_S3_ENV names no running S3 server")
-    env = {"_dir": os.path.dirname(path)}
-    for line in open(path):
-        if "=" in line:
-            k, v = line.strip().split("=", 1)
-            env[k] = v
-    return env
 
 
 def logged(log_path, bucket):
@@ -77,25 +66,13 @@ def get_json(url, method="GET"):
 def main():
     s3 = s3_env()
     log_path = os.path.join(s3["_dir"], "access.log")
-    env = dict(os.environ, AWS_ACCESS_KEY_ID=s3["FLOE_S3_ACCESS_KEY"],
-               AWS_SECRET_ACCESS_KEY=s3["FLOE_S3_SECRET_KEY"], AWS_REGION=s3["FLOE_S3_REGION"])
+    env = aws_env(s3)
     bucket = f"floe-spark-{os.getpid()}"
     with tempfile.TemporaryDirectory() as work:
-        port_file = os.path.join(work, "port")
-        proxy = subprocess.Popen([args.floe, "proxy", "--upstream", s3["FLOE_S3_ENDPOINT"],
-                                  "--port-file", port_file], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+        proxy, uri = start_proxy(args.floe, s3["FLOE_S3_ENDPOINT"], work)
         spark = None
         try:
-            for _ in range(100):
-                if os.path.exists(port_file):
-                    break
-                time.sleep(0.05)
-            uri = f"http://127.0.0.1:{open(port_file).read().strip()}"
-            pafs.S3FileSystem(endpoint_override=uri, scheme="http",
-                              access_key=s3["FLOE_S3_ACCESS_KEY"], allow_bucket_creation=True,
-                              secret_key=s3["FLOE_S3_SECRET_KEY"],
-                              region=s3["FLOE_S3_REGION"]).create_dir(bucket)
+            create_bucket(uri, s3, bucket)
             catalog = os.path.join(work, "catalog.db")
             base = [args.floe, "--warehouse", f"s3://{bucket}/wh", "--catalog", f"sqlite:{catalog}",
                     "--s3-endpoint", uri, "--s3-path-style", "--no-simulate-s3", "--quiet"]

@@ -19,6 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import floe_spark  # noqa: E402
+from floe_services import rest_uri  # noqa: E402
 
 try:
     from pyiceberg.catalog.rest import RestCatalog
@@ -36,16 +37,6 @@ def check(cond, what):
     if not cond:
         raise SystemExit(f"FAIL: {what}")
     print(f"ok: {what}")
-
-
-def rest_uri():
-    path = os.environ.get("FLOE_REST_ENV")
-    if not path or not os.path.exists(path):
-        raise SystemExit("spark_rest: FLOE_REST_ENV names no running REST catalog")
-    for line in open(path):
-        if line.startswith("FLOE_REST_URI="):
-            return line.strip().split("=", 1)[1]
-    raise SystemExit(f"spark_rest: no FLOE_REST_URI in {path}")
 
 
 def main():
