@@ -122,25 +122,7 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
         fmt::format("{} statements are not supported (floe runs SELECT, DELETE, UPDATE and MERGE)",
                     kind)));
   }
-  TableResolver resolver;
-  resolver.load = [this](const catalog::TableIdentifier& id) {
-    return iceberg::LoadTable(*warehouse_.catalog, *warehouse_.io, id);
-  };
-  resolver.is_metadata_table = [](std::string_view name) {
-    return iceberg::IsMetadataTableName(name);
-  };
-  resolver.read_metadata_table = [this](const iceberg::Table& t, std::string_view name) {
-    return iceberg::ReadMetadataTable(t, *warehouse_.io, name);
-  };
-  resolver.table_function =
-      [this, &options](std::string_view name,
-                       const std::vector<ast::Const>& args) -> Result<columnar::RecordBatch> {
-    if (name == "floe_settings") {
-      if (!args.empty()) return InvalidInput("floe_settings() takes no arguments");
-      return settings_.Table(options);
-    }
-    return ReadTableFunction(name, args, *warehouse_.io);
-  };
+  TableResolver resolver = MakeResolver(options);
   if (IsRowLevelStatement(st.kind)) {
     auto r = st.kind == "DeleteStmt"   ? RunDelete(st, resolver, warehouse_, options)
              : st.kind == "UpdateStmt" ? RunUpdate(st, resolver, warehouse_, options)
@@ -163,6 +145,81 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
     return std::unexpected(e);
   }
   return r;
+}
+
+TableResolver Engine::MakeResolver(const QueryOptions& options) {
+  TableResolver resolver;
+  resolver.load = [this](const catalog::TableIdentifier& id) {
+    return iceberg::LoadTable(*warehouse_.catalog, *warehouse_.io, id);
+  };
+  resolver.is_metadata_table = [](std::string_view name) {
+    return iceberg::IsMetadataTableName(name);
+  };
+  resolver.read_metadata_table = [this](const iceberg::Table& t, std::string_view name) {
+    return iceberg::ReadMetadataTable(t, *warehouse_.io, name);
+  };
+  resolver.table_function =
+      [this, options](std::string_view name,
+                      const std::vector<ast::Const>& args) -> Result<columnar::RecordBatch> {
+    if (name == "floe_settings") {
+      if (!args.empty()) return InvalidInput("floe_settings() takes no arguments");
+      return settings_.Table(options);
+    }
+    return ReadTableFunction(name, args, *warehouse_.io);
+  };
+  return resolver;
+}
+
+namespace {
+
+void CollectScans(const LogicalPlan& plan, std::vector<ScanDescription>* out);
+
+void CollectJoinScans(const JoinNode* node, std::vector<ScanDescription>* out) {
+  if (node == nullptr) return;
+  if (node->plan) CollectScans(*node->plan, out);
+  CollectJoinScans(node->left.get(), out);
+  CollectJoinScans(node->right.get(), out);
+}
+
+void CollectScans(const LogicalPlan& plan, std::vector<ScanDescription>* out) {
+  switch (plan.source) {
+    case LogicalPlan::Source::kTable: {
+      ScanDescription d;
+      d.table = plan.table.id.ToString();
+      d.metadata_location = plan.table.metadata_location;
+      const iceberg::Schema& schema = plan.table.metadata.CurrentSchema();
+      for (int32_t id : plan.scan_field_ids) d.columns.push_back(schema.NameOf(id));
+      d.filter = plan.pushed_filter;
+      out->push_back(std::move(d));
+      return;
+    }
+    case LogicalPlan::Source::kJoin:
+      CollectJoinScans(plan.join.get(), out);
+      return;
+    case LogicalPlan::Source::kSetOperation:
+      if (plan.set_left) CollectScans(*plan.set_left, out);
+      if (plan.set_right) CollectScans(*plan.set_right, out);
+      return;
+    default:
+      return;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<ScanDescription>> Engine::DescribeScans(std::string_view sql) {
+  FLOE_ASSIGN_OR_RETURN(ParsedStatement st, ParseStatement(sql));
+  if (st.kind != "SelectStmt") {
+    return std::unexpected(
+        ErrorAt(ErrorKind::kUnsupported, st.text, 0, "only a SELECT's scans can be described"));
+  }
+  QueryOptions options;
+  options.runtime = warehouse_.runtime.get();
+  TableResolver resolver = MakeResolver(options);
+  FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindSelect(st, resolver));
+  std::vector<ScanDescription> out;
+  CollectScans(plan, &out);
+  return out;
 }
 
 }  // namespace floe::sql

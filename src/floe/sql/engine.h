@@ -15,6 +15,7 @@
 #include "floe/base/result.h"
 #include "floe/base/scan_metrics.h"
 #include "floe/columnar/column.h"
+#include "floe/iceberg/expression.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/warehouse.h"
 #include "floe/sql/query.h"
@@ -22,11 +23,26 @@
 
 namespace floe::sql {
 
+struct TableResolver;  // binder.h
+
+// A table a SELECT scans, as the binder planned it: what another engine given the same
+// statement must read (floe bench's other engines are told it).
+struct ScanDescription {
+  std::string table;                 // NAMESPACE.TABLE
+  std::string metadata_location;     // the metadata file the scan reads
+  std::vector<std::string> columns;  // the columns read (dotted paths for nested fields)
+  iceberg::ExprPtr filter;           // conjuncts pruning can use, by column name; null: none
+};
+
 class Engine {
  public:
   explicit Engine(iceberg::Warehouse warehouse);
   // One statement. Errors name what was wrong and where ("at line 1, column 8: ...").
   Result<QueryResult> Execute(std::string_view sql, const QueryOptions& options = {});
+  // The tables a SELECT (joins, subqueries, CTEs and set operations included) scans, in the order
+  // the binder meets them; nothing is read but the tables' metadata. Other statements are an
+  // unsupported error.
+  Result<std::vector<ScanDescription>> DescribeScans(std::string_view sql);
   // Splits a script into statements on top-level ';' (quotes and comments respected).
   static Result<std::vector<std::string>> SplitStatements(std::string_view script);
   iceberg::Warehouse& warehouse() { return warehouse_; }
@@ -42,6 +58,7 @@ class Engine {
   void SetCallHandler(CallHandler handler) { call_handler_ = std::move(handler); }
 
  private:
+  TableResolver MakeResolver(const QueryOptions& options);
   Result<QueryResult> RunSettingStatement(const SettingStatement& s, const QueryOptions& options);
 
   iceberg::Warehouse warehouse_;
