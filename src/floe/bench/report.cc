@@ -64,6 +64,29 @@ nlohmann::json SpreadJson(const Spread& s) {
 const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                          "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
+// The engines' rows of question q: floe's and each other engine's, design by design.
+struct EngineRow {
+  std::string engine;
+  size_t design;
+  const Measurement* m;
+};
+std::vector<EngineRow> EngineRows(const BenchResult& r, size_t q) {
+  std::vector<EngineRow> rows;
+  for (size_t d = 0; d < r.sheet.designs.size(); ++d) {
+    if (q < r.results.size()) rows.push_back({"floe", d, &r.results[q][d]});
+    for (size_t e = 0; e < r.engines.size() && e < r.engine_results.size(); ++e) {
+      if (q < r.engine_results[e].size())
+        rows.push_back({r.engines[e], d, &r.engine_results[e][q][d]});
+    }
+  }
+  return rows;
+}
+
+// "GET/HEAD/other" of a measured run.
+std::string RequestKinds(const io::RequestCounts& c) {
+  return fmt::format("{}/{}/{}", c.get, c.head, c.total() - c.get - c.head);
+}
+
 }  // namespace
 
 std::string FormatTables(const BenchResult& r) {
@@ -91,6 +114,24 @@ std::string FormatTables(const BenchResult& r) {
           fmt::format("{:<28} {:>12} {:>9} {:>10}  {:<22} {:>18}\n", s.designs[d].name, Cell(m, 0),
                       Cell(m, 1), Cell(m, 2), Cell(m, 3), m.error.empty() ? Cell(m, 4) : "");
       if (!m.error.empty()) out += fmt::format("{:<28} {}\n", "", m.error);
+    }
+    if (r.engines.empty()) continue;
+    out += fmt::format(
+        "   on each engine (requests through the proxy; floe's with the caches its warm-up filled, "
+        "the others keep none between questions; * ~ among one engine's designs)\n");
+    out += fmt::format("   {:<10} {:<24} {:>6} {:>14} {:>10}  {:<22}\n", "engine", "design",
+                       "files", "GET/HEAD/other", "bytes", "median (min-max)");
+    for (const EngineRow& e : EngineRows(r, q)) {
+      const Measurement& m = *e.m;
+      if (!m.error.empty()) {
+        out += fmt::format("   {:<10} {:<24} {}\n", e.engine, s.designs[e.design].name, m.error);
+        continue;
+      }
+      out += fmt::format(
+          "   {:<10} {:<24} {:>6} {:>14} {:>10}  {:<22}{}\n", e.engine, s.designs[e.design].name,
+          m.data_files_opened, RequestKinds(m.counts),
+          FormatBytes(static_cast<double>(m.counts.bytes_read)), Cell(m, 3),
+          m.differs_from_floe.empty() ? "" : "  answer differs; floe's: " + m.differs_from_floe);
     }
   }
   out +=
@@ -238,6 +279,31 @@ std::string FormatJson(const BenchResult& r) {
     }
     compacted.push_back({{"name", s.questions[q].name}, {"results", per}});
   }
+  json engines = json::array();
+  for (size_t q = 0; q < s.questions.size() && !r.engines.empty(); ++q) {
+    for (const EngineRow& e : EngineRows(r, q)) {
+      const Measurement& m = *e.m;
+      json j = {{"question", s.questions[q].name},
+                {"engine", e.engine},
+                {"design", s.designs[e.design].name}};
+      if (!m.error.empty()) {
+        j["error"] = m.error;
+      } else {
+        j["data_files_opened"] = m.data_files_opened;
+        j["requests"] = json::parse(m.counts.ToJson());
+        j["requests_total"] = m.counts.total();
+        j["bytes_fetched"] = m.counts.bytes_read;
+        j["cold"] = {{"requests", json::parse(m.cold_counts.ToJson())},
+                     {"bytes_fetched", m.cold_counts.bytes_read}};
+        j["rows"] = m.rows;
+        j["first_value"] = m.first_value;
+        j["latency_ms"] = SpreadJson(m.latency);
+        j["verdict"] = m.verdict;
+        if (!m.differs_from_floe.empty()) j["differs_from_floe"] = m.differs_from_floe;
+      }
+      engines.push_back(j);
+    }
+  }
   json doc = {{"worksheet", s.name},
               {"table", s.table},
               {"simulated_s3", r.simulated},
@@ -245,6 +311,7 @@ std::string FormatJson(const BenchResult& r) {
               {"questions", questions},
               {"recommended", r.best_design >= 0 ? json(s.designs[r.best_design].name) : json()},
               {"recommendation", r.recommendation}};
+  if (!r.engines.empty()) doc["engines"] = engines;
   if (s.changes) {
     doc["changes"] = changes;
     doc["questions_after_compaction"] = compacted;
@@ -458,6 +525,23 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
         md += fmt::format(" {} |", fig);
       }
       md += "\n";
+    }
+    if (r.engines.empty()) continue;
+    md +=
+        "\nOn each engine, the same tables (requests and bytes counted by the proxy; floe's with "
+        "the footer and metadata caches its warm-up filled, the other engines keep none between "
+        "questions; * fastest, ~ indistinguishable, among one engine's designs):\n\n"
+        "| engine | design | files opened | GET/HEAD/other | bytes | median (min-max) | answer |\n"
+        "|---|---|---:|---:|---:|---|---|\n";
+    for (const EngineRow& e : EngineRows(r, q)) {
+      const Measurement& m = *e.m;
+      md += fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} |\n", e.engine, s.designs[e.design].name, Cell(m, 0),
+          m.error.empty() ? RequestKinds(m.counts) : "-", Cell(m, 2),
+          m.error.empty() ? Cell(m, 3) : Escape(m.error),
+          !m.error.empty()              ? ""
+          : m.differs_from_floe.empty() ? "as floe's"
+                                        : "differs (floe: " + Escape(m.differs_from_floe) + ")");
     }
   }
   for (size_t q = 0; q < s.questions.size() && q < r.compacted.size(); ++q) {

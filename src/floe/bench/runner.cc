@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -163,6 +164,33 @@ std::string ChangeSql(const ChangeSpec& c, const std::string& table, const std::
     }
   }
   return sql;
+}
+
+// Two engines' answers agree: the same number of rows and the same first cell, numbers compared
+// as numbers (1e-9 relative: engines print 2.50, 2.5 and 2.5000000001 for one sum), other
+// values as text once a trailing "+00:00"/"Z" of a UTC timestamp and a "T" separator are
+// normalised away.
+bool SameAnswer(const Measurement& a, const Measurement& b) {
+  if (a.rows != b.rows) return false;
+  if (a.first_value == b.first_value) return true;
+  auto number = [](const std::string& s) -> std::optional<double> {
+    if (s.empty()) return std::nullopt;
+    char* end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) return std::nullopt;
+    return v;
+  };
+  auto x = number(a.first_value), y = number(b.first_value);
+  if (x && y) return std::fabs(*x - *y) <= 1e-9 * std::max({1.0, std::fabs(*x), std::fabs(*y)});
+  auto norm = [](std::string s) {
+    for (const char* tail : {"+00:00", "Z", ".000000", ".000"}) {
+      if (s.ends_with(tail)) s.resize(s.size() - std::string_view(tail).size());
+    }
+    if (s.size() > 10 && s[10] == 'T') s[10] = ' ';
+    if (s == "NULL" || s == "None" || s == "null") return std::string();
+    return s;
+  };
+  return norm(a.first_value) == norm(b.first_value);
 }
 
 }  // namespace
@@ -336,6 +364,14 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
   };
   FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(wo));
   FLOE_ASSIGN_OR_RETURN(QuestionFn ask, questions(w));
+  // The other engines, each one long-lived session for the whole run.
+  std::vector<QuestionFn> peer_ask;
+  for (const auto& e : options.engines) {
+    FLOE_ASSIGN_OR_RETURN(QuestionFn f, e.questions(w));
+    peer_ask.push_back(std::move(f));
+    result.engines.push_back(e.name);
+  }
+  const size_t ne = peer_ask.size();
 
   const size_t nd = sheet.designs.size();
   const int runs_per_question =
@@ -346,9 +382,9 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
                               : 0;
   std::unique_ptr<Progress> progress;
   if (options.progress)
-    progress = std::make_unique<Progress>("measuring " + sheet.name,
-                                          sheet.questions.size() * runs_per_question + change_runs,
-                                          "runs");
+    progress = std::make_unique<Progress>(
+        "measuring " + sheet.name,
+        sheet.questions.size() * runs_per_question * (1 + ne) + change_runs, "runs");
   auto advance = [&](int n = 1) {
     if (progress) progress->Advance(n);
   };
@@ -382,61 +418,98 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
     }
   }
 
-  // Every question on every design: a cold run, then the protocol.
-  auto measure = [&](std::vector<std::vector<Measurement>>* into) -> Status {
+  // Every question on every design: a cold run, then the protocol. With `engines`, every other
+  // engine's arms too, interleaved with floe's (floe's design d, then each engine's, ...).
+  auto measure = [&](std::vector<std::vector<Measurement>>* into, bool engines) -> Status {
+    const size_t npeers = engines ? ne : 0;
+    if (engines) result.engine_results.assign(npeers, {});
     for (size_t qi = 0; qi < sheet.questions.size(); ++qi) {
       const Question& q = sheet.questions[qi];
       // The report shows the question as asked: placeholders other than {table} resolved.
       FLOE_ASSIGN_OR_RETURN(result.sheet.questions[qi].sql, QuestionSql(q, "{table}", source_rows));
       std::vector<Measurement> row(nd);
-      std::vector<std::string> sql(nd);
+      std::vector<std::vector<Measurement>> peer_row(npeers, std::vector<Measurement>(nd));
       std::vector<ArmRun> arms;
-      std::vector<size_t> arm_design;
+      std::vector<std::pair<size_t, size_t>> arm_of;  // (0 floe, 1 + peer engine; design)
       for (size_t d = 0; d < nd; ++d) {
-        FLOE_ASSIGN_OR_RETURN(sql[d], QuestionSql(q, result.builds[d].table, source_rows));
+        std::string text;
+        FLOE_ASSIGN_OR_RETURN(text, QuestionSql(q, result.builds[d].table, source_rows));
         w.runtime->ClearCaches();
         counting->Reset();
-        auto got = ask(sql[d]);
+        auto got = ask(text);
         io::RequestCounts counts = counting->Snapshot();
         advance();
         if (!got) {
           row[d].error = got.error().ToString();
           advance(options.protocol.warmup + options.protocol.rounds);
-          continue;
+        } else {
+          row[d].data_files_opened = got->data_files_opened;
+          row[d].rows = got->rows;
+          row[d].first_value = got->first_value;
+          row[d].cold_counts = counts;
+          // Runs are sequential (interleaved, never concurrent), so the counts of each run are
+          // its own; the last run is the last measured round.
+          arms.emplace_back([&ask, &counting, &row, d, text]() -> Result<double> {
+            counting->Reset();
+            Stopwatch watch;
+            FLOE_RETURN_IF_ERROR(ask(text));
+            const double ms = watch.ElapsedMs();
+            row[d].counts = counting->Snapshot();
+            return ms;
+          });
+          arm_of.emplace_back(0, d);
         }
-        row[d].data_files_opened = got->data_files_opened;
-        row[d].rows = got->rows;
-        row[d].first_value = got->first_value;
-        row[d].cold_counts = counts;
-        const std::string text = sql[d];
-        // Runs are sequential (interleaved, never concurrent), so the counts of each run are its
-        // own; the last run is the last measured round.
-        arms.emplace_back([&ask, &counting, &row, d, text]() -> Result<double> {
-          counting->Reset();
-          Stopwatch watch;
-          FLOE_RETURN_IF_ERROR(ask(text));
-          const double ms = watch.ElapsedMs();
-          row[d].counts = counting->Snapshot();
-          return ms;
-        });
-        arm_design.push_back(d);
+        for (size_t e = 0; e < npeers; ++e) {
+          Measurement& m = peer_row[e][d];
+          auto peer = peer_ask[e](text);
+          advance();
+          if (!peer) {
+            m.error = peer.error().ToString();
+            advance(options.protocol.warmup + options.protocol.rounds);
+            continue;
+          }
+          m.data_files_opened = peer->data_files_opened;
+          m.rows = peer->rows;
+          m.first_value = peer->first_value;
+          m.cold_counts = peer->counts.value_or(io::RequestCounts{});
+          if (row[d].error.empty() && !SameAnswer(row[d], m))
+            m.differs_from_floe = fmt::format("rows {}, first {}", row[d].rows, row[d].first_value);
+          arms.emplace_back([&peer_ask, &peer_row, e, d, text]() -> Result<double> {
+            Stopwatch watch;
+            FLOE_ASSIGN_OR_RETURN(QuestionOutcome o, peer_ask[e](text));
+            const double ms = o.engine_ms.value_or(watch.ElapsedMs());
+            peer_row[e][d].counts = o.counts.value_or(io::RequestCounts{});
+            return ms;
+          });
+          arm_of.emplace_back(1 + e, d);
+        }
       }
       if (!arms.empty()) {
         auto measured = RunProtocol(arms, options.protocol, [&] { advance(); });
         if (!measured) return std::unexpected(measured.error());
-        std::vector<Spread> spreads;
-        for (size_t a = 0; a < arms.size(); ++a) {
-          row[arm_design[a]].latency = (*measured)[a].spread;
-          spreads.push_back((*measured)[a].spread);
+        // Verdicts among one engine's designs: which layout wins on that engine.
+        for (size_t engine = 0; engine <= npeers; ++engine) {
+          std::vector<Spread> spreads;
+          std::vector<Measurement*> ms;
+          for (size_t a = 0; a < arms.size(); ++a) {
+            if (arm_of[a].first != engine) continue;
+            Measurement& m =
+                engine == 0 ? row[arm_of[a].second] : peer_row[engine - 1][arm_of[a].second];
+            m.latency = (*measured)[a].spread;
+            spreads.push_back(m.latency);
+            ms.push_back(&m);
+          }
+          auto verdicts = Verdicts(spreads);
+          for (size_t i = 0; i < ms.size(); ++i) ms[i]->verdict = verdicts[i];
         }
-        auto verdicts = Verdicts(spreads);
-        for (size_t a = 0; a < arms.size(); ++a) row[arm_design[a]].verdict = verdicts[a];
       }
       into->push_back(std::move(row));
+      for (size_t e = 0; e < npeers; ++e)
+        result.engine_results[e].push_back(std::move(peer_row[e]));
     }
     return {};
   };
-  FLOE_RETURN_IF_ERROR(measure(&result.results));
+  FLOE_RETURN_IF_ERROR(measure(&result.results, true));
 
   // Compaction, then the questions again.
   if (sheet.changes) {
@@ -476,7 +549,7 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
       out.compaction_counts = counting->Snapshot();
       FLOE_ASSIGN_OR_RETURN(out.after_compaction, StateOf(w, result.builds[d].table));
     }
-    FLOE_RETURN_IF_ERROR(measure(&result.compacted));
+    FLOE_RETURN_IF_ERROR(measure(&result.compacted, false));
   }
   if (progress) progress->Finish();
   Recommend(result, options.prices);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,25 @@ struct QuestionOutcome {
   int64_t data_files_opened = 0;
   int64_t rows = 0;         // result rows
   std::string first_value;  // the first cell of the result, for the report
+  // The statement's requests and bytes when the engine's reads do not go through the warehouse's
+  // store (another engine, counted by a proxy); unset: the CountingStore's counts are used.
+  std::optional<io::RequestCounts> counts;
+  // The statement's time as the engine measured it (its own work, not the caller's preparations
+  // around it); unset: the runner's clock around the call.
+  std::optional<double> engine_ms;
 };
 
 // Answers one SQL statement against the warehouse it was made for.
 using QuestionFn = std::function<Result<QuestionOutcome>(const std::string& sql)>;
 // Makes a QuestionFn for a warehouse (whose store is already counted and simulated).
 using QuestionFnFactory = std::function<Result<QuestionFn>(const iceberg::Warehouse& warehouse)>;
+
+// Another engine measured beside floe on the same tables (Spark, DuckDB, pyiceberg: the CLI's
+// peer_engines): its QuestionFn gets each question as floe runs it and reports its own counts.
+struct EngineArm {
+  std::string name;
+  QuestionFnFactory questions;
+};
 
 struct BenchOptions {
   // Where the designs' tables go: a local directory of bench's own (see BuildDesign), or a store
@@ -47,6 +61,9 @@ struct BenchOptions {
   // goes through it.
   std::function<Result<io::StorePtr>(io::StorePtr)> decorate;
   ProtocolOptions protocol;
+  // Engines measured beside floe on every question (after the changes, when there are any): their
+  // arms interleave with floe's under the protocol.
+  std::vector<EngineArm> engines;
   double scale = 1;  // multiplies the source's rows (demo --scale)
   Prices prices;
   // Progress lines on stderr (floe::Progress); off in tests.
@@ -75,6 +92,9 @@ struct Measurement {
   std::string first_value;
   Spread latency;
   std::string verdict;  // protocol verdict among the designs: "best", "~best" or ""
+  // Another engine's measurement whose answer (rows, first value) is not floe's: floe's, as
+  // "rows N, first V", for the report. Empty when they agree (or for floe itself).
+  std::string differs_from_floe;
 };
 
 // What a table holds, from its current snapshot's summary.
@@ -101,6 +121,10 @@ struct BenchResult {
   Worksheet sheet;
   std::vector<DesignBuild> builds;                // per design
   std::vector<std::vector<Measurement>> results;  // [question][design] (after the changes)
+  // BenchOptions::engines' names, and their measurements [engine][question][design] (verdicts
+  // among one engine's designs).
+  std::vector<std::string> engines;
+  std::vector<std::vector<std::vector<Measurement>>> engine_results;
   // With changes: per design, and the questions measured again after compaction.
   std::vector<ChangesOutcome> changes;
   std::vector<std::vector<Measurement>> compacted;  // [question][design]
