@@ -5,10 +5,13 @@
 # the Spark peer: Java 17 and Maven from Debian when missing, pyspark in the virtual environment,
 # Iceberg's Spark runtime and the SQLite JDBC driver fetched by their Maven coordinates into
 # ~/.cache/floe/jars (with iceberg-aws-bundle, for S3FileIO), and Iceberg's REST catalog fixture (scripts/rest_catalog.sh install).
-# Usage: scripts/setup.sh [--build-only] [--no-s3-server] [--no-python] [--no-spark]
+# Usage: scripts/setup.sh [--build-only] [--peers] [--no-s3-server] [--no-python] [--no-spark]
 #   --build-only   only the Debian packages that building floe needs (what `./floe.sh demo` uses:
 #                  the demo runs in-process on a local directory); no test server, no Python
 #                  environment, no Spark peer, no lint tools
+#   --peers        what `floe bench --engines spark,duckdb,pyiceberg` needs beside the build: the
+#                  engines (Python environments, Java, the Iceberg jars) and the S3 server; no lint
+#                  tools and no REST catalog fixture
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,9 +19,11 @@ want_s3=1
 want_python=1
 want_spark=1
 want_lint=1
+want_rest=1
 for arg in "$@"; do
   case "$arg" in
-    --build-only) want_s3=0; want_python=0; want_spark=0; want_lint=0 ;;
+    --build-only) want_s3=0; want_python=0; want_spark=0; want_lint=0; want_rest=0 ;;
+    --peers) want_s3=1; want_python=1; want_spark=1; want_lint=0; want_rest=0 ;;
     --no-s3-server) want_s3=0 ;;
     --no-python) want_python=0; want_spark=0 ;;
     --no-spark) want_spark=0 ;;
@@ -124,5 +129,7 @@ if ((want_spark)); then
     fi
   done
   # Iceberg's reference REST catalog, which the REST tests start on loopback.
-  "$root/scripts/rest_catalog.sh" install
+  if ((want_rest)); then
+    "$root/scripts/rest_catalog.sh" install
+  fi
 fi

@@ -2,6 +2,7 @@
 // bench module's; this file parses flags, asks questions through the SQL engine, and prints.
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli.h"
 #include "floe/base/clock.h"
@@ -20,6 +22,7 @@
 #include "floe/columnar/column.h"
 #include "floe/sql/engine.h"
 #include "floe/sql/query_log.h"
+#include "peer_engines.h"
 
 namespace floe::cli {
 namespace {
@@ -63,6 +66,7 @@ struct BenchArgs {
   std::string read_objective = "latency";
   std::vector<std::string> sets;
   std::string tables_at;
+  std::vector<std::string> engines;
 };
 
 // `tables_at` (--tables-at): build in that warehouse, with the global --catalog and S3 flags,
@@ -134,6 +138,76 @@ class ScratchDir {
   std::string path_;
 };
 
+// --engines: the other engines to measure beside floe, each an arm reading the designs' tables
+// through a counting proxy started here in front of the S3 server (--s3-endpoint). The proxy gets
+// --simulate-s3's timing so every engine sees it, and floe's own reads go through it too.
+// Returns the proxy (null when --engines names only floe).
+Result<std::unique_ptr<io::CountingProxy>> SetUpEngines(const GlobalOptions& g, const BenchArgs& a,
+                                                        const std::string& scratch,
+                                                        bench::BenchOptions* o) {
+  std::vector<std::string> peers;
+  for (const auto& e : a.engines) {
+    if (e == "floe") continue;
+    const auto& known = PeerEngineNames();
+    if (std::find(known.begin(), known.end(), e) == known.end())
+      return InvalidInput(
+          "--engines: unknown engine '{}' (floe, spark, spark-aal, duckdb, pyiceberg)", e);
+    if (std::find(peers.begin(), peers.end(), e) == peers.end()) peers.push_back(e);
+  }
+  if (peers.empty()) return nullptr;
+  if (!a.tables_at.starts_with("s3://"))
+    return InvalidInput(
+        "--engines {} reads the designs' tables from an S3 store: add --tables-at "
+        "s3://BUCKET/PREFIX with --catalog and --s3-endpoint (README: \"Other engines\")",
+        fmt::join(peers, ","));
+  if (!g.catalog.starts_with("sqlite:") && !g.catalog.starts_with("rest:"))
+    return InvalidInput(
+        "--engines needs --catalog sqlite:PATH or rest:URL, which the other "
+        "engines open too");
+  io::S3Options s3 = S3OptionsFrom(g);
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v == nullptr ? "" : v);
+  };
+  std::string upstream = s3.endpoint;
+  if (upstream.empty()) upstream = env("AWS_ENDPOINT_URL_S3");
+  if (upstream.empty()) upstream = env("AWS_ENDPOINT_URL");
+  if (!upstream.starts_with("http://"))
+    return InvalidInput(
+        "--engines counts every engine's requests through a proxy in front of an http:// S3 "
+        "server; --s3-endpoint is '{}'",
+        upstream);
+  io::ProxyOptions po;
+  po.upstream = upstream;
+  if (g.simulate_s3) {
+    FLOE_ASSIGN_OR_RETURN(po.simulate, io::ParseSimulationOptions(*g.simulate_s3));
+  }
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<io::CountingProxy> proxy, io::CountingProxy::Start(po));
+  o->s3.endpoint = proxy->endpoint();
+  o->s3.path_style = true;
+  o->decorate = nullptr;  // the proxy keeps S3's timing for every engine
+  PeerSetup setup;
+  setup.catalog = g.catalog;
+  if (g.catalog.starts_with("sqlite:"))
+    setup.catalog = "sqlite:" + std::filesystem::absolute(g.catalog.substr(7)).string();
+  setup.warehouse = a.tables_at;
+  setup.endpoint = proxy->endpoint();
+  setup.access_key = s3.access_key_id.empty() ? env("AWS_ACCESS_KEY_ID") : s3.access_key_id;
+  setup.secret_key =
+      s3.secret_access_key.empty() ? env("AWS_SECRET_ACCESS_KEY") : s3.secret_access_key;
+  setup.region = s3.region;
+  if (setup.region.empty()) setup.region = env("AWS_REGION");
+  if (setup.region.empty()) setup.region = env("AWS_DEFAULT_REGION");
+  if (setup.region.empty()) setup.region = "us-east-1";
+  setup.proxy = proxy.get();
+  setup.scratch = scratch + "/engines";
+  std::error_code ec;
+  std::filesystem::create_directories(setup.scratch, ec);
+  if (ec) return IOError("cannot create '{}': {}", setup.scratch, ec.message());
+  for (const auto& e : peers) o->engines.push_back(PeerEngineArm(e, setup));
+  return proxy;
+}
+
 int Bench(const GlobalOptions& g, const BenchArgs& a) {
   if (g.no_simulate_s3 && g.simulate_s3)
     return ReportError(Error{ErrorKind::kInvalidInput,
@@ -151,6 +225,8 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
     warehouse = scratch->path();
   }
   auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale, a.tables_at, warehouse);
+  auto proxy = SetUpEngines(g, a, warehouse, &options);
+  if (!proxy) return ReportError(proxy.error());
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
   auto settings = SettingsFrom(a.sets);
@@ -282,6 +358,14 @@ void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
                 "Empty the footer and metadata caches before every run (default: warm, as the "
                 "warm-up runs leave them)");
   cmd->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
+  cmd->add_option(
+         "--engines", args->engines,
+         "Also ask every question on these engines, on the same tables (with "
+         "--tables-at s3://...): spark, spark-aal (Spark through S3's Analytics Accelerator "
+         "Library), duckdb, pyiceberg (floe always runs); each "
+         "one's requests and bytes are counted by a proxy floe starts in front of "
+         "--s3-endpoint")
+      ->delimiter(',');
   AddSetOption(cmd, &args->sets);
   cmd->callback([&options, args] {
     int rc = Bench(options, *args);
