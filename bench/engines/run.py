@@ -16,7 +16,10 @@ pyiceberg's is load_table + scan().to_arrow() in one process; DuckDB's external 
 (it would answer later rounds from memory, with no request).
 Prints a table per K and floe's speed-up over each engine.
 Usage: bench/engines/run.py FLOE_BINARY [--rows 2000000] [--files 250,500] [--rounds 3]
-       [--engines floe,spark,pyiceberg,duckdb] [--simulate SPEC]
+       [--engines floe,spark,spark-aal,pyiceberg,duckdb] [--aal-cache] [--simulate SPEC]
+spark-aal is the same Spark session reading through a second catalog on the same tables with
+S3FileIO's `s3.analytics-accelerator.enabled` (AWS's Analytics Accelerator Library, shipped in
+iceberg-aws-bundle 1.11).
 """
 import argparse
 import glob
@@ -39,7 +42,10 @@ ap.add_argument("floe")
 ap.add_argument("--rows", type=int, default=2000000)
 ap.add_argument("--files", default="250,500")
 ap.add_argument("--rounds", type=int, default=3)
-ap.add_argument("--engines", default="floe,spark,pyiceberg,duckdb")
+ap.add_argument("--engines", default="floe,spark,spark-aal,pyiceberg,duckdb")
+ap.add_argument("--aal-cache", action="store_true",
+                help="spark-aal keeps the library's default caches (blocks and object sizes, kept "
+                     "in the JVM between scans)")
 ap.add_argument("--simulate", default="", help="the proxy's --simulate-s3 settings ('' = defaults)")
 args = ap.parse_args()
 ENGINES = args.engines.split(",")
@@ -66,6 +72,14 @@ for line in sys.stdin:
     print(json.dumps({"ms": (time.perf_counter() - t) * 1000, "rows": r[0], "sum": int(r[1])}),
           flush=True)
 '''
+
+
+# AWS's Analytics Accelerator Library on, its block and object-size caches expiring at once: it
+# would otherwise answer a repeated scan from the JVM's memory (as DuckDB's file cache, off too).
+AAL = {"s3.analytics-accelerator.enabled": "true",
+       **{"s3.analytics-accelerator." + k: "1" for k in (
+           "physicalio.cache.timeout", "physicalio.memory.cleanup.frequency",
+           "physicalio.metadatastore.ttl")}}
 
 
 def get_json(url, method="GET"):
@@ -111,12 +125,23 @@ def main():
             print(f"table db.t{k}: {args.rows} rows in {nfiles[k]} data files (bucket({k}))",
                   flush=True)
 
-        if "spark" in ENGINES:
+        if "spark-aal" in ENGINES:
+            # Iceberg's JdbcCatalog keys tables by catalog name: the twin catalog sees the same
+            # tables through rows of its own (read-only here; nothing commits through it).
+            import sqlite3
+            with sqlite3.connect(catalog) as db:
+                cols = [r[1] for r in db.execute("PRAGMA table_info(iceberg_tables)")]
+                rest = ", ".join(c for c in cols if c != "catalog_name")
+                db.execute(f"INSERT INTO iceberg_tables (catalog_name, {rest}) "
+                           f"SELECT 'floeaal', {rest} FROM iceberg_tables WHERE catalog_name = 'floe'")
+        if "spark" in ENGINES or "spark-aal" in ENGINES:
             import floe_spark
             spark = floe_spark.session("s3://engines/wh", work, name="floe-engines", catalog_db=catalog,
                                        s3={"endpoint": uri, "access_key": s3["FLOE_S3_ACCESS_KEY"],
                                            "secret_key": s3["FLOE_S3_SECRET_KEY"],
-                                           "region": s3["FLOE_S3_REGION"]})
+                                           "region": s3["FLOE_S3_REGION"]},
+                                       twins={"floeaal": {"s3.analytics-accelerator.enabled": "true"}
+                                              if args.aal_cache else AAL})
         if "pyiceberg" in ENGINES:
             from pyiceberg.catalog.sql import SqlCatalog
             pycat = SqlCatalog("floe", uri=f"sqlite:///{catalog}", **{
@@ -137,9 +162,10 @@ def main():
                 out = json.loads(floe("query", "--stats", "--format", "json", "-e",
                                       f"SELECT count(*), sum(quantity) FROM {t}"))
                 return out["stats"]["wall_ms"], out["rows"][0][0], int(out["rows"][0][1])
-            if engine == "spark":
+            if engine in ("spark", "spark-aal"):
+                cat = "floe" if engine == "spark" else "floeaal"
                 t0 = time.perf_counter()
-                r = spark.sql(f"SELECT count(*) c, sum(quantity) s FROM floe.{t}").collect()[0]
+                r = spark.sql(f"SELECT count(*) c, sum(quantity) s FROM {cat}.{t}").collect()[0]
                 return (time.perf_counter() - t0) * 1000, r["c"], int(r["s"])
             if engine == "pyiceberg":
                 t0 = time.perf_counter()

@@ -23,11 +23,13 @@ def jar(jars, pattern):
 
 
 def session(warehouse, work, jars=DEFAULT_JARS, name="floe-spark", cores=2, memory="4g",
-            rest_uri=None, s3=None, catalog_db=None):
+            rest_uri=None, s3=None, catalog_db=None, twins=None):
     """Spark local[cores] on `warehouse` (its catalog.db, or `catalog_db`), scratch files under
     `work`; with `rest_uri`, the `floe` catalog is that Iceberg REST catalog instead. With `s3`
     ({"endpoint", "access_key", "secret_key", "region"}) the catalog's files go through Iceberg's
-    S3FileIO to that endpoint (path-style), with iceberg-aws-bundle on the classpath."""
+    S3FileIO to that endpoint (path-style), with iceberg-aws-bundle on the classpath. `twins`
+    ({name: {property: value}}) adds catalogs on the same tables with other properties (e.g.
+    S3FileIO's analytics accelerator), so one session compares them."""
     jar_list = [jar(jars, "iceberg-spark-runtime-4.1_2.13-*.jar"), jar(jars, "sqlite-jdbc-*.jar")]
     if s3:
         jar_list.append(jar(jars, "iceberg-aws-bundle-*.jar"))
@@ -40,27 +42,24 @@ def session(warehouse, work, jars=DEFAULT_JARS, name="floe-spark", cores=2, memo
                .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={work}/derby")
                .config("spark.jars", ",".join(jar_list))
                .config("spark.sql.extensions",
-                       "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-               .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog"))
+                       "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"))
+    props = {}
     if rest_uri:
-        builder = (builder.config("spark.sql.catalog.floe.type", "rest")
-                   .config("spark.sql.catalog.floe.uri", rest_uri))
+        props.update({"type": "rest", "uri": rest_uri})
     else:
-        builder = (builder.config("spark.sql.catalog.floe.type", "jdbc")
-                   .config("spark.sql.catalog.floe.uri",
-                           f"jdbc:sqlite:{catalog_db or warehouse + '/catalog.db'}")
-                   .config("spark.sql.catalog.floe.warehouse",
-                           warehouse if "://" in warehouse else f"file:{warehouse}")
-                   .config("spark.sql.catalog.floe.jdbc.schema-version", "V1")
-                   .config("spark.sql.catalog.floe.clients", "1"))
+        props.update({"type": "jdbc", "uri": f"jdbc:sqlite:{catalog_db or warehouse + '/catalog.db'}",
+                      "warehouse": warehouse if "://" in warehouse else f"file:{warehouse}",
+                      "jdbc.schema-version": "V1", "clients": "1"})
     if s3:
-        c = "spark.sql.catalog.floe."
-        builder = (builder.config(c + "io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
-                   .config(c + "s3.endpoint", s3["endpoint"])
-                   .config(c + "s3.path-style-access", "true")
-                   .config(c + "s3.access-key-id", s3["access_key"])
-                   .config(c + "s3.secret-access-key", s3["secret_key"])
-                   .config(c + "client.region", s3["region"]))
+        props.update({"io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+                      "s3.endpoint": s3["endpoint"], "s3.path-style-access": "true",
+                      "s3.access-key-id": s3["access_key"], "s3.secret-access-key": s3["secret_key"],
+                      "client.region": s3["region"]})
+    for catalog, extra in [("floe", {})] + sorted((twins or {}).items()):
+        builder = builder.config(f"spark.sql.catalog.{catalog}",
+                                 "org.apache.iceberg.spark.SparkCatalog")
+        for key, value in {**props, **extra}.items():
+            builder = builder.config(f"spark.sql.catalog.{catalog}.{key}", value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
