@@ -5,7 +5,9 @@
 // counting proxy) are tests/interop/bench_engines.py's.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "floe/bench/report.h"
@@ -78,8 +80,8 @@ TEST(BenchEngines, ArmsInterleaveAndReportTheirOwnCounts) {
   // Per design: floe's cold run then each engine's first run; then the protocol over the eight
   // arms (floe A, x A, y A, z A, floe B, ...): one warm-up each, then two interleaved rounds.
   std::vector<std::string> arms = {"floe:A", "x:A", "y:A", "z:A", "floe:B", "x:B", "y:B", "z:B"};
-  std::vector<std::string> want = arms;                          // first runs
-  want.insert(want.end(), arms.begin(), arms.end());             // warm-up
+  std::vector<std::string> want = arms;                                           // first runs
+  want.insert(want.end(), arms.begin(), arms.end());                              // warm-up
   for (int i = 0; i < 2; ++i) want.insert(want.end(), arms.begin(), arms.end());  // rounds
   EXPECT_EQ(calls.log, want);
 
@@ -135,6 +137,51 @@ TEST(BenchEngines, AnEngineThatFailsIsAnErrorOfItsOwnRowOnly) {
   EXPECT_EQ(r->results[0][0].latency.n, 1);
   EXPECT_NE(r->engine_results[0][0][0].error.find("no such function: date_trunc"),
             std::string::npos);
+}
+
+// A design built by another engine: the runner hands its writer the source as one Parquet file per
+// write (still there while it builds), once per such design, from one writer made once; a failed
+// build is an error naming the design and the engine; an engine the run cannot start is one too.
+TEST(BenchEngines, DesignsBuiltByAnotherEngineGoToItsWriter) {
+  testing::TempDir dir;
+  std::string yaml = kSheet;
+  yaml.insert(yaml.find("questions:"),
+              "  - name: C\n    built_by: spark\n  - name: D\n    built_by: spark\n");
+  auto sheet = bench::ParseWorksheet(yaml, "two").value();
+  Calls calls;
+  int made = 0;
+  std::vector<std::pair<std::string, size_t>> builds;
+  bench::BenchOptions o;
+  o.warehouse = dir.str();
+  o.progress = false;
+  o.writers["spark"] = [&]() -> Result<bench::EngineWriter> {
+    ++made;
+    bench::EngineWriter w;
+    w.build = [&](const bench::Design& d, const std::string& table,
+                  const std::vector<std::string>& writes) -> Result<std::vector<std::string>> {
+      size_t present = 0;
+      for (const auto& f : writes) present += std::filesystem::exists(f) ? 1 : 0;
+      builds.emplace_back(d.name + " " + table, present);
+      if (d.name == "D") return InvalidInput("CREATE TABLE failed: no such catalog");
+      return InvalidInput("C is not built either");
+    };
+    return w;
+  };
+  auto r = bench::RunBench(sheet, o, Fake("floe", &calls, 1, "12", 0, 0));
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(made, 1);
+  ASSERT_EQ(builds.size(), 1u);  // C failed: the run stops there
+  EXPECT_EQ(builds[0], (std::pair<std::string, size_t>{"C b.ev_c", 1}));
+  EXPECT_NE(r.error().message.find("design 'C' (built by spark): C is not built either"),
+            std::string::npos)
+      << r.error().message;
+
+  o.writers.clear();
+  r = bench::RunBench(sheet, o, Fake("floe", &calls, 1, "12", 0, 0));
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("design 'C' is built by spark, which this run cannot start"),
+            std::string::npos)
+      << r.error().message;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ source: {generator: events, rows: 20000, seed: 7, writes: 4}
 designs:
   - name: A
   - name: B day
+    built_by: spark
     partition_by: day(event_ts)
     sort_by: customer_id
     tasks_per_write: 2
@@ -50,6 +51,8 @@ TEST(Worksheet, ParsesEveryKey) {
   ASSERT_EQ(w->designs.size(), 2u);
   const Design& b = w->designs[1];
   EXPECT_EQ(b.partition_by, "day(event_ts)");
+  EXPECT_EQ(w->designs[0].built_by, "floe");
+  EXPECT_EQ(b.built_by, "spark");
   EXPECT_EQ(b.tasks_per_write, 2);
   EXPECT_EQ(*b.target_file_size, 2'000'000);
   EXPECT_EQ(*b.row_group_size, 512 * 1024);
@@ -115,6 +118,8 @@ TEST(Worksheet, BadInputNamesTheKey) {
       {src + "designs: [{name: A, target_file_size: 2XB}]\n" + qs,
        {"designs[0].target_file_size", "unknown unit"}},
       {src + "designs: [{name: A, colour: red}]\n" + qs, {"designs[0].colour", "unknown key"}},
+      {src + "designs: [{name: A, built_by: trino}]\n" + qs,
+       {"designs[0].built_by", "floe or spark", "'trino'"}},
       {src + "designs: [{name: A}, {name: A}]\n" + qs, {"designs[1].name", "duplicate"}},
       {src + "designs: [{sort_by: id}]\n" + qs, {"designs[0].name", "missing"}},
       {src + "designs: [{name: A, maintenance: [{rewrite: zorder}]}]\n" + qs,

@@ -161,13 +161,13 @@ std::string FormatTables(const BenchResult& r) {
         out += fmt::format("{:<28} {}\n", s.designs[d].name, c.error);
         continue;
       }
-      out +=
-          fmt::format("{:<28} {:<22} {:>9} {:>22} {:>26}\n", s.designs[d].name,
-                      FormatSpread(c.latency), c.counts.total(),
-                      fmt::format("{} / {} ({} positions)", c.after_changes.data_files,
-                                  c.after_changes.delete_files, c.after_changes.deleted_positions),
-                      fmt::format("{:.0f} ms, {} / {}", c.compaction_ms,
-                                  c.after_compaction.data_files, c.after_compaction.delete_files));
+      out += fmt::format(
+          "{:<28} {:<22} {:>9} {:>22} {:>26}\n", s.designs[d].name, FormatSpread(c.latency),
+          c.counted ? std::to_string(c.counts.total()) : std::string("-"),
+          fmt::format("{} / {} ({} positions)", c.after_changes.data_files,
+                      c.after_changes.delete_files, c.after_changes.deleted_positions),
+          fmt::format("{:.0f} ms, {} / {}", c.compaction_ms, c.after_compaction.data_files,
+                      c.after_compaction.delete_files));
     }
     for (size_t q = 0; q < s.questions.size() && q < r.compacted.size(); ++q) {
       out += fmt::format("\n-- {}, after compaction\n", s.questions[q].name);
@@ -486,7 +486,8 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
       }
       md += fmt::format(
           "| {} | {} | {} | {} | {} | {} | {} | {} |\n", s.designs[d].name, FormatSpread(c.latency),
-          c.counts.total(), FormatBytes(static_cast<double>(c.counts.bytes_written)),
+          c.counted ? std::to_string(c.counts.total()) : std::string("-"),
+          c.counted ? FormatBytes(static_cast<double>(c.counts.bytes_written)) : std::string("-"),
           c.after_changes.data_files, c.after_changes.delete_files,
           c.after_changes.deleted_positions, chapter_figure("(changes)", s.designs[d].name));
     }
@@ -499,9 +500,10 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
       if (!c.error.empty()) continue;
       std::string steps;
       for (const auto& n : c.compaction_notes) steps += (steps.empty() ? "" : "; ") + n;
-      md += fmt::format("| {} | {} | {:.0f} ms | {} | {} | {} |\n", s.designs[d].name, steps,
-                        c.compaction_ms, c.compaction_counts.total(), c.after_compaction.data_files,
-                        c.after_compaction.delete_files);
+      md += fmt::format(
+          "| {} | {} | {:.0f} ms | {} | {} | {} |\n", s.designs[d].name, steps, c.compaction_ms,
+          c.compaction_counted ? std::to_string(c.compaction_counts.total()) : std::string("-"),
+          c.after_compaction.data_files, c.after_compaction.delete_files);
     }
   }
   for (size_t q = 0; q < s.questions.size() && q < r.results.size(); ++q) {

@@ -152,12 +152,12 @@ Result<TableState> StateOf(const iceberg::Warehouse& w, const std::string& table
   return out;
 }
 
-// The change statement of round `round` on a table: {table} and {changes} filled in.
-std::string ChangeSql(const ChangeSpec& c, const std::string& table, const std::string& file) {
+// The change statement of a round on a table: {table} and {changes} (how the engine reads the
+// round's Parquet file) filled in.
+std::string ChangeSql(const ChangeSpec& c, const std::string& table, const std::string& changes) {
   std::string sql = c.sql;
-  for (const auto& [key, value] :
-       {std::pair<std::string, std::string>{"{table}", table},
-        std::pair<std::string, std::string>{"{changes}", "read_parquet('" + file + "')"}}) {
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"{table}", table},
+                                   std::pair<std::string, std::string>{"{changes}", changes}}) {
     for (size_t at = sql.find(key); at != std::string::npos;
          at = sql.find(key, at + value.size())) {
       sql.replace(at, key.size(), value);
@@ -193,6 +193,9 @@ bool SameAnswer(const Measurement& a, const Measurement& b) {
   return norm(a.first_value) == norm(b.first_value);
 }
 
+Status WriteDesign(iceberg::Warehouse& w, const Design& d, const catalog::TableIdentifier& id,
+                   DesignBuild& out, const std::vector<c::RecordBatch>& source);
+
 }  // namespace
 
 Result<std::vector<c::RecordBatch>> LoadSource(const SourceSpec& s, double scale) {
@@ -211,7 +214,8 @@ Result<std::vector<c::RecordBatch>> LoadSource(const SourceSpec& s, double scale
 }
 
 Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, const Design& d,
-                                const std::vector<c::RecordBatch>& source) {
+                                const std::vector<c::RecordBatch>& source,
+                                const EngineWriter* writer, const std::string& scratch) {
   Stopwatch watch;
   if (source.empty()) return InvalidInput("design '{}': the source has no rows", d.name);
   DesignBuild out;
@@ -230,6 +234,47 @@ Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, c
   } else if (existing.error().kind != ErrorKind::kNotFound) {
     return std::unexpected(existing.error());
   }
+  if (writer != nullptr) {
+    // Another engine writes it, from one local Parquet file per write.
+    FLOE_RETURN_IF_ERROR(RecordBenchTable(w, out.table));
+    FLOE_ASSIGN_OR_RETURN(auto writes, Regroup(source, d.writes));
+    const std::string dir = scratch + "/floe-bench-source";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return IOError("cannot create '{}': {}", dir, ec.message());
+    std::vector<std::string> files;
+    for (size_t i = 0; i < writes.size(); ++i) {
+      files.push_back(fmt::format("{}/{}-write-{}.parquet", std::filesystem::absolute(dir).string(),
+                                  out.table, i));
+      FLOE_RETURN_IF_ERROR(WriteParquetFile(files.back(), writes[i]));
+    }
+    auto notes = writer->build(d, out.table, files);
+    for (const auto& f : files) std::filesystem::remove(f, ec);
+    if (!notes) {
+      return InvalidInput("design '{}' (built by {}): {}", d.name, d.built_by,
+                          notes.error().message);
+    }
+    out.notes = std::move(*notes);
+  } else {
+    FLOE_RETURN_IF_ERROR(WriteDesign(w, d, id, out, source));
+  }
+  FLOE_ASSIGN_OR_RETURN(iceberg::Table table, iceberg::LoadTable(*w.catalog, *w.io, id));
+  FLOE_ASSIGN_OR_RETURN(auto entries, table.LiveEntries(*w.io));
+  for (const auto& e : entries) {
+    ++out.data_files;
+    out.bytes += e.file.file_size_in_bytes;
+    out.rows += e.file.record_count;
+  }
+  out.seconds = watch.ElapsedSeconds();
+  return out;
+}
+
+namespace {
+
+// floe writes design `d` into the table `id`: created with its spec, order and properties, one
+// append per write, then its maintenance steps (notes in `out`).
+Status WriteDesign(iceberg::Warehouse& w, const Design& d, const catalog::TableIdentifier& id,
+                   DesignBuild& out, const std::vector<c::RecordBatch>& source) {
   int32_t next_id = 1;
   FLOE_ASSIGN_OR_RETURN(iceberg::Schema schema,
                         iceberg::FromColumnarSchema(*source.front().schema, &next_id));
@@ -283,16 +328,10 @@ Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, c
                     step.target_file_size ? ", target " + FormatBytes(*step.target_file_size) : "",
                     r->rewritten_data_files_count, r->added_data_files_count));
   }
-  FLOE_ASSIGN_OR_RETURN(table, iceberg::LoadTable(*w.catalog, *w.io, id));
-  FLOE_ASSIGN_OR_RETURN(auto entries, table.LiveEntries(*w.io));
-  for (const auto& e : entries) {
-    ++out.data_files;
-    out.bytes += e.file.file_size_in_bytes;
-    out.rows += e.file.record_count;
-  }
-  out.seconds = watch.ElapsedSeconds();
-  return out;
+  return {};
 }
+
+}  // namespace
 
 Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options,
                              const QuestionFnFactory& questions) {
@@ -314,6 +353,28 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
     return wo;
   };
   FLOE_ASSIGN_OR_RETURN(auto source, LoadSource(sheet.source, options.scale));
+  // The engines that write designs other than floe's, started once each.
+  std::map<std::string, EngineWriter> writers;
+  std::vector<const EngineWriter*> writer_of(sheet.designs.size(), nullptr);
+  const std::string scratch = options.scratch.empty() ? options.warehouse : options.scratch;
+  for (size_t d = 0; d < sheet.designs.size(); ++d) {
+    const std::string& by = sheet.designs[d].built_by;
+    if (by == "floe") continue;
+    if (!writers.contains(by)) {
+      auto factory = options.writers.find(by);
+      if (factory == options.writers.end()) {
+        return InvalidInput("design '{}' is built by {}, which this run cannot start",
+                            sheet.designs[d].name, by);
+      }
+      if (options.scratch.empty() && !local) {
+        return InvalidInput("design '{}' (built by {}) needs a local scratch directory",
+                            sheet.designs[d].name, by);
+      }
+      FLOE_ASSIGN_OR_RETURN(EngineWriter writer, factory->second());
+      writers.emplace(by, std::move(writer));
+    }
+    writer_of[d] = &writers.at(by);
+  }
   {
     iceberg::WarehouseOptions wo = warehouse_options();
     FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(wo));
@@ -321,8 +382,9 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
     if (options.progress)
       progress =
           std::make_unique<Progress>("building " + sheet.name, sheet.designs.size(), "designs");
-    for (const auto& d : sheet.designs) {
-      FLOE_ASSIGN_OR_RETURN(DesignBuild b, BuildDesign(w, sheet, d, source));
+    for (size_t d = 0; d < sheet.designs.size(); ++d) {
+      FLOE_ASSIGN_OR_RETURN(DesignBuild b,
+                            BuildDesign(w, sheet, sheet.designs[d], source, writer_of[d], scratch));
       result.builds.push_back(std::move(b));
       if (progress) progress->Advance();
     }
@@ -402,14 +464,21 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
         if (!out.error.empty()) continue;
         counting->Reset();
         Stopwatch watch;
-        auto got = ask(ChangeSql(*sheet.changes, result.builds[d].table, change_files[round]));
-        const double ms = watch.ElapsedMs();
+        const EngineWriter* writer = writer_of[d];
+        auto got = writer == nullptr
+                       ? ask(ChangeSql(*sheet.changes, result.builds[d].table,
+                                       "read_parquet('" + change_files[round] + "')"))
+                       : writer->change(ChangeSql(*sheet.changes, result.builds[d].table,
+                                                  writer->file_ref(change_files[round])));
+        const double ms = got && got->engine_ms ? *got->engine_ms : watch.ElapsedMs();
         if (!got) {
           out.error = got.error().ToString();
           continue;
         }
         if (round > 0) samples[d].push_back(ms);
-        out.counts = counting->Snapshot();
+        out.counts =
+            writer == nullptr ? counting->Snapshot() : got->counts.value_or(io::RequestCounts{});
+        out.counted = writer == nullptr || got->counts.has_value();
       }
     }
     for (size_t d = 0; d < nd; ++d) {
@@ -522,7 +591,14 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
       counting->Reset();
       Stopwatch watch;
       for (const std::string& step : sheet.changes->compaction) {
-        if (step == "rewrite_position_deletes") {
+        if (const EngineWriter* writer = writer_of[d]; writer != nullptr) {
+          auto note = writer->compact(step, result.builds[d].table);
+          if (!note) {
+            out.error = note.error().ToString();
+            break;
+          }
+          out.compaction_notes.push_back(*note);
+        } else if (step == "rewrite_position_deletes") {
           auto r = iceberg::RewritePositionDeleteFiles(*w.catalog, *w.io, id, {});
           if (!r) {
             out.error = r.error().ToString();
@@ -547,6 +623,7 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
       }
       out.compaction_ms = watch.ElapsedMs();
       out.compaction_counts = counting->Snapshot();
+      out.compaction_counted = writer_of[d] == nullptr;
       FLOE_ASSIGN_OR_RETURN(out.after_compaction, StateOf(w, result.builds[d].table));
     }
     FLOE_RETURN_IF_ERROR(measure(&result.compacted, false));

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,27 @@ struct EngineArm {
   QuestionFnFactory questions;
 };
 
+// An engine that writes designs itself (Design::built_by: Spark, as the chapter built its tables).
+// The runner drops and records the design's table as for floe's designs and hands the engine the
+// source as one local Parquet file per write; floe and the other engines then read the table like
+// any other. Its change rounds and compaction steps run on that engine too.
+struct EngineWriter {
+  // Creates `table` as design `d` says (partitioning, sort order, properties), appends each of
+  // `writes` in order, then runs the design's maintenance steps; returns notes for the report.
+  std::function<Result<std::vector<std::string>>(const Design& d, const std::string& table,
+                                                 const std::vector<std::string>& writes)>
+      build;
+  // A change statement in the worksheet's SQL, `{changes}` already spelled by `file_ref`; the
+  // outcome's engine_ms is the statement's time, its counts set when the engine's requests are
+  // counted (through a proxy).
+  std::function<Result<QuestionOutcome>(const std::string& sql)> change;
+  // How the engine's SQL reads a Parquet file (Spark: parquet.`/path`).
+  std::function<std::string(const std::string& path)> file_ref;
+  // A compaction step of ChangeSpec::compaction on `table`; returns a note of what it did.
+  std::function<Result<std::string>(const std::string& step, const std::string& table)> compact;
+};
+using EngineWriterFactory = std::function<Result<EngineWriter>()>;
+
 struct BenchOptions {
   // Where the designs' tables go: a local directory of bench's own (see BuildDesign), or a store
   // URI (s3://bucket/prefix) with `catalog` naming its catalog (sqlite:PATH or rest:URL).
@@ -64,6 +86,9 @@ struct BenchOptions {
   // Engines measured beside floe on every question (after the changes, when there are any): their
   // arms interleave with floe's under the protocol.
   std::vector<EngineArm> engines;
+  // The engines designs may be built by (Design::built_by other than floe), by name; each is made
+  // once, when a design needs it.
+  std::map<std::string, EngineWriterFactory> writers;
   double scale = 1;  // multiplies the source's rows (demo --scale)
   Prices prices;
   // Progress lines on stderr (floe::Progress); off in tests.
@@ -110,9 +135,11 @@ struct ChangesOutcome {
   std::string error;         // non-empty: a change or a compaction step failed here
   Spread latency;            // one change statement, over the measured rounds
   io::RequestCounts counts;  // the last measured round's requests and bytes
+  bool counted = true;       // false: an engine whose requests nothing counted
   TableState after_changes;  // after the warm-up and the measured rounds
   double compaction_ms = 0;  // every compaction step
   io::RequestCounts compaction_counts;
+  bool compaction_counted = true;  // false: run by an engine whose requests nothing counted
   std::vector<std::string> compaction_notes;
   TableState after_compaction;
 };
@@ -142,8 +169,12 @@ Result<std::vector<columnar::RecordBatch>> LoadSource(const SourceSpec& source, 
 // Builds design `d` of `sheet` from `rows` into the warehouse `w`. A table of the same name that
 // an earlier bench run made there (the warehouse's floe-bench-tables.txt lists them) is dropped
 // first; any other table of that name is a conflict error and is left as it is.
+// With `writer`, that engine writes the table (Design::built_by), from the rows as one Parquet file
+// per write under `scratch` (a local directory), removed afterwards.
 Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, const Design& d,
-                                const std::vector<columnar::RecordBatch>& rows);
+                                const std::vector<columnar::RecordBatch>& rows,
+                                const EngineWriter* writer = nullptr,
+                                const std::string& scratch = "");
 
 Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options,
                              const QuestionFnFactory& questions);

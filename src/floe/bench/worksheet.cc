@@ -166,16 +166,23 @@ struct Reader {
 
   Result<Design> DesignAt(const YAML::Node& n, const Path& p) const {
     Design d;
-    FLOE_RETURN_IF_ERROR(
-        CheckKeys(n, p,
-                  {"name", "description", "partition_by", "sort_by", "writes", "tasks_per_write",
-                   "target_file_size", "row_group_size", "page_size", "page_row_limit",
-                   "bloom_columns", "colocated_columns", "properties", "maintenance"}));
+    FLOE_RETURN_IF_ERROR(CheckKeys(
+        n, p,
+        {"name", "description", "built_by", "partition_by", "sort_by", "writes", "tasks_per_write",
+         "target_file_size", "row_group_size", "page_size", "page_row_limit", "bloom_columns",
+         "colocated_columns", "properties", "maintenance"}));
     if (!n["name"]) return Bad(origin, p + ".name", n, "missing (every design needs a name)");
     FLOE_ASSIGN_OR_RETURN(d.name, String(n["name"], p + ".name"));
     if (d.name.empty()) return Bad(origin, p + ".name", n["name"], "must not be empty");
     if (n["description"]) {
       FLOE_ASSIGN_OR_RETURN(d.description, String(n["description"], p + ".description"));
+    }
+    if (n["built_by"]) {
+      FLOE_ASSIGN_OR_RETURN(d.built_by, String(n["built_by"], p + ".built_by"));
+      if (d.built_by != "floe" && d.built_by != "spark")
+        return Bad(
+            origin, p + ".built_by", n["built_by"],
+            fmt::format("'{}' is not an engine that builds designs (floe or spark)", d.built_by));
     }
     if (n["partition_by"]) {
       FLOE_ASSIGN_OR_RETURN(d.partition_by, String(n["partition_by"], p + ".partition_by"));

@@ -35,6 +35,10 @@ struct MaintenanceStep {
 struct Design {
   std::string name;
   std::string description;
+  // The engine that writes the table: floe, or spark (Spark SQL as the chapter built its tables:
+  // CREATE TABLE ... PARTITIONED BY, WRITE ORDERED BY, INSERT per write, CALL rewrite_data_files;
+  // its change rounds and compaction run there too). BenchOptions::writers supplies the engine.
+  std::string built_by = "floe";
   std::string partition_by;  // Iceberg transform syntax (CLI.md SPEC)
   std::string sort_by;       // ORDER, applied within each write task
   int writes = 0;            // 0: the source's
