@@ -11,6 +11,8 @@ Checked, from the JSON and the report floe writes:
   question's filter (pyiceberg's plan_files, asked here), DuckDB's at least those and at most all;
   floe's own at most those, with no HEAD;
 - requests are the proxy's, by kind: each engine's GETs at least one per file it read;
+- design C is built by Spark (`built_by: spark`: CREATE TABLE ... PARTITIONED BY, WRITE ORDERED
+  BY, an INSERT per write, through the proxy) and read by every engine like floe's designs;
 - the report has the engines' table; bad --engines input is a one-line error with exit 2 and no
   table created.
 """
@@ -38,6 +40,10 @@ source: {generator: events, rows: 20000, seed: 3, writes: 4}
 designs:
   - name: A
   - name: B
+    partition_by: day(event_ts)
+    sort_by: customer_id
+  - name: C
+    built_by: spark
     partition_by: day(event_ts)
     sort_by: customer_id
 questions:
@@ -88,7 +94,7 @@ def main():
         print(r.stdout)
         doc = json.load(open(out_json))
         rows = doc["engines"]
-        check(len(rows) == len(ENGINES) * 2 * 2,
+        check(len(rows) == len(ENGINES) * 3 * 2,
               f"one row per engine x design x question ({len(rows)})")
         errors = [(x["engine"], x["design"], x["question"], x["error"]) for x in rows if "error" in x]
         check(not errors, f"every engine answers every question ({errors})")
@@ -101,7 +107,7 @@ def main():
         filters = {"customer": EqualTo("customer_id", 7),
                    "day": And(GreaterThanOrEqual("event_ts", DAY[0].isoformat()),
                               LessThan("event_ts", DAY[1].isoformat()))}
-        for design in ("A", "B"):
+        for design in ("A", "B", "C"):
             table = cat.load_table(f"b.ev_{design.lower()}")
             everything = table.scan().to_arrow()
             total_files = len(list(table.scan().plan_files()))
@@ -134,11 +140,17 @@ def main():
                       and got["floe"]["requests"]["HEAD"] == 0,
                       f"floe reads at most those, with no HEAD, on {where} "
                       f"({got['floe']['data_files_opened']}, {got['floe']['requests']})")
-            if design == "B":
+            if design != "A":
                 day = {x["engine"]: x["data_files_opened"] for x in rows
-                       if x["design"] == "B" and x["question"] == "day"}
+                       if x["design"] == design and x["question"] == "day"}
                 check(all(n < total_files for n in day.values()),
-                      f"every engine prunes B's day partitions for one day ({day} of {total_files})")
+                      f"every engine prunes {design}'s day partitions for one day ({day} of "
+                      f"{total_files})")
+            snaps = table.metadata.snapshots
+            by_spark = sum(1 for x in snaps if x.summary is not None and x.summary["spark.app.id"])
+            check(by_spark == (len(snaps) if design == "C" else 0),
+                  f"design {design} written by {'Spark' if design == 'C' else 'floe'} "
+                  f"({by_spark} of {len(snaps)} snapshots by Spark)")
         md = open(os.path.join(report, "engines.md")).read()
         check("| spark | B |" in md and "| pyiceberg | A |" in md and "GET/HEAD/other" in md,
               "the report has the engines' table")

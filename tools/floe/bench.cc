@@ -138,15 +138,78 @@ class ScratchDir {
   std::string path_;
 };
 
+// The S3 endpoint floe would use: --s3-endpoint, else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL.
+std::string S3Endpoint(const GlobalOptions& g) {
+  std::string endpoint = S3OptionsFrom(g).endpoint;
+  for (const char* name : {"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}) {
+    const char* v = std::getenv(name);
+    if (endpoint.empty() && v != nullptr) endpoint = v;
+  }
+  return endpoint;
+}
+
+// How the other engines reach the designs' warehouse `warehouse` (the bench's own local one, or
+// --tables-at): its catalog (a SQLite path made absolute), the S3 endpoint, credentials and
+// region floe uses; scratch files and logs under SCRATCH/engines.
+Result<PeerSetup> EngineSetup(const GlobalOptions& g, const std::string& tables_at,
+                              const std::string& scratch, const std::string& warehouse) {
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v == nullptr ? "" : v);
+  };
+  PeerSetup setup;
+  const bool remote = tables_at.find("://") != std::string::npos && !tables_at.starts_with("file:");
+  setup.catalog = g.catalog;
+  if (!remote && setup.catalog.empty()) setup.catalog = "sqlite:" + warehouse + "/catalog.db";
+  if (setup.catalog.starts_with("sqlite:"))
+    setup.catalog = "sqlite:" + std::filesystem::absolute(setup.catalog.substr(7)).string();
+  if (remote) {
+    setup.warehouse = tables_at;
+    const io::S3Options s3 = S3OptionsFrom(g);
+    setup.endpoint = S3Endpoint(g);
+    setup.access_key = s3.access_key_id.empty() ? env("AWS_ACCESS_KEY_ID") : s3.access_key_id;
+    setup.secret_key =
+        s3.secret_access_key.empty() ? env("AWS_SECRET_ACCESS_KEY") : s3.secret_access_key;
+    setup.region = s3.region;
+    if (setup.region.empty()) setup.region = env("AWS_REGION");
+    if (setup.region.empty()) setup.region = env("AWS_DEFAULT_REGION");
+    if (setup.region.empty()) setup.region = "us-east-1";
+  } else {
+    std::string dir = warehouse.starts_with("file://") ? warehouse.substr(7) : warehouse;
+    setup.warehouse = "file:" + std::filesystem::absolute(dir).string();
+  }
+  setup.scratch = scratch + "/engines";
+  std::error_code ec;
+  std::filesystem::create_directories(setup.scratch, ec);
+  if (ec) return IOError("cannot create '{}': {}", setup.scratch, ec.message());
+  return setup;
+}
+
+// Spark as the writer of the designs a worksheet says are `built_by: spark`, on the same
+// warehouse (through the proxy when --engines started one, so its change rounds are counted).
+Status AddSparkWriter(const GlobalOptions& g, const std::string& tables_at,
+                      const std::string& scratch, io::CountingProxy* proxy,
+                      bench::BenchOptions* o) {
+  FLOE_ASSIGN_OR_RETURN(PeerSetup setup, EngineSetup(g, tables_at, scratch, o->warehouse));
+  if (proxy != nullptr) {
+    setup.endpoint = proxy->endpoint();
+    setup.proxy = proxy;
+  }
+  o->writers["spark"] = SparkWriter(setup);
+  return {};
+}
+
 // --engines: the other engines to measure beside floe, each an arm reading the designs' tables
 // through a counting proxy started here in front of the S3 server (--s3-endpoint). The proxy gets
 // --simulate-s3's timing so every engine sees it, and floe's own reads go through it too.
 // Returns the proxy (null when --engines names only floe).
-Result<std::unique_ptr<io::CountingProxy>> SetUpEngines(const GlobalOptions& g, const BenchArgs& a,
+Result<std::unique_ptr<io::CountingProxy>> SetUpEngines(const GlobalOptions& g,
+                                                        const std::string& tables_at,
+                                                        const std::vector<std::string>& engines,
                                                         const std::string& scratch,
                                                         bench::BenchOptions* o) {
   std::vector<std::string> peers;
-  for (const auto& e : a.engines) {
+  for (const auto& e : engines) {
     if (e == "floe") continue;
     const auto& known = PeerEngineNames();
     if (std::find(known.begin(), known.end(), e) == known.end())
@@ -155,7 +218,7 @@ Result<std::unique_ptr<io::CountingProxy>> SetUpEngines(const GlobalOptions& g, 
     if (std::find(peers.begin(), peers.end(), e) == peers.end()) peers.push_back(e);
   }
   if (peers.empty()) return nullptr;
-  if (!a.tables_at.starts_with("s3://"))
+  if (!tables_at.starts_with("s3://"))
     return InvalidInput(
         "--engines {} reads the designs' tables from an S3 store: add --tables-at "
         "s3://BUCKET/PREFIX with --catalog and --s3-endpoint (README: \"Other engines\")",
@@ -164,14 +227,7 @@ Result<std::unique_ptr<io::CountingProxy>> SetUpEngines(const GlobalOptions& g, 
     return InvalidInput(
         "--engines needs --catalog sqlite:PATH or rest:URL, which the other "
         "engines open too");
-  io::S3Options s3 = S3OptionsFrom(g);
-  auto env = [](const char* name) {
-    const char* v = std::getenv(name);
-    return std::string(v == nullptr ? "" : v);
-  };
-  std::string upstream = s3.endpoint;
-  if (upstream.empty()) upstream = env("AWS_ENDPOINT_URL_S3");
-  if (upstream.empty()) upstream = env("AWS_ENDPOINT_URL");
+  const std::string upstream = S3Endpoint(g);
   if (!upstream.starts_with("http://"))
     return InvalidInput(
         "--engines counts every engine's requests through a proxy in front of an http:// S3 "
@@ -186,24 +242,9 @@ Result<std::unique_ptr<io::CountingProxy>> SetUpEngines(const GlobalOptions& g, 
   o->s3.endpoint = proxy->endpoint();
   o->s3.path_style = true;
   o->decorate = nullptr;  // the proxy keeps S3's timing for every engine
-  PeerSetup setup;
-  setup.catalog = g.catalog;
-  if (g.catalog.starts_with("sqlite:"))
-    setup.catalog = "sqlite:" + std::filesystem::absolute(g.catalog.substr(7)).string();
-  setup.warehouse = a.tables_at;
+  FLOE_ASSIGN_OR_RETURN(PeerSetup setup, EngineSetup(g, tables_at, scratch, o->warehouse));
   setup.endpoint = proxy->endpoint();
-  setup.access_key = s3.access_key_id.empty() ? env("AWS_ACCESS_KEY_ID") : s3.access_key_id;
-  setup.secret_key =
-      s3.secret_access_key.empty() ? env("AWS_SECRET_ACCESS_KEY") : s3.secret_access_key;
-  setup.region = s3.region;
-  if (setup.region.empty()) setup.region = env("AWS_REGION");
-  if (setup.region.empty()) setup.region = env("AWS_DEFAULT_REGION");
-  if (setup.region.empty()) setup.region = "us-east-1";
   setup.proxy = proxy.get();
-  setup.scratch = scratch + "/engines";
-  std::error_code ec;
-  std::filesystem::create_directories(setup.scratch, ec);
-  if (ec) return IOError("cannot create '{}': {}", setup.scratch, ec.message());
   for (const auto& e : peers) o->engines.push_back(PeerEngineArm(e, setup));
   return proxy;
 }
@@ -225,8 +266,10 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
     warehouse = scratch->path();
   }
   auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale, a.tables_at, warehouse);
-  auto proxy = SetUpEngines(g, a, warehouse, &options);
+  auto proxy = SetUpEngines(g, a.tables_at, a.engines, warehouse, &options);
   if (!proxy) return ReportError(proxy.error());
+  if (auto s = AddSparkWriter(g, a.tables_at, warehouse, proxy->get(), &options); !s)
+    return ReportError(s.error());
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
   auto settings = SettingsFrom(a.sets);
@@ -257,7 +300,31 @@ struct DemoArgs {
   bool cold = false;
   std::string read_objective = "latency";
   std::vector<std::string> sets;
+  std::vector<std::string> engines;
+  std::vector<std::string> built_by = {"floe"};
 };
+
+// The built-in worksheet with each design once per builder: floe's under its own name, Spark's as
+// "NAME (Spark)", which the chapter's figures (taken on Spark-built tables) are set beside too.
+Result<std::pair<bench::Worksheet, std::vector<bench::ChapterFigure>>> DemoSheet(
+    const bench::BuiltinWorksheet& builtin, const std::vector<std::string>& built_by) {
+  FLOE_ASSIGN_OR_RETURN(bench::Worksheet sheet,
+                        bench::ParseWorksheet(builtin.yaml, "built-in worksheet " + builtin.name));
+  std::vector<bench::ChapterFigure> chapter;
+  std::vector<bench::Design> designs;
+  for (const auto& d : sheet.designs) {
+    for (const auto& by : built_by) {
+      bench::Design copy = d;
+      copy.built_by = by;
+      if (by == "spark") copy.name += " (Spark)";
+      for (const auto& c : builtin.chapter)
+        if (c.design == d.name) chapter.push_back({copy.name, c.question, c.figure});
+      designs.push_back(std::move(copy));
+    }
+  }
+  sheet.designs = std::move(designs);
+  return std::pair{std::move(sheet), std::move(chapter)};
+}
 
 int Demo(const GlobalOptions& g, const DemoArgs& a) {
   Stopwatch watch;
@@ -266,15 +333,21 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
                              "--simulate-s3 and --no-simulate-s3 contradict each other"});
   auto settings = SettingsFrom(a.sets);
   if (!settings) return ReportError(settings.error());
+  for (const auto& by : a.built_by) {
+    if (by != "floe" && by != "spark")
+      return ReportError(Error{
+          ErrorKind::kInvalidInput,
+          fmt::format("--built-by: '{}' is not an engine that builds designs (floe, spark)", by)});
+  }
   std::error_code ec;
   std::filesystem::create_directories(a.out, ec);
   if (ec) return ReportError(Error{ErrorKind::kIO, fmt::format("cannot create '{}'", a.out)});
   std::string md = fmt::format(
       "# floe demo: a table design measured before it is placed\n\n"
-      "The chapter's workloads rebuilt by floe and measured under its protocol (pre-warm {} runs "
+      "The chapter's workloads rebuilt by {} and measured under its protocol (pre-warm {} runs "
       "per design, {} interleaved rounds; median and min-max). Files opened, requests and bytes "
       "are exact counts, metadata included, {}; latency is {}. Scale {}.\n\n",
-      a.warmup, a.rounds,
+      fmt::join(a.built_by, " and "), a.warmup, a.rounds,
       a.cold ? "with the footer and metadata caches emptied before every run"
              : "with the process's footer and metadata caches warm from the warm-up runs",
       !a.tables_at.empty()
@@ -284,23 +357,28 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
                          : "on a local directory behind the simulated-S3 decorator",
       a.scale);
   for (const auto& builtin : bench::BuiltinWorksheets()) {
-    auto sheet = bench::ParseWorksheet(builtin.yaml, "built-in worksheet " + builtin.name);
+    auto sheet = DemoSheet(builtin, a.built_by);
     if (!sheet) return ReportError(sheet.error());
+    const auto& [worksheet, chapter] = *sheet;
     auto options =
         OptionsFor(g, a.out + "/warehouse", a.rounds, a.warmup, a.scale, a.tables_at, a.out);
+    auto proxy = SetUpEngines(g, a.tables_at, a.engines, a.out, &options);
+    if (!proxy) return ReportError(proxy.error());
+    if (auto s = AddSparkWriter(g, a.tables_at, a.out, proxy->get(), &options); !s)
+      return ReportError(s.error());
     auto planner = PlannerOptionsFor(g, a.read_objective);
     if (!planner) return ReportError(planner.error());
-    auto result = bench::RunBench(*sheet, options, EngineQuestions(a.cold, *planner, *settings));
+    auto result = bench::RunBench(worksheet, options, EngineQuestions(a.cold, *planner, *settings));
     if (!result) return ReportError(result.error());
     fmt::print("{}", bench::FormatTables(*result));
     std::fflush(stdout);
-    auto written = bench::WriteReport(*result, a.out, builtin.name, builtin.chapter);
+    auto written = bench::WriteReport(*result, a.out, builtin.name, chapter);
     if (!written) return ReportError(written.error());
     if (auto s =
             WriteText(fmt::format("{}/{}.json", a.out, builtin.name), bench::FormatJson(*result));
         !s)
       return ReportError(s.error());
-    md += bench::FormatMarkdown(*result, builtin.name + "-", builtin.chapter) + "\n";
+    md += bench::FormatMarkdown(*result, builtin.name + "-", chapter) + "\n";
   }
   if (auto s = WriteText(a.out + "/report.md", md); !s) return ReportError(s.error());
   fmt::print("\nreport: {}/report.md (charts and JSON beside it), {:.0f} s\n", a.out,
@@ -393,6 +471,15 @@ void AddDemoCommand(CLI::App& app, GlobalOptions& options) {
                   "--catalog sqlite:PATH or rest:URL, and --s3-endpoint, e.g. a floe proxy's) or "
                   "a directory; a real store is measured as it is unless --simulate-s3 is given");
   cmd->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
+  cmd->add_option("--engines", args->engines,
+                  "Also ask every question on these engines (with --tables-at s3://...): spark, "
+                  "spark-aal, duckdb, pyiceberg, as floe bench --engines")
+      ->delimiter(',');
+  cmd->add_option("--built-by", args->built_by,
+                  "Who writes each design: floe (default), spark (as the chapter built its "
+                  "tables: Spark SQL DDL, INSERT, MERGE INTO, CALL rewrite_data_files; named "
+                  "'NAME (Spark)'), or floe,spark for both side by side")
+      ->delimiter(',');
   AddSetOption(cmd, &args->sets);
   cmd->callback([&options, args] {
     int rc = Demo(options, *args);

@@ -9,7 +9,9 @@ Protocol, one JSON object per line. stdin: first the configuration
    "jars": DIR, "scratch": DIR, "threads": N}
 then requests: {"op": "prepare", "tables": {"ns.t": metadata location}} (untimed set-up, before
 floe opens its counting window) and {"op": "run", "sql": ..., "scans": [{"table", "columns",
-"filter"}]}. stdout: lines starting "@floe " -- {"ready": true}, {"ok": true} after a prepare,
+"filter"}]}; for an engine that writes designs (Spark), {"op": "build", "table", "writes": [local
+Parquet files], "partition_by", "sort_by", "properties", "maintenance": [...]} (reply {"notes"})
+and {"op": "statement", "sql"} (a MERGE or CALL; reply {"ms", "row": its first row}). stdout: lines starting "@floe " -- {"ready": true}, {"ok": true} after a prepare,
 {"ms": wall ms of the engine's own work, "rows": n, "first": first cell as text} after a run, or
 {"error": one line}. Anything else on stdout (an engine's chatter) is ignored by floe.
 """
@@ -18,6 +20,7 @@ import decimal
 import glob
 import json
 import os
+import re
 import sys
 import time
 
@@ -68,7 +71,7 @@ class Spark:
                 raise SystemExit(f"no {pattern} in {jars}: run scripts/setup.sh")
             return found[-1]
 
-        s3, c = cfg["s3"], "spark.sql.catalog.floe."
+        s3, c = cfg.get("s3"), "spark.sql.catalog.floe."
         b = (SparkSession.builder.master(f"local[{cfg['threads']}]").appName("floe-bench")
              .config("spark.driver.memory", "4g")
              .config("spark.ui.enabled", "false")
@@ -77,19 +80,22 @@ class Spark:
              .config("spark.sql.warehouse.dir", os.path.join(cfg["scratch"], "spark-warehouse"))
              .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={cfg['scratch']}/derby")
              .config("spark.jars", ",".join([jar("iceberg-spark-runtime-4.1_2.13-*.jar"),
-                                             jar("sqlite-jdbc-*.jar"),
-                                             jar("iceberg-aws-bundle-*.jar")]))
+                                             jar("sqlite-jdbc-*.jar")]
+                                            + ([jar("iceberg-aws-bundle-*.jar")] if s3 else [])))
              .config("spark.sql.extensions",
                      "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+             .config("spark.ui.showConsoleProgress", "false")
              .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog")
-             .config(c + "cache-enabled", "false")
-             .config(c + "io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
-             .config(c + "s3.endpoint", s3["endpoint"])
-             .config(c + "s3.path-style-access", "true")
-             .config(c + "s3.access-key-id", s3["access_key"])
-             .config(c + "s3.secret-access-key", s3["secret_key"])
-             .config(c + "client.region", s3["region"])
-             .config(c + "s3.analytics-accelerator.enabled", "true" if accelerated else "false"))
+             .config(c + "cache-enabled", "false"))
+        if s3:
+            b = (b.config(c + "io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
+                 .config(c + "s3.endpoint", s3["endpoint"])
+                 .config(c + "s3.path-style-access", "true")
+                 .config(c + "s3.access-key-id", s3["access_key"])
+                 .config(c + "s3.secret-access-key", s3["secret_key"])
+                 .config(c + "client.region", s3["region"])
+                 .config(c + "s3.analytics-accelerator.enabled",
+                         "true" if accelerated else "false"))
         if accelerated:
             # The library keeps fetched blocks and object sizes in the JVM between queries; a
             # repeated question would then be answered from memory. Every engine here reads from
@@ -113,15 +119,84 @@ class Spark:
         self.spark = b.getOrCreate()
         self.spark.sparkContext.setLogLevel("ERROR")
         self.spark.sql("USE floe")
+        self.views = 0  # temporary views over Parquet files made so far
 
     def prepare(self, tables):
         pass
 
+    def file_view(self, path):
+        """A temporary view over a Parquet file (SQL on files, parquet.`path`, does not resolve
+        while the current catalog is an Iceberg one)."""
+        self.views += 1
+        name = f"floe_file_{self.views}"
+        self.spark.read.parquet(path).createOrReplaceTempView(name)
+        return name
+
+    def spark_sql(self, sql):
+        """floe's spelling of a statement as Spark's: CALL system.x -> CALL floe.system.x, and
+        each parquet.`path` a temporary view over the file."""
+        sql = re.sub(r"(?i)\bCALL\s+system\.", "CALL floe.system.", sql)
+        return re.sub(r"(?i)\bparquet\.`([^`]+)`", lambda m: self.file_view(m.group(1)), sql)
+
     def run(self, sql, scans):
+        t = time.perf_counter()
+        rows = self.spark.sql(self.spark_sql(sql)).collect()
+        ms = (time.perf_counter() - t) * 1000
+        return ms, len(rows), first_cell(rows[0][0] if rows and len(rows[0]) else None)
+
+    def row(self, sql):
+        """A write statement (MERGE, CALL): its time and its first row, as text."""
+        sql = self.spark_sql(sql)
         t = time.perf_counter()
         rows = self.spark.sql(sql).collect()
         ms = (time.perf_counter() - t) * 1000
-        return ms, len(rows), first_cell(rows[0][0] if rows and len(rows[0]) else None)
+        return ms, [first_cell(v) for v in rows[0]] if rows else []
+
+    def build(self, req):
+        """A design as the chapter built its tables in Spark SQL: CREATE TABLE ... PARTITIONED BY
+        ... TBLPROPERTIES, ALTER TABLE ... WRITE ORDERED BY, one INSERT per write, then the
+        design's maintenance as CALL rewrite_data_files. Returns notes for the report."""
+        table, writes = req["table"], req["writes"]
+        ns = table.rpartition(".")[0]
+        self.spark.sql(f"CREATE NAMESPACE IF NOT EXISTS floe.{ns}")
+        schema = self.spark.read.parquet(writes[0]).schema
+        columns = ", ".join(f"`{f.name}` {f.dataType.simpleString()}" for f in schema.fields)
+        parts = spark_partitioning(req.get("partition_by", ""))
+        props = req.get("properties", {})
+        ddl = f"CREATE TABLE floe.{table} ({columns}) USING iceberg"
+        if parts:
+            ddl += f" PARTITIONED BY ({parts})"
+        if props:
+            ddl += " TBLPROPERTIES (" + ", ".join(
+                f"'{k}'='{str(v)}'" for k, v in sorted(props.items())) + ")"
+        self.spark.sql(ddl)
+        statements = [f"CREATE TABLE{' PARTITIONED BY (' + parts + ')' if parts else ''}"]
+        if req.get("sort_by"):
+            self.spark.sql(f"ALTER TABLE floe.{table} WRITE ORDERED BY {req['sort_by']}")
+            statements.append(f"WRITE ORDERED BY {req['sort_by']}")
+        for path in writes:
+            self.spark.sql(f"INSERT INTO floe.{table} SELECT * FROM {self.file_view(path)}")
+        statements.append(f"{len(writes)} INSERT{'s' if len(writes) != 1 else ''}")
+        notes = ["built by Spark: " + "; ".join(statements)]
+        for step in req.get("maintenance", []):
+            options = {"rewrite-all": "true", "min-input-files": "1"}
+            if step.get("target_file_size"):
+                options["target-file-size-bytes"] = str(step["target_file_size"])
+            args = [f"table => '{table}'", f"strategy => '{step['strategy']}'"]
+            if step.get("sort_by"):
+                args.append(f"sort_order => '{step['sort_by']}'")
+            args.append("options => map(" + ", ".join(
+                f"'{k}', '{v}'" for k, v in options.items()) + ")")
+            row = self.spark.sql(f"CALL floe.system.rewrite_data_files({', '.join(args)})").collect()
+            notes.append(f"CALL rewrite_data_files {step['strategy']}"
+                         f"{' by ' + step['sort_by'] if step.get('sort_by') else ''}: "
+                         f"{row[0][0]} files -> {row[0][1]}")
+        return notes
+
+
+def spark_partitioning(spec):
+    """floe's partition spec ("day(ts), bucket(8, id), region") as Spark's PARTITIONED BY list."""
+    return re.sub(r"\b(year|month|day|hour)\s*\(", lambda m: m.group(1) + "s(", spec.strip())
 
 
 def load_duckdb_extensions(con, names):
@@ -273,6 +348,11 @@ def main():
             if req["op"] == "prepare":
                 engine.prepare(req.get("tables", {}))
                 reply({"ok": True})
+            elif req["op"] == "build":
+                reply({"notes": engine.build(req)})
+            elif req["op"] == "statement":
+                ms, row = engine.row(req["sql"])
+                reply({"ms": ms, "row": row})
             else:
                 ms, rows, first = engine.run(req["sql"], req.get("scans", []))
                 reply({"ms": ms, "rows": rows, "first": first})

@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -120,8 +121,8 @@ class PeerProcess {
         if (reply.is_discarded() || !reply.is_object())
           return IOError("the {} worker replied '{}'", engine_, line);
         if (reply.contains("error"))
-          return std::unexpected(
-              Error{ErrorKind::kIO, fmt::format("{}: {}", engine_, reply["error"].get<std::string>())});
+          return std::unexpected(Error{
+              ErrorKind::kIO, fmt::format("{}: {}", engine_, reply["error"].get<std::string>())});
         return reply;
       }
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -153,9 +154,9 @@ class PeerProcess {
     std::string line, last;
     while (std::getline(in, line))
       if (!line.empty()) last = line;
-    return std::unexpected(Error{
-        ErrorKind::kIO, fmt::format("the {} worker ended{}{} (its log: {})", engine_,
-                                    last.empty() ? "" : ": ", last.substr(0, 300), log_)});
+    return std::unexpected(
+        Error{ErrorKind::kIO, fmt::format("the {} worker ended{}{} (its log: {})", engine_,
+                                          last.empty() ? "" : ": ", last.substr(0, 300), log_)});
   }
 
   std::string engine_;
@@ -239,6 +240,47 @@ Result<nlohmann::json> Describe(const iceberg::Warehouse& w, const std::string& 
   return out;
 }
 
+// Starts `engine`'s worker (a log beside the scratch files) and waits until it is ready.
+Result<std::shared_ptr<PeerProcess>> StartWorker(const std::string& engine,
+                                                 const PeerSetup& setup) {
+  const std::string log = fmt::format("{}/{}.log", setup.scratch, engine);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<PeerProcess> worker,
+                        PeerProcess::Start(engine, PythonFor(engine), log));
+  const char* home = std::getenv("HOME");
+  nlohmann::json config = {
+      {"engine", engine},
+      {"catalog", setup.catalog},
+      {"warehouse", setup.warehouse},
+      {"s3", nullptr},
+      {"jars",
+       (std::filesystem::path(home != nullptr ? home : "/root") / ".cache/floe/jars").string()},
+      {"scratch", setup.scratch},
+      {"threads", setup.threads}};
+  if (!setup.endpoint.empty()) {
+    config["s3"] = {{"endpoint", setup.endpoint},
+                    {"access_key", setup.access_key},
+                    {"secret_key", setup.secret_key},
+                    {"region", setup.region}};
+  }
+  if (const char* jars = std::getenv("FLOE_JARS"); jars != nullptr && *jars != '\0')
+    config["jars"] = jars;
+  // Spark's JVM start and its first Iceberg catalog take a while on two cores.
+  FLOE_RETURN_IF_ERROR(worker->Ask(config, 600));
+  return worker;
+}
+
+// The requests a statement made, counted by the proxy in a window around `run` (none without one).
+template <typename Fn>
+auto Counted(io::CountingProxy* proxy, Fn&& run)
+    -> std::pair<decltype(run()), std::optional<io::RequestCounts>> {
+  const std::string window = "floe-bench-peer";
+  if (proxy != nullptr) proxy->StartWindow(window);
+  auto got = run();
+  std::optional<io::RequestCounts> counts;
+  if (proxy != nullptr) counts = ProxyRequestCounts(proxy->Stats(window));
+  return {std::move(got), counts};
+}
+
 }  // namespace
 
 const std::vector<std::string>& PeerEngineNames() {
@@ -295,48 +337,85 @@ bench::EngineArm PeerEngineArm(const std::string& engine, const PeerSetup& setup
   bench::EngineArm arm;
   arm.name = engine;
   arm.questions = [engine, setup](const iceberg::Warehouse& w) -> Result<bench::QuestionFn> {
-    const std::string log = fmt::format("{}/{}.log", setup.scratch, engine);
-    FLOE_ASSIGN_OR_RETURN(std::shared_ptr<PeerProcess> worker,
-                          PeerProcess::Start(engine, PythonFor(engine), log));
-    nlohmann::json config = {
-        {"engine", engine},
-        {"catalog", setup.catalog},
-        {"warehouse", setup.warehouse},
-        {"s3",
-         {{"endpoint", setup.endpoint},
-          {"access_key", setup.access_key},
-          {"secret_key", setup.secret_key},
-          {"region", setup.region}}},
-        {"jars", (std::filesystem::path(std::getenv("HOME") ? std::getenv("HOME") : "/root") /
-                  ".cache/floe/jars")
-                     .string()},
-        {"scratch", setup.scratch},
-        {"threads", setup.threads}};
-    if (const char* jars = std::getenv("FLOE_JARS"); jars != nullptr && *jars != '\0')
-      config["jars"] = jars;
-    // Spark's JVM start and its first Iceberg catalog take a while on two cores.
-    FLOE_RETURN_IF_ERROR(worker->Ask(config, 600));
+    FLOE_ASSIGN_OR_RETURN(std::shared_ptr<PeerProcess> worker, StartWorker(engine, setup));
     io::CountingProxy* proxy = setup.proxy;
-    return bench::QuestionFn([worker, proxy, w](const std::string& sql)
-                                 -> Result<bench::QuestionOutcome> {
-      nlohmann::json tables = nlohmann::json::object();
-      FLOE_ASSIGN_OR_RETURN(nlohmann::json scans, Describe(w, sql, &tables));
-      FLOE_RETURN_IF_ERROR(worker->Ask({{"op", "prepare"}, {"tables", tables}}, 600));
-      const std::string window = "floe-bench-peer";
-      proxy->StartWindow(window);
-      FLOE_ASSIGN_OR_RETURN(nlohmann::json reply,
-                            worker->Ask({{"op", "run"}, {"sql", sql}, {"scans", scans}}, 3600));
-      const io::ProxyStats seen = proxy->Stats(window);
-      bench::QuestionOutcome out;
-      out.counts = ProxyRequestCounts(seen);
-      out.data_files_opened = DataFilesRead(seen);
-      out.rows = reply.value("rows", int64_t{0});
-      out.first_value = reply.value("first", std::string());
-      out.engine_ms = reply.value("ms", 0.0);
-      return out;
-    });
+    return bench::QuestionFn(
+        [worker, proxy, w](const std::string& sql) -> Result<bench::QuestionOutcome> {
+          nlohmann::json tables = nlohmann::json::object();
+          FLOE_ASSIGN_OR_RETURN(nlohmann::json scans, Describe(w, sql, &tables));
+          FLOE_RETURN_IF_ERROR(worker->Ask({{"op", "prepare"}, {"tables", tables}}, 600));
+          const std::string window = "floe-bench-peer";
+          proxy->StartWindow(window);
+          FLOE_ASSIGN_OR_RETURN(nlohmann::json reply,
+                                worker->Ask({{"op", "run"}, {"sql", sql}, {"scans", scans}}, 3600));
+          const io::ProxyStats seen = proxy->Stats(window);
+          bench::QuestionOutcome out;
+          out.counts = ProxyRequestCounts(seen);
+          out.data_files_opened = DataFilesRead(seen);
+          out.rows = reply.value("rows", int64_t{0});
+          out.first_value = reply.value("first", std::string());
+          out.engine_ms = reply.value("ms", 0.0);
+          return out;
+        });
   };
   return arm;
+}
+
+bench::EngineWriterFactory SparkWriter(const PeerSetup& setup) {
+  return [setup]() -> Result<bench::EngineWriter> {
+    FLOE_ASSIGN_OR_RETURN(std::shared_ptr<PeerProcess> worker, StartWorker("spark", setup));
+    io::CountingProxy* proxy = setup.proxy;
+    bench::EngineWriter w;
+    w.build = [worker](const bench::Design& d, const std::string& table,
+                       const std::vector<std::string>& writes) -> Result<std::vector<std::string>> {
+      nlohmann::json maintenance = nlohmann::json::array();
+      for (const auto& m : d.maintenance) {
+        nlohmann::json step = {{"strategy", m.strategy}, {"sort_by", m.sort_by}};
+        if (m.target_file_size) step["target_file_size"] = *m.target_file_size;
+        maintenance.push_back(step);
+      }
+      FLOE_ASSIGN_OR_RETURN(nlohmann::json reply, worker->Ask({{"op", "build"},
+                                                               {"table", table},
+                                                               {"writes", writes},
+                                                               {"partition_by", d.partition_by},
+                                                               {"sort_by", d.sort_by},
+                                                               {"properties", d.TableProperties()},
+                                                               {"maintenance", maintenance}},
+                                                              3600));
+      return reply.value("notes", std::vector<std::string>{});
+    };
+    w.change = [worker, proxy](const std::string& sql) -> Result<bench::QuestionOutcome> {
+      auto [reply, counts] = Counted(proxy, [&] {
+        return worker->Ask({{"op", "statement"}, {"sql", sql}}, 3600);
+      });
+      if (!reply) return std::unexpected(reply.error());
+      bench::QuestionOutcome out;
+      out.engine_ms = reply->value("ms", 0.0);
+      out.counts = counts;
+      return out;
+    };
+    w.file_ref = [](const std::string& path) { return "parquet.`" + path + "`"; };
+    w.compact = [worker](const std::string& step, const std::string& table) -> Result<std::string> {
+      // Iceberg's procedures, as Spark runs them: the counts are their first two columns.
+      std::string sql, what;
+      if (step == "rewrite_position_deletes") {
+        sql = fmt::format("CALL system.rewrite_position_delete_files(table => '{}')", table);
+        what = "delete files";
+      } else {
+        sql = fmt::format(
+            "CALL system.rewrite_data_files(table => '{}', options => "
+            "map('delete-file-threshold', '1'))",
+            table);
+        what = "data files";
+      }
+      FLOE_ASSIGN_OR_RETURN(nlohmann::json reply,
+                            worker->Ask({{"op", "statement"}, {"sql", sql}}, 3600));
+      const auto row = reply.value("row", std::vector<std::string>{});
+      return fmt::format("Spark CALL {}: {} {} -> {}", step, row.size() > 0 ? row[0] : "?", what,
+                         row.size() > 1 ? row[1] : "?");
+    };
+    return w;
+  };
 }
 
 }  // namespace floe::cli

@@ -24,8 +24,9 @@ const std::vector<std::string>& PeerEngineNames();
 
 struct PeerSetup {
   std::string catalog;    // the designs' catalog, as --catalog spells it (a SQLite path absolute)
-  std::string warehouse;  // s3://bucket/prefix
-  // The proxy's endpoint, the S3 server's credentials and region.
+  std::string warehouse;  // s3://bucket/prefix, or file:/abs/dir
+  // The proxy's endpoint, the S3 server's credentials and region; empty endpoint: a local
+  // warehouse.
   std::string endpoint;
   std::string access_key;
   std::string secret_key;
@@ -42,6 +43,11 @@ struct PeerSetup {
 // DuckDB 1.5.5 with its extensions, .venv for pyspark and pyiceberg) found above the binary, else
 // python3.
 bench::EngineArm PeerEngineArm(const std::string& engine, const PeerSetup& setup);
+
+// Spark as the engine that writes the designs a worksheet says are `built_by: spark`: its own
+// worker process on the designs' catalog and warehouse -- a local one (endpoint empty: Iceberg's
+// HadoopFileIO) or S3 through setup.proxy, which then counts its change rounds' requests.
+bench::EngineWriterFactory SparkWriter(const PeerSetup& setup);
 
 // An iceberg filter as peer_engine.py reads it: {"op": "and"|"or"|"not", "args": [...]} or
 // {"op": "eq"|..., "column": name, "values": [...]}; numbers and booleans as JSON, other values
