@@ -61,6 +61,26 @@ nlohmann::json SpreadJson(const Spread& s) {
   return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"runs", s.n}};
 }
 
+// A measurement's figures (or its error) as the JSON report gives them.
+nlohmann::json MeasurementJson(const Measurement& m) {
+  using nlohmann::json;
+  if (!m.error.empty()) return {{"error", m.error}};
+  json j = {{"data_files_opened", m.data_files_opened},
+            {"requests", json::parse(m.counts.ToJson())},
+            {"requests_total", m.counts.total()},
+            {"bytes_fetched", m.counts.bytes_read},
+            {"cold",
+             {{"requests", json::parse(m.cold_counts.ToJson())},
+              {"requests_total", m.cold_counts.total()},
+              {"bytes_fetched", m.cold_counts.bytes_read}}},
+            {"rows", m.rows},
+            {"first_value", m.first_value},
+            {"latency_ms", SpreadJson(m.latency)},
+            {"verdict", m.verdict}};
+  if (!m.differs_from_floe.empty()) j["differs_from_floe"] = m.differs_from_floe;
+  return j;
+}
+
 const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                          "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
@@ -215,22 +235,8 @@ std::string FormatJson(const BenchResult& r) {
     json per = json::array();
     for (size_t d = 0; d < s.designs.size(); ++d) {
       const auto& m = r.results[q][d];
-      json j = {{"design", s.designs[d].name}};
-      if (!m.error.empty()) {
-        j["error"] = m.error;
-      } else {
-        j["data_files_opened"] = m.data_files_opened;
-        j["requests"] = json::parse(m.counts.ToJson());
-        j["requests_total"] = m.counts.total();
-        j["bytes_fetched"] = m.counts.bytes_read;
-        j["cold"] = {{"requests", json::parse(m.cold_counts.ToJson())},
-                     {"requests_total", m.cold_counts.total()},
-                     {"bytes_fetched", m.cold_counts.bytes_read}};
-        j["rows"] = m.rows;
-        j["first_value"] = m.first_value;
-        j["latency_ms"] = SpreadJson(m.latency);
-        j["verdict"] = m.verdict;
-      }
+      json j = MeasurementJson(m);
+      j["design"] = s.designs[d].name;
       per.push_back(j);
     }
     questions.push_back({{"name", s.questions[q].name},
@@ -283,24 +289,10 @@ std::string FormatJson(const BenchResult& r) {
   for (size_t q = 0; q < s.questions.size() && !r.engines.empty(); ++q) {
     for (const EngineRow& e : EngineRows(r, q)) {
       const Measurement& m = *e.m;
-      json j = {{"question", s.questions[q].name},
-                {"engine", e.engine},
-                {"design", s.designs[e.design].name}};
-      if (!m.error.empty()) {
-        j["error"] = m.error;
-      } else {
-        j["data_files_opened"] = m.data_files_opened;
-        j["requests"] = json::parse(m.counts.ToJson());
-        j["requests_total"] = m.counts.total();
-        j["bytes_fetched"] = m.counts.bytes_read;
-        j["cold"] = {{"requests", json::parse(m.cold_counts.ToJson())},
-                     {"bytes_fetched", m.cold_counts.bytes_read}};
-        j["rows"] = m.rows;
-        j["first_value"] = m.first_value;
-        j["latency_ms"] = SpreadJson(m.latency);
-        j["verdict"] = m.verdict;
-        if (!m.differs_from_floe.empty()) j["differs_from_floe"] = m.differs_from_floe;
-      }
+      json j = MeasurementJson(m);
+      j["question"] = s.questions[q].name;
+      j["engine"] = e.engine;
+      j["design"] = s.designs[e.design].name;
       engines.push_back(j);
     }
   }
