@@ -380,31 +380,60 @@ TEST_F(DeletesTest, ARewriteAppliesTheDeletesWhichStayListedUntilDanglingOnesAre
   RewriteResult r = RewriteDataFiles(*w_.cat, *w_.io, id_, o).value();
   EXPECT_EQ(r.rewritten_data_files_count, 8);
   EXPECT_EQ(r.removed_delete_files_count, 0);
-  // The rows are the same, the deletes baked in; the delete files stay listed and apply to none
-  // of the new files (their sequence number is the rewrite's starting one, their paths new).
+  // The rows are the same, the deletes baked in. The deletion vector went with its data file in
+  // the rewrite's commit (as Iceberg's v3 commits drop the DVs of removed files); the position
+  // delete file stays listed and applies to none of the new files (their sequence number is the
+  // rewrite's starting one, their paths new).
   ScanOutcome after = ScanIds(w_, id_);
   ASSERT_TRUE(after.status.has_value()) << after.status.error().ToString();
   EXPECT_EQ(after.ids, want);
   EXPECT_EQ(after.metrics.delete_files_opened, 0);
   Table t = w_.Load(id_);
-  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.at("total-delete-files"), "2");
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.at("removed-dvs"), "1");
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->summary.at("total-delete-files"), "1");
   ScanPlan plan = PlanFiles(t, *w_.io, {}).value();
-  EXPECT_EQ(plan.unapplied_deletes.size(), 2u);
+  EXPECT_EQ(plan.unapplied_deletes.size(), 1u);
 
-  // remove-dangling-deletes takes them out in a commit of their own.
+  // remove-dangling-deletes takes the position delete file out in a commit of its own.
   o.remove_dangling_deletes = true;
   r = RewriteDataFiles(*w_.cat, *w_.io, id_, o).value();
-  EXPECT_EQ(r.removed_delete_files_count, 2);
+  EXPECT_EQ(r.removed_delete_files_count, 1);
   t = w_.Load(id_);
   const auto& summary = t.metadata.CurrentSnapshot()->summary;
   EXPECT_EQ(summary.at("operation"), "delete");
-  EXPECT_EQ(summary.at("removed-delete-files"), "2");
-  EXPECT_EQ(summary.at("removed-dvs"), "1");
-  EXPECT_EQ(summary.at("removed-position-deletes"), "3");
+  EXPECT_EQ(summary.at("removed-delete-files"), "1");
+  EXPECT_EQ(summary.count("removed-dvs"), 0u);
+  EXPECT_EQ(summary.at("removed-position-deletes"), "2");
   EXPECT_EQ(summary.at("total-delete-files"), "0");
   EXPECT_EQ(summary.at("total-position-deletes"), "0");
   EXPECT_TRUE(PlanFiles(t, *w_.io, {}).value().unapplied_deletes.empty());
   EXPECT_EQ(ScanIds(w_, id_).ids, want);
+}
+
+// A merge-on-read delete committed while a rewrite runs, on a file the rewrite reads: the rewritten
+// file would bring the deleted rows back, so the rewrite fails (Iceberg's RewriteFiles validation)
+// and the table keeps the delete.
+TEST_F(DeletesTest, ADeleteCommittedDuringARewriteOfItsFileFailsTheRewrite) {
+  auto [a, b] = SamePartitionPair();
+  ASSERT_NE(a, nullptr);
+  const std::vector<int64_t> oa = IdsInFileOrder(w_, id_, *a);
+  std::string after_delete;
+  RewriteOptions o;
+  o.rewrite_all = true;
+  o.before_commit = [&] {
+    Commit(WriteDeletionVectors(*w_.io, Location("late.puffin"), {{a->file.file_path, {3}}},
+                                {{a->file.file_path, a->file.partition}})
+               .value());
+    after_delete = w_.Load(id_).metadata_location;
+  };
+  auto r = RewriteDataFiles(*w_.cat, *w_.io, id_, o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kConflict);
+  EXPECT_NE(r.error().message.find("found a conflicting delete file"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find(a->file.file_path), std::string::npos) << r.error().message;
+  EXPECT_EQ(w_.Load(id_).metadata_location, after_delete);
+  EXPECT_EQ(ScanIds(w_, id_).ids, Without(all_, {oa[3]}));
 }
 
 // One Puffin file holds the vectors of two data files. A later commit replaces one of them (a new

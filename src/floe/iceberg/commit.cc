@@ -192,9 +192,17 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
   std::set<std::string> to_delete(u.deleted_paths.begin(), u.deleted_paths.end());
   std::set<std::string> deletes_to_remove;
   for (const DataFile& f : u.removed_deletes) deletes_to_remove.insert(DeleteFileKey(f));
+  // A deletion vector belongs to its one data file: it goes when that file goes (as Iceberg's
+  // v3 commits drop the DVs of removed data files), or it would point nowhere.
+  auto orphaned_dv = [&](const DataFile& f) {
+    return IsDeletionVector(f) && f.referenced_data_file &&
+           to_delete.contains(*f.referenced_data_file);
+  };
+  const bool dvs_may_go = !to_delete.empty();
   auto removes = [&](const ManifestFile& mf, const DataFile& f) {
-    return mf.content == ManifestContent::kData ? to_delete.contains(f.file_path)
-                                                : deletes_to_remove.contains(DeleteFileKey(f));
+    return mf.content == ManifestContent::kData
+               ? to_delete.contains(f.file_path)
+               : deletes_to_remove.contains(DeleteFileKey(f)) || orphaned_dv(f);
   };
   std::set<std::string> found, found_deletes;
   int64_t deleted_records = 0, deleted_size = 0;
@@ -204,7 +212,8 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
   if (!to_delete.empty() || !deletes_to_remove.empty()) {
     std::vector<ManifestFile> next;
     for (const auto& mf : kept) {
-      if ((mf.content == ManifestContent::kData ? to_delete : deletes_to_remove).empty()) {
+      if (mf.content == ManifestContent::kData ? to_delete.empty()
+                                               : deletes_to_remove.empty() && !dvs_may_go) {
         next.push_back(mf);
         continue;
       }

@@ -444,6 +444,22 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
     if (order) u.summary["rewrite-sort-order"] = order->ToString(m.CurrentSchema());
     if (cluster) u.summary["rewrite-sort-order"] = cluster->ToString();
     u.summary["rewrite-target-file-size-bytes"] = std::to_string(sizes.target);
+    // Rows deleted since the rewrite read its files (a merge-on-read DELETE, UPDATE or MERGE)
+    // would come back in the rewritten files: such a delete fails the rewrite, as Iceberg's
+    // RewriteFiles validates.
+    CommitValidation v;
+    v.from_snapshot_id = start->snapshot_id;
+    v.new_deletes = CommitValidation::NewDeletes::kForFiles;
+    for (size_t gi = first; gi < last; ++gi) {
+      for (const auto& t : groups[gi].tasks) {
+        ManifestEntry e;
+        e.status = EntryStatus::kExisting;
+        e.sequence_number = t.data_sequence_number;
+        e.file = t.file;
+        v.files.push_back(std::move(e));
+      }
+    }
+    u.validation = std::move(v);
     if (options.before_commit) options.before_commit();
     auto committed = CommitSnapshot(catalog, io, id, u);
     if (!committed) {
