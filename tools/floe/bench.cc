@@ -187,9 +187,13 @@ Result<PeerSetup> EngineSetup(const GlobalOptions& g, const std::string& tables_
 
 // Spark as the writer of the designs a worksheet says are `built_by: spark`, on the same
 // warehouse (through the proxy when --engines started one, so its change rounds are counted).
-Status AddSparkWriter(const GlobalOptions& g, const std::string& tables_at,
-                      const std::string& scratch, io::CountingProxy* proxy,
-                      bench::BenchOptions* o) {
+Status AddSparkWriter(const GlobalOptions& g, const bench::Worksheet& sheet,
+                      const std::string& tables_at, const std::string& scratch,
+                      io::CountingProxy* proxy, bench::BenchOptions* o) {
+  const auto& designs = sheet.designs;
+  if (std::none_of(designs.begin(), designs.end(),
+                   [](const bench::Design& d) { return d.built_by == "spark"; }))
+    return {};
   FLOE_ASSIGN_OR_RETURN(PeerSetup setup, EngineSetup(g, tables_at, scratch, o->warehouse));
   if (proxy != nullptr) {
     setup.endpoint = proxy->endpoint();
@@ -268,7 +272,7 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
   auto options = OptionsFor(g, warehouse, a.rounds, a.warmup, a.scale, a.tables_at, warehouse);
   auto proxy = SetUpEngines(g, a.tables_at, a.engines, warehouse, &options);
   if (!proxy) return ReportError(proxy.error());
-  if (auto s = AddSparkWriter(g, a.tables_at, warehouse, proxy->get(), &options); !s)
+  if (auto s = AddSparkWriter(g, *sheet, a.tables_at, warehouse, proxy->get(), &options); !s)
     return ReportError(s.error());
   auto planner = PlannerOptionsFor(g, a.read_objective);
   if (!planner) return ReportError(planner.error());
@@ -364,7 +368,7 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
         OptionsFor(g, a.out + "/warehouse", a.rounds, a.warmup, a.scale, a.tables_at, a.out);
     auto proxy = SetUpEngines(g, a.tables_at, a.engines, a.out, &options);
     if (!proxy) return ReportError(proxy.error());
-    if (auto s = AddSparkWriter(g, a.tables_at, a.out, proxy->get(), &options); !s)
+    if (auto s = AddSparkWriter(g, worksheet, a.tables_at, a.out, proxy->get(), &options); !s)
       return ReportError(s.error());
     auto planner = PlannerOptionsFor(g, a.read_objective);
     if (!planner) return ReportError(planner.error());

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -52,6 +53,9 @@ class PeerProcess {
   static Result<std::unique_ptr<PeerProcess>> Start(const std::string& engine,
                                                     const std::string& python,
                                                     const std::string& log) {
+    // A worker that dies makes a write to its pipe fail with EPIPE, reported as its end, rather
+    // than killing floe with SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) != 0) return IOError("cannot create a pipe for the {} worker", engine);
     if (pipe2(out, O_CLOEXEC) != 0) {
