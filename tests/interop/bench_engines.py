@@ -83,10 +83,11 @@ def main():
         check(r.returncode == 2 and r.stderr.count("\n") == 1 and "'trino'" in r.stderr,
               f"an unknown engine exits 2 naming it ({r.stderr.strip()})")
         check(not os.path.exists(catalog), "and neither built a table")
-        # An engine whose process cannot run: a one-line error naming it, exit 1, no crash.
+        # An engine whose process cannot run: a one-line error naming it, exit 1, no crash. (Design
+        # C is built by Spark, so Spark's worker is the first to start, and to end.)
         r = subprocess.run(base + ["--tables-at", f"s3://{bucket}/dead", "--engines", "duckdb"],
                            capture_output=True, text=True, env=dict(env, FLOE_PEER_PYTHON="/bin/false"))
-        check(r.returncode == 1 and r.stderr.count("\n") == 1 and "duckdb worker ended" in r.stderr,
+        check(r.returncode == 1 and r.stderr.count("\n") == 1 and "spark worker ended" in r.stderr,
               f"an engine that dies is a one-line error ({r.returncode}: {r.stderr.strip()})")
 
         out_json = os.path.join(work, "engines.json")
