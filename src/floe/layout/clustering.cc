@@ -23,7 +23,9 @@ std::string_view Trim(std::string_view s) {
 }  // namespace
 
 std::string ClusterSpec::ToString() const {
-  std::string out = method == ClusterMethod::kZOrder ? "zorder(" : "hilbert(";
+  std::string out = method == ClusterMethod::kZOrder    ? "zorder("
+                    : method == ClusterMethod::kHilbert ? "hilbert("
+                                                        : "otree(";
   for (size_t i = 0; i < columns.size(); ++i) {
     if (i > 0) out += ", ";
     out += columns[i];
@@ -33,7 +35,7 @@ std::string ClusterSpec::ToString() const {
 
 bool IsClusterSpec(std::string_view text) {
   const std::string l = Lower(Trim(text));
-  for (std::string_view m : {"zorder", "hilbert"}) {
+  for (std::string_view m : {"zorder", "hilbert", "otree"}) {
     if (l.starts_with(m) && Trim(std::string_view(l).substr(m.size())).starts_with('(')) {
       return true;
     }
@@ -43,8 +45,9 @@ bool IsClusterSpec(std::string_view text) {
 
 Result<ClusterSpec> ParseClusterSpec(std::string_view text) {
   auto bad = [&](std::string_view why) {
-    return InvalidInput("layout '{}': {} (expected zorder(col, ...) or hilbert(col, ...))", text,
-                        why);
+    return InvalidInput(
+        "layout '{}': {} (expected zorder(col, ...), hilbert(col, ...) or otree(col, ...))", text,
+        why);
   };
   const std::string_view t = Trim(text);
   const size_t open = t.find('(');
@@ -55,6 +58,8 @@ Result<ClusterSpec> ParseClusterSpec(std::string_view text) {
     spec.method = ClusterMethod::kZOrder;
   } else if (method == "hilbert") {
     spec.method = ClusterMethod::kHilbert;
+  } else if (method == "otree") {
+    spec.method = ClusterMethod::kOTree;
   } else {
     return bad(method.empty() ? std::string("no method") : "unknown method '" + method + "'");
   }
@@ -80,11 +85,20 @@ Result<ClusterSpec> ParseClusterSpec(std::string_view text) {
   if (spec.method == ClusterMethod::kHilbert && spec.columns.size() > 16) {
     return bad("hilbert takes at most 16 columns");
   }
+  if (spec.method == ClusterMethod::kOTree && spec.columns.size() > 8) {
+    return bad("an otree indexes at most 8 columns");
+  }
   return spec;
 }
 
 Status ClusterRows(const ClusterSpec& spec, const std::vector<const columnar::Column*>& keys,
                    std::vector<int64_t>* rows, ThreadPool* pool) {
+  if (spec.is_otree()) {
+    return Unsupported(
+        "{} is a layout of files, not a row order: it applies on write ({}) and "
+        "in floe table optimize",
+        spec.ToString(), "floe.layout");
+  }
   if (keys.size() != spec.columns.size()) {
     return Internal("clustering {} given {} key columns", spec.ToString(), keys.size());
   }

@@ -19,7 +19,9 @@
 
 namespace floe::layout {
 
-enum class ClusterMethod { kZOrder, kHilbert };
+// kOTree (`otree(a, b)`, table property only) is not a row order but a layout of files: the
+// writer builds it (iceberg/otree_index.h), ClusterRows refuses it.
+enum class ClusterMethod { kZOrder, kHilbert, kOTree };
 
 struct ClusterSpec {
   ClusterMethod method = ClusterMethod::kZOrder;
@@ -28,13 +30,16 @@ struct ClusterSpec {
   HilbertOptions hilbert;
 
   std::string ToString() const;  // "zorder(a, b)"
+  bool is_otree() const { return method == ClusterMethod::kOTree; }
 };
 
-// Whether `text` names a clustering (`zorder(` or `hilbert(`, any case) rather than a sort order.
+// Whether `text` names a clustering (`zorder(`, `hilbert(` or `otree(`, any case) rather than a
+// sort order.
 bool IsClusterSpec(std::string_view text);
 
-// "zorder(a, b)" or "hilbert(a, b)": a method and one or more distinct column names (plain, or
-// quoted with "" or ``). Errors name the text and what is wrong with it.
+// "zorder(a, b)", "hilbert(a, b)" or "otree(a, b)": a method and one or more distinct column
+// names (plain, or quoted with "" or ``; an OTree 1 to 8). Errors name the text and what is wrong
+// with it.
 Result<ClusterSpec> ParseClusterSpec(std::string_view text);
 
 // Orders `rows` (indices into the key columns, which are the spec's columns in order) by the

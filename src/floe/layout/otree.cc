@@ -90,13 +90,46 @@ double NumberAt(const c::Column& col, int64_t r) {
   }
 }
 
-// A value's hash for weights and hashed dimensions (NULL: a constant).
+// A value's hash for weights and hashed dimensions (NULL: a constant). Integers (and dates, times,
+// timestamps) hash as their 64-bit value and floats as a double, whatever their width, so a
+// promotion (int to long, float to double) keeps every row's weight.
 uint64_t ValueHash(const c::Column& col, int64_t r) {
   if (col.IsNull(r)) return Mix(0x6e756c6cULL);
-  if (col.type.id == c::TypeId::kBool) return Mix(col.BoolAt(r) ? 1 : 2);
-  if (col.type.id == c::TypeId::kString || col.type.id == c::TypeId::kBinary ||
-      col.type.id == c::TypeId::kFixedSizeBinary) {
-    return HashBytes(col.BytesAt(r));
+  switch (col.type.id) {
+    case c::TypeId::kBool:
+      return Mix(col.BoolAt(r) ? 1 : 2);
+    case c::TypeId::kString:
+    case c::TypeId::kBinary:
+    case c::TypeId::kFixedSizeBinary:
+      return HashBytes(col.BytesAt(r));
+    case c::TypeId::kInt8:
+      return Mix(static_cast<uint64_t>(int64_t{col.Value<int8_t>(r)}));
+    case c::TypeId::kInt16:
+      return Mix(static_cast<uint64_t>(int64_t{col.Value<int16_t>(r)}));
+    case c::TypeId::kInt32:
+    case c::TypeId::kDate32:
+      return Mix(static_cast<uint64_t>(int64_t{col.Value<int32_t>(r)}));
+    case c::TypeId::kUInt8:
+      return Mix(uint64_t{col.Value<uint8_t>(r)});
+    case c::TypeId::kUInt16:
+      return Mix(uint64_t{col.Value<uint16_t>(r)});
+    case c::TypeId::kUInt32:
+      return Mix(uint64_t{col.Value<uint32_t>(r)});
+    case c::TypeId::kInt64:
+    case c::TypeId::kTime64:
+    case c::TypeId::kTimestamp:
+      return Mix(static_cast<uint64_t>(col.Value<int64_t>(r)));
+    case c::TypeId::kFloat32:
+    case c::TypeId::kFloat64: {
+      double v =
+          col.type.id == c::TypeId::kFloat32 ? double{col.Value<float>(r)} : col.Value<double>(r);
+      if (v == 0) v = 0;  // -0.0 as 0.0
+      uint64_t bits = 0;
+      std::memcpy(&bits, &v, sizeof bits);
+      return Mix(bits ^ 0x3ff0000000000000ULL);
+    }
+    default:
+      break;
   }
   const int w = col.type.FixedWidth();
   uint64_t bits[2] = {0, 0};
