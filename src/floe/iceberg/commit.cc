@@ -9,6 +9,7 @@
 #include "floe/iceberg/delete_index.h"
 #include "floe/iceberg/evaluator.h"
 #include "floe/iceberg/location.h"
+#include "floe/iceberg/otree_index.h"
 #include "floe/iceberg/projection.h"
 #include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/snapshot_writer.h"
@@ -462,6 +463,10 @@ Result<TableMetadata> Apply(const FileIO& io, const Table& base, const SnapshotU
         std::to_string(total_eq + added_equality_deletes - removed_equality_deletes);
   }
 
+  // An OTree table's index follows its files (otree_index.h).
+  FLOE_RETURN_IF_ERROR(RecordOTreeIndex(io, m, parent, snapshot_id, seq, u.added,
+                                        std::vector<std::string>(found.begin(), found.end()),
+                                        written));
   FLOE_RETURN_IF_ERROR(
       internal::AddSnapshot(io, m, std::move(snap), std::move(all), attempt, written));
   return m;

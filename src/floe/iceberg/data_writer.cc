@@ -9,11 +9,13 @@
 #include <fmt/format.h>
 
 #include "floe/base/clock.h"
+#include "floe/base/parallel_for.h"
 #include "floe/base/thread_pool.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/metrics.h"
+#include "floe/iceberg/otree_index.h"
 #include "floe/iceberg/row_order.h"
 #include "floe/iceberg/runtime.h"
 #include "floe/iceberg/table_properties.h"
@@ -158,13 +160,36 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   // Within each partition the rows in the table's sort order (one key column per sort field) --
   // or, when the table declares a layout (floe.layout = zorder(a, b) or hilbert(a, b)), clustered
   // by it instead; its files then claim no sort order.
+  // An OTree layout (floe.layout = otree(a, b)) makes the files themselves: each a cube or a
+  // group of small ones (otree_index.h).
   std::optional<layout::ClusterSpec> cluster;
-  if (auto it = m.properties.find(std::string(kLayoutProperty)); it != m.properties.end()) {
+  FLOE_ASSIGN_OR_RETURN(std::optional<layout::ClusterSpec> otree, OTreeLayoutOf(m));
+  if (auto it = m.properties.find(std::string(kLayoutProperty));
+      it != m.properties.end() && !otree) {
     FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec parsed, layout::ParseClusterSpec(it->second));
     FLOE_ASSIGN_OR_RETURN(cluster, ResolveClusterSpec(parsed, schema, spec));
   }
+  std::optional<OTreeWritePlan> otree_plan;
+  if (otree) {
+    // A new revision's rows per file when the table names none: the target file size over the
+    // bytes a row takes in Parquet, measured on an evenly spread sample of this write.
+    auto rows_per_file = [&]() -> Result<int64_t> {
+      const int64_t n = std::min<int64_t>(all.num_rows, 50000);
+      std::vector<int64_t> idx(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = i * all.num_rows / n;
+      FLOE_ASSIGN_OR_RETURN(c::RecordBatch sample, c::Take(all, idx));
+      parquet::MemorySink sink;
+      FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(all.schema, &sink, popts));
+      FLOE_RETURN_IF_ERROR(writer->Write(sample));
+      FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
+      const double per_row = static_cast<double>(written.file_size) / static_cast<double>(n);
+      return std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(target) / per_row));
+    };
+    FLOE_ASSIGN_OR_RETURN(otree_plan, PlanOTreeWrite(io_, m, *otree, all, otree_reindex_,
+                                                     otree_replacing_, rows_per_file));
+  }
   FLOE_ASSIGN_OR_RETURN(SortKeyColumns sort_keys,
-                        SortKeysOf(all, schema, cluster ? SortOrder() : order));
+                        SortKeysOf(all, schema, cluster || otree ? SortOrder() : order));
   const std::vector<layout::SortColumn> sort_view = sort_keys.View();
 
   // One partition's rows as Parquet files in memory, cut at the target size by the file cutter,
@@ -175,12 +200,40 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   struct Encoded {
     parquet::WrittenFile written;
     std::shared_ptr<Buffer> bytes;
+    std::shared_ptr<const OTreeFileEntry> otree;
   };
   ThreadPool& pool = io_.runtime().decode_pool();
-  auto encode = [&all, &popts, &cutter, &sort_view, &cluster,
+  auto encode = [&all, &popts, &cutter, &sort_view, &cluster, &otree_plan,
                  &pool](Group& group) -> Result<std::vector<Encoded>> {
     std::vector<Encoded> out;
     parquet::WriterOptions o = popts;
+    if (otree_plan) {
+      // The OTree's files as planned (an OTree table is unpartitioned: this is every row), each
+      // carrying its cubes in its key-value metadata.
+      // The files encode at once on the pool (an OTree table is one partition: this runs on the
+      // caller's thread, never inside a pool task).
+      std::vector<Result<Encoded>> files(otree_plan->file_rows.size());
+      ParallelFor(pool, files.size(), [&](size_t f) {
+        files[f] = [&]() -> Result<Encoded> {
+          parquet::WriterOptions fo = o;
+          for (auto& [k, v] : otree_plan->entries[f]->info.KeyValues())
+            fo.key_value_metadata.push_back({k, v});
+          parquet::MemorySink sink;
+          FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(all.schema, &sink, fo));
+          FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, otree_plan->file_rows[f]));
+          FLOE_RETURN_IF_ERROR(writer->Write(slice));
+          FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
+          return Encoded{std::move(written), std::make_shared<Buffer>(sink.ToBuffer()),
+                         otree_plan->entries[f]};
+        }();
+      });
+      for (Result<Encoded>& f : files) {
+        if (!f) return std::unexpected(f.error());
+        out.push_back(std::move(*f));
+      }
+      (void)group;
+      return out;
+    }
     if (cluster) {
       FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &group.rows, &pool));
     } else if (!sort_view.empty()) {
@@ -206,7 +259,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       o.size_calibration = writer->Calibration();
       FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
       o.tail_bytes_per_chunk = writer->tail_bytes_per_chunk();
-      out.push_back(Encoded{std::move(written), std::make_shared<Buffer>(sink.ToBuffer())});
+      out.push_back(Encoded{std::move(written), std::make_shared<Buffer>(sink.ToBuffer()), {}});
     }
     return out;
   };
@@ -287,7 +340,8 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
         f.record_count = e.written.num_rows;
         f.file_size_in_bytes = e.written.file_size;
         f.split_offsets = e.written.split_offsets;
-        if (!order.unsorted() && !cluster) f.sort_order_id = order.order_id();
+        f.otree = e.otree;
+        if (!order.unsorted() && !cluster && !otree) f.sort_order_id = order.order_id();
         FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, e.written, &f));
         files.push_back(std::move(f));
       }

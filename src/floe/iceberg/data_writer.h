@@ -2,9 +2,10 @@
 // column name, with safe widening; schema_conform.h), split by the partition spec and sorted by the
 // table's sort order within this write (the layout module's partition split and row order),
 // written as Parquet under the table's write.* properties and cut at write.target-file-size-bytes
-// by the layout module's file cutter -- and returns the DataFiles with metrics from the Parquet
-// writer itself (no second pass). The partitions encode at once on the runtime's decode pool, the
-// files the same as one at a time. Buffers the whole write in memory. Not thread-safe.
+// by the layout module's file cutter, or laid out as an OTree's cubes (otree_index.h) -- and
+// returns the DataFiles with metrics from the Parquet writer itself (no second pass). The
+// partitions encode at once on the runtime's decode pool, the files the same as one at a time.
+// Buffers the whole write in memory. Not thread-safe.
 #pragma once
 
 #include <functional>
@@ -39,6 +40,11 @@ class TableDataWriter {
   void set_on_file_written(std::function<void(int64_t bytes)> f) {
     on_file_written_ = std::move(f);
   }
+  // For an OTree table (otree_index.h): lay the rows out under a new revision, as a rewrite of
+  // every row of the table does (floe table optimize), not add them to the current cubes.
+  void set_otree_reindex(bool reindex) { otree_reindex_ = reindex; }
+  // The data files a rewrite replaces with these rows: their rows no longer count in the cubes.
+  void set_otree_replacing(std::vector<std::string> paths) { otree_replacing_ = std::move(paths); }
 
  private:
   Table table_;
@@ -46,6 +52,8 @@ class TableDataWriter {
   std::vector<columnar::RecordBatch> batches_;
   int64_t rows_ = 0;
   std::function<void(int64_t)> on_file_written_;
+  bool otree_reindex_ = false;
+  std::vector<std::string> otree_replacing_;
 };
 
 }  // namespace floe::iceberg

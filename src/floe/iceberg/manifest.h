@@ -31,6 +31,8 @@ enum class FileContent { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 }
 enum class ManifestContent { kData = 0, kDeletes = 1 };
 enum class EntryStatus { kExisting = 0, kAdded = 1, kDeleted = 2 };
 
+struct OTreeFileEntry;  // otree_index.h
+
 struct DataFile {
   FileContent content = FileContent::kData;
   std::string file_path;
@@ -61,6 +63,9 @@ struct DataFile {
   // ms). A commit need not check that such a file still exists while orphan removal's age floor
   // protects it (commit.cc).
   std::optional<int64_t> written_at_ms;
+  // Not in manifests: the file's place in the table's OTree index when the writer laid it out as
+  // one (otree_index.h); the commit that adds the file records it in the index.
+  std::shared_ptr<const OTreeFileEntry> otree;
 };
 
 // Delete files: a deletion vector is a position delete in a Puffin file (v3).

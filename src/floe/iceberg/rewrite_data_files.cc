@@ -13,6 +13,7 @@
 #include "floe/columnar/take.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/otree_index.h"
 #include "floe/iceberg/row_lineage.h"
 #include "floe/iceberg/row_order.h"
 #include "floe/iceberg/runtime.h"
@@ -151,6 +152,17 @@ Result<std::optional<layout::ClusterSpec>> ClusterFor(const TableMetadata& m,
     return std::nullopt;
   }
   FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec spec, layout::ParseClusterSpec(text));
+  if (spec.is_otree()) {
+    // The OTree writer lays the rows out itself (RewriteGroup); only the table's own layout.
+    FLOE_ASSIGN_OR_RETURN(std::optional<layout::ClusterSpec> own, OTreeLayoutOf(m));
+    if (!own) {
+      return InvalidInput(
+          "sort order '{}': an OTree is a table layout, not a rewrite order; set the table "
+          "property {} = '{}' (on an unpartitioned table) and rewrite",
+          text, kLayoutProperty, text);
+    }
+    return own;
+  }
   spec.zorder = o.zorder;
   spec.hilbert.var_length_contribution = o.zorder.var_length_contribution;
   return ResolveClusterSpec(spec, m.CurrentSchema(), m.DefaultSpec());
@@ -182,11 +194,12 @@ Result<SortOrder> OrderFor(const TableMetadata& m, const RewriteOptions& o) {
 // The table as the writer should see it: the rewrite's target size, and no sort order of its
 // own -- rows arrive in the order the rewrite wants (sorted across the group, or as read) and
 // the writer keeps it within each partition.
-Table WriterTable(const Table& table, int64_t target) {
+Table WriterTable(const Table& table, int64_t target, bool otree) {
   Table w = table;
   w.metadata.properties["write.target-file-size-bytes"] = std::to_string(target);
   w.metadata.default_sort_order_id = -1;
-  w.metadata.properties.erase(std::string(kLayoutProperty));
+  // An OTree table's rewrites go through the OTree writer (RewriteGroup).
+  if (!otree) w.metadata.properties.erase(std::string(kLayoutProperty));
   if (w.metadata.format_version >= 3) {
     for (Schema& s : w.metadata.schemas) {
       if (s.schema_id() == w.metadata.current_schema_id) s = WithRowLineage(s);
@@ -244,7 +257,16 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
                    metrics.rows_deleted.value(), g.tasks.size(), g.records);
   }
   TableDataWriter writer(writer_table, io);
-  if ((order || cluster) && !rows.empty()) {
+  if (cluster && cluster->is_otree()) {
+    // An OTree table: a sort rewrite re-indexes (a new revision over these rows), a bin-pack
+    // adds the rows back to the cubes they came from, the group's files no longer counted in them.
+    writer.set_otree_reindex(o.strategy == RewriteStrategy::kSort);
+    std::vector<std::string> replacing;
+    replacing.reserve(g.tasks.size());
+    for (const FileScanTask& t : g.tasks) replacing.push_back(t.file.file_path);
+    writer.set_otree_replacing(std::move(replacing));
+    for (const auto& b : rows) FLOE_RETURN_IF_ERROR(writer.Write(b));
+  } else if ((order || cluster) && !rows.empty()) {
     FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rows));
     rows.clear();
     std::vector<int64_t> perm;
@@ -382,7 +404,17 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
   std::optional<SortOrder> order;
   std::optional<layout::ClusterSpec> cluster;
   std::optional<int32_t> output_order_id;
-  if (options.strategy == RewriteStrategy::kSort) {
+  FLOE_ASSIGN_OR_RETURN(const std::optional<layout::ClusterSpec> otree, OTreeLayoutOf(m));
+  if (otree && options.strategy == RewriteStrategy::kSort && !options.sort_order &&
+      !options.sort_order_text.empty() && !layout::IsClusterSpec(options.sort_order_text)) {
+    return InvalidInput(
+        "sort order '{}': the table is laid out as {} ({}); rewrite with no sort order to "
+        "re-index it",
+        options.sort_order_text, otree->ToString(), kLayoutProperty);
+  }
+  if (otree) {
+    cluster = otree;
+  } else if (options.strategy == RewriteStrategy::kSort) {
     FLOE_ASSIGN_OR_RETURN(cluster, ClusterFor(m, options));
     if (!cluster) {
       FLOE_ASSIGN_OR_RETURN(SortOrder o, OrderFor(m, options));
@@ -397,7 +429,7 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
     return result;
   }
   const int64_t starting_sequence_number = start->sequence_number;
-  const Table writer_table = WriterTable(table, sizes.target);
+  const Table writer_table = WriterTable(table, sizes.target, otree.has_value());
 
   // Groups per commit: all in one, or spread over at most max-commits with partial progress.
   size_t per_commit = groups.size();

@@ -70,6 +70,12 @@ Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
       it != options.properties.end()) {
     // The layout's columns must be the table's (the syntax is checked with the properties).
     FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec spec, layout::ParseClusterSpec(it->second));
+    if (spec.is_otree() && !options.spec.fields().empty()) {
+      return InvalidInput(
+          "table property {} = '{}': an OTree lays out an unpartitioned table (its cubes are "
+          "the partitioning); drop the partition spec or cluster with zorder/hilbert",
+          kLayoutProperty, it->second);
+    }
     auto resolved = ResolveClusterSpec(spec, options.schema, options.spec);
     if (!resolved) {
       return InvalidInput("table property {} = '{}': {}", kLayoutProperty, it->second,

@@ -83,7 +83,13 @@ const std::vector<PropertyDef>& TableProperties() {
        "file|partition"},
       {"floe.layout", K::kLayout, 0, 0, "",
        "Rows of each write clustered by zorder(col, ...) or hilbert(col, ...) within each "
-       "partition, in place of the sort order (floe)"},
+       "partition, in place of the sort order; or files laid out as the cubes of an "
+       "otree(col, ...) index (unpartitioned tables) (floe)"},
+      {"floe.otree.target-rows-per-file", K::kInteger, 1, INT64_MAX, "",
+       "An OTree's cube size and rows per file; default: the target file size over a row's "
+       "measured bytes (floe)"},
+      {"floe.otree.revision", K::kText, 0, 0, "",
+       "An OTree table's current revision (JSON), kept by floe's writers (floe)"},
       {"floe.write.parquet.colocated-columns", K::kText, 0, 0, "",
        "Columns whose chunks are written next to each other (floe)"},
   };
