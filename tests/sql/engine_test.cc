@@ -153,6 +153,25 @@ TEST_F(EngineTest, TimeTravelAndSnapshots) {
             std::string::npos);
 }
 
+// db.events is no OTree: TABLESAMPLE takes whole files (4, one per day), the same ones each time.
+TEST_F(EngineTest, TableSampleOfAPlainTableTakesWholeFiles) {
+  EXPECT_EQ(Rows("select count(*) from db.events tablesample (100 percent)"), (Strings{"100"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 4);  // read, not answered from the manifests
+  const Strings half = Rows("select id from db.events tablesample 50% order by id");
+  const int64_t opened = last_.stats.data_files_opened;
+  EXPECT_EQ(static_cast<int64_t>(half.size()), 25 * opened);
+  EXPECT_EQ(opened + last_.stats.data_files_skipped_sample, 4);
+  EXPECT_EQ(Rows("select id from db.events using sample 50 percent order by id"), half);
+  EXPECT_EQ(Rows("select count(*) from db.events e tablesample (50 percent) join db.events f "
+                 "on e.id = f.id"),
+            (Strings{std::to_string(half.size())}));
+  EXPECT_EQ(ErrorOf("select 1 tablesample (5 percent)"),
+            "invalid input: at line 1, column 10: TABLESAMPLE needs a table to sample");
+  EXPECT_EQ(ErrorOf("select * from db.events.files tablesample (5 percent)"),
+            "unsupported: at line 1, column 31: floe does not support TABLESAMPLE of a metadata "
+            "table");
+}
+
 TEST_F(EngineTest, MetadataTables) {
   auto rows = Rows("select count(*) from db.events.snapshots");
   EXPECT_EQ(rows, (Strings{"2"}));

@@ -1,5 +1,7 @@
 #include "floe/sql/parser.h"
 
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 namespace floe::sql {
@@ -33,6 +35,61 @@ TEST(TimeTravel, MalformedClausesNameThePosition) {
   auto t = ExtractTimeTravel("select * from db.t\nfor timestamp as of 'yesterday'");
   ASSERT_FALSE(t);
   EXPECT_TRUE(t.error().message.starts_with("at line 2, column 21:")) << t.error().message;
+}
+
+TEST(TableSample, EverySpellingIsCutOutWithItsShare) {
+  for (const auto& [sql, fraction] : std::vector<std::pair<std::string, double>>{
+           {"select * from t tablesample (10 percent) where a > 1", 0.1},
+           {"select * from t TABLESAMPLE 2.5%", 0.025},
+           {"select * from t tablesample (1%)", 0.01},
+           {"select * from t using sample 50 percent", 0.5},
+           {"select * from t using sample 5%", 0.05},
+           {"select * from t tablesample system (20) repeatable (7)", 0.2},
+           {"select * from t tablesample bernoulli (100)", 1.0}}) {
+    auto r = ExtractTimeTravel(sql);
+    ASSERT_TRUE(r) << sql << ": " << r.error().ToString();
+    ASSERT_EQ(r->clauses.size(), 1u) << sql;
+    EXPECT_EQ(r->clauses[0].sample_fraction, fraction) << sql;
+    EXPECT_EQ(r->clauses[0].offset, 16) << sql;
+    EXPECT_EQ(r->text.size(), sql.size());
+    EXPECT_EQ(r->text.find("sample"), std::string::npos) << r->text;
+    EXPECT_EQ(r->text.find("SAMPLE"), std::string::npos) << r->text;
+  }
+  // With time travel, in text order; inside a string it is text.
+  auto both = ExtractTimeTravel(
+      "select * from t for version as of 3 tablesample (5 percent) where s = 'tablesample 1%'");
+  ASSERT_TRUE(both);
+  ASSERT_EQ(both->clauses.size(), 2u);
+  EXPECT_EQ(both->clauses[0].snapshot_id, 3);
+  EXPECT_EQ(both->clauses[1].sample_fraction, 0.05);
+  // JOIN ... USING (k) is no sample.
+  auto join = ExtractTimeTravel("select * from a join b using (k)");
+  ASSERT_TRUE(join);
+  EXPECT_TRUE(join->clauses.empty());
+}
+
+TEST(TableSample, BadSamplesNameThePosition) {
+  for (const auto& [sql, kind, message] :
+       std::vector<std::tuple<std::string, ErrorKind, std::string>>{
+           {"select * from t tablesample (0 percent)", ErrorKind::kInvalidInput,
+            "at line 1, column 17: 0 percent is not in (0, 100]"},
+           {"select * from t tablesample (150 percent)", ErrorKind::kInvalidInput,
+            "at line 1, column 17: 150 percent is not in (0, 100]"},
+           {"select * from t tablesample (ten percent)", ErrorKind::kInvalidInput,
+            "at line 1, column 17: 'ten' is not a percentage"},
+           {"select * from t tablesample (10)", ErrorKind::kInvalidInput,
+            "at line 1, column 17: a number without PERCENT or %"},
+           {"select * from t tablesample (10 percent", ErrorKind::kInvalidInput,
+            "at line 1, column 17: no closing parenthesis"},
+           {"select * from t tablesample (10 rows)", ErrorKind::kUnsupported,
+            "at line 1, column 17: TABLESAMPLE of a number of rows"},
+           {"select * from t using sample reservoir (10)", ErrorKind::kUnsupported,
+            "at line 1, column 17: a reservoir sample"}}) {
+    auto r = ExtractTimeTravel(sql);
+    ASSERT_FALSE(r) << sql;
+    EXPECT_EQ(r.error().kind, kind) << sql;
+    EXPECT_TRUE(r.error().message.starts_with(message)) << r.error().message;
+  }
 }
 
 TEST(Parser, SyntaxErrorsCarryLineAndColumn) {

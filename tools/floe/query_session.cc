@@ -32,10 +32,14 @@ std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double w
         s.delete_files_opened, s.delete_requests, s.delete_bytes_fetched, s.rows_deleted);
   }
   // Only when a join's keys pruned a scan: the files skipped for that alone.
-  const std::string join =
-      s.data_files_skipped_join > 0
-          ? fmt::format(R"(, "join": {})", static_cast<int64_t>(s.data_files_skipped_join))
-          : "";
+  // Only when they pruned: the files an OTree's cubes, a sample, and a join's keys skipped.
+  std::string join;
+  for (const auto& [name, n] :
+       {std::pair<const char*, int64_t>{"index", s.data_files_skipped_index},
+        {"sample", s.data_files_skipped_sample},
+        {"join", s.data_files_skipped_join}}) {
+    if (n > 0) join += fmt::format(R"(, "{}": {})", name, n);
+  }
   return fmt::format(
       R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}{}}}, {})"
       R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {})"

@@ -55,6 +55,8 @@ struct ScanMetrics {
   MetricCounter data_files_planned;
   MetricCounter data_files_skipped_partition;  // by partition values and manifest summaries
   MetricCounter data_files_skipped_bounds;     // by column bounds in the manifests
+  MetricCounter data_files_skipped_index;      // by an OTree's cubes (iceberg/otree_index.h)
+  MetricCounter data_files_skipped_sample;     // by TABLESAMPLE
   // Of those skipped, the ones only a join's keys ruled out (dynamic pruning: the build side's
   // key range or keys added to the scan's filter).
   MetricCounter data_files_skipped_join;
@@ -115,15 +117,27 @@ struct ScanMetrics {
   std::vector<std::pair<MetricCounter*, const MetricCounter*>> Counters(const ScanMetrics& o) {
     std::vector<std::pair<MetricCounter*, const MetricCounter*>> out;
     auto both = [&](MetricCounter ScanMetrics::*m) { out.emplace_back(&(this->*m), &(o.*m)); };
-    for (auto m :
-         {&ScanMetrics::data_files_planned, &ScanMetrics::data_files_skipped_partition,
-          &ScanMetrics::data_files_skipped_bounds, &ScanMetrics::data_files_skipped_join,
-          &ScanMetrics::data_files_opened, &ScanMetrics::row_groups_read,
-          &ScanMetrics::row_groups_skipped, &ScanMetrics::pages_skipped, &ScanMetrics::rows_read,
-          &ScanMetrics::rows, &ScanMetrics::delete_files_opened, &ScanMetrics::delete_requests,
-          &ScanMetrics::delete_bytes_fetched, &ScanMetrics::rows_deleted, &ScanMetrics::requests,
-          &ScanMetrics::heads, &ScanMetrics::bytes_fetched, &ScanMetrics::footer_cache_hits,
-          &ScanMetrics::metadata_rejected}) {
+    for (auto m : {&ScanMetrics::data_files_planned,
+                   &ScanMetrics::data_files_skipped_partition,
+                   &ScanMetrics::data_files_skipped_bounds,
+                   &ScanMetrics::data_files_skipped_index,
+                   &ScanMetrics::data_files_skipped_sample,
+                   &ScanMetrics::data_files_skipped_join,
+                   &ScanMetrics::data_files_opened,
+                   &ScanMetrics::row_groups_read,
+                   &ScanMetrics::row_groups_skipped,
+                   &ScanMetrics::pages_skipped,
+                   &ScanMetrics::rows_read,
+                   &ScanMetrics::rows,
+                   &ScanMetrics::delete_files_opened,
+                   &ScanMetrics::delete_requests,
+                   &ScanMetrics::delete_bytes_fetched,
+                   &ScanMetrics::rows_deleted,
+                   &ScanMetrics::requests,
+                   &ScanMetrics::heads,
+                   &ScanMetrics::bytes_fetched,
+                   &ScanMetrics::footer_cache_hits,
+                   &ScanMetrics::metadata_rejected}) {
       both(m);
     }
     return out;

@@ -1,6 +1,7 @@
 #include "floe/exec/table_scan.h"
 
 #include "floe/columnar/column_builder.h"
+#include "floe/columnar/take.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -15,6 +16,7 @@
 #include "floe/iceberg/metadata_columns.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/scan_reader.h"
+#include "floe/layout/otree.h"
 
 namespace floe::exec {
 namespace {
@@ -76,6 +78,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   scan.filter = options.filter;
   scan.snapshot_id = options.snapshot_id;
   scan.as_of_timestamp_ms = options.as_of_timestamp_ms;
+  scan.sample_fraction = options.sample_fraction;
   FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanFiles(table, io, scan));
   stats->data_files_planned += static_cast<int64_t>(plan.tasks.size());
   stats->data_files_skipped_partition += plan.stats.files_skipped_partition;
@@ -90,6 +93,8 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
     }
   }
   stats->data_files_skipped_bounds += plan.stats.files_skipped_bounds;
+  stats->data_files_skipped_index += plan.stats.files_skipped_index;
+  stats->data_files_skipped_sample += plan.stats.files_skipped_sample;
 
   const iceberg::Schema& schema = table.metadata.CurrentSchema();
   // The projection may name metadata columns (_file, _pos, ...) besides the schema's own.
@@ -114,7 +119,38 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
       read_ids.push_back(id);
     }
   }
+  // An OTree sample keeps the rows whose weight -- a hash of the indexed columns, as the writer
+  // computed it -- is below the sample's threshold: those columns are read too.
+  std::vector<int32_t> weight_ids;
+  if (plan.weight_sample) {
+    for (const std::string& name : plan.weight_sample->columns) {
+      const iceberg::NestedField* f = schema.FindByName(name);
+      if (f == nullptr) return NotFound("OTree column '{}' is not in the table's schema", name);
+      weight_ids.push_back(f->id);
+      if (std::find(read_ids.begin(), read_ids.end(), f->id) == read_ids.end())
+        read_ids.push_back(f->id);
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(iceberg::Schema projected, ProjectSchema(readable, read_ids));
+  auto sampled = [&](const columnar::RecordBatch& b) -> Result<columnar::RecordBatch> {
+    std::vector<const columnar::Column*> keys;
+    for (int32_t id : weight_ids) {
+      for (int c = 0; c < b.num_columns(); ++c) {
+        if (b.schema->fields[c].field_id == id) keys.push_back(b.columns[c].get());
+      }
+    }
+    if (keys.size() != weight_ids.size())
+      return Internal("a sampled batch lacks its OTree columns");
+    std::vector<int64_t> all(static_cast<size_t>(b.num_rows));
+    for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
+    const std::vector<uint32_t> weights = layout::RowWeights(keys, all);
+    std::vector<int64_t> keep;
+    for (size_t i = 0; i < weights.size(); ++i) {
+      if (weights[i] < plan.weight_sample->threshold) keep.push_back(static_cast<int64_t>(i));
+    }
+    if (keep.size() == all.size()) return b;
+    return columnar::Take(b, keep);
+  };
 
   // The reader decodes on its own threads and hands batches over one at a time; `workers`
   // consumers take them from a short queue so filtering and aggregation use every core.
@@ -158,8 +194,13 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
       plan.tasks, projected, io, options.read != nullptr ? *options.read : kDefaults, hooks,
       [&](const columnar::RecordBatch& b) -> Status {
         if (failed.load()) return Internal("scan consumer failed");
-        FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sel,
-                              Select(b, options.field_ids, is_read, out_schema));
+        columnar::RecordBatch kept;
+        if (plan.weight_sample) {
+          FLOE_ASSIGN_OR_RETURN(kept, sampled(b));
+        }
+        FLOE_ASSIGN_OR_RETURN(
+            columnar::RecordBatch sel,
+            Select(plan.weight_sample ? kept : b, options.field_ids, is_read, out_schema));
         stats->rows += sel.num_rows;
         std::unique_lock lock(mu);
         cv.wait(lock, [&] { return queue.size() < kQueueDepth || failed.load(); });

@@ -30,6 +30,8 @@ struct TableScanOptions {
   iceberg::ExprPtr filter;  // unbound (by column name) or bound; null: no pruning
   std::optional<int64_t> snapshot_id;
   std::optional<int64_t> as_of_timestamp_ms;
+  // TABLESAMPLE: about this share of the rows (iceberg::ScanOptions::sample_fraction).
+  std::optional<double> sample_fraction;
   // How the files are read (strategy, request budget, the floe planner, buffering): the
   // statement's settings, passed down as they are; null = the defaults.
   const iceberg::ScanReadOptions* read = nullptr;

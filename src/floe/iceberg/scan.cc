@@ -1,5 +1,6 @@
 #include "floe/iceberg/scan.h"
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -7,6 +8,7 @@
 #include "floe/base/thread_pool.h"
 #include "floe/iceberg/delete_index.h"
 #include "floe/iceberg/evaluator.h"
+#include "floe/iceberg/otree_index.h"
 #include "floe/iceberg/projection.h"
 #include "floe/iceberg/runtime.h"
 
@@ -88,6 +90,101 @@ ExprPtr Residual(const ExprPtr& e, const PartitionSpec& spec,
     if (HoldsForWholePartition(*e, pf, partition[i])) return True();
   }
   return e;
+}
+
+}  // namespace
+
+namespace {
+
+// A location's hash, the same on every machine (FNV-1a, then a 64-bit finaliser).
+uint64_t LocationHash(std::string_view location) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (char ch : location) {
+    h ^= static_cast<uint8_t>(ch);
+    h *= 0x100000001b3ULL;
+  }
+  h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+  h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
+}
+
+// What an OTree table's index prunes (otree_index.h), and TABLESAMPLE.
+Status PruneByLayout(const FileIO& io, const TableMetadata& m, const Snapshot& snap,
+                     const ScanOptions& options, std::vector<ManifestEntry>* entries,
+                     ScanPlan* plan) {
+  const bool filtered = plan->filter->op != Op::kTrue;
+  const std::optional<double> sample = options.sample_fraction;
+  if (!filtered && !sample) return {};
+  if (sample && !(*sample > 0 && *sample <= 1)) {
+    return InvalidInput("a sample of {} of the rows: the fraction must be in (0, 1]", *sample);
+  }
+  // A layout property that no longer fits the table (set by hand) only costs the pruning.
+  std::optional<layout::ClusterSpec> otree;
+  if (auto o = OTreeLayoutOf(m); o) otree = *o;
+  OTreeTableIndex index;
+  if (HasOTreeIndex(m)) {
+    FLOE_ASSIGN_OR_RETURN(index, LoadOTreeIndex(io, m, &snap));
+  }
+  constexpr uint64_t kWeights = uint64_t{1} << 32;
+  const uint64_t threshold =
+      sample ? static_cast<uint64_t>(std::ceil(*sample * static_cast<double>(kWeights))) : kWeights;
+  if (sample && otree && threshold < kWeights) {
+    plan->weight_sample = ScanPlan::WeightSample{otree->columns, threshold};
+  }
+  std::map<int64_t, std::optional<OTreeBox>> boxes;  // per revision; none: the filter says nothing
+  auto box_of = [&](int64_t revision) -> Result<const std::optional<OTreeBox>*> {
+    auto it = boxes.find(revision);
+    if (it != boxes.end()) return &it->second;
+    std::optional<OTreeBox> box;
+    auto r = index.revisions.find(revision);
+    if (filtered && r != index.revisions.end()) {
+      FLOE_ASSIGN_OR_RETURN(box, FilterBox(r->second, plan->filter, m.CurrentSchema()));
+    }
+    return &(boxes[revision] = std::move(box));
+  };
+  // A file's lightest row says whether it holds any of the sample, if its weights are those of
+  // the current layout's columns.
+  auto same_columns = [&](int64_t revision) {
+    auto r = index.revisions.find(revision);
+    if (!otree || r == index.revisions.end() ||
+        r->second.dimensions.size() != otree->columns.size()) {
+      return false;
+    }
+    for (size_t k = 0; k < otree->columns.size(); ++k) {
+      if (r->second.dimensions[k].column != otree->columns[k]) return false;
+    }
+    return true;
+  };
+  std::vector<ManifestEntry> kept;
+  kept.reserve(entries->size());
+  for (ManifestEntry& e : *entries) {
+    auto info = index.files.find(e.file.file_path);
+    if (info != index.files.end() && filtered) {
+      FLOE_ASSIGN_OR_RETURN(const std::optional<OTreeBox>* box, box_of(info->second.revision));
+      const size_t d = index.revisions.at(info->second.revision).dimensions.size();
+      if (*box && !FileMeetsBox(info->second, **box, d)) {
+        ++plan->stats.files_skipped_index;
+        continue;
+      }
+    }
+    if (sample && threshold < kWeights) {
+      bool skip = false;
+      if (otree) {
+        skip = info != index.files.end() && same_columns(info->second.revision) &&
+               info->second.min_weight >= threshold;
+      } else {
+        // A block sample: whole files, each kept with the sample's probability.
+        skip = (LocationHash(e.file.file_path) >> 32) >= threshold;
+      }
+      if (skip) {
+        ++plan->stats.files_skipped_sample;
+        continue;
+      }
+    }
+    kept.push_back(std::move(e));
+  }
+  *entries = std::move(kept);
+  return {};
 }
 
 }  // namespace
@@ -227,6 +324,7 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
     }
   }
   deletes.Finish();
+  FLOE_RETURN_IF_ERROR(PruneByLayout(io, m, *snap, options, &data_entries, &plan));
   std::set<std::string> applied;
   for (auto& e : data_entries) {
     FileScanTask task;

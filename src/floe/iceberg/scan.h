@@ -3,7 +3,8 @@
 // column sizes, partition), the residual filter left after partition pruning, and the delete
 // files that apply to it (delete_index.h). Manifests are
 // pruned by partition summaries, read concurrently, and files pruned by partition values, then by
-// column bounds and null counts. The stats say what each stage skipped.
+// column bounds and null counts, then -- on an OTree table -- by the cubes of its index; a sample
+// skips files too. The stats say what each stage skipped.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,11 @@ struct ScanOptions {
   std::optional<int64_t> snapshot_id;         // time travel by id
   std::optional<int64_t> as_of_timestamp_ms;  // time travel by time
   int max_concurrent_manifest_reads = 64;
+  // TABLESAMPLE: about this fraction of the rows, in (0, 1]. An OTree table (otree_index.h) gives
+  // a uniform row sample that opens only the files holding rows light enough (ScanPlan::
+  // weight_sample says which rows); any other table a block sample of whole data files, each kept
+  // by a hash of its location. nullopt: every row.
+  std::optional<double> sample_fraction;
 };
 
 struct FileScanTask {
@@ -41,6 +47,8 @@ struct ScanStats {
   int64_t data_files_total = 0;   // live data files in the read manifests
   int64_t files_skipped_partition = 0;
   int64_t files_skipped_bounds = 0;
+  int64_t files_skipped_index = 0;   // by an OTree's cubes (otree_index.h)
+  int64_t files_skipped_sample = 0;  // by TABLESAMPLE
   int64_t delete_files = 0;          // live delete files in the read manifests
   int64_t delete_files_skipped = 0;  // of them, in partitions the filter rules out
 };
@@ -52,6 +60,13 @@ struct ScanPlan {
   // Live delete files (of the partitions the filter keeps) that apply to none of the tasks: with
   // no filter, the dangling deletes a compaction may remove.
   std::vector<DataFile> unapplied_deletes;
+  // TABLESAMPLE on an OTree table: the sample is the rows whose weight (layout::RowWeights over
+  // these columns) is below `threshold`; the reader keeps only those.
+  struct WeightSample {
+    std::vector<std::string> columns;
+    uint64_t threshold = 0;
+  };
+  std::optional<WeightSample> weight_sample;
   ScanStats stats;
 };
 

@@ -40,7 +40,8 @@ Status Binder::BindFrom(const std::optional<ast::TableRef>& from) {
     plan_.source = LogicalPlan::Source::kNone;
     if (!st_.time_travel.empty()) {
       return Fail(st_.time_travel[0].offset, ErrorKind::kInvalidInput,
-                  "time travel needs a table to apply to");
+                  st_.time_travel[0].sample_fraction ? "TABLESAMPLE needs a table to sample"
+                                                     : "time travel needs a table to apply to");
     }
     return {};
   }
@@ -74,6 +75,14 @@ Status Binder::BindFrom(const std::optional<ast::TableRef>& from) {
   }
   plan_.table = std::move(*table);
   for (const auto& tt : st_.time_travel) {
+    if (tt.sample_fraction) {
+      if (tt.offset < loc) {
+        return Fail(tt.offset, ErrorKind::kInvalidInput, "TABLESAMPLE must follow the table name");
+      }
+      if (!metadata.empty()) return Unsupported(tt.offset, "TABLESAMPLE of a metadata table");
+      plan_.sample_fraction = tt.sample_fraction;
+      continue;
+    }
     if (tt.offset < loc) {
       return Fail(tt.offset, ErrorKind::kInvalidInput, "time travel must follow the table name");
     }
@@ -253,7 +262,9 @@ Status Binder::BindTableFunction(const ast::TableRef& from) {
                 fmt::format("the arguments of {}() must be constants", name));
   }
   if (!st_.time_travel.empty()) {
-    return Unsupported(st_.time_travel[0].offset, "time travel on a table function");
+    return Unsupported(st_.time_travel[0].offset, st_.time_travel[0].sample_fraction
+                                                      ? "TABLESAMPLE of a table function"
+                                                      : "time travel on a table function");
   }
   source_name_ = name + "()";
   table_name_ = from.alias.empty() ? name : from.alias;

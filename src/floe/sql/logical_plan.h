@@ -33,6 +33,7 @@ struct LogicalPlan {
   columnar::RecordBatch metadata_rows;  // kMetadataTable: the rows (columns normalised)
   std::optional<int64_t> snapshot_id;   // time travel
   std::optional<int64_t> as_of_timestamp_ms;
+  std::optional<double> sample_fraction;  // TABLESAMPLE (iceberg::ScanOptions::sample_fraction)
 
   std::vector<int32_t> scan_field_ids;  // kTable: the columns read, in scan-output order
   iceberg::ExprPtr pushed_filter;       // kTable: conjuncts pruning can use (unbound)

@@ -183,7 +183,8 @@ columnar::SchemaPtr OutputSchema(const LogicalPlan& plan, const RecordBatch* sam
 std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
                                                       iceberg::Warehouse& wh, ScanMetrics* stats) {
   if (plan.source != LogicalPlan::Source::kTable || !plan.aggregate || plan.where ||
-      !plan.group_keys.empty() || !plan.grouping_sets.empty() || plan.aggregates.empty()) {
+      plan.sample_fraction || !plan.group_keys.empty() || !plan.grouping_sets.empty() ||
+      plan.aggregates.empty()) {
     return std::nullopt;
   }
   for (const auto& a : plan.aggregates) {
@@ -248,6 +249,7 @@ Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::Ex
     so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
+    so.sample_fraction = plan.sample_fraction;
     so.read = &options.read;
     so.threads = options.threads;
     so.on_file_done = options.progress;

@@ -2,7 +2,10 @@
 // `FOR VERSION AS OF <snapshot-id>` or `FOR TIMESTAMP AS OF '<timestamp>'` (also spelled
 // FOR SYSTEM_VERSION / FOR SYSTEM_TIME, as in Spark and Trino) following a table name is cut out
 // of the text -- replaced by spaces, so every later error position still points into the text the
-// user wrote -- and returned beside it. Pure.
+// user wrote -- and returned beside it. A sample clause after a table is cut out the same way:
+// `TABLESAMPLE (10 PERCENT)` (Spark), `TABLESAMPLE 10%` and `USING SAMPLE 10%` (DuckDB),
+// `TABLESAMPLE SYSTEM (10)` / `BERNOULLI (10)` (Postgres, Trino), each with an optional
+// `REPEATABLE (seed)` (floe's samples are deterministic already). Pure.
 #pragma once
 
 #include <cstdint>
@@ -15,10 +18,12 @@
 
 namespace floe::sql {
 
+// One clause: time travel, or a sample.
 struct TimeTravel {
   std::optional<int64_t> snapshot_id;
-  std::optional<int64_t> timestamp_ms;  // the latest snapshot at or before this time
-  int offset = 0;                       // where the clause starts in the text
+  std::optional<int64_t> timestamp_ms;    // the latest snapshot at or before this time
+  std::optional<double> sample_fraction;  // TABLESAMPLE: the share of rows, in (0, 1]
+  int offset = 0;                         // where the clause starts in the text
 };
 
 struct TimeTravelRewrite {
