@@ -11,6 +11,7 @@
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_manifests.h"
 #include "floe/iceberg/rewrite_position_deletes.h"
+#include "floe/iceberg/row_order.h"
 #include "floe/sql/table_filter.h"
 #include "table_internal.h"
 
@@ -182,6 +183,25 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   return 0;
 }
 
+// OPTIMIZE as Delta and Databricks users know it: every file (or those --where selects)
+// rewritten by the table's own layout -- an OTree re-indexed under a new revision, a Z-order,
+// Hilbert or sort order applied across files -- or bin-packed when it declares none.
+int Optimize(const GlobalOptions& g, RewriteArgs a) {
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(a.table);
+  if (!id) return ReportError(id.error());
+  auto table = iceberg::LoadTable(*w->catalog, *w->io, *id);
+  if (!table) return ReportError(table.error());
+  const iceberg::TableMetadata& m = table->metadata;
+  const bool laid_out = m.properties.contains(std::string(iceberg::kLayoutProperty)) ||
+                        !m.DefaultSortOrder().unsorted();
+  a.strategy = laid_out ? "sort" : "binpack";
+  a.rewrite_all = true;
+  a.min_input_files = 1;
+  return Rewrite(g, a);
+}
+
 int RewriteManifests(const GlobalOptions& g, const std::string& table,
                      const std::optional<std::string>& target) {
   auto w = OpenWarehouseFor(g);
@@ -283,6 +303,22 @@ void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options) {
   sub->add_flag("--dry-run", a->dry_run, "Print the file groups, rewrite nothing");
   sub->callback([&options, a] {
     int rc = Rewrite(options, *a);
+    if (rc != 0) std::exit(rc);
+  });
+
+  auto opt = std::make_shared<RewriteArgs>();
+  auto* optimize = table_cmd.add_subcommand(
+      "optimize",
+      "Rewrite every file by the table's layout: re-index an OTree, re-cluster a Z-order or "
+      "Hilbert layout, re-sort a sort order; bin-pack a table with none");
+  optimize->add_option("table", opt->table, "Table name, NAMESPACE.TABLE")->required();
+  optimize->add_option("--where", opt->where,
+                       "Only files that may hold matching rows: a SQL WHERE condition");
+  optimize->add_option("--target-file-size", opt->target,
+                       "Output file size (default: write.target-file-size-bytes)");
+  optimize->add_flag("--dry-run", opt->dry_run, "Print the file groups, rewrite nothing");
+  optimize->callback([&options, opt] {
+    int rc = Optimize(options, *opt);
     if (rc != 0) std::exit(rc);
   });
 
