@@ -211,7 +211,8 @@ std::string OTreeTableIndex::ToJson() const {
   j["files"] = json::array();
   for (const auto& [path, f] : files) {
     json cubes = json::array();
-    for (const OTreeFileCube& c : f.cubes) cubes.push_back(json::array({c.id, c.rows, c.max_weight}));
+    for (const OTreeFileCube& c : f.cubes)
+      cubes.push_back(json::array({c.id, c.rows, c.max_weight}));
     j["files"].push_back({{"path", path},
                           {"revision", f.revision},
                           {"min_weight", f.min_weight},
@@ -223,9 +224,7 @@ std::string OTreeTableIndex::ToJson() const {
 
 Result<OTreeTableIndex> OTreeTableIndex::FromJson(std::string_view text, const std::string& name) {
   const json j = json::parse(text, nullptr, false);
-  auto bad = [&](std::string_view why) {
-    return Corrupt("OTree index '{}': {}", name, why);
-  };
+  auto bad = [&](std::string_view why) { return Corrupt("OTree index '{}': {}", name, why); };
   if (!j.is_object() || !j.contains("revisions") || !j["revisions"].is_array() ||
       !j.contains("files") || !j["files"].is_array()) {
     return bad("not an object with 'revisions' and 'files' arrays");
@@ -254,8 +253,9 @@ Result<OTreeTableIndex> OTreeTableIndex::FromJson(std::string_view text, const s
           !c[2].is_number_unsigned()) {
         return bad("a cube that is not [name, rows, max weight]");
       }
-      OTreeFileCube cube{c[0].get<std::string>(), c[1].get<int64_t>(),
-                         static_cast<uint32_t>(std::min<uint64_t>(c[2].get<uint64_t>(), UINT32_MAX))};
+      OTreeFileCube cube{
+          c[0].get<std::string>(), c[1].get<int64_t>(),
+          static_cast<uint32_t>(std::min<uint64_t>(c[2].get<uint64_t>(), UINT32_MAX))};
       if (auto spans = layout::CubeSpans(cube.id, d); !spans) return bad(spans.error().message);
       info.cubes.push_back(std::move(cube));
     }
@@ -330,8 +330,10 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
     if (!reindex && same_columns) {
       // Far outside: the old spans widened by the new rows, so old and new rows map alike.
       for (size_t k = 0; k < revision.dimensions.size(); ++k) {
-        revision.dimensions[k].min = std::min(revision.dimensions[k].min, current->dimensions[k].min);
-        revision.dimensions[k].max = std::max(revision.dimensions[k].max, current->dimensions[k].max);
+        revision.dimensions[k].min =
+            std::min(revision.dimensions[k].min, current->dimensions[k].min);
+        revision.dimensions[k].max =
+            std::max(revision.dimensions[k].max, current->dimensions[k].max);
       }
     }
     revision.id = last_id + 1;
@@ -339,8 +341,8 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
   const layout::OTreeIndex cubes = fresh ? layout::OTreeIndex{} : index.Cubes(revision.id);
   FLOE_ASSIGN_OR_RETURN(layout::OTreeAssignment assignment,
                         layout::AssignCubes(revision, cubes, keys, all));
-  const std::vector<uint32_t> weights = layout::RowWeights(keys, all);
-  std::vector<layout::OTreeFile> files = layout::RollUp(assignment, weights, revision.cube_size);
+  std::vector<layout::OTreeFile> files =
+      layout::RollUp(assignment, assignment.weights, revision.cube_size);
   OTreeWritePlan plan;
   std::map<std::string, size_t> cube_at;
   for (size_t k = 0; k < assignment.index.cubes.size(); ++k)
@@ -352,7 +354,8 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
     entry->info.min_weight = f.min_weight;
     entry->info.max_weight = f.max_weight;
     std::map<size_t, int64_t> per_cube;
-    for (int64_t r : f.rows) ++per_cube[static_cast<size_t>(assignment.cube[static_cast<size_t>(r)])];
+    for (int64_t r : f.rows)
+      ++per_cube[static_cast<size_t>(assignment.cube[static_cast<size_t>(r)])];
     for (const std::string& id : f.cubes) {
       const size_t k = cube_at.at(id);
       auto n = per_cube.find(k);
@@ -410,8 +413,8 @@ Status RecordOTreeIndex(const FileIO& io, TableMetadata& m, const Snapshot* pare
                         const std::vector<DataFile>& added,
                         const std::vector<std::string>& removed_paths,
                         std::vector<std::string>* written) {
-  const bool adds = std::any_of(added.begin(), added.end(),
-                                [](const DataFile& f) { return f.otree != nullptr; });
+  const bool adds =
+      std::any_of(added.begin(), added.end(), [](const DataFile& f) { return f.otree != nullptr; });
   if (!adds && (removed_paths.empty() || IndexBlobs(m).empty())) return {};
   FLOE_ASSIGN_OR_RETURN(OTreeTableIndex index, LoadOTreeIndex(io, m, parent));
   size_t removed = 0;
@@ -439,11 +442,12 @@ Status RecordOTreeIndex(const FileIO& io, TableMetadata& m, const Snapshot* pare
        newest != nullptr ? newest->dimensions : std::vector<layout::OTreeDimension>{}) {
     if (const NestedField* f = m.CurrentSchema().FindByName(d.column)) fields.push_back(f->id);
   }
-  PuffinBlob blob = puffin.Add(std::string(kOTreeIndexBlobType), fields,
-                               std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  PuffinBlob blob =
+      puffin.Add(std::string(kOTreeIndexBlobType), fields,
+                 std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   const std::string bytes = puffin.Finish();
-  const std::string location = fmt::format("{}/metadata/{}-{}{}", m.location, snapshot_id,
-                                           NewUuid(), kOTreeIndexSuffix);
+  const std::string location =
+      fmt::format("{}/metadata/{}-{}{}", m.location, snapshot_id, NewUuid(), kOTreeIndexSuffix);
   FLOE_RETURN_IF_ERROR(io.Write(location, AsBytes(bytes)));
   written->push_back(location);
   // After the blobs: the footer (4 magic bytes lead the file).

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -135,6 +136,22 @@ uint64_t ValueHash(const c::Column& col, int64_t r) {
   uint64_t bits[2] = {0, 0};
   std::memcpy(bits, col.values.data() + r * w, static_cast<size_t>(std::min(w, 16)));
   return Mix(bits[0] ^ Mix(bits[1] + static_cast<uint64_t>(w)));
+}
+
+// Positions 0..n-1 ordered by weight, ties by position: a stable LSD radix sort, 16 bits a pass.
+std::vector<uint32_t> WeightOrder(const std::vector<uint32_t>& weights) {
+  const size_t n = weights.size();
+  std::vector<uint32_t> order(n), next(n);
+  std::iota(order.begin(), order.end(), 0u);
+  for (int shift = 0; shift < 32; shift += 16) {
+    std::vector<size_t> start(size_t{1} << 16, 0);
+    for (uint32_t w : weights) ++start[(w >> shift) & 0xffff];
+    size_t sum = 0;
+    for (size_t& c : start) sum += std::exchange(c, sum);
+    for (uint32_t i : order) next[start[(weights[i] >> shift) & 0xffff]++] = i;
+    order.swap(next);
+  }
+  return order;
 }
 
 int HexDigitsPerLevel(size_t d) { return static_cast<int>((d + 3) / 4); }
@@ -335,6 +352,7 @@ Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIn
                                     const std::vector<int64_t>& rows) {
   const size_t d = revision.dimensions.size();
   FLOE_ASSIGN_OR_RETURN(std::vector<uint32_t> points, RowPoints(revision, columns, rows));
+  if (rows.size() > UINT32_MAX) return InvalidInput("an OTree write of {} rows", rows.size());
   const std::vector<uint32_t> weights = RowWeights(columns, rows);
   // The tree as nodes; existing cubes first, by name.
   struct Node {
@@ -383,14 +401,11 @@ Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIn
     nodes[at].rows = cube.rows;
   }
   // Rows in weight order (ties by position), so each open cube fills with its lightest rows.
-  std::vector<size_t> order(rows.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return weights[a] < weights[b]; });
+  std::vector<uint32_t> order = WeightOrder(weights);
   OTreeAssignment out;
   out.dimensions = d;
   out.cube.assign(rows.size(), -1);
-  for (size_t i : order) {
+  for (const uint32_t i : order) {
     const uint32_t w = weights[i];
     int32_t at = 0;
     while (true) {
@@ -426,15 +441,19 @@ Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIn
         {nodes[k].id, nodes[k].max_weight, nodes[k].min_weight, nodes[k].rows});
   }
   for (int32_t& c : out.cube) c = renumber[static_cast<size_t>(c)];
+  out.weights = weights;
+  out.by_weight = std::move(order);
   return out;
 }
 
 std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
                               const std::vector<uint32_t>& weights, int64_t target_rows) {
   const auto& cubes = assignment.index.cubes;
-  // This write's rows per cube.
+  // This write's rows per cube, each cube's lightest first (ties by position).
   std::vector<std::vector<int64_t>> rows(cubes.size());
-  for (size_t i = 0; i < assignment.cube.size(); ++i) {
+  const bool ordered = assignment.by_weight.size() == assignment.cube.size();
+  for (size_t k = 0; k < assignment.cube.size(); ++k) {
+    const size_t i = ordered ? assignment.by_weight[k] : k;
     if (assignment.cube[i] >= 0)
       rows[static_cast<size_t>(assignment.cube[i])].push_back(static_cast<int64_t>(i));
   }
@@ -481,10 +500,12 @@ std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
     std::vector<int64_t> all;
     std::vector<std::string> names;
     for (size_t g : group) {
-      std::vector<int64_t> r = rows[g];
-      std::stable_sort(r.begin(), r.end(), [&](int64_t a, int64_t b) {
-        return weights[static_cast<size_t>(a)] < weights[static_cast<size_t>(b)];
-      });
+      std::vector<int64_t>& r = rows[g];
+      if (!ordered) {
+        std::stable_sort(r.begin(), r.end(), [&](int64_t a, int64_t b) {
+          return weights[static_cast<size_t>(a)] < weights[static_cast<size_t>(b)];
+        });
+      }
       all.insert(all.end(), r.begin(), r.end());
       if (!r.empty()) names.push_back(cubes[g].id);
     }

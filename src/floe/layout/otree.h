@@ -80,6 +80,8 @@ struct OTreeAssignment {
   std::vector<int32_t> cube;
   OTreeIndex index;  // the index after the rows were added
   size_t dimensions = 0;
+  std::vector<uint32_t> weights;    // of rows[i] (RowWeights)
+  std::vector<uint32_t> by_weight;  // positions into rows, lightest first (ties by position)
 };
 
 // Adds `rows` to `index` (empty for a new index) under `revision`.
