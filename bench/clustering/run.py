@@ -7,8 +7,11 @@ read side the post leaves out; and floe's Z-order rewrite against Spark's on the
   sort          a linear sort order on the clustering columns (write.sort-order), appended
   zorder        floe.layout = zorder(cols), appended
   hilbert       floe.layout = hilbert(cols), appended
+  otree         floe.layout = otree(cols): the OTree index built on append (Qbeast's "OTree on
+                append"), cube size from the target file size
   rewrite-z     an unclustered table rewritten: floe table rewrite --strategy zorder --rewrite-all
   rewrite-h     the same, --strategy hilbert
+  otree-opt     an OTree table appended, then re-indexed: floe table optimize (timed alone)
 Each arm runs once to warm up, then ROUNDS rounds with the arms interleaved (the order rotating);
 a round's time is the `floe` process's wall time (start-up, reading the input, clustering,
 encoding, writing, the commit). Printed: each arm's median (min-max) and its ratio to the
@@ -16,7 +19,8 @@ unclustered write's median.
 
 Read side: for each layout, range queries on the first 1, 2, 3 and 4 clustering columns, each
 column's range cut so that the query selects about 1% of the rows; printed are the data files
-each opens (of the table's files; the ideal is 1% of them, at least 1) and bytes fetched.
+each opens (of the table's files; the ideal is 1% of them, at least 1) and bytes fetched; and a
+1% sample (TABLESAMPLE (1 PERCENT)): files and bytes each layout reads for it.
 
 With --spark: Spark 4.1 + Iceberg 1.11 local[2] (one long-lived session, its start not timed)
 rewrites a copy of the same rows with `rewrite_data_files(strategy => 'sort', sort_order =>
@@ -82,6 +86,7 @@ def main():
             "sort": ["--sort-by", ", ".join(cols)],
             "zorder": ["--property", f"floe.layout=zorder({', '.join(cols)})"],
             "hilbert": ["--property", f"floe.layout=hilbert({', '.join(cols)})"],
+            "otree": ["--property", f"floe.layout=otree({', '.join(cols)})"],
         }
         counter = [0]
 
@@ -102,13 +107,20 @@ def main():
                          ",".join(cols), "--rewrite-all",
                          "--target-file-size", str(args.target_file_size)), name
 
+        def optimize_arm():
+            name = fresh("otree")
+            floe("table", "append", name, src)
+            return timed("table", "optimize", name), name
+
         arms = {
             "unclustered": lambda: write_arm("unclustered"),
             "sort": lambda: write_arm("sort"),
             "zorder": lambda: write_arm("zorder"),
             "hilbert": lambda: write_arm("hilbert"),
+            "otree": lambda: write_arm("otree"),
             "rewrite-z": lambda: rewrite_arm("zorder"),
             "rewrite-h": lambda: rewrite_arm("hilbert"),
+            "otree-opt": optimize_arm,
         }
         names = list(arms)
         ms = {a: [] for a in names}
@@ -135,6 +147,12 @@ def main():
                                 f"FROM {tables['unclustered']}"))["rows"][0]
             return int(float(q[0])), int(float(q[1]))
 
+        def opened(a, sql):
+            out = json.loads(floe("query", "--format", "json", "--stats", "-e", sql))
+            files = json.loads(floe("query", "--format", "json", "-e",
+                                    f"SELECT count(*) FROM {tables[a]}.files"))["rows"][0][0]
+            return out, files
+
         print("  reads: data files opened / bytes fetched, for range queries selecting ~1% of rows")
         for k in range(1, min(4, len(cols)) + 1):
             frac = 0.01 ** (1.0 / k)  # each of k columns keeps this share: about 1% in all
@@ -144,16 +162,20 @@ def main():
                 conds.append(f"{c} BETWEEN {lo} AND {hi}")
             where = " AND ".join(conds)
             line = []
-            for a in ("unclustered", "sort", "zorder", "hilbert", "rewrite-z", "rewrite-h"):
-                out = json.loads(floe("query", "--format", "json", "--stats", "-e",
-                                      f"SELECT count(*) FROM {tables[a]} WHERE {where}"))
-                files = json.loads(floe("query", "--format", "json", "-e",
-                                        f"SELECT count(*) FROM {tables[a]}.files"))["rows"][0][0]
+            for a in names:
+                out, files = opened(a, f"SELECT count(*) FROM {tables[a]} WHERE {where}")
                 st = out["stats"]
                 line.append(f"{a} {st['data_files_opened']}/{files} "
                             f"({st['bytes_fetched'] / 1e6:.1f} MB)")
                 rows = out["rows"][0][0]
             print(f"    {k} column{'s' if k > 1 else ' '} ({rows} rows): " + ", ".join(line))
+        line = []
+        for a in names:
+            out, files = opened(a, f"SELECT count(*) FROM {tables[a]} TABLESAMPLE (1 PERCENT)")
+            st = out["stats"]
+            line.append(f"{a} {st['data_files_opened']}/{files} {out['rows'][0][0]} rows "
+                        f"({st['bytes_fetched'] / 1e6:.1f} MB)")
+        print("    a 1% sample: " + ", ".join(line))
 
         if args.spark:
             import floe_spark  # noqa: E402

@@ -58,11 +58,12 @@ const catalog::TableIdentifier kId{{"ns"}, "t"};
 
 void CreateOTree(Warehouse& w, const std::string& layout = "otree(x, y)",
                  const std::string& rows_per_file = "512") {
-  CreateTableOptions o{GridSchema(),
-                       PartitionSpec(),
-                       SortOrder(),
-                       {{"floe.layout", layout}, {"floe.otree.target-rows-per-file", rows_per_file}},
-                       ""};
+  CreateTableOptions o{
+      GridSchema(),
+      PartitionSpec(),
+      SortOrder(),
+      {{"floe.layout", layout}, {"floe.otree.target-rows-per-file", rows_per_file}},
+      ""};
   auto t = CreateTable(*w.cat, *w.io, kId, std::move(o));
   ASSERT_TRUE(t) << t.error().ToString();
 }
@@ -161,8 +162,7 @@ TEST(OTreeIndex, FilesAreCubesAndTheIndexSitsBesideAPlainIcebergTable) {
     int64_t in_cubes = 0;
     for (const OTreeFileCube& cube : info.cubes) in_cubes += cube.rows;
     EXPECT_EQ(in_cubes, f.record_count);
-    auto read = ReadTask(FileScanTask{f, True(), 0, {}},
-                                          t.metadata.CurrentSchema(), *w.io);
+    auto read = ReadTask(FileScanTask{f, True(), 0, {}}, t.metadata.CurrentSchema(), *w.io);
     ASSERT_TRUE(read);
     for (const auto& b : *read) {
       std::vector<int64_t> all(static_cast<size_t>(b.num_rows));
@@ -270,9 +270,11 @@ TEST(OTreeIndex, CubesPruneFilesThatBoundsKeepAndAnswersStayExact) {
   // A string column is indexed by its hash: each file's strings span the whole alphabet, so its
   // bounds prune nothing, while the cubes of `k = 'key-7'` are those on one path of the tree.
   Warehouse w;
-  Schema schema(0, {{1, "id", true, Primitive(TypeId::kLong)},
-                    {2, "k", true, Primitive(TypeId::kString)}});
-  CreateTableOptions o{schema, PartitionSpec(), SortOrder(),
+  Schema schema(
+      0, {{1, "id", true, Primitive(TypeId::kLong)}, {2, "k", true, Primitive(TypeId::kString)}});
+  CreateTableOptions o{schema,
+                       PartitionSpec(),
+                       SortOrder(),
                        {{"floe.layout", "otree(k)"}, {"floe.otree.target-rows-per-file", "256"}},
                        ""};
   ASSERT_TRUE(CreateTable(*w.cat, *w.io, kId, std::move(o)));
@@ -366,8 +368,8 @@ TEST(OTreeIndex, ASampleOpensOnlyLightFilesAndIsExactlyTheRowsBelowItsWeight) {
 
 TEST(OTreeIndex, OtherTablesGetABlockSampleOfWholeFiles) {
   Warehouse w;
-  CreateTableOptions o{GridSchema(), PartitionSpec(), SortOrder(),
-                       {{"write.target-file-size-bytes", "2000"}}, ""};
+  CreateTableOptions o{
+      GridSchema(), PartitionSpec(), SortOrder(), {{"write.target-file-size-bytes", "2000"}}, ""};
   ASSERT_TRUE(CreateTable(*w.cat, *w.io, kId, std::move(o)));
   Append(w, Grid(0, kCells));
   const size_t files = LiveFiles(w).size();
@@ -396,15 +398,18 @@ TEST(OTreeIndex, OtherTablesGetABlockSampleOfWholeFiles) {
 TEST(OTreeIndex, AnOTreeOnAPartitionedTableIsRefused) {
   Warehouse w;
   Schema s = GridSchema();
-  CreateTableOptions o{s, PartitionSpec::Parse("bucket(4, id)", s).value(), SortOrder(),
-                       {{"floe.layout", "otree(x, y)"}}, ""};
+  CreateTableOptions o{s,
+                       PartitionSpec::Parse("bucket(4, id)", s).value(),
+                       SortOrder(),
+                       {{"floe.layout", "otree(x, y)"}},
+                       ""};
   auto t = CreateTable(*w.cat, *w.io, kId, std::move(o));
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().kind, ErrorKind::kInvalidInput);
   EXPECT_NE(t.error().message.find("unpartitioned"), std::string::npos) << t.error().message;
   EXPECT_FALSE(w.cat->LoadTable(kId).has_value());
-  CreateTableOptions nine{s, PartitionSpec(), SortOrder(),
-                          {{"floe.layout", "otree(id, x, y, a, b, c, d, e, f)"}}, ""};
+  CreateTableOptions nine{
+      s, PartitionSpec(), SortOrder(), {{"floe.layout", "otree(id, x, y, a, b, c, d, e, f)"}}, ""};
   auto u = CreateTable(*w.cat, *w.io, kId, std::move(nine));
   ASSERT_FALSE(u);
   EXPECT_NE(u.error().message.find("at most 8"), std::string::npos) << u.error().message;
