@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -364,6 +365,40 @@ TEST(OTreeIndex, ASampleOpensOnlyLightFilesAndIsExactlyTheRowsBelowItsWeight) {
     EXPECT_LT(chi2, 24.32) << fraction;
     EXPECT_NEAR(static_cast<double>(s.rows.size()), fraction * kCells, 0.25 * fraction * kCells);
   }
+}
+
+TEST(OTreeIndex, ALostIndexCostsThePruningNeverARowOrAWrite) {
+  Warehouse w;
+  CreateOTree(w);
+  Append(w, Grid(0, kCells));
+  exec::TableScanOptions filtered;
+  filtered.filter = Predicate(Op::kLt, "x", {Literal::Long(8)});
+  exec::TableScanOptions sampled;
+  sampled.sample_fraction = 0.05;
+  const Scanned rows = Scan(w, filtered), sample = Scan(w, sampled);
+  EXPECT_EQ(rows.rows.size(), static_cast<size_t>(8 * kSide));
+  EXPECT_GT(sample.metrics.data_files_skipped_sample.value(), 0);
+  // The index file goes (by hand: Iceberg's own maintenance keeps it).
+  const Table before = w.Load(kId);
+  ASSERT_TRUE(before.metadata.extra.contains("statistics"));
+  ASSERT_TRUE(w.io->Delete(
+      before.metadata.extra.at("statistics").at(0).at("statistics-path").get<std::string>()));
+  const Scanned rows_after = Scan(w, filtered), sample_after = Scan(w, sampled);
+  EXPECT_EQ(rows_after.rows, rows.rows);
+  EXPECT_EQ(sample_after.rows, sample.rows);  // read row by row, the same rows
+  EXPECT_EQ(sample_after.metrics.data_files_skipped_sample.value(), 0);
+  EXPECT_EQ(sample_after.metrics.data_files_opened.value(),
+            static_cast<int64_t>(LiveFiles(w).size()));
+  // A write starts the cubes anew, and its commit a new index of its own files.
+  Append(w, Grid(0, 1000, 200));
+  EXPECT_EQ(testing_support::AllIds(w, kId).size(), static_cast<size_t>(kCells + 1000));
+  const Table t = w.Load(kId);
+  const OTreeTableIndex fresh = Index(w);
+  EXPECT_EQ(static_cast<int64_t>(fresh.files.size()),
+            std::stoll(t.metadata.CurrentSnapshot()->summary.at("added-data-files")));
+  std::set<std::string> live;
+  for (const DataFile& f : LiveFiles(w)) live.insert(f.file_path);
+  for (const auto& [path, info] : fresh.files) EXPECT_TRUE(live.contains(path)) << path;
 }
 
 TEST(OTreeIndex, OtherTablesGetABlockSampleOfWholeFiles) {

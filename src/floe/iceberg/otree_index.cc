@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "floe/base/log.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/puffin.h"
 #include "floe/iceberg/row_order.h"
@@ -163,6 +164,16 @@ Result<Box> BoxOf(const layout::OTreeRevision& r, const Expr& e,
 
 }  // namespace
 
+// The index, or -- when it cannot be read (deleted by hand, corrupt) -- none: it only saves work,
+// and every file's own metadata still says where its rows lie. A write then starts the cubes anew.
+OTreeTableIndex LoadOrForget(const FileIO& io, const TableMetadata& m, const Snapshot* snapshot) {
+  auto loaded = LoadOTreeIndex(io, m, snapshot);
+  if (loaded) return std::move(*loaded);
+  Log(LogLevel::kWarn, "table {}: its OTree index is not used: {}", m.location,
+      loaded.error().message);
+  return {};
+}
+
 std::vector<std::pair<std::string, std::string>> OTreeFileInfo::KeyValues() const {
   std::string cube_list;
   for (const OTreeFileCube& c : cubes) {
@@ -307,7 +318,7 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
   std::vector<int64_t> all(static_cast<size_t>(rows.num_rows));
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
   FLOE_ASSIGN_OR_RETURN(std::optional<layout::OTreeRevision> current, CurrentOTreeRevision(m));
-  FLOE_ASSIGN_OR_RETURN(OTreeTableIndex index, LoadOTreeIndex(io, m, nullptr));
+  OTreeTableIndex index = LoadOrForget(io, m, nullptr);
   for (const std::string& p : replacing) index.files.erase(p);
   int64_t last_id = current ? current->id : 0;
   if (!index.revisions.empty()) last_id = std::max(last_id, index.revisions.rbegin()->first);
@@ -416,7 +427,7 @@ Status RecordOTreeIndex(const FileIO& io, TableMetadata& m, const Snapshot* pare
   const bool adds =
       std::any_of(added.begin(), added.end(), [](const DataFile& f) { return f.otree != nullptr; });
   if (!adds && (removed_paths.empty() || IndexBlobs(m).empty())) return {};
-  FLOE_ASSIGN_OR_RETURN(OTreeTableIndex index, LoadOTreeIndex(io, m, parent));
+  OTreeTableIndex index = LoadOrForget(io, m, parent);
   size_t removed = 0;
   for (const std::string& p : removed_paths) removed += index.files.erase(p);
   if (!adds && removed == 0) return {};

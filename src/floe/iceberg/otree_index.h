@@ -89,6 +89,10 @@ Result<std::optional<layout::ClusterSpec>> OTreeLayoutOf(const TableMetadata& m)
 // The revision in floe.otree.revision, if the table has one.
 Result<std::optional<layout::OTreeRevision>> CurrentOTreeRevision(const TableMetadata& m);
 
+// LoadOTreeIndex, or an empty index (and a warning) when it cannot be read: the index only saves
+// work, so a lost one costs pruning, never a read or a write.
+OTreeTableIndex LoadOrForget(const FileIO& io, const TableMetadata& m, const Snapshot* snapshot);
+
 // Whether the table's metadata registers an OTree index (no request).
 bool HasOTreeIndex(const TableMetadata& m);
 

@@ -121,10 +121,8 @@ Status PruneByLayout(const FileIO& io, const TableMetadata& m, const Snapshot& s
   // A layout property that no longer fits the table (set by hand) only costs the pruning.
   std::optional<layout::ClusterSpec> otree;
   if (auto o = OTreeLayoutOf(m); o) otree = *o;
-  OTreeTableIndex index;
-  if (HasOTreeIndex(m)) {
-    FLOE_ASSIGN_OR_RETURN(index, LoadOTreeIndex(io, m, &snap));
-  }
+  // The index only saves reads: one that cannot be read costs the pruning, not the query.
+  const OTreeTableIndex index = HasOTreeIndex(m) ? LoadOrForget(io, m, &snap) : OTreeTableIndex{};
   constexpr uint64_t kWeights = uint64_t{1} << 32;
   const uint64_t threshold =
       sample ? static_cast<uint64_t>(std::ceil(*sample * static_cast<double>(kWeights))) : kWeights;
@@ -132,13 +130,14 @@ Status PruneByLayout(const FileIO& io, const TableMetadata& m, const Snapshot& s
     plan->weight_sample = ScanPlan::WeightSample{otree->columns, threshold};
   }
   std::map<int64_t, std::optional<OTreeBox>> boxes;  // per revision; none: the filter says nothing
-  auto box_of = [&](int64_t revision) -> Result<const std::optional<OTreeBox>*> {
+  auto box_of = [&](int64_t revision) -> const std::optional<OTreeBox>* {
     auto it = boxes.find(revision);
     if (it != boxes.end()) return &it->second;
     std::optional<OTreeBox> box;
     auto r = index.revisions.find(revision);
     if (filtered && r != index.revisions.end()) {
-      FLOE_ASSIGN_OR_RETURN(box, FilterBox(r->second, plan->filter, m.CurrentSchema()));
+      auto b = FilterBox(r->second, plan->filter, m.CurrentSchema());
+      if (b) box = std::move(*b);  // else: a revision the schema no longer fits prunes nothing
     }
     return &(boxes[revision] = std::move(box));
   };
@@ -160,7 +159,7 @@ Status PruneByLayout(const FileIO& io, const TableMetadata& m, const Snapshot& s
   for (ManifestEntry& e : *entries) {
     auto info = index.files.find(e.file.file_path);
     if (info != index.files.end() && filtered) {
-      FLOE_ASSIGN_OR_RETURN(const std::optional<OTreeBox>* box, box_of(info->second.revision));
+      const std::optional<OTreeBox>* box = box_of(info->second.revision);
       const size_t d = index.revisions.at(info->second.revision).dimensions.size();
       if (*box && !FileMeetsBox(info->second, **box, d)) {
         ++plan->stats.files_skipped_index;
