@@ -247,11 +247,13 @@ TEST(OTreeIndex, RewritesKeepTheLayoutAndASortRewriteReindexes) {
   int64_t rows = 0;
   for (const layout::OTreeCube& cube : index.Cubes(1).cubes) rows += cube.rows;
   EXPECT_EQ(rows, kCells);  // the replaced files no longer count
+  EXPECT_EQ(w.Load(kId).metadata.CurrentSnapshot()->summary.at("rewrite-strategy"), "binpack");
 
   o.strategy = RewriteStrategy::kSort;  // re-index: a new revision over every row
   r = RewriteDataFiles(*w.cat, *w.io, kId, o);
   ASSERT_TRUE(r) << r.error().ToString();
   EXPECT_EQ(Revision(w).id, 2);
+  EXPECT_EQ(w.Load(kId).metadata.CurrentSnapshot()->summary.at("rewrite-strategy"), "otree");
   index = Index(w);
   EXPECT_EQ(index.revisions.size(), 1u);
   EXPECT_TRUE(index.revisions.contains(2));

@@ -136,14 +136,11 @@ std::string NothingToRewrite(const RewriteArgs& a) {
       a.min_input_files, range, a.where.empty() ? "" : " among those --where selects");
 }
 
-int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
-  auto w = OpenWarehouseFor(g);
-  if (!w) return ReportError(w.error());
-  auto id = catalog::TableIdentifier::Parse(a.table);
-  if (!id) return ReportError(id.error());
-  auto options = OptionsFrom(a, *w, *id);
+// `floe table rewrite` of table `id` in the opened warehouse `w`.
+int RewriteIn(iceberg::Warehouse& w, const catalog::TableIdentifier& id, const RewriteArgs& a) {
+  auto options = OptionsFrom(a, w, id);
   if (!options) return ReportError(options.error());
-  auto plan = iceberg::PlanRewriteDataFiles(*w->catalog, *w->io, *id, *options);
+  auto plan = iceberg::PlanRewriteDataFiles(*w.catalog, *w.io, id, *options);
   if (!plan) return ReportError(plan.error());
   int64_t files = 0, bytes = 0;
   for (const auto& gr : *plan) {
@@ -162,7 +159,7 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   }
   Progress progress("rewrite " + a.table, static_cast<uint64_t>(files), "files");
   options->on_file_read = [&](int64_t n, int64_t) { progress.Advance(static_cast<uint64_t>(n)); };
-  auto r = iceberg::RewriteDataFiles(*w->catalog, *w->io, *id, *options);
+  auto r = iceberg::RewriteDataFiles(*w.catalog, *w.io, id, *options);
   if (!r) {
     progress.Abandon();
     return ReportError(r.error());
@@ -183,6 +180,14 @@ int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
   return 0;
 }
 
+int Rewrite(const GlobalOptions& g, const RewriteArgs& a) {
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto id = catalog::TableIdentifier::Parse(a.table);
+  if (!id) return ReportError(id.error());
+  return RewriteIn(*w, *id, a);
+}
+
 // OPTIMIZE as Delta and Databricks users know it: every file (or those --where selects)
 // rewritten by the table's own layout -- an OTree re-indexed under a new revision, a Z-order,
 // Hilbert or sort order applied across files -- or bin-packed when it declares none.
@@ -199,7 +204,7 @@ int Optimize(const GlobalOptions& g, RewriteArgs a) {
   a.strategy = laid_out ? "sort" : "binpack";
   a.rewrite_all = true;
   a.min_input_files = 1;
-  return Rewrite(g, a);
+  return RewriteIn(*w, *id, a);
 }
 
 int RewriteManifests(const GlobalOptions& g, const std::string& table,

@@ -291,6 +291,22 @@ void RemoveFiles(const FileIO& io, const std::vector<DataFile>& files) {
   for (const auto& f : files) (void)io.Delete(f.file_path);
 }
 
+// The snapshot summary's rewrite-strategy: what the rewrite did to the rows. An OTree table is
+// re-indexed by a sort rewrite and put back into its cubes by a bin-pack one.
+std::string StrategyLabel(const std::optional<layout::ClusterSpec>& cluster,
+                          RewriteStrategy strategy) {
+  if (!cluster) return strategy == RewriteStrategy::kSort ? "sort" : "binpack";
+  switch (cluster->method) {
+    case layout::ClusterMethod::kZOrder:
+      return "zorder";
+    case layout::ClusterMethod::kHilbert:
+      return "hilbert";
+    case layout::ClusterMethod::kOTree:
+      return strategy == RewriteStrategy::kSort ? "otree" : "binpack";
+  }
+  return "binpack";
+}
+
 }  // namespace
 
 Result<RewriteOptions> RewriteOptionsFromMap(const std::map<std::string, std::string>& options) {
@@ -469,10 +485,7 @@ Result<RewriteResult> RewriteDataFiles(catalog::Catalog& catalog, const FileIO& 
           result.added_data_files_count, result.commits, e.message);
       return std::unexpected(e);
     }
-    u.summary["rewrite-strategy"] =
-        cluster ? (cluster->method == layout::ClusterMethod::kZOrder ? "zorder" : "hilbert")
-        : options.strategy == RewriteStrategy::kSort ? "sort"
-                                                     : "binpack";
+    u.summary["rewrite-strategy"] = StrategyLabel(cluster, options.strategy);
     if (order) u.summary["rewrite-sort-order"] = order->ToString(m.CurrentSchema());
     if (cluster) u.summary["rewrite-sort-order"] = cluster->ToString();
     u.summary["rewrite-target-file-size-bytes"] = std::to_string(sizes.target);
