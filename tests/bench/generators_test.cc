@@ -2,6 +2,8 @@
 // domains, and the write patterns (events in time order, customers spanning the id range).
 #include "floe/bench/generators.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -198,7 +200,15 @@ TEST(Generators, StoreSalesMoneyIsConsistent) {
   auto b = Gen(Workload::kStoreSales, 2000);
   const auto& batch = b[0];
   auto idx = [&](const char* n) { return *batch.schema->IndexOf(n); };
+  auto valid = [&](const char* n, int64_t i) { return !batch.columns[idx(n)]->IsNull(i); };
+  int64_t checked = 0;
   for (int64_t i = 0; i < batch.num_rows; ++i) {
+    const bool all = valid("ss_sales_price", i) && valid("ss_list_price", i) &&
+                     valid("ss_net_paid_inc_tax", i) && valid("ss_net_paid", i) &&
+                     valid("ss_ext_tax", i) && valid("ss_net_profit", i) &&
+                     valid("ss_ext_wholesale_cost", i);
+    if (!all) continue;  // a row of the ~9% with NULLs
+    ++checked;
     auto money = [&](const char* n) {
       __int128 v;
       std::memcpy(&v, batch.columns[idx(n)]->values.data() + i * 16, 16);
@@ -208,6 +218,40 @@ TEST(Generators, StoreSalesMoneyIsConsistent) {
     EXPECT_EQ(money("ss_net_paid_inc_tax"), money("ss_net_paid") + money("ss_ext_tax"));
     EXPECT_EQ(money("ss_net_profit"), money("ss_net_paid") - money("ss_ext_wholesale_cost"));
   }
+  EXPECT_GT(checked, 1700);
+}
+
+// dsdgen's tickets: 8 to 16 line items, each a different item, sharing the ticket's customer.
+TEST(Generators, StoreSalesTicketsHold8To16DifferentItemsOfOneCustomer) {
+  auto b = Gen(Workload::kStoreSales, 20'000, 42, 3);
+  std::map<int64_t, std::vector<int32_t>> items;  // ticket -> items
+  std::map<int64_t, std::set<int32_t>> customers;
+  int64_t nulls = 0, rows = 0;
+  for (const auto& batch : b) {
+    const auto& ticket = *batch.columns[*batch.schema->IndexOf("ss_ticket_number")];
+    const auto& item = *batch.columns[*batch.schema->IndexOf("ss_item_sk")];
+    const auto& cust = *batch.columns[*batch.schema->IndexOf("ss_customer_sk")];
+    for (int64_t i = 0; i < batch.num_rows; ++i, ++rows) {
+      items[ticket.Value<int64_t>(i)].push_back(item.Value<int32_t>(i));
+      if (cust.IsNull(i)) {
+        ++nulls;
+      } else {
+        customers[ticket.Value<int64_t>(i)].insert(cust.Value<int32_t>(i));
+      }
+    }
+  }
+  items.erase(std::prev(items.end()));  // the last ticket is cut by the row count
+  size_t lines = 0;
+  for (auto& [t, its] : items) {
+    EXPECT_GE(its.size(), 8u) << t;
+    EXPECT_LE(its.size(), 16u) << t;
+    lines += its.size();
+    std::sort(its.begin(), its.end());
+    EXPECT_EQ(std::adjacent_find(its.begin(), its.end()), its.end()) << "ticket " << t;
+    EXPECT_LE(customers[t].size(), 1u) << t;
+  }
+  EXPECT_NEAR(static_cast<double>(lines) / static_cast<double>(items.size()), 12.0, 0.3);
+  EXPECT_NEAR(static_cast<double>(nulls) / static_cast<double>(rows), 0.045, 0.01);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "floe/base/progress.h"
+#include "floe/base/thread_pool.h"
 
 namespace {
 
@@ -108,7 +109,7 @@ int main(int argc, char** argv) {
   // A scan runs many short threads; past a few arenas glibc spreads their buffers over heaps it
   // shrinks on free, so the next query faults the pages in again (a third of a 3 ms query here).
   // Twice the cores keeps lock contention low and the freed buffers reusable.
-  mallopt(M_ARENA_MAX, static_cast<int>(2 * std::max(1u, std::thread::hardware_concurrency())));
+  mallopt(M_ARENA_MAX, static_cast<int>(2 * floe::Cores()));
   using namespace floe::cli;
   CLI::App app{
       "floe: write real Iceberg tables in candidate layouts and measure what each query costs\n"

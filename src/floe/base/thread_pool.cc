@@ -1,5 +1,7 @@
 #include "floe/base/thread_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
 
 namespace floe {
@@ -42,7 +44,15 @@ void ThreadPool::Run() {
 }
 
 size_t Cores() {
-  static const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  static const size_t cores = [] {
+    // The CPUs this process may run on (taskset, a container's cpuset), as the JVM's
+    // availableProcessors() counts them; the machine's when the affinity cannot be read.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+      return static_cast<size_t>(CPU_COUNT(&set));
+    return static_cast<size_t>(std::max(1u, std::thread::hardware_concurrency()));
+  }();
   return cores;
 }
 

@@ -15,7 +15,8 @@
 
 namespace floe {
 
-// The machine's hardware threads (at least 1), read once: glibc reads /sys on every
+// The hardware threads this process may run on (its CPU affinity: `taskset -c 0 floe ...` runs
+// floe on one core), at least 1, read once: glibc reads /sys on every
 // std::thread::hardware_concurrency() call, tens of microseconds each.
 size_t Cores();
 

@@ -372,69 +372,119 @@ c::SchemaPtr StoreSalesSchema() {
   return std::make_shared<c::Schema>(std::move(s));
 }
 
+// The rows of the dimensions store_sales refers to at scale factor `sf`: TPC-DS's row counts at
+// its defined scale factors (the specification's table 3-2), linear between them as dsdgen
+// interpolates, and in proportion below 1.
+struct StoreSalesDimensions {
+  int64_t items, customers, addresses, stores, promotions, demographics;
+};
+StoreSalesDimensions DimensionsAt(double sf) {
+  static constexpr std::array<double, 5> kScale = {1, 10, 100, 300, 1000};
+  static constexpr std::array<std::array<double, 5>, 5> kRows = {{
+      {18'000, 102'000, 204'000, 264'000, 300'000},          // item
+      {100'000, 500'000, 2'000'000, 5'000'000, 12'000'000},  // customer
+      {50'000, 250'000, 1'000'000, 2'500'000, 6'000'000},    // customer_address
+      {12, 102, 402, 804, 1'002},                            // store
+      {300, 500, 1'000, 1'300, 1'500},                       // promotion
+  }};
+  auto at = [&](const std::array<double, 5>& rows) {
+    double v = rows[0] * sf;
+    if (sf > 1) {
+      size_t k = 1;
+      while (k + 1 < kScale.size() && sf > kScale[k]) ++k;
+      v = rows[k - 1] +
+          (rows[k] - rows[k - 1]) * (sf - kScale[k - 1]) / (kScale[k] - kScale[k - 1]);
+    }
+    return std::max<int64_t>(1, static_cast<int64_t>(v));
+  };
+  // customer_demographics: 1,920,800 rows at every scale factor from 1 up.
+  const int64_t demographics =
+      std::max<int64_t>(1, static_cast<int64_t>(1'920'800 * std::min(1.0, sf)));
+  return {at(kRows[0]), at(kRows[1]), at(kRows[2]), at(kRows[3]), at(kRows[4]), demographics};
+}
+
+// The rows of store_sales as dsdgen shapes them (cross-checked against DuckDB's tpcds extension
+// by tests/bench/store_sales_tpcds.py): tickets of 8 to 16 line items sharing the ticket's date,
+// time, customer, demographics, address and store, each line a different item; about 9% of rows
+// carry NULLs, each of their columns but the item and the ticket NULL with odds 1/2 (so 4.5% per
+// column, and rows with one NULL often hold another).
 std::vector<c::RecordBatch> StoreSales(const GenOptions& o) {
   const int64_t n = o.rows;
-  // Dimension sizes grow with the fact table as TPC-DS's do (SF1 = 2.88M rows).
-  const double sf = std::max(1.0, static_cast<double>(n) / 2'880'404.0);
-  const int64_t items = static_cast<int64_t>(18'000 * std::sqrt(sf));
-  const int64_t customers = static_cast<int64_t>(100'000 * sf);
+  const StoreSalesDimensions dim = DimensionsAt(static_cast<double>(n) / 2'880'404.0);
+  const auto items = static_cast<uint64_t>(dim.items);
+  // A ticket's items: base, base + step, ... (mod items), distinct while 15 steps stay below items.
+  const uint64_t max_step = std::max<uint64_t>(1, (items - 1) / 15);
   std::vector<c::RecordBatch> out;
+  int64_t ticket = -1, line = 0, lines = 0;  // the ticket row `begin` falls in, walked in order
   for (int w = 0; w < o.writes; ++w) {
     const int64_t begin = n * w / o.writes, end = n * (w + 1) / o.writes;
     std::vector<c::FixedWidthBuilder<int32_t>> keys;
     keys.reserve(kStoreSalesKeys);
     for (int k = 0; k < kStoreSalesKeys; ++k) keys.emplace_back(c::Int32());
-    c::FixedWidthBuilder<int64_t> ticket(c::Int64());
+    c::FixedWidthBuilder<int64_t> ticket_numbers(c::Int64());
     std::vector<c::FixedWidthBuilder<Int128>> money;
     for (size_t k = kStoreSalesKeys; k < kStoreSalesColumns.size(); ++k)
       money.emplace_back(c::Decimal128(7, 2));
     for (int64_t i = begin; i < end; ++i) {
-      // About 10 line items per ticket share the ticket's date, time, customer and store.
-      const int64_t t = i / 10;
-      Rng tr(Mix(o.seed, 31, t));
+      if (line == lines) {
+        ++ticket;
+        line = 0;
+        lines = 8 + static_cast<int64_t>(Rng(Mix(o.seed, 33, ticket)).Below(9));
+      }
+      Rng tr(Mix(o.seed, 31, ticket));
       Rng r(Mix(o.seed, 32, i));
       int32_t date = 2450816 + static_cast<int32_t>(tr.Below(1827));
       int32_t time = 28800 + static_cast<int32_t>(tr.Below(46800));
-      int32_t cust = 1 + static_cast<int32_t>(tr.Below(customers));
-      int32_t cdemo = 1 + static_cast<int32_t>(tr.Below(1'920'800));
+      int32_t cust = 1 + static_cast<int32_t>(tr.Below(dim.customers));
+      int32_t cdemo = 1 + static_cast<int32_t>(tr.Below(dim.demographics));
       int32_t hdemo = 1 + static_cast<int32_t>(tr.Below(7200));
-      int32_t addr = 1 + static_cast<int32_t>(tr.Below(customers / 2));
-      int32_t store = 1 + 2 * static_cast<int32_t>(tr.Below(6));
-      int32_t item = 1 + static_cast<int32_t>(r.Below(items));
-      int32_t promo = 1 + static_cast<int32_t>(r.Below(300));
+      int32_t addr = 1 + static_cast<int32_t>(tr.Below(dim.addresses));
+      // About half the stores' keys appear: the others are earlier revisions of a store.
+      int32_t store = 1 + 2 * static_cast<int32_t>(tr.Below(std::max<int64_t>(1, dim.stores / 2)));
+      const uint64_t base = tr.Below(items), step = 1 + tr.Below(max_step);
+      int32_t item = 1 + static_cast<int32_t>((base + static_cast<uint64_t>(line) * step) % items);
+      ++line;
+      int32_t promo = 1 + static_cast<int32_t>(r.Below(dim.promotions));
       int32_t quantity = 1 + static_cast<int32_t>(r.Below(100));
+      const uint64_t nulls = r.Below(100) < 9 ? r.Next() : 0;  // bit k: column k is NULL
       const int32_t key_values[] = {date, time,  item,  cust, cdemo,   hdemo,
                                     addr, store, promo, 0,    quantity};
       for (int k = 0; k < kStoreSalesKeys; ++k) {
         if (k == 9) continue;
-        // About 4% NULL foreign keys, as dsdgen writes them (never the item key).
-        if (k != 2 && k != 10 && r.Below(25) == 0) {
+        if (k != 2 && ((nulls >> k) & 1) != 0) {
           keys[k].AppendNull();
         } else {
           keys[k].Append(key_values[k]);
         }
       }
-      ticket.Append(t + 1);
+      ticket_numbers.Append(ticket + 1);
       int64_t wholesale = 100 + static_cast<int64_t>(r.Below(9901));  // 1.00 .. 100.00
       int64_t list = wholesale * (100 + static_cast<int64_t>(r.Below(101))) / 100;
       int64_t sales = list * static_cast<int64_t>(r.Below(101)) / 100;
-      int64_t ext_discount = (list - sales) * quantity;
       int64_t ext_sales = sales * quantity;
       int64_t ext_wholesale = wholesale * quantity;
       int64_t ext_list = list * quantity;
-      int64_t ext_tax = ext_sales * static_cast<int64_t>(r.Below(10)) / 100;
+      int64_t tax_percent = static_cast<int64_t>(r.Below(10));
       int64_t coupon = r.Below(5) == 0 ? ext_sales * static_cast<int64_t>(r.Below(101)) / 100 : 0;
       int64_t net_paid = ext_sales - coupon;
+      int64_t ext_tax = net_paid * tax_percent / 100;  // on what was paid, as dsdgen taxes
+      int64_t ext_discount = coupon;  // dsdgen writes the coupon here too: the two are equal
       const int64_t m[] = {
           wholesale, list,    sales,  ext_discount, ext_sales,          ext_wholesale,
           ext_list,  ext_tax, coupon, net_paid,     net_paid + ext_tax, net_paid - ext_wholesale};
-      for (size_t k = 0; k < money.size(); ++k) money[k].Append(m[k]);
+      for (size_t k = 0; k < money.size(); ++k) {
+        if (((nulls >> (kStoreSalesKeys + k)) & 1) != 0) {
+          money[k].AppendNull();
+        } else {
+          money[k].Append(m[k]);
+        }
+      }
     }
     c::RecordBatch b;
     b.schema = StoreSalesSchema();
     b.num_rows = end - begin;
     for (int k = 0; k < kStoreSalesKeys; ++k)
-      b.columns.push_back(k == 9 ? ticket.Finish() : keys[k].Finish());
+      b.columns.push_back(k == 9 ? ticket_numbers.Finish() : keys[k].Finish());
     for (auto& m : money) b.columns.push_back(m.Finish());
     out.push_back(std::move(b));
   }
