@@ -89,13 +89,58 @@ TEST(Worksheet, RowPlaceholderScalesWithTheSource) {
   }
 }
 
+TEST(Worksheet, QuantilePlaceholderTakesTheSourcesValue) {
+  Question q;
+  q.name = "range";
+  q.sql = "SELECT * FROM {table} WHERE k BETWEEN {quantile:k:0.37} AND {quantile:k:0.38}";
+  std::vector<std::pair<std::string, double>> asked;
+  QuantileFn quantile = [&](const std::string& column, double f) -> Result<std::string> {
+    asked.emplace_back(column, f);
+    if (column != "k") return InvalidInput("the source has no column '{}'", column);
+    return std::to_string(static_cast<int>(f * 1000));
+  };
+  EXPECT_EQ(*QuestionSql(q, "a.b", 10, quantile), "SELECT * FROM a.b WHERE k BETWEEN 370 AND 380");
+  EXPECT_EQ(asked, (std::vector<std::pair<std::string, double>>{{"k", 0.37}, {"k", 0.38}}));
+  for (const char* bad : {"{quantile:k:1.5}", "{quantile:k}", "{quantile::0.5}", "{quantile:k:x}",
+                          "{quantile:k:0.5"}) {
+    q.sql = std::string("SELECT ") + bad;
+    auto r = QuestionSql(q, "a.b", 10, quantile);
+    ASSERT_FALSE(r.has_value()) << bad;
+    EXPECT_NE(r.error().message.find("question 'range': {quantile:COLUMN:F} needs"),
+              std::string::npos)
+        << r.error().message;
+  }
+  q.sql = "SELECT {quantile:z:0.5}";
+  auto r = QuestionSql(q, "a.b", 10, quantile);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("{quantile:z:0.5}: the source has no column 'z'"),
+            std::string::npos)
+      << r.error().message;
+  EXPECT_FALSE(QuestionSql(q, "a.b", 10).has_value());  // no source to take it from
+}
+
+TEST(Worksheet, BuildRounds) {
+  const std::string rest =
+      "source: {generator: events}\ndesigns: [{name: A}]\nquestions: [{name: q, sql: x}]\n";
+  EXPECT_EQ(ParseWorksheet(rest)->build_rounds, 1);
+  EXPECT_EQ(ParseWorksheet("build_rounds: 3\n" + rest)->build_rounds, 3);
+  for (const char* bad : {"build_rounds: 0\n", "build_rounds: 101\n", "build_rounds: x\n"}) {
+    auto w = ParseWorksheet(bad + rest, "w.yaml");
+    ASSERT_FALSE(w.has_value()) << bad;
+    EXPECT_NE(w.error().message.find("build_rounds"), std::string::npos) << w.error().message;
+  }
+}
+
 TEST(Worksheet, BuiltinsParse) {
   for (const auto& b : BuiltinWorksheets()) {
     auto w = ParseWorksheet(b.yaml, b.name);
     ASSERT_TRUE(w.has_value()) << w.error().ToString();
     EXPECT_GE(w->designs.size(), 2u);
     EXPECT_GE(w->questions.size(), 2u);
+    EXPECT_EQ(FindBuiltinWorksheet(b.name), &b);
   }
+  EXPECT_EQ(FindBuiltinWorksheet("clustering")->in_demo, false);  // floe bench clustering only
+  EXPECT_EQ(FindBuiltinWorksheet("lineitem"), nullptr);
 }
 
 // Each bad worksheet and the words its error must contain.

@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <ostream>
+#include <string>
 
 #include "floe/bench/builtin.h"
 #include "floe/bench/runner.h"
+#include "floe/columnar/column.h"
 #include "floe/sql/engine.h"
 #include "support/temp_dir.h"
 
@@ -36,7 +39,8 @@ class ChapterTest : public ::testing::Test {
  protected:
   // Runs the built-in worksheet `name` with only `designs`, no simulated latency, one round.
   static bench::BenchResult Run(const std::string& name, const std::vector<std::string>& designs,
-                                double scale, const std::string& dir) {
+                                double scale, const std::string& dir,
+                                const std::function<void(bench::Worksheet&)>& adjust = nullptr) {
     const bench::BuiltinWorksheet* builtin = nullptr;
     for (const auto& b : bench::BuiltinWorksheets())
       if (b.name == name) builtin = &b;
@@ -47,6 +51,7 @@ class ChapterTest : public ::testing::Test {
       if (std::find(designs.begin(), designs.end(), d.name) != designs.end()) kept.push_back(d);
     EXPECT_EQ(kept.size(), designs.size());
     sheet.designs = kept;
+    if (adjust) adjust(sheet);
     bench::BenchOptions o;
     o.warehouse = dir;
     o.protocol.rounds = 1;
@@ -60,6 +65,8 @@ class ChapterTest : public ::testing::Test {
         bench::QuestionOutcome out;
         out.data_files_opened = r.stats.data_files_opened;
         for (const auto& b : r.batches) out.rows += b.num_rows;
+        if (!r.batches.empty() && r.batches[0].num_rows > 0)
+          out.first_value = columnar::ValueToString(*r.batches[0].columns[0], 0);
         return out;
       });
     };
@@ -142,6 +149,52 @@ TEST_F(ChapterTest, Dimension) {
   // also reads the column indexes of segment and country when cold.
   EXPECT_EQ(At(r, "floe", "two-column filter"), F(1, 1, 3 + 2 + 1 + 1));
   EXPECT_EQ(At(r, "floe", "three-column projection"), F(1, 1, 3 + 2 + 1));
+}
+
+// The clustering worksheet at 80,000 store_sales rows (scale 0.008) and a 256 KB target, each
+// design built twice: the write time is a median of both; the range questions, placed by the
+// source's quantiles, get the same answer from every layout and select about 1% of the rows;
+// a clustered layout opens fewer files for them than the unclustered one, which opens all.
+TEST_F(ChapterTest, Clustering) {
+  testing::TempDir dir;
+  const std::vector<std::string> designs = {"unclustered", "Hilbert", "OTree on append",
+                                            "OTree optimized"};
+  auto r = Run("clustering", designs, 0.008, dir.str(), [](bench::Worksheet& s) {
+    s.build_rounds = 2;
+    for (auto& d : s.designs) d.target_file_size = 256 << 10;
+  });
+  ASSERT_EQ(r.builds.size(), designs.size());
+  for (const auto& b : r.builds) {
+    EXPECT_EQ(b.write_seconds.n, 2) << b.table;
+    EXPECT_EQ(b.rows, 80'000) << b.table;
+    EXPECT_GE(b.data_files, 8) << b.table;
+    EXPECT_EQ(b.seconds, b.write_seconds.median);
+  }
+  ASSERT_EQ(r.results.size(), 5u);
+  for (size_t q = 0; q < 4; ++q) {
+    const std::string& sql = r.sheet.questions[q].sql;
+    EXPECT_EQ(sql.find('{', sql.find("FROM {table}") + 12), std::string::npos) << sql;
+    const std::string answer = r.results[q][0].first_value;
+    const int64_t rows = std::stoll(answer);
+    EXPECT_GT(rows, q == 3 ? 200 : 400) << sql;    // about 1% of 80,000
+    EXPECT_LT(rows, q == 3 ? 4000 : 1600) << sql;  // 4: a scale with one store
+    for (size_t d = 0; d < designs.size(); ++d) {
+      EXPECT_EQ(r.results[q][d].error, "") << designs[d];
+      EXPECT_EQ(r.results[q][d].first_value, answer) << designs[d] << " / " << sql;
+    }
+    EXPECT_EQ(r.results[q][0].data_files_opened, r.builds[0].data_files) << sql;
+    if (q == 1) {  // two columns: both clustered layouts open fewer files than all
+      for (size_t d = 1; d < designs.size(); ++d)
+        EXPECT_LT(r.results[q][d].data_files_opened, r.builds[d].data_files) << designs[d];
+    }
+  }
+  // The 1% sample: an OTree reads only its lightest files; the others a block sample of files.
+  for (size_t d : {2u, 3u}) {
+    EXPECT_LE(r.results[4][d].data_files_opened * 4, r.builds[d].data_files) << designs[d];
+    const int64_t sampled = std::stoll(r.results[4][d].first_value);
+    EXPECT_GT(sampled, 400) << designs[d];
+    EXPECT_LT(sampled, 1600) << designs[d];
+  }
 }
 
 }  // namespace

@@ -257,7 +257,12 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
   if (g.no_simulate_s3 && g.simulate_s3)
     return ReportError(Error{ErrorKind::kInvalidInput,
                              "--simulate-s3 and --no-simulate-s3 contradict each other"});
-  auto sheet = bench::LoadWorksheet(a.worksheet);
+  // A worksheet file, or the name of a built-in one (`floe bench clustering`).
+  const bench::BuiltinWorksheet* builtin = bench::FindBuiltinWorksheet(a.worksheet);
+  std::error_code exists_ec;
+  auto sheet = builtin != nullptr && !std::filesystem::exists(a.worksheet, exists_ec)
+                   ? bench::ParseWorksheet(builtin->yaml, "built-in worksheet " + builtin->name)
+                   : bench::LoadWorksheet(a.worksheet);
   if (!sheet) return ReportError(sheet.error());
   // bench builds its designs into a warehouse of its own, as demo does, never into --warehouse:
   // OUT/warehouse, or without --out a temporary one removed at the end.
@@ -361,6 +366,7 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
                          : "on a local directory behind the simulated-S3 decorator",
       a.scale);
   for (const auto& builtin : bench::BuiltinWorksheets()) {
+    if (!builtin.in_demo) continue;
     auto sheet = DemoSheet(builtin, a.built_by);
     if (!sheet) return ReportError(sheet.error());
     const auto& [worksheet, chapter] = *sheet;
@@ -420,7 +426,10 @@ void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
       "bench",
       "Build every design of a worksheet and measure its questions (simulated S3 by "
       "default for local warehouses)");
-  cmd->add_option("worksheet", args->worksheet, "Worksheet YAML")->required();
+  cmd->add_option("worksheet", args->worksheet,
+                  "Worksheet YAML, or a built-in worksheet's name: events, orders, dimension "
+                  "(floe demo's), clustering (Z-order, Hilbert and OTree on 10M store_sales rows)")
+      ->required();
   cmd->add_option("--rounds", args->rounds, "Measured rounds per design, interleaved (default 7)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--warmup", args->warmup, "Unmeasured runs per design first (default 2)")

@@ -120,6 +120,10 @@ std::string FormatTables(const BenchResult& r) {
     const auto& b = r.builds[d];
     std::string layout = s.designs[d].description;
     for (const auto& n : b.notes) layout += (layout.empty() ? "" : "; ") + n;
+    if (b.write_seconds.n > 1) {
+      layout = fmt::format("[{} builds: {:.1f}-{:.1f}s] {}", b.write_seconds.n, b.write_seconds.min,
+                           b.write_seconds.max, layout);
+    }
     out += fmt::format("{:<28} {:>6} {:>10} {:>9.1f}s  {}\n", s.designs[d].name, b.data_files,
                        FormatBytes(static_cast<double>(b.bytes)), b.seconds, layout);
   }
@@ -218,6 +222,8 @@ std::string FormatJson(const BenchResult& r) {
       j["bytes"] = b.bytes;
       j["rows"] = b.rows;
       j["build_seconds"] = b.seconds;
+      j["build_seconds_min"] = b.write_seconds.min;
+      j["build_seconds_max"] = b.write_seconds.max;
       j["notes"] = b.notes;
     }
     if (d < r.costs.size()) {
@@ -385,6 +391,59 @@ std::string QuestionSvg(const BenchResult& r, size_t q) {
   return svg;
 }
 
+// Write time by design: the median of the builds as a bar, their min-max as a whisker, the
+// design's name left of its bar and the median right of it, an axis in seconds below.
+std::string WriteTimeSvg(const BenchResult& r) {
+  const auto& s = r.sheet;
+  const size_t nd = std::min(s.designs.size(), r.builds.size());
+  size_t longest = 0;
+  for (size_t d = 0; d < nd; ++d) longest = std::max(longest, s.designs[d].name.size());
+  const int label_w = 16 + 7 * static_cast<int>(longest), plot_w = 420, row_h = 24, top = 46;
+  const int width = label_w + plot_w + 120, height = top + row_h * static_cast<int>(nd) + 48;
+  double maxv = 0;
+  for (size_t d = 0; d < nd; ++d) maxv = std::max(maxv, r.builds[d].write_seconds.max);
+  maxv = maxv > 0 ? maxv * 1.1 : 1;
+  auto x_of = [&](double v) { return label_w + plot_w * v / maxv; };
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"14\" y=\"22\" font-size=\"16\" font-weight=\"bold\">write time by "
+      "design</text>\n"
+      "<text x=\"14\" y=\"38\" fill=\"#555\">median of {} build{} (min-max), {} rows</text>\n",
+      width, height, s.build_rounds, s.build_rounds == 1 ? "" : "s", nd > 0 ? r.builds[0].rows : 0);
+  for (size_t d = 0; d < nd; ++d) {
+    const Spread& w = r.builds[d].write_seconds;
+    const int y = top + row_h * static_cast<int>(d);
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n"
+        "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\"/>\n",
+        label_w - 6, y + 13, Escape(s.designs[d].name), label_w, y + 1, x_of(w.median) - label_w,
+        kColors[d % 10]);
+    if (w.max > w.min) {
+      svg +=
+          fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"black\"/>\n",
+                      x_of(w.min), y + 9, x_of(w.max), y + 9);
+    }
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\">{:.2f} s</text>\n",
+                       std::max(x_of(w.max), x_of(w.median)) + 6, y + 13, w.median);
+  }
+  const int axis_y = top + row_h * static_cast<int>(nd) + 4;
+  svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n", label_w,
+                     axis_y, label_w + plot_w, axis_y);
+  for (int k = 0; k <= 4; ++k) {
+    const double v = maxv * k / 4;
+    svg += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#999\"/>"
+        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4:.1f}</text>\n",
+        x_of(v), axis_y, axis_y + 4, axis_y + 16, v);
+  }
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">seconds</text>\n",
+                     label_w + plot_w / 2, axis_y + 32);
+  svg += "</svg>\n";
+  return svg;
+}
+
 std::string ScheduleSvg(const BenchResult& r) {
   const std::vector<DesignSchedule> curves = ScheduleCurves(r, r.prices);
   double maxv = 0;
@@ -450,13 +509,16 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
   md += fmt::format("Store: local directory{}. Latency: {} protocol (pre-warmed, interleaved).\n\n",
                     r.simulated ? " behind the simulated-S3 decorator" : " (no simulation)",
                     "median (min-max) of the");
-  md += "| design | layout | data files | size |\n|---|---|---:|---:|\n";
+  md += "| design | layout | data files | size | write time |\n|---|---|---:|---:|---:|\n";
   for (size_t d = 0; d < s.designs.size() && d < r.builds.size(); ++d) {
     std::string layout = s.designs[d].description;
     for (const auto& n : r.builds[d].notes) layout += (layout.empty() ? "" : "; ") + n;
-    md += fmt::format("| {} | {} | {} | {} |\n", s.designs[d].name, layout, r.builds[d].data_files,
-                      FormatBytes(static_cast<double>(r.builds[d].bytes)));
+    const Spread& w = r.builds[d].write_seconds;
+    md += fmt::format("| {} | {} | {} | {} | {:.2f} s{} |\n", s.designs[d].name, layout,
+                      r.builds[d].data_files, FormatBytes(static_cast<double>(r.builds[d].bytes)),
+                      w.median, w.n > 1 ? fmt::format(" ({:.2f}-{:.2f})", w.min, w.max) : "");
   }
+  if (s.build_rounds > 1) md += fmt::format("\n![write time by design]({}write.svg)\n", prefix);
   auto chapter_figure = [&](const std::string& key, const std::string& design) {
     for (const auto& c : chapter) {
       if (c.question == key && c.design == design) return c.figure;
@@ -585,6 +647,9 @@ Result<std::string> WriteReport(const BenchResult& r, const std::string& dir,
   }
   if (!r.schedule.empty()) {
     FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-schedule.svg", dir, name), ScheduleSvg(r)));
+  }
+  if (r.sheet.build_rounds > 1) {
+    FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-write.svg", dir, name), WriteTimeSvg(r)));
   }
   std::string md_path = fmt::format("{}/{}.md", dir, name);
   FLOE_RETURN_IF_ERROR(write(md_path, FormatMarkdown(r, name + "-", chapter)));

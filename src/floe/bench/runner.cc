@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -32,6 +33,45 @@ namespace floe::bench {
 namespace c = floe::columnar;
 
 namespace {
+
+// The non-NULL values of a source column of integers or floating point numbers, as doubles.
+Result<std::vector<double>> NumberValues(const std::vector<c::RecordBatch>& source,
+                                         const std::string& column) {
+  std::vector<double> out;
+  for (const auto& b : source) {
+    auto index = b.schema->IndexOf(column);
+    if (!index) return InvalidInput("the source has no column '{}'", column);
+    const c::Column& col = *b.columns[*index];
+    auto add = [&]<typename T>() {
+      for (int64_t i = 0; i < b.num_rows; ++i)
+        if (!col.IsNull(i)) out.push_back(static_cast<double>(col.Value<T>(i)));
+    };
+    switch (col.type.id) {
+      case c::TypeId::kInt8:
+        add.template operator()<int8_t>();
+        break;
+      case c::TypeId::kInt16:
+        add.template operator()<int16_t>();
+        break;
+      case c::TypeId::kInt32:
+        add.template operator()<int32_t>();
+        break;
+      case c::TypeId::kInt64:
+        add.template operator()<int64_t>();
+        break;
+      case c::TypeId::kFloat32:
+        add.template operator()<float>();
+        break;
+      case c::TypeId::kFloat64:
+        add.template operator()<double>();
+        break;
+      default:
+        return InvalidInput("column '{}' is {}: quantiles take integers or floating point numbers",
+                            column, col.type.ToString());
+    }
+  }
+  return out;
+}
 
 Result<c::RecordBatch> Rows(const c::RecordBatch& all, int64_t begin, int64_t end) {
   std::vector<int64_t> idx(static_cast<size_t>(end - begin));
@@ -216,7 +256,6 @@ Result<std::vector<c::RecordBatch>> LoadSource(const SourceSpec& s, double scale
 Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, const Design& d,
                                 const std::vector<c::RecordBatch>& source,
                                 const EngineWriter* writer, const std::string& scratch) {
-  Stopwatch watch;
   if (source.empty()) return InvalidInput("design '{}': the source has no rows", d.name);
   DesignBuild out;
   out.table = DesignTableName(sheet, d);
@@ -234,6 +273,7 @@ Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, c
   } else if (existing.error().kind != ErrorKind::kNotFound) {
     return std::unexpected(existing.error());
   }
+  Stopwatch watch;  // the write time: creating the table, the writes, the maintenance steps
   if (writer != nullptr) {
     // Another engine writes it, from one local Parquet file per write.
     FLOE_RETURN_IF_ERROR(RecordBenchTable(w, out.table));
@@ -258,6 +298,7 @@ Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, c
   } else {
     FLOE_RETURN_IF_ERROR(WriteDesign(w, d, id, out, source));
   }
+  out.seconds = watch.ElapsedSeconds();
   FLOE_ASSIGN_OR_RETURN(iceberg::Table table, iceberg::LoadTable(*w.catalog, *w.io, id));
   FLOE_ASSIGN_OR_RETURN(auto entries, table.LiveEntries(*w.io));
   for (const auto& e : entries) {
@@ -265,7 +306,7 @@ Result<DesignBuild> BuildDesign(iceberg::Warehouse& w, const Worksheet& sheet, c
     out.bytes += e.file.file_size_in_bytes;
     out.rows += e.file.record_count;
   }
-  out.seconds = watch.ElapsedSeconds();
+  out.write_seconds = Summarize({out.seconds});
   return out;
 }
 
@@ -380,17 +421,55 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
     FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, iceberg::OpenWarehouse(wo));
     std::unique_ptr<Progress> progress;
     if (options.progress)
-      progress =
-          std::make_unique<Progress>("building " + sheet.name, sheet.designs.size(), "designs");
-    for (size_t d = 0; d < sheet.designs.size(); ++d) {
-      FLOE_ASSIGN_OR_RETURN(DesignBuild b,
-                            BuildDesign(w, sheet, sheet.designs[d], source, writer_of[d], scratch));
-      result.builds.push_back(std::move(b));
-      if (progress) progress->Advance();
+      progress = std::make_unique<Progress>(
+          "building " + sheet.name,
+          sheet.designs.size() * static_cast<size_t>(std::max(1, sheet.build_rounds)), "designs");
+    // Each round builds every design anew, the order rotating; the last round's tables stay.
+    const size_t nd = sheet.designs.size();
+    const int rounds = std::max(1, sheet.build_rounds);
+    std::vector<std::vector<double>> seconds(nd);
+    result.builds.resize(nd);
+    for (int round = 0; round < rounds; ++round) {
+      for (size_t k = 0; k < nd; ++k) {
+        const size_t d = (k + static_cast<size_t>(round)) % nd;
+        FLOE_ASSIGN_OR_RETURN(result.builds[d], BuildDesign(w, sheet, sheet.designs[d], source,
+                                                            writer_of[d], scratch));
+        seconds[d].push_back(result.builds[d].seconds);
+        if (progress) progress->Advance();
+      }
+    }
+    for (size_t d = 0; d < nd; ++d) {
+      result.builds[d].write_seconds = Summarize(seconds[d]);
+      result.builds[d].seconds = result.builds[d].write_seconds.median;
     }
   }
   int64_t source_rows = 0;
   for (const auto& b : source) source_rows += b.num_rows;
+  // {quantile:COLUMN:F} in the questions: from the source's rows (each column's values sorted
+  // once), all resolved before the source is let go, then answered from `resolved`.
+  std::map<std::string, std::vector<double>> sorted_columns;
+  std::map<std::pair<std::string, double>, std::string> resolved;
+  const QuantileFn quantile = [&](const std::string& column, double f) -> Result<std::string> {
+    if (auto r = resolved.find({column, f}); r != resolved.end()) return r->second;
+    auto it = sorted_columns.find(column);
+    if (it == sorted_columns.end()) {
+      FLOE_ASSIGN_OR_RETURN(std::vector<double> values, NumberValues(source, column));
+      std::sort(values.begin(), values.end());
+      it = sorted_columns.emplace(column, std::move(values)).first;
+    }
+    const std::vector<double>& v = it->second;
+    if (v.empty()) return InvalidInput("column '{}' holds no values", column);
+    const double x = v[static_cast<size_t>(f * static_cast<double>(v.size() - 1))];
+    std::string literal = x == std::floor(x) && std::abs(x) < 9e15
+                              ? fmt::format("{}", static_cast<int64_t>(x))
+                              : fmt::format("{}", x);
+    resolved.emplace(std::pair{column, f}, literal);
+    return literal;
+  };
+  for (const Question& q : sheet.questions) {
+    FLOE_RETURN_IF_ERROR(QuestionSql(q, "{table}", source_rows, quantile));
+  }
+  sorted_columns.clear();
   // Each round of changes: its rows, one Parquet file shared by every design (round 0 warms up).
   std::vector<std::string> change_files;
   if (sheet.changes) {
@@ -495,14 +574,15 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
     for (size_t qi = 0; qi < sheet.questions.size(); ++qi) {
       const Question& q = sheet.questions[qi];
       // The report shows the question as asked: placeholders other than {table} resolved.
-      FLOE_ASSIGN_OR_RETURN(result.sheet.questions[qi].sql, QuestionSql(q, "{table}", source_rows));
+      FLOE_ASSIGN_OR_RETURN(result.sheet.questions[qi].sql,
+                            QuestionSql(q, "{table}", source_rows, quantile));
       std::vector<Measurement> row(nd);
       std::vector<std::vector<Measurement>> peer_row(npeers, std::vector<Measurement>(nd));
       std::vector<ArmRun> arms;
       std::vector<std::pair<size_t, size_t>> arm_of;  // (0 floe, 1 + peer engine; design)
       for (size_t d = 0; d < nd; ++d) {
         std::string text;
-        FLOE_ASSIGN_OR_RETURN(text, QuestionSql(q, result.builds[d].table, source_rows));
+        FLOE_ASSIGN_OR_RETURN(text, QuestionSql(q, result.builds[d].table, source_rows, quantile));
         w.runtime->ClearCaches();
         counting->Reset();
         auto got = ask(text);

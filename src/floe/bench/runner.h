@@ -100,7 +100,8 @@ struct DesignBuild {
   int64_t data_files = 0;
   int64_t bytes = 0;  // data files only
   int64_t rows = 0;
-  double seconds = 0;
+  double seconds = 0;              // the write time (the median of write_seconds)
+  Spread write_seconds;            // over the worksheet's build_rounds
   std::vector<std::string> notes;  // e.g. "rewrite sort by id: 32 files -> 1"
 };
 

@@ -299,8 +299,9 @@ struct Reader {
   Result<Worksheet> Sheet(const YAML::Node& root) const {
     Worksheet w;
     if (!root.IsMap()) return Bad(origin, "(top level)", root, "expected a mapping");
-    FLOE_RETURN_IF_ERROR(CheckKeys(
-        root, "", {"name", "description", "table", "source", "designs", "questions", "changes"}));
+    FLOE_RETURN_IF_ERROR(CheckKeys(root, "",
+                                   {"name", "description", "table", "source", "designs",
+                                    "questions", "changes", "build_rounds"}));
     if (root["name"]) {
       FLOE_ASSIGN_OR_RETURN(w.name, String(root["name"], "name"));
     }
@@ -313,6 +314,12 @@ struct Reader {
       if (dot == std::string::npos || dot == 0 || dot + 1 == w.table.size())
         return Bad(origin, "table", root["table"],
                    fmt::format("'{}' is not NAMESPACE.TABLE", w.table));
+    }
+    if (root["build_rounds"]) {
+      FLOE_ASSIGN_OR_RETURN(int64_t rounds, Int(root["build_rounds"], "build_rounds", 1));
+      if (rounds > 100)
+        return Bad(origin, "build_rounds", root["build_rounds"], "at most 100 builds per design");
+      w.build_rounds = static_cast<int>(rounds);
     }
     if (!root["source"]) return Bad(origin, "source", root, "missing");
     FLOE_ASSIGN_OR_RETURN(w.source, Source(root["source"]));
@@ -444,7 +451,8 @@ std::string DesignTableName(const Worksheet& sheet, const Design& design) {
   return sheet.table + "_" + Slug(design.name);
 }
 
-Result<std::string> QuestionSql(const Question& q, const std::string& table, int64_t source_rows) {
+Result<std::string> QuestionSql(const Question& q, const std::string& table, int64_t source_rows,
+                                const QuantileFn& quantile) {
   std::string out;
   std::string_view sql = q.sql;
   while (!sql.empty()) {
@@ -469,6 +477,32 @@ Result<std::string> QuestionSql(const Question& q, const std::string& table, int
                             sql.substr(0, close == std::string_view::npos ? 12 : close + 1));
       }
       out += std::to_string(static_cast<int64_t>(fraction * static_cast<double>(source_rows)));
+      sql.remove_prefix(close + 1);
+      continue;
+    }
+    if (sql.starts_with("{quantile:")) {
+      const size_t close = sql.find('}');
+      const std::string_view whole =
+          sql.substr(0, close == std::string_view::npos ? 16 : close + 1);
+      const std::string_view body =
+          close == std::string_view::npos ? std::string_view() : sql.substr(10, close - 10);
+      const size_t colon = body.rfind(':');
+      const std::string column(body.substr(0, colon == std::string_view::npos ? 0 : colon));
+      const std::string f(colon == std::string_view::npos ? "" : body.substr(colon + 1));
+      char* end = nullptr;
+      const double fraction = f.empty() ? -1 : std::strtod(f.c_str(), &end);
+      if (column.empty() || end != f.c_str() + f.size() || !(fraction >= 0) || !(fraction <= 1)) {
+        return InvalidInput(
+            "question '{}': {{quantile:COLUMN:F}} needs a column and a fraction 0 <= F <= 1, "
+            "got '{}'",
+            q.name, whole);
+      }
+      if (!quantile)
+        return InvalidInput("question '{}': {} needs the source's rows", q.name, whole);
+      auto value = quantile(column, fraction);
+      if (!value)
+        return InvalidInput("question '{}': {}: {}", q.name, whole, value.error().message);
+      out += *value;
       sql.remove_prefix(close + 1);
       continue;
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -85,6 +86,9 @@ struct Worksheet {
   std::vector<Design> designs;
   std::vector<Question> questions;
   std::optional<ChangeSpec> changes;
+  // Times each design is built (the designs interleaved, the order rotating): the report gives
+  // the write time's median and min-max; the last build is the table the questions read.
+  int build_rounds = 1;
 };
 
 // Parses YAML text; `origin` (a file name) prefixes errors.
@@ -98,8 +102,14 @@ std::string FormatBytes(double bytes);
 
 // The table name of a design: "<ns>.<table>_<slug of design name>".
 std::string DesignTableName(const Worksheet& sheet, const Design& design);
-// The question's SQL with {table} replaced by the design's table, and each {row:F} (0 <= F < 1)
-// by floor(F x source_rows): a key that exists at any --scale, e.g. `WHERE id = {row:0.424242}`.
-Result<std::string> QuestionSql(const Question& q, const std::string& table, int64_t source_rows);
+// The F-quantile (0 <= F <= 1) of a source column's values, as a SQL literal.
+using QuantileFn = std::function<Result<std::string>(const std::string& column, double f)>;
+
+// The question's SQL with {table} replaced by the design's table, each {row:F} (0 <= F < 1) by
+// floor(F x source_rows): a key that exists at any --scale, e.g. `WHERE id = {row:0.424242}`, and
+// each {quantile:COLUMN:F} by `quantile`: a range that selects a known share of the rows at any
+// scale, e.g. `k BETWEEN {quantile:k:0.37} AND {quantile:k:0.38}` (about 1%).
+Result<std::string> QuestionSql(const Question& q, const std::string& table, int64_t source_rows,
+                                const QuantileFn& quantile = nullptr);
 
 }  // namespace floe::bench
