@@ -6,6 +6,7 @@
 #include <cstring>
 #include <regex>
 
+#include "floe/base/thread_pool.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/parquet/file_reader.h"
 #include "floe/parquet/footer.h"
@@ -615,6 +616,53 @@ TEST(WriterTest, MeasureFileSizeIsTheClosedFilesSize) {
   EXPECT_NEAR(static_cast<double>(*measured), actual, 0.03 * actual)
       << "buffered estimate " << buffered;
   EXPECT_GT(static_cast<double>(buffered), 1.5 * actual);  // what cutting used to go by
+}
+
+// A pool encodes the leaves at once; the file's bytes are exactly those of one thread, through
+// several row groups, dictionary and plain pages, NULLs, strings, and MeasureFileSize between
+// writes (which closes the open pages of every leaf).
+TEST(WriterTest, APoolWritesTheSameBytesAsOneThread) {
+  auto schema =
+      SchemaOf({Field{"id", columnar::Int64(), false, 1}, Field{"k", columnar::Int64(), true, 2},
+                Field{"s", columnar::String(), true, 3}, Field{"u", columnar::String(), true, 4}});
+  std::vector<RecordBatch> batches;
+  for (int b = 0; b < 4; ++b) {
+    const int64_t n = 30'000, base = b * n;
+    batches.push_back(BatchOf(
+        schema, {Int64s(n, [&](int64_t i) { return base + i; }),
+                 Int64s(
+                     n, [](int64_t i) { return i % 97; }, [](int64_t i) { return i % 13 == 0; }),
+                 Strings(n, [](int64_t i) { return "v" + std::to_string(i % 50); }),
+                 Strings(n, [&](int64_t i) {
+                   return std::to_string((base + i) * 2654435761 % 1'000'000'007);
+                 })}));
+  }
+  auto write = [&](ThreadPool* pool) {
+    WriterOptions o;
+    o.row_group_size_bytes = 256 << 10;
+    o.pool = pool;
+    MemorySink sink;
+    auto w = ParquetWriter::Open(schema, &sink, o);
+    EXPECT_TRUE(w.has_value()) << w.error().ToString();
+    std::vector<int64_t> measured;
+    for (const auto& b : batches) {
+      EXPECT_TRUE((*w)->Write(b).has_value());
+      auto m = (*w)->MeasureFileSize();
+      EXPECT_TRUE(m.has_value());
+      measured.push_back(m.value_or(-1));
+    }
+    EXPECT_TRUE((*w)->Close().has_value());
+    return std::pair{sink.Release(), measured};
+  };
+  ThreadPool pool(3);
+  const auto [serial, serial_measured] = write(nullptr);
+  const auto [parallel, parallel_measured] = write(&pool);
+  EXPECT_GT(serial.size(), 512u << 10);
+  EXPECT_TRUE(serial == parallel) << serial.size() << " vs " << parallel.size();
+  EXPECT_EQ(serial_measured, parallel_measured);
+  auto tail = ParseFooter("p.parquet", parallel.size(), parallel);
+  ASSERT_TRUE(tail.has_value() && tail->metadata.has_value());
+  EXPECT_GT(tail->metadata->row_groups.size(), 2u);
 }
 
 }  // namespace

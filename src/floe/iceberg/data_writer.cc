@@ -116,6 +116,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(batches_));
   batches_.clear();
   FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions popts, ParquetOptionsFor(m));
+  popts.pool = &io_.runtime().decode_pool();  // a file's columns encode at once
   const int64_t target = m.PropertyInt("write.target-file-size-bytes", int64_t{512} << 20);
 
   // Partition values as columns, the rows grouped by them (layout/partition_split.h), the groups
@@ -216,6 +217,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       ParallelFor(pool, files.size(), [&](size_t f) {
         files[f] = [&]() -> Result<Encoded> {
           parquet::WriterOptions fo = o;
+          fo.pool = nullptr;  // the files are what runs at once here
           for (auto& [k, v] : otree_plan->entries[f]->info.KeyValues())
             fo.key_value_metadata.push_back({k, v});
           parquet::MemorySink sink;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "floe/base/parallel_for.h"
 #include "floe/parquet/build_id.h"  // generated at build time (scripts/build_id.cmake)
 #include "floe/parquet/footer.h"
 #include "floe/parquet/metadata_checksum.h"
@@ -114,6 +115,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(const columnar::Schem
     w->file_statistics_.emplace_back(ValueOrder::For(w->schema_.leaves[i].element));
   }
   w->column_sizes_.assign(w->schema_.leaves.size(), 0);
+  for (const LeafColumn& leaf : w->schema_.leaves) w->nested_ = w->nested_ || leaf.nested();
 
   w->metadata_.version = 1;
   w->metadata_.schema = w->schema_.elements;
@@ -161,17 +163,32 @@ int64_t ParquetWriter::estimated_file_size() const {
   return sink_->position() + colocated_sink_.position() + BufferedBytes();
 }
 
+Status ParquetWriter::ForEachLeaf(bool concurrent, const std::function<Status(size_t)>& fn) {
+  std::vector<Status> status(writers_.size());
+  if (concurrent && options_.pool != nullptr && writers_.size() > 1) {
+    ParallelFor(*options_.pool, writers_.size(), [&](size_t i) { status[i] = fn(i); });
+  } else {
+    for (size_t i = 0; i < writers_.size() && status[i].has_value(); ++i) {
+      status[i] = fn(i);
+      if (!status[i]) break;
+    }
+  }
+  for (Status& s : status) {
+    if (!s) {
+      failed_ = true;
+      return s;
+    }
+  }
+  return {};
+}
+
 Result<int64_t> ParquetWriter::MeasureFileSize() {
   int64_t bytes = sink_->position() + colocated_sink_.position();
   int64_t pages = 0;
+  FLOE_RETURN_IF_ERROR(ForEachLeaf(true, [this](size_t i) -> Status {
+    return writers_[i]->calibrated() ? Status{} : writers_[i]->ClosePage();
+  }));
   for (auto& w : writers_) {
-    if (!w->calibrated()) {
-      Status s = w->ClosePage();
-      if (!s) {
-        failed_ = true;
-        return std::unexpected(s.error());
-      }
-    }
     bytes += w->measured_bytes();
     pages += w->pages();
   }
@@ -231,22 +248,16 @@ Status ParquetWriter::Write(const columnar::RecordBatch& batch) {
       slice = std::clamp<int64_t>(static_cast<int64_t>(fit), 512, 65536);
     }
     n = std::min(n, slice);
-    for (size_t i = 0; i < writers_.size(); ++i) {
+    // Nested leaves share the shredding scratch: a table with any is written leaf by leaf.
+    FLOE_RETURN_IF_ERROR(ForEachLeaf(!nested_, [&](size_t i) -> Status {
       const LeafColumn& leaf = schema_.leaves[i];
       const columnar::Column& column = *batch.column(leaf.top_level_index);
-      Status s;
-      if (leaf.nested()) {
-        s = ShredLeaf(leaf, columnar_schema_->fields[static_cast<size_t>(leaf.top_level_index)],
-                      column, done, n, &shredded_);
-        if (s) s = writers_[i]->WriteShredded(shredded_);
-      } else {
-        s = writers_[i]->WriteFlat(column, done, n);
-      }
-      if (!s) {
-        failed_ = true;
-        return s;
-      }
-    }
+      if (!leaf.nested()) return writers_[i]->WriteFlat(column, done, n);
+      FLOE_RETURN_IF_ERROR(
+          ShredLeaf(leaf, columnar_schema_->fields[static_cast<size_t>(leaf.top_level_index)],
+                    column, done, n, &shredded_));
+      return writers_[i]->WriteShredded(shredded_);
+    }));
     row_group_rows_ += n;
     done += n;
     if ((options_.row_group_row_limit && row_group_rows_ >= *options_.row_group_row_limit) ||
@@ -269,6 +280,8 @@ Status ParquetWriter::FlushRowGroup() {
   std::vector<std::optional<ColumnIndex>> column_indexes;
   std::vector<std::optional<OffsetIndex>> offset_indexes;
   int64_t compressed = 0;
+  // Each chunk's last page is encoded and compressed at once; the chunks then land in order.
+  FLOE_RETURN_IF_ERROR(ForEachLeaf(true, [this](size_t i) { return writers_[i]->ClosePage(); }));
   for (size_t i = 0; i < writers_.size(); ++i) {
     auto result = writers_[i]->Flush(colocated_[i] ? &colocated_sink_ : sink_);
     if (!result) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +17,10 @@
 #include "floe/parquet/file_metadata.h"
 #include "floe/parquet/output_sink.h"
 #include "floe/parquet/write_schema.h"
+
+namespace floe {
+class ThreadPool;
+}  // namespace floe
 
 namespace floe::parquet {
 
@@ -75,6 +80,9 @@ struct WriterOptions {
   // file (ParquetWriter::tail_bytes_per_chunk); 0: estimated.
   double tail_bytes_per_chunk = 0;
   std::string created_by = DefaultCreatedBy();
+  // Encodes the leaves at once on this pool (each leaf's chunk writer is independent; the file's
+  // bytes are the same as on one thread); nullptr: on the caller's thread. Not owned.
+  ThreadPool* pool = nullptr;
 };
 
 // What the Iceberg layer needs of one leaf column, over the whole file.
@@ -144,6 +152,9 @@ class ParquetWriter {
   int64_t BufferedBytes() const;
   // Close: writes the co-located chunks at the current position and makes their offsets absolute.
   Status PlaceColocatedChunks();
+  // fn(leaf) for every leaf, at once on options_.pool when there is one and `concurrent`; the
+  // first error (in leaf order) marks the writer failed.
+  Status ForEachLeaf(bool concurrent, const std::function<Status(size_t)>& fn);
 
   columnar::SchemaPtr columnar_schema_;
   OutputSink* sink_ = nullptr;
@@ -171,6 +182,7 @@ class ParquetWriter {
   std::vector<bool> colocated_;
   MemorySink colocated_sink_;
   ShreddedLeaf shredded_;  // scratch
+  bool nested_ = false;    // a leaf under a list, map or struct: written one leaf at a time
 };
 
 }  // namespace floe::parquet
