@@ -144,6 +144,11 @@ def main():
             sys.exit(f"--sweeps: '{x}' is not one of {', '.join(SWEEPS)} (or all)")
     report = [f"# Clustering on write: store_sales, {args.rows:,} rows\n"]
     charts = {}
+    lines = []
+
+    def say(line):  # printed, and kept for the report
+        print(line, flush=True)
+        lines.append(line)
 
     def chart(name, title, unit, rows, note=""):
         charts[name] = bar_chart(title, unit, rows, note)
@@ -220,11 +225,11 @@ def main():
 
         ms, tables = interleaved(arms, args.rounds, drop)
         base = statistics.median(ms["unclustered"])
-        print(f"bench/clustering: store_sales, {args.rows} rows, clustering columns {', '.join(cols)}, "
+        say(f"bench/clustering: store_sales, {args.rows} rows, clustering columns {', '.join(cols)}, "
               f"target file size {args.target_file_size} B; {args.rounds} interleaved rounds "
               f"after a warm-up; local files, whole-process wall time")
         for a in names:
-            print(f"  {a:12}: {spread(ms[a])}  {statistics.median(ms[a]) / base:5.2f}x unclustered")
+            say(f"  {a:12}: {spread(ms[a])}  {statistics.median(ms[a]) / base:5.2f}x unclustered")
         chart("write-time", "Write time by technique", "ms (median, min-max)",
               [(a, ms[a]) for a in names], f"; {args.rows:,} rows, {', '.join(cols)}")
 
@@ -241,7 +246,7 @@ def main():
                                     f"SELECT count(*) FROM {tables[a]}.files"))["rows"][0][0]
             return out, files
 
-        print("  reads: data files opened / bytes fetched, for range queries selecting ~1% of rows")
+        say("  reads: data files opened / bytes fetched, for range queries selecting ~1% of rows")
         for k in range(1, min(4, len(cols)) + 1):
             frac = 0.01 ** (1.0 / k)  # each of k columns keeps this share: about 1% in all
             conds = []
@@ -256,17 +261,14 @@ def main():
                 line.append(f"{a} {st['data_files_opened']}/{files} "
                             f"({st['bytes_fetched'] / 1e6:.1f} MB)")
                 rows = out["rows"][0][0]
-            print(f"    {k} column{'s' if k > 1 else ' '} ({rows} rows): " + ", ".join(line))
-            report.append(f"- reads, {k} column{'s' if k > 1 else ''} ({rows} rows): "
-                          + ", ".join(line))
+            say(f"    {k} column{'s' if k > 1 else ' '} ({rows} rows): " + ", ".join(line))
         line = []
         for a in names:
             out, files = opened(a, f"SELECT count(*) FROM {tables[a]} TABLESAMPLE (1 PERCENT)")
             st = out["stats"]
             line.append(f"{a} {st['data_files_opened']}/{files} {out['rows'][0][0]} rows "
                         f"({st['bytes_fetched'] / 1e6:.1f} MB)")
-        print("    a 1% sample: " + ", ".join(line))
-        report.append("- a 1% sample: " + ", ".join(line) + "\n")
+        say("    a 1% sample: " + ", ".join(line))
 
         def otree_table(columns, extra=()):
             counter[0] += 1
@@ -288,9 +290,9 @@ def main():
             arms = {f"{n // 1000}K": (lambda n=n: otree_append(
                 cols, ["--property", f"floe.otree.target-rows-per-file={n}"])) for n in sizes}
             sw, st = interleaved(arms, args.rounds, drop)
-            print(f"  OTree on append by rows per file (cube size; {', '.join(cols)}):")
+            say(f"  OTree on append by rows per file (cube size; {', '.join(cols)}):")
             for a in arms:
-                print(f"    {a:>6} rows/file: {spread(sw[a])}  "
+                say(f"    {a:>6} rows/file: {spread(sw[a])}  "
                       f"{statistics.median(sw[a]) / base:5.2f}x unclustered, "
                       f"{files_of(st[a])} files")
             chart("rows-per-file", "OTree on append by rows per file", "ms (median, min-max)",
@@ -300,9 +302,9 @@ def main():
             arms = {k: (lambda k=k: otree_append(EIGHT_COLUMNS[:k])) for k in range(1, 9)}
             sw, _ = interleaved(arms, args.rounds, drop)
             one = statistics.median(sw[1])
-            print("  OTree on append by clustering columns:")
+            say("  OTree on append by clustering columns:")
             for k in arms:
-                print(f"    {k} column{'s' if k > 1 else ' '}: {spread(sw[k])}  "
+                say(f"    {k} column{'s' if k > 1 else ' '}: {spread(sw[k])}  "
                       f"{statistics.median(sw[k]) / one:5.2f}x one column, "
                       f"{statistics.median(sw[k]) / base:5.2f}x unclustered")
             chart("columns", "OTree on append by clustering columns", "ms (median, min-max)",
@@ -320,12 +322,12 @@ def main():
             arms = {(lay, n): (lambda lay=lay, n=n: layout_append(lay, n))
                     for n in sizes for lay in ("unclustered", "otree")}
             sw, _ = interleaved(arms, args.rounds, drop)
-            print("  throughput as the data grows 4x and 16x (rows/s, median):")
+            say("  throughput as the data grows 4x and 16x (rows/s, median):")
             bars = []
             for lay, n in arms:
                 rate = [n / (t / 1000) for t in sw[(lay, n)]]
                 first = statistics.median(sizes[0] / (t / 1000) for t in sw[(lay, sizes[0])])
-                print(f"    {lay:11} {n:>10,} rows: {statistics.median(rate):12,.0f} rows/s "
+                say(f"    {lay:11} {n:>10,} rows: {statistics.median(rate):12,.0f} rows/s "
                       f"({min(rate):,.0f}-{max(rate):,.0f}), "
                       f"{statistics.median(rate) / first:4.2f}x the smallest")
                 bars.append((f"{lay} {n / 1e6:g}M", rate))
@@ -335,12 +337,12 @@ def main():
             arms = {(lay, c): (lambda lay=lay, c=c: layout_append(lay, args.rows, c))
                     for lay in ("unclustered", "otree") for c in ("0", None)}
             sw, _ = interleaved(arms, args.rounds, drop)
-            print("  one core (taskset -c 0) against two:")
+            say("  one core (taskset -c 0) against two:")
             bars = []
             for lay in ("unclustered", "otree"):
                 one = [args.rows / (t / 1000) for t in sw[(lay, "0")]]
                 two = [args.rows / (t / 1000) for t in sw[(lay, None)]]
-                print(f"    {lay:11}: 1 core {statistics.median(one):12,.0f} rows/s, 2 cores "
+                say(f"    {lay:11}: 1 core {statistics.median(one):12,.0f} rows/s, 2 cores "
                       f"{statistics.median(two):12,.0f} rows/s: "
                       f"{statistics.median(two) / statistics.median(one):4.2f}x (target >= 1.8x)")
                 bars += [(f"{lay}, 1 core", one), (f"{lay}, 2 cores", two)]
@@ -380,7 +382,7 @@ def main():
                     if r > 0:
                         out.append(t)
             spark.stop()
-            print(f"  Z-order rewrite of the same {args.rows} rows ({args.spark_rounds} interleaved "
+            say(f"  Z-order rewrite of the same {args.rows} rows ({args.spark_rounds} interleaved "
                   f"rounds after a warm-up): Spark 4.1 local[2] {spread(sp)}, floe {spread(fz)}: "
                   f"floe {statistics.median(sp) / statistics.median(fz):.1f}x faster "
                   f"(target >= 5x)")
@@ -391,8 +393,8 @@ def main():
                 with open(os.path.join(args.out, f"{name}.svg"), "w") as f:
                     f.write(svg)
             with open(os.path.join(args.out, "report.md"), "w") as f:
-                f.write("\n".join(report) + "\n")
-            print(f"  report: {os.path.join(args.out, 'report.md')}")
+                f.write("\n".join(report[:1] + ["```"] + lines + ["```", ""] + report[1:]) + "\n")
+            say(f"  report: {os.path.join(args.out, 'report.md')}")
 
 
 if __name__ == "__main__":
