@@ -6,10 +6,15 @@
 #                        launcher; idempotent
 #   start STATE_DIR      leaves STATE_DIR/env (FLOE_REST_URI, FLOE_REST_WAREHOUSE: a directory the
 #                        catalog writes table files under) and STATE_DIR/pid; reuses a healthy server
+#   start STATE_DIR --s3 S3_ENV s3://BUCKET/PATH
+#                        the same with the warehouse on the S3 server scripts/s3_server.sh
+#                        described in S3_ENV (the bucket must exist), and the catalog vending its
+#                        keys with every table it loads (Iceberg's include-credentials): the
+#                        fixture for clients that hold no S3 credentials of their own
 #   stop STATE_DIR       kills it and removes its data
 set -euo pipefail
 
-usage() { echo "usage: $0 install | start|stop|status STATE_DIR" >&2; exit 2; }
+usage() { echo "usage: $0 install | start STATE_DIR [--s3 S3_ENV s3://B/P] | stop|status STATE_DIR" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 CMD="$1"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,7 +36,13 @@ install() {
 }
 
 [[ "$CMD" == install ]] && { install; exit 0; }
-[[ $# -eq 2 ]] || usage
+S3_ENV="" S3_WAREHOUSE=""
+if [[ "$CMD" == start && $# -eq 5 && "$3" == --s3 ]]; then
+  S3_ENV="$4" S3_WAREHOUSE="$5"
+  [[ -f "$S3_ENV" && "$S3_WAREHOUSE" == s3://* ]] || usage
+elif [[ $# -ne 2 ]]; then
+  usage
+fi
 STATE="$2"
 
 our_pid() {
@@ -61,7 +72,8 @@ free_port() {
 
 start() {
   mkdir -p "$STATE"
-  if pid="$(our_pid)" && [[ -f "$STATE/env" ]]; then
+  if pid="$(our_pid)" && [[ -f "$STATE/env" ]] &&
+     [[ "$(sed -n 's/^FLOE_REST_WAREHOUSE=//p' "$STATE/env")" == "${S3_WAREHOUSE:-$STATE/warehouse}" ]]; then
     if answers "$(sed -n 's/^FLOE_REST_URI=//p' "$STATE/env")"; then
       echo "REST catalog already running (pid $pid)"; return 0
     fi
@@ -70,16 +82,25 @@ start() {
   install
   rm -rf "$STATE/warehouse" "$STATE/catalog.db"
   mkdir -p "$STATE/warehouse"
+  local warehouse="file:$STATE/warehouse"
+  if [[ -n "$S3_ENV" ]]; then
+    warehouse="$S3_WAREHOUSE"
+    export FLOE_REST_S3_ENDPOINT FLOE_REST_S3_ACCESS_KEY FLOE_REST_S3_SECRET_KEY
+    FLOE_REST_S3_ENDPOINT="$(sed -n 's/^FLOE_S3_ENDPOINT=//p' "$S3_ENV")"
+    FLOE_REST_S3_ACCESS_KEY="$(sed -n 's/^FLOE_S3_ACCESS_KEY=//p' "$S3_ENV")"
+    FLOE_REST_S3_SECRET_KEY="$(sed -n 's/^FLOE_S3_SECRET_KEY=//p' "$S3_ENV")"
+  fi
   for attempt in 1 2 3; do
     port="$(free_port)"
     uri="http://127.0.0.1:$port"
-    setsid java -Xmx512m -cp "$CACHE/jars/*:$CACHE/classes" RestCatalogOnLoopback "$port" \
-      "file:$STATE/warehouse" "jdbc:sqlite:$STATE/catalog.db" > "$STATE/server.log" 2>&1 < /dev/null 9>&- &
+    setsid java -Xmx512m -cp "$CACHE/jars/*:$CACHE/classes" org.apache.iceberg.rest.RestCatalogOnLoopback \
+      "$port" "$warehouse" "jdbc:sqlite:$STATE/catalog.db" > "$STATE/server.log" 2>&1 < /dev/null 9>&- &
     pid=$!
     echo "$pid" > "$STATE/pid"
     for _ in $(seq 300); do
       if answers "$uri"; then
-        printf 'FLOE_REST_URI=%s\nFLOE_REST_WAREHOUSE=%s\n' "$uri" "$STATE/warehouse" > "$STATE/env.tmp"
+        printf 'FLOE_REST_URI=%s\nFLOE_REST_WAREHOUSE=%s\n' "$uri" \
+          "${S3_WAREHOUSE:-$STATE/warehouse}" > "$STATE/env.tmp"
         mv "$STATE/env.tmp" "$STATE/env"
         echo "REST catalog started (pid $pid) at $uri; env in $STATE/env"
         return 0

@@ -183,8 +183,51 @@ TEST(RestCatalogUri, ParsesAndRefusesSecretsInTheUri) {
   EXPECT_EQ(ParseRestCatalogUri("rest:ftp://h").error().kind, ErrorKind::kInvalidInput);
   EXPECT_EQ(ParseRestCatalogUri("rest:http://h?x=1").error().ToString(),
             "invalid input: catalog 'http://h': unknown parameter 'x' (known: warehouse, scope, "
-            "oauth2-server-uri)");
+            "oauth2-server-uri, access-delegation)");
+  EXPECT_EQ(o->access_delegation, "vended-credentials");  // as Iceberg's Java client asks
+  EXPECT_EQ(ParseRestCatalogUri("rest:http://h:1?access-delegation=none")->access_delegation, "");
+  EXPECT_EQ(
+      ParseRestCatalogUri("rest:http://h:1?access-delegation=remote-signing").error().ToString(),
+      "invalid input: catalog 'http://h:1': access-delegation 'remote-signing': floe takes "
+      "vended-credentials or none");
   EXPECT_EQ(ParseRestCatalogUri("rest:http://").error().kind, ErrorKind::kInvalidInput);
+}
+
+TEST(RestVendedCredentials, StorageCredentialsByPrefixThenTheConfigForTheTablesLocations) {
+  auto body = nlohmann::json::parse(R"({
+    "metadata-location": "s3://b/wh/db/t/metadata/00001.metadata.json",
+    "metadata": {"location": "s3://b/wh/db/t",
+                 "properties": {"write.data.path": "s3://other/data", "owner": "x"}},
+    "config": {"s3.access-key-id": "K", "s3.secret-access-key": "S", "token": "not-storage",
+               "client.region": "eu-west-1", "rest-metrics-reporting-enabled": "false"},
+    "storage-credentials": [
+      {"prefix": "s3://b/wh/db/t/", "config": {"s3.access-key-id": "K2",
+                                               "s3.secret-access-key": "S2",
+                                               "s3.session-token": "T2",
+                                               "s3.session-token-expires-at-ms": "1700000000000"}},
+      {"prefix": "gs://elsewhere", "config": {"gcs.oauth2.token": "G"}},
+      {"no-prefix": true}]})");
+  auto creds = VendedCredentials(body);
+  ASSERT_EQ(creds.size(), 4u);
+  EXPECT_EQ(creds[0].prefix, "s3://b/wh/db/t/");
+  EXPECT_EQ(creds[0].config.at("s3.session-token"), "T2");
+  EXPECT_EQ(creds[0].ExpiresAtMs(), 1700000000000);
+  EXPECT_EQ(creds[1].prefix, "gs://elsewhere");
+  EXPECT_EQ(creds[1].ExpiresAtMs(), 0);
+  const std::map<std::string, std::string> config = {
+      {"client.region", "eu-west-1"}, {"s3.access-key-id", "K"}, {"s3.secret-access-key", "S"}};
+  EXPECT_EQ(creds[2].prefix, "s3://b/wh/db/t");
+  EXPECT_EQ(creds[2].config, config);
+  EXPECT_EQ(creds[3].prefix, "s3://other/data");
+  EXPECT_EQ(creds[3].config, config);
+  // A commit's response carries no config: nothing vended, nothing replaced.
+  EXPECT_TRUE(
+      VendedCredentials(nlohmann::json::parse(
+                            R"({"metadata-location": "m", "metadata": {"location": "s3://b/t"}})"))
+          .empty());
+  // An expiry that is not a time is taken as expired (renewed, not trusted).
+  EXPECT_EQ((StorageCredential{"s3", {{"s3.session-token-expires-at-ms", "soon"}}}.ExpiresAtMs()),
+            1);
 }
 
 TEST(RestCatalogOpen, NamesTheServiceThatDoesNotAnswer) {

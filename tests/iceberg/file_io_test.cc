@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -20,19 +21,23 @@ struct Fixture {
   testing::TempDir wh;
   testing::TempDir other;
   std::shared_ptr<io::CountingStore> counted;
-  std::vector<std::string> opened;  // roots the opener was asked for
+  std::vector<std::string> opened;                             // roots the opener was asked for
+  std::vector<std::map<std::string, std::string>> properties;  // and the properties, each time
   std::vector<std::shared_ptr<io::CountingStore>> others;
   std::unique_ptr<FileIO> io;
 
   Fixture() {
     counted = std::make_shared<io::CountingStore>(io::LocalStore::Open(wh.str()).value());
-    io = std::make_unique<FileIO>(counted, "file://" + wh.str(),
-                                  [this](const std::string& root) -> Result<io::StorePtr> {
-                                    opened.push_back(root);
-                                    FLOE_ASSIGN_OR_RETURN(io::StorePtr s, io::OpenStore(root));
-                                    others.push_back(std::make_shared<io::CountingStore>(s));
-                                    return io::StorePtr(others.back());
-                                  });
+    io = std::make_unique<FileIO>(
+        counted, "file://" + wh.str(),
+        [this](const std::string& root,
+               const std::map<std::string, std::string>& props) -> Result<io::StorePtr> {
+          properties.push_back(props);
+          opened.push_back(root);
+          FLOE_ASSIGN_OR_RETURN(io::StorePtr s, io::OpenStore(root));
+          others.push_back(std::make_shared<io::CountingStore>(s));
+          return io::StorePtr(others.back());
+        });
   }
 };
 
@@ -95,6 +100,99 @@ TEST(FileIO, AnUnreachableSchemeIsAnErrorNamingTheLocation) {
   EXPECT_EQ(f.io->KeyOf("file:/elsewhere/x").error().ToString(),
             "invalid input: location 'file:/elsewhere/x' is outside the warehouse 'file://" +
                 f.wh.str() + "'");
+}
+
+catalog::StorageCredential Credential(std::string prefix, std::string key, int64_t expires = 0) {
+  catalog::StorageCredential c{std::move(prefix),
+                               {{"s3.access-key-id", key}, {"s3.secret-access-key", "s-" + key}}};
+  if (expires != 0) c.config["s3.session-token-expires-at-ms"] = std::to_string(expires);
+  return c;
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+TEST(FileIO, VendedCredentialsReachTheirPrefixTheLongestMatchWinning) {
+  Fixture f;
+  auto other = io::LocalStore::Open(f.other.str()).value();
+  ASSERT_TRUE(other->Put("t1/x", AsBytes("1")));
+  ASSERT_TRUE(other->Put("t2/x", AsBytes("2")));
+  ASSERT_TRUE(other->Put("t10/x", AsBytes("10")));
+  ASSERT_TRUE(f.io->Write("file://" + f.wh.str() + "/db.db/t/x", AsBytes("W")).has_value());
+  ASSERT_TRUE(f.io->Write("file://" + f.wh.str() + "/db.db/u/x", AsBytes("U")).has_value());
+  const std::string o = "file://" + f.other.str();
+  f.io->UseCredentials({Credential(o + "/t1/", "A"), Credential(o, "B"),
+                        Credential("file:" + f.wh.str() + "/db.db/t", "A")},
+                       nullptr);
+  EXPECT_EQ(Text(f.io->Read(o + "/t1/x")), "1");
+  EXPECT_EQ(Text(f.io->Read(o + "/t2/x")), "2");
+  // Any spelling of a location finds its credential; a prefix is a directory: "t1" does not
+  // reach "t10".
+  EXPECT_EQ(Text(f.io->Read(f.other.str() + "/t1/x")), "1");
+  EXPECT_EQ(Text(f.io->Read(o + "/t10/x")), "10");
+  // Inside the warehouse, the table's vended credential wins over the warehouse's store; the
+  // same properties for the same root share one store.
+  EXPECT_EQ(Text(f.io->Read("file://" + f.wh.str() + "/db.db/t/x")), "W");
+  EXPECT_EQ(Text(f.io->Read("file://" + f.wh.str() + "/db.db/u/x")), "U");
+  ASSERT_EQ(f.properties.size(), 2u);
+  EXPECT_EQ(f.properties[0].at("s3.access-key-id"), "A");
+  EXPECT_EQ(f.properties[1].at("s3.access-key-id"), "B");
+  EXPECT_EQ(f.opened, (std::vector<std::string>{"file:///", "file:///"}));
+  EXPECT_EQ(f.others[0]->Snapshot().get, 3u);  // t1/x twice, the warehouse's t/x
+  EXPECT_EQ(f.others[1]->Snapshot().get, 2u);  // t2/x, t10/x
+  EXPECT_EQ(f.counted->Snapshot().get, 1u);    // u/x: no credential reaches it
+  // A credential for a prefix already held replaces it.
+  f.io->UseCredentials({Credential(o + "/t1", "C")}, nullptr);
+  EXPECT_EQ(Text(f.io->Read(o + "/t1/x")), "1");
+  ASSERT_EQ(f.properties.size(), 3u);
+  EXPECT_EQ(f.properties[2].at("s3.access-key-id"), "C");
+}
+
+TEST(FileIO, ABareSchemePrefixReachesEveryLocationOfItsScheme) {
+  Fixture f;
+  ASSERT_TRUE(io::LocalStore::Open(f.other.str()).value()->Put("x", AsBytes("X")));
+  f.io->UseCredentials({Credential("file", "A")}, nullptr);
+  EXPECT_EQ(Text(f.io->Read("file:" + f.other.str() + "/x")), "X");
+  ASSERT_EQ(f.properties.size(), 1u);
+  EXPECT_EQ(f.properties[0].at("s3.access-key-id"), "A");
+}
+
+TEST(FileIO, ExpiringCredentialsAreRenewedOnceBeforeUse) {
+  Fixture f;
+  ASSERT_TRUE(io::LocalStore::Open(f.other.str()).value()->Put("t/x", AsBytes("X")));
+  const std::string t = "file://" + f.other.str() + "/t";
+  int renewals = 0;
+  // Expiring in 30 s: within the minute's margin, so renewed before the first read.
+  f.io->UseCredentials({Credential(t, "OLD", NowMs() + 30'000)},
+                       [&]() -> Result<std::vector<catalog::StorageCredential>> {
+                         ++renewals;
+                         return std::vector{Credential(t, "NEW", NowMs() + 3'600'000)};
+                       });
+  EXPECT_EQ(Text(f.io->Read(t + "/x")), "X");
+  EXPECT_EQ(Text(f.io->Read(t + "/x")), "X");
+  EXPECT_EQ(renewals, 1);
+  ASSERT_EQ(f.properties.size(), 1u);
+  EXPECT_EQ(f.properties[0].at("s3.access-key-id"), "NEW");
+}
+
+TEST(FileIO, ACredentialThatCannotBeRenewedIsAnErrorNamingItsPrefix) {
+  Fixture f;
+  const std::string t = "file://" + f.other.str() + "/t";
+  f.io->UseCredentials({Credential(t + "/", "OLD", NowMs() - 1)},
+                       []() -> Result<std::vector<catalog::StorageCredential>> {
+                         return Unsupported("the service is gone");
+                       });
+  EXPECT_EQ(
+      f.io->Read(t + "/x").error().ToString(),
+      "unsupported: cannot renew the storage credentials for '" + t + "/': the service is gone");
+  EXPECT_TRUE(f.opened.empty());
+  // Without a way to renew them, expired credentials are used as they are: the store decides.
+  ASSERT_TRUE(io::LocalStore::Open(f.other.str()).value()->Put("u/x", AsBytes("U")));
+  f.io->UseCredentials({Credential("file://" + f.other.str() + "/u", "OLD", NowMs() - 1)}, nullptr);
+  EXPECT_EQ(Text(f.io->Read("file://" + f.other.str() + "/u/x")), "U");
 }
 
 }  // namespace

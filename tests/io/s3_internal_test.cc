@@ -1,5 +1,5 @@
 // The server-free parts of S3Store: XML extraction, SigV4 query encoding, endpoint parsing,
-// and S3Options::ApplyEnvironment.
+// and S3Options::ApplyEnvironment / ApplyProperties.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -252,6 +252,41 @@ TEST(S3Options, OpenWithoutEndpointTargetsAws) {
   auto store = S3Store::Open("some-bucket", "/a/b/", S3Options{});
   ASSERT_TRUE(store) << store.error().ToString();
   EXPECT_EQ((*store)->Uri(), "s3://some-bucket/a/b");
+}
+
+TEST(S3Options, VendedPropertiesReplaceTheCredentialsAndFillOnlyWhatIsUnset) {
+  S3Options o;
+  o.endpoint = "http://127.0.0.1:1111";  // the command line's, a proxy: kept
+  o.access_key_id = "mine";
+  o.secret_access_key = "my-secret";
+  o.session_token = "my-token";
+  ASSERT_TRUE(o.ApplyProperties({{"s3.access-key-id", "vended"},
+                                 {"s3.secret-access-key", "vended-secret"},
+                                 {"s3.endpoint", "http://127.0.0.1:2222"},
+                                 {"client.region", "eu-west-3"},
+                                 {"s3.path-style-access", "true"},
+                                 {"s3.remote-signing-enabled", "false"}}));
+  EXPECT_EQ(o.access_key_id, "vended");
+  EXPECT_EQ(o.secret_access_key, "vended-secret");
+  EXPECT_EQ(o.session_token, "");  // the vended identity has none: mine is not mixed in
+  EXPECT_EQ(o.endpoint, "http://127.0.0.1:1111");
+  EXPECT_EQ(o.region, "eu-west-3");
+  EXPECT_TRUE(o.path_style);
+
+  S3Options e;
+  ASSERT_TRUE(e.ApplyProperties({{"s3.endpoint", "http://127.0.0.1:2222"},
+                                 {"s3.access-key-id", "k"},
+                                 {"s3.secret-access-key", "s"},
+                                 {"s3.session-token", "t"}}));
+  EXPECT_EQ(e.endpoint, "http://127.0.0.1:2222");
+  EXPECT_EQ(e.session_token, "t");
+  EXPECT_TRUE(e.ApplyProperties({}).has_value());
+  EXPECT_EQ(e.access_key_id, "k");
+
+  EXPECT_EQ(S3Options().ApplyProperties({{"s3.access-key-id", "k"}}).error().ToString(),
+            "invalid input: S3 property s3.access-key-id is given without s3.secret-access-key");
+  EXPECT_EQ(S3Options().ApplyProperties({{"s3.path-style-access", "yes"}}).error().ToString(),
+            "invalid input: S3 property s3.path-style-access = 'yes': expected true or false");
 }
 
 }  // namespace

@@ -156,7 +156,9 @@ int Create(const GlobalOptions& g, const TableArgs& a) {
 }
 
 int Describe(const GlobalOptions& g, const TableArgs& a) {
-  auto t = LoadTableFor(g, a.table);
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto t = LoadTableFor(*w, a.table);
   if (!t) return ReportError(t.error());
   const auto& m = t->metadata;
   fmt::print("table      {}\nlocation   {}\nmetadata   {}\nformat     v{}\nuuid       {}\n",
@@ -187,7 +189,9 @@ int Describe(const GlobalOptions& g, const TableArgs& a) {
 }
 
 int Snapshots(const GlobalOptions& g, const TableArgs& a) {
-  auto t = LoadTableFor(g, a.table);
+  auto w = OpenWarehouseFor(g);
+  if (!w) return ReportError(w.error());
+  auto t = LoadTableFor(*w, a.table);
   if (!t) return ReportError(t.error());
   fmt::print("{:<20} {:<20} {:>8} {:<24} {:<10} {:>10} {:>12}\n", "snapshot_id", "parent_id", "seq",
              "committed_at (UTC)", "operation", "files", "records");
@@ -211,7 +215,7 @@ int Snapshots(const GlobalOptions& g, const TableArgs& a) {
 int Files(const GlobalOptions& g, const TableArgs& a) {
   auto w = OpenWarehouseFor(g);
   if (!w) return ReportError(w.error());
-  auto t = LoadTableFor(g, a.table);
+  auto t = LoadTableFor(*w, a.table);
   if (!t) return ReportError(t.error());
   auto files = iceberg::ReadMetadataTable(*t, *w->io, "files");
   if (!files) return ReportError(files.error());
@@ -305,8 +309,7 @@ Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g, bool simulat
   return iceberg::OpenWarehouse(o);
 }
 
-Result<iceberg::Table> LoadTableFor(const GlobalOptions& g, const std::string& name) {
-  FLOE_ASSIGN_OR_RETURN(iceberg::Warehouse w, OpenWarehouseFor(g));
+Result<iceberg::Table> LoadTableFor(const iceberg::Warehouse& w, const std::string& name) {
   FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::TableIdentifier::Parse(name));
   return iceberg::LoadTable(*w.catalog, *w.io, id);
 }

@@ -32,7 +32,9 @@ struct TableArgs {
 Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g,
                                             bool simulate_by_default = false,
                                             bool create_if_missing = false);
-Result<iceberg::Table> LoadTableFor(const GlobalOptions& g, const std::string& name);
+// The table `name` through w's catalog; what the catalog vends with it (credentials) goes to w's
+// FileIO, so the table is read through `w`.
+Result<iceberg::Table> LoadTableFor(const iceberg::Warehouse& w, const std::string& name);
 // The Iceberg schema of a Parquet file's columns (ids from the file, fresh ones where missing).
 Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::string& path);
 // Maintenance: rewrite, rewrite-manifests (table_rewrite.cc), expire, remove-orphans

@@ -7,6 +7,8 @@
 // same catalog.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,11 +33,29 @@ struct TableIdentifier {
   friend auto operator<=>(const TableIdentifier&, const TableIdentifier&) = default;
 };
 
+// Storage credentials a catalog vends with a table (the REST protocol's access delegation): the
+// FileIO properties ("s3.access-key-id", "s3.secret-access-key", "s3.session-token", ...) to reach
+// the objects whose locations start with `prefix` ("s3://bucket/path", or a bare scheme "s3" for
+// every location of that scheme).
+struct StorageCredential {
+  std::string prefix;
+  std::map<std::string, std::string> config;
+
+  // "s3.session-token-expires-at-ms" (Unix milliseconds); 0 when the credential does not expire.
+  int64_t ExpiresAtMs() const;
+};
+
+// Fetches a table's credentials again (when the vended ones expire).
+using CredentialRefresher = std::function<Result<std::vector<StorageCredential>>()>;
+
 // A table as a catalog gives it: its current metadata file and, from a catalog that sends it
-// (REST), that file's contents, so nothing has to read it again.
+// (REST), that file's contents, so nothing has to read it again, and the credentials it vends
+// for the table's objects with what renews them.
 struct LoadedTable {
   std::string metadata_location;
   nlohmann::json metadata;  // null: read metadata_location
+  std::vector<StorageCredential> credentials;
+  CredentialRefresher refresh_credentials;  // empty: none vended, or no way to renew them
 };
 
 // A change in the REST protocol's terms: the TableRequirement list that must hold on the table's

@@ -20,8 +20,9 @@ struct RestCatalog::Call {
   std::string path;  // "namespaces/db/tables/t", query included
   std::string body;  // JSON, or a form for the token exchange
   bool changes = false;
-  bool form = false;  // body is application/x-www-form-urlencoded
-  std::string url;    // absolute; overrides path (the token endpoint)
+  bool form = false;      // body is application/x-www-form-urlencoded
+  bool delegate = false;  // asks for storage credentials (X-Iceberg-Access-Delegation)
+  std::string url;        // absolute; overrides path (the token endpoint)
 };
 
 namespace {
@@ -117,13 +118,8 @@ Error FailureOf(const std::string& catalog_uri, const std::string& what,
   }
 }
 
-Result<LoadedTable> LoadedTableOf(const nlohmann::json& body, const std::string& what) {
-  if (!body.is_object() || !body.contains("metadata-location") ||
-      !body["metadata-location"].is_string() || !body.contains("metadata") ||
-      !body["metadata"].is_object()) {
-    return Corrupt("REST catalog: {}: the response lacks metadata-location or metadata", what);
-  }
-  return LoadedTable{body["metadata-location"].get<std::string>(), body["metadata"]};
+bool IsStorageProperty(const std::string& key) {
+  return key.starts_with("s3.") || key == "client.region";
 }
 
 std::string EnvOr(const char* name) {
@@ -132,6 +128,49 @@ std::string EnvOr(const char* name) {
 }
 
 }  // namespace
+
+std::vector<StorageCredential> VendedCredentials(const nlohmann::json& body) {
+  std::vector<StorageCredential> out;
+  if (!body.is_object()) return out;
+  if (auto it = body.find("storage-credentials"); it != body.end() && it->is_array()) {
+    for (const auto& c : *it) {
+      if (!c.is_object() || !c.contains("prefix") || !c["prefix"].is_string()) continue;
+      StorageCredential cred{c["prefix"].get<std::string>(), {}};
+      if (auto cfg = c.find("config"); cfg != c.end() && cfg->is_object()) {
+        for (auto kv = cfg->begin(); kv != cfg->end(); ++kv) {
+          if (kv.value().is_string()) cred.config[kv.key()] = kv.value().get<std::string>();
+        }
+      }
+      out.push_back(std::move(cred));
+    }
+  }
+  std::map<std::string, std::string> config;
+  if (auto it = body.find("config"); it != body.end() && it->is_object()) {
+    for (auto kv = it->begin(); kv != it->end(); ++kv) {
+      if (kv.value().is_string() && IsStorageProperty(kv.key())) {
+        config[kv.key()] = kv.value().get<std::string>();
+      }
+    }
+  }
+  if (config.empty()) return out;
+  // The table's config reaches the table's objects: those under its location, and under the
+  // data and metadata paths its properties may set elsewhere.
+  const auto metadata = body.find("metadata");
+  if (metadata == body.end() || !metadata->is_object()) return out;
+  std::vector<std::string> prefixes;
+  if (auto l = metadata->find("location"); l != metadata->end() && l->is_string()) {
+    prefixes.push_back(l->get<std::string>());
+  }
+  if (auto props = metadata->find("properties"); props != metadata->end() && props->is_object()) {
+    for (const char* key : {"write.data.path", "write.metadata.path"}) {
+      if (auto p = props->find(key); p != props->end() && p->is_string()) {
+        prefixes.push_back(p->get<std::string>());
+      }
+    }
+  }
+  for (auto& p : prefixes) out.push_back(StorageCredential{std::move(p), config});
+  return out;
+}
 
 Result<RestCatalogOptions> ParseRestCatalogUri(std::string_view text) {
   std::string_view rest = text;
@@ -164,6 +203,13 @@ Result<RestCatalogOptions> ParseRestCatalogUri(std::string_view text) {
       o.scope = value;
     } else if (key == "oauth2-server-uri") {
       o.oauth2_server_uri = value;
+    } else if (key == "access-delegation") {
+      if (value != "vended-credentials" && value != "none") {
+        return InvalidInput(
+            "catalog '{}': access-delegation '{}': floe takes vended-credentials or none", o.uri,
+            value);
+      }
+      o.access_delegation = value == "none" ? "" : value;
     } else if (key == "credential" || key == "token") {
       return InvalidInput(
           "catalog '{}': a {} does not belong in a URI (it would show in logs and process "
@@ -171,7 +217,8 @@ Result<RestCatalogOptions> ParseRestCatalogUri(std::string_view text) {
           o.uri, key, key == "token" ? "TOKEN" : "CREDENTIAL");
     } else {
       return InvalidInput(
-          "catalog '{}': unknown parameter '{}' (known: warehouse, scope, oauth2-server-uri)",
+          "catalog '{}': unknown parameter '{}' (known: warehouse, scope, oauth2-server-uri, "
+          "access-delegation)",
           o.uri, key);
     }
   }
@@ -265,6 +312,15 @@ Status RestCatalog::ReadConfig() {
   }
   idempotency_keys_ =
       config_.contains("idempotency-key-lifetime") || (body.contains("idempotency-key-lifetime"));
+  if (auto it = body.find("endpoints"); it != body.end() && it->is_array()) {
+    for (const auto& e : *it) {
+      if (e.is_string() &&
+          e.get<std::string>() ==
+              "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials") {
+        credentials_route_ = true;
+      }
+    }
+  }
   return {};
 }
 
@@ -288,6 +344,9 @@ Result<io::HttpResponse> RestCatalog::Send(const Call& call) {
     req.headers.emplace_back("X-Client-Version: floe " FLOE_VERSION);
     if (!call.body.empty()) req.headers.emplace_back("Content-Type: application/json");
     if (!key.empty()) req.headers.push_back("Idempotency-Key: " + key);
+    if (call.delegate && !options_.access_delegation.empty()) {
+      req.headers.push_back("X-Iceberg-Access-Delegation: " + options_.access_delegation);
+    }
     if (std::string auth = BearerHeader(); !auth.empty()) req.headers.push_back(std::move(auth));
     req.body = AsBytes(call.body);
     req.label = call.method + " " + call.path;
@@ -454,10 +513,44 @@ Result<std::vector<TableIdentifier>> RestCatalog::ListTables(std::string_view ns
   return out;
 }
 
+Result<LoadedTable> RestCatalog::LoadedTableOf(const nlohmann::json& body,
+                                               const TableIdentifier& id, const std::string& what) {
+  if (!body.is_object() || !body.contains("metadata-location") ||
+      !body["metadata-location"].is_string() || !body.contains("metadata") ||
+      !body["metadata"].is_object()) {
+    return Corrupt("REST catalog: {}: the response lacks metadata-location or metadata", what);
+  }
+  LoadedTable t{body["metadata-location"].get<std::string>(), body["metadata"],
+                VendedCredentials(body), nullptr};
+  if (!t.credentials.empty()) {
+    t.refresh_credentials = [weak = weak_from_this(),
+                             id]() -> Result<std::vector<StorageCredential>> {
+      auto self = weak.lock();
+      if (!self) return Unsupported("table '{}': its REST catalog is closed", id.ToString());
+      return self->LoadCredentials(id);
+    };
+  }
+  return t;
+}
+
+Result<std::vector<StorageCredential>> RestCatalog::LoadCredentials(const TableIdentifier& id) {
+  if (!credentials_route_) {
+    FLOE_ASSIGN_OR_RETURN(LoadedTable t, Load(id));
+    return std::move(t.credentials);
+  }
+  Call c;
+  c.what = fmt::format("load the credentials of table '{}'", id.ToString());
+  c.path = TablePath(id) + "/credentials";
+  c.delegate = true;
+  FLOE_ASSIGN_OR_RETURN(nlohmann::json body, Exchange(c));
+  return VendedCredentials(body);
+}
+
 Result<LoadedTable> RestCatalog::Load(const TableIdentifier& id) {
   Call c;
   c.what = fmt::format("load table '{}'", id.ToString());
   c.path = TablePath(id);
+  c.delegate = true;
   auto body = Exchange(c);
   if (!body) {
     if (body.error().kind == ErrorKind::kNotFound) {
@@ -465,7 +558,7 @@ Result<LoadedTable> RestCatalog::Load(const TableIdentifier& id) {
     }
     return std::unexpected(body.error());
   }
-  return LoadedTableOf(*body, c.what);
+  return LoadedTableOf(*body, id, c.what);
 }
 
 Result<std::string> RestCatalog::LoadTable(const TableIdentifier& id) {
@@ -526,6 +619,7 @@ Result<LoadedTable> RestCatalog::CreateTableFromRequest(const TableIdentifier& i
   c.method = "POST";
   c.path = NamespacePath(id.ns) + "/tables";
   c.changes = true;
+  c.delegate = true;
   nlohmann::json body = request;
   body["name"] = id.name;
   c.body = body.dump();
@@ -534,7 +628,7 @@ Result<LoadedTable> RestCatalog::CreateTableFromRequest(const TableIdentifier& i
     return Conflict("table '{}' already exists", id.ToString());
   }
   if (!response) return std::unexpected(response.error());
-  return LoadedTableOf(*response, c.what);
+  return LoadedTableOf(*response, id, c.what);
 }
 
 Result<LoadedTable> RestCatalog::CommitChanges(const TableIdentifier& id,
@@ -549,7 +643,7 @@ Result<LoadedTable> RestCatalog::CommitChanges(const TableIdentifier& id,
                           {"updates", changes.updates}}
                .dump();
   FLOE_ASSIGN_OR_RETURN(nlohmann::json body, Exchange(c));
-  return LoadedTableOf(body, c.what);
+  return LoadedTableOf(body, id, c.what);
 }
 
 }  // namespace floe::catalog

@@ -27,11 +27,15 @@ struct RestCatalogOptions {
   std::string token;  // a bearer token to use as is
   std::string oauth2_server_uri;
   std::string scope = "catalog";
+  // Sent as X-Iceberg-Access-Delegation when loading or creating a table: "vended-credentials"
+  // (as Iceberg's Java client does by default) asks the service for storage credentials; "" asks
+  // for none. Remote signing is not supported.
+  std::string access_delegation = "vended-credentials";
   std::string name = "rest";  // the catalog's name in messages
   int request_timeout_ms = 60000;
 };
 
-class RestCatalog final : public Catalog {
+class RestCatalog final : public Catalog, public std::enable_shared_from_this<RestCatalog> {
  public:
   // Signs in (when given a credential) and reads the service's configuration: an IO error naming
   // the URI when the service does not answer, an invalid-input error for a malformed URI.
@@ -65,6 +69,9 @@ class RestCatalog final : public Catalog {
                                              const nlohmann::json& request) override;
   Result<LoadedTable> CommitChanges(const TableIdentifier& id,
                                     const TableChanges& changes) override;
+  // The table's storage credentials anew: from the protocol's credentials route when the service
+  // lists it among its endpoints, else by loading the table again.
+  Result<std::vector<StorageCredential>> LoadCredentials(const TableIdentifier& id);
 
  private:
   struct Call;
@@ -81,20 +88,31 @@ class RestCatalog final : public Catalog {
   std::string NamespacePath(const std::vector<std::string>& levels) const;
   std::string TablePath(const TableIdentifier& id) const;
   std::string BearerHeader();
+  // A LoadTableResult's table and the credentials it vends, renewed through this catalog.
+  Result<LoadedTable> LoadedTableOf(const nlohmann::json& body, const TableIdentifier& id,
+                                    const std::string& what);
 
   RestCatalogOptions options_;
   std::unique_ptr<io::HttpClient> http_;
   std::map<std::string, std::string> config_;
-  std::string prefix_;             // "" or "<prefix>/" from the configuration
-  std::string separator_ = "%1F";  // the namespace separator in paths, URL-encoded
-  bool idempotency_keys_ = false;  // the service advertised idempotency-key-lifetime
+  std::string prefix_;              // "" or "<prefix>/" from the configuration
+  std::string separator_ = "%1F";   // the namespace separator in paths, URL-encoded
+  bool idempotency_keys_ = false;   // the service advertised idempotency-key-lifetime
+  bool credentials_route_ = false;  // the service listed GET .../tables/{table}/credentials
   std::mutex token_mu_;
   std::string token_;
 };
 
-// "rest:http://host:port/path?warehouse=W&scope=S&oauth2-server-uri=U" (the `rest:` prefix
-// optional) -> options; the secrets (credential, token) come from the environment, never from a
-// URI: FLOE_REST_CREDENTIAL and FLOE_REST_TOKEN.
+// The storage credentials of a LoadTableResult (or a LoadCredentialsResponse): each of its
+// "storage-credentials", then its "config"'s storage properties ("s3.*", "client.region") as a
+// credential for the table's location (and its write.data.path / write.metadata.path), which is
+// where Iceberg's Java client applies them.
+std::vector<StorageCredential> VendedCredentials(const nlohmann::json& body);
+
+// "rest:http://host:port/path?warehouse=W&scope=S&oauth2-server-uri=U&access-delegation=D" (the
+// `rest:` prefix optional; D is vended-credentials, the default, or none) -> options; the secrets
+// (credential, token) come from the environment, never from a URI: FLOE_REST_CREDENTIAL and
+// FLOE_REST_TOKEN.
 Result<RestCatalogOptions> ParseRestCatalogUri(std::string_view text);
 
 }  // namespace floe::catalog

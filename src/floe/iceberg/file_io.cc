@@ -1,5 +1,7 @@
 #include "floe/iceberg/file_io.h"
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 
 #include "floe/iceberg/runtime.h"
@@ -21,12 +23,123 @@ FileIO::FileIO(io::StorePtr store, std::string root_uri, StoreOpener open_store,
   while (root_uri_.size() > 1 && root_uri_.back() == '/') root_uri_.pop_back();
   if (auto parsed = Location::Parse(root_uri_)) root_ = std::move(*parsed);
   if (!open_store_) {
-    open_store_ = [](const std::string& uri) { return io::OpenStore(uri); };
+    open_store_ = [](const std::string& uri,
+                     const std::map<std::string, std::string>& props) -> Result<io::StorePtr> {
+      io::S3Options s3;
+      FLOE_RETURN_IF_ERROR(s3.ApplyProperties(props));
+      return io::OpenStore(uri, s3);
+    };
   }
+}
+
+size_t FileIO::Vended::Reach(const Location& loc) const {
+  if (prefix.root.empty()) {
+    return loc.root.starts_with(scheme + "://") ? scheme.size() : 0;
+  }
+  if (prefix == loc || prefix.Contains(loc)) return prefix.root.size() + 1 + prefix.path.size();
+  return 0;
+}
+
+void FileIO::UseCredentials(const std::vector<catalog::StorageCredential>& credentials,
+                            const catalog::CredentialRefresher& refresh) const {
+  std::lock_guard lock(mu_);
+  for (const auto& c : credentials) {
+    Vended v;
+    v.text = c.prefix;
+    v.config = c.config;
+    v.expires_at_ms = c.ExpiresAtMs();
+    v.refresh = refresh;
+    std::string_view p = c.prefix;
+    while (p.size() > 1 && p.back() == '/') p.remove_suffix(1);
+    if (p.find(':') == std::string_view::npos && p.find('/') == std::string_view::npos) {
+      // A bare scheme ("s3"): every location of that scheme, in its one spelling.
+      v.scheme = p == "s3a" || p == "s3n" ? "s3" : std::string(p);
+    } else {
+      auto parsed = Location::Parse(p);
+      if (!parsed) continue;  // a prefix floe cannot place reaches nothing floe reads
+      v.prefix = std::move(*parsed);
+    }
+    auto same = std::ranges::find_if(
+        vended_, [&](const Vended& o) { return o.prefix == v.prefix && o.scheme == v.scheme; });
+    if (same != vended_.end()) {
+      *same = std::move(v);
+    } else {
+      vended_.push_back(std::move(v));
+    }
+  }
+}
+
+Result<std::optional<std::map<std::string, std::string>>> FileIO::CredentialFor(
+    const Location& loc) const {
+  // Renewed a minute before the end, so a request signed now is not refused on arrival.
+  constexpr int64_t kMarginMs = 60'000;
+  auto find = [&]() -> std::optional<Vended> {
+    const Vended* best = nullptr;
+    size_t best_reach = 0;
+    for (const auto& v : vended_) {
+      if (size_t r = v.Reach(loc); r > best_reach) best = &v, best_reach = r;
+    }
+    return best ? std::optional<Vended>(*best) : std::nullopt;
+  };
+  std::optional<Vended> v;
+  {
+    std::lock_guard lock(mu_);
+    if (vended_.empty()) return std::nullopt;
+    v = find();
+  }
+  if (!v) return std::nullopt;
+  auto expiring = [&](const Vended& c) {
+    const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    return c.expires_at_ms != 0 && now + kMarginMs >= c.expires_at_ms;
+  };
+  if (!expiring(*v) || !v->refresh) return v->config;
+  std::lock_guard renewing(refresh_mu_);
+  {
+    std::lock_guard lock(mu_);
+    v = find();  // another thread may have renewed it meanwhile
+  }
+  if (v && expiring(*v)) {
+    auto renewed = v->refresh();
+    if (!renewed) {
+      Error e = renewed.error();
+      e.message =
+          fmt::format("cannot renew the storage credentials for '{}': {}", v->text, e.message);
+      return std::unexpected(std::move(e));
+    }
+    UseCredentials(*renewed, v->refresh);
+    std::lock_guard lock(mu_);
+    v = find();
+  }
+  if (!v) return std::nullopt;
+  return v->config;
 }
 
 Result<StoreObject> FileIO::Resolve(std::string_view location) const {
   FLOE_ASSIGN_OR_RETURN(Location loc, Location::Parse(location));
+  FLOE_ASSIGN_OR_RETURN(auto credential, CredentialFor(loc));
+  if (credential) {
+    if (loc.path.empty()) {
+      return InvalidInput("location '{}' names the root of a store, not an object in it", location);
+    }
+    std::lock_guard lock(mu_);
+    auto key = std::make_pair(loc.root, std::move(*credential));
+    auto it = credentialed_.find(key);
+    if (it == credentialed_.end()) {
+      auto opened = open_store_(loc.root, key.second);
+      if (!opened) {
+        Error e = opened.error();
+        e.message = fmt::format(
+            "cannot reach location '{}' with the credentials its catalog "
+            "vended: {}",
+            location, e.message);
+        return std::unexpected(std::move(e));
+      }
+      it = credentialed_.emplace(std::move(key), std::move(*opened)).first;
+    }
+    return StoreObject{it->second, std::move(loc.path), loc.root};
+  }
   if (!root_.root.empty() && root_.Contains(loc)) {
     std::string key = root_.path.empty() ? loc.path : loc.path.substr(root_.path.size() + 1);
     return StoreObject{store_, std::move(key), root_.ToString()};
@@ -37,7 +150,7 @@ Result<StoreObject> FileIO::Resolve(std::string_view location) const {
   std::lock_guard lock(mu_);
   auto it = others_.find(loc.root);
   if (it == others_.end()) {
-    auto opened = open_store_(loc.root);
+    auto opened = open_store_(loc.root, {});
     if (!opened) {
       Error e = opened.error();
       e.message = fmt::format("cannot reach location '{}': {}", location, e.message);

@@ -5,19 +5,23 @@
 // bucket), opened once through the same opener and decorators, so the counts floe reports include
 // it. Locations are compared in Location's one spelling. Metadata files are read through the
 // MetadataCache of the runtime it carries (runtime.h), which the warehouse's reads share.
-// Thread-safe.
+// Storage credentials a catalog vends with a table (UseCredentials) take precedence: a location
+// under a credential's prefix (the longest that matches) goes to a store opened with them, and
+// credentials about to expire are renewed through the catalog first. Thread-safe.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
+#include "floe/catalog/catalog.h"
 #include "floe/iceberg/location.h"
 #include "floe/io/object_store.h"
 
@@ -25,8 +29,11 @@ namespace floe::iceberg {
 
 class Runtime;
 
-// Opens the (decorated) store whose root is `root_uri` ("file:///", "s3://bucket").
-using StoreOpener = std::function<Result<io::StorePtr>(const std::string& root_uri)>;
+// Opens the (decorated) store whose root is `root_uri` ("file:///", "s3://bucket"), with the
+// FileIO properties of vended credentials when there are some ("s3.access-key-id", ...; empty
+// otherwise).
+using StoreOpener = std::function<Result<io::StorePtr>(
+    const std::string& root_uri, const std::map<std::string, std::string>& properties)>;
 
 // An object a location names: its store, its key there, and the canonical location of the
 // store's root (so `root + "/" + key` is the canonical location of the object).
@@ -62,6 +69,13 @@ class FileIO {
   // The absolute location of a key of the warehouse's store.
   std::string LocationOf(std::string_view key) const;
 
+  // Reach the locations under each credential's prefix with its properties from now on (a
+  // credential for a prefix already held replaces it); `refresh` renews them when they expire.
+  // Const: like the stores opened on first use, credentials are how locations are reached, not
+  // what they hold.
+  void UseCredentials(const std::vector<catalog::StorageCredential>& credentials,
+                      const catalog::CredentialRefresher& refresh) const;
+
   Result<Buffer> Read(std::string_view location) const;
   // A metadata file (table metadata, manifest list, manifest): immutable once written, so served
   // from the MetadataCache when it holds the location, and kept there after a fetch.
@@ -84,6 +98,26 @@ class FileIO {
   std::shared_ptr<Runtime> runtime_;
   mutable std::mutex mu_;
   mutable std::map<std::string, io::StorePtr> others_;  // by root URI
+
+  // A vended credential: the locations it reaches and how to renew it.
+  struct Vended {
+    Location prefix;     // prefix.root empty: every location of `scheme`
+    std::string scheme;  // "s3" for a bare-scheme prefix
+    std::string text;    // the prefix as the catalog sent it (for messages and replacement)
+    std::map<std::string, std::string> config;
+    int64_t expires_at_ms = 0;
+    catalog::CredentialRefresher refresh;
+    size_t Reach(const Location& loc) const;  // the match's length; 0: no match
+  };
+  // The vended credential for `loc`, renewed first when it is about to expire; nullopt: none.
+  Result<std::optional<std::map<std::string, std::string>>> CredentialFor(
+      const Location& loc) const;
+  mutable std::vector<Vended> vended_;  // guarded by mu_
+  mutable std::mutex refresh_mu_;       // one renewal at a time
+  // Stores opened with vended credentials, by root and properties (tables vended the same keys
+  // share one).
+  mutable std::map<std::pair<std::string, std::map<std::string, std::string>>, io::StorePtr>
+      credentialed_;
 };
 
 }  // namespace floe::iceberg

@@ -156,6 +156,8 @@ Result<Table> LoadStaticTable(const FileIO& io, const std::string& metadata_loca
 
 Result<Table> TableFromCatalog(const FileIO& io, const catalog::TableIdentifier& id,
                                const catalog::LoadedTable& loaded) {
+  if (!loaded.credentials.empty())
+    io.UseCredentials(loaded.credentials, loaded.refresh_credentials);
   if (loaded.metadata.is_null()) {
     FLOE_ASSIGN_OR_RETURN(Table t, LoadStaticTable(io, loaded.metadata_location));
     t.id = id;

@@ -71,9 +71,13 @@ Result<Warehouse> OpenWarehouse(const WarehouseOptions& options) {
   if (options.decorate) {
     FLOE_ASSIGN_OR_RETURN(w.store, options.decorate(base));
   }
-  StoreOpener open_other = [s3 = options.s3, decorate = options.decorate](
-                               const std::string& uri) -> Result<io::StorePtr> {
-    FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(uri, s3));
+  StoreOpener open_other =
+      [s3 = options.s3, decorate = options.decorate](
+          const std::string& uri,
+          const std::map<std::string, std::string>& properties) -> Result<io::StorePtr> {
+    io::S3Options o = s3;
+    FLOE_RETURN_IF_ERROR(o.ApplyProperties(properties));
+    FLOE_ASSIGN_OR_RETURN(io::StorePtr store, io::OpenStore(uri, o));
     if (decorate) return decorate(std::move(store));
     return store;
   };

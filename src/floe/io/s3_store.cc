@@ -335,6 +335,35 @@ void S3Options::ApplyEnvironment() {
   }
 }
 
+Status S3Options::ApplyProperties(const std::map<std::string, std::string>& properties) {
+  auto get = [&](const char* key) -> const std::string* {
+    auto it = properties.find(key);
+    return it == properties.end() ? nullptr : &it->second;
+  };
+  const std::string* key_id = get("s3.access-key-id");
+  const std::string* secret = get("s3.secret-access-key");
+  if ((key_id == nullptr) != (secret == nullptr)) {
+    return InvalidInput("S3 property {} is given without {}",
+                        key_id != nullptr ? "s3.access-key-id" : "s3.secret-access-key",
+                        key_id != nullptr ? "s3.secret-access-key" : "s3.access-key-id");
+  }
+  if (key_id != nullptr) {
+    access_key_id = *key_id;
+    secret_access_key = *secret;
+    const std::string* token = get("s3.session-token");
+    session_token = token != nullptr ? *token : "";
+  }
+  if (const std::string* e = get("s3.endpoint"); e != nullptr && endpoint.empty()) endpoint = *e;
+  if (const std::string* r = get("client.region"); r != nullptr && region.empty()) region = *r;
+  if (const std::string* p = get("s3.path-style-access"); p != nullptr) {
+    if (*p != "true" && *p != "false") {
+      return InvalidInput("S3 property s3.path-style-access = '{}': expected true or false", *p);
+    }
+    path_style = path_style || *p == "true";
+  }
+  return {};
+}
+
 Result<std::shared_ptr<S3Store>> S3Store::Open(std::string bucket, std::string prefix,
                                                S3Options options) {
   FLOE_RETURN_IF_ERROR(s3::ValidateBucketName(bucket));

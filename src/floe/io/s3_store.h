@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,13 @@ struct S3Options {
 
   // Fills empty fields from the standard AWS environment variables and defaults.
   void ApplyEnvironment();
+  // Takes Iceberg's S3 FileIO properties, as a catalog vends them with a table: its credentials
+  // ("s3.access-key-id", "s3.secret-access-key", "s3.session-token") replace any set here, as one
+  // identity; its "s3.endpoint", "client.region" and "s3.path-style-access" fill only what the
+  // caller left unset (an endpoint given on the command line, a proxy, wins). Other keys are
+  // ignored. A key id without its secret, or a path-style value other than true/false, is an
+  // invalid-input error naming the property.
+  Status ApplyProperties(const std::map<std::string, std::string>& properties);
 };
 
 // Requests as the server sees them: exact, including libcurl's own silent re-send of a request
