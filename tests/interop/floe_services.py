@@ -3,6 +3,7 @@
 (FLOE_REST_ENV), and `floe proxy` in front of the S3 server. Also the tiny worksheet several
 scripts measure. Shared by tests/interop and bench/engines."""
 import os
+import random
 import subprocess
 import time
 
@@ -73,3 +74,17 @@ def create_bucket(endpoint, s3, bucket):
     pafs.S3FileSystem(endpoint_override=endpoint, scheme="http", allow_bucket_creation=True,
                       access_key=s3["FLOE_S3_ACCESS_KEY"], secret_key=s3["FLOE_S3_SECRET_KEY"],
                       region=s3["FLOE_S3_REGION"]).create_dir(bucket)
+
+
+def gen_rows(lo, hi, cats=7):
+    """Rows (id, cat, amount) for ids lo..hi-1, the same for the same lo: the REST scripts' data."""
+    rng = random.Random(lo)
+    return [(i, f"c{i % cats}", round(rng.random() * 100, 2)) for i in range(lo, hi)]
+
+
+def write_rows_csv(path, rows):
+    """`rows` from gen_rows as a CSV file with the header id,cat,amount."""
+    with open(path, "w") as f:
+        f.write("id,cat,amount\n")
+        for r in rows:
+            f.write(f"{r[0]},{r[1]},{r[2]}\n")

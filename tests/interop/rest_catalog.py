@@ -25,7 +25,7 @@ import time
 import urllib.request
 
 from floe_cli import FLOE, check
-from floe_services import TINY_WORKSHEET, rest_uri
+from floe_services import TINY_WORKSHEET, gen_rows, rest_uri, write_rows_csv
 
 try:
     import pyarrow as pa
@@ -59,17 +59,6 @@ class Floe:
         lines = out.strip().splitlines()[1:]
         return [(int(a), b, float(c)) for a, b, c in (l.split(",") for l in lines)]
 
-
-def gen(lo, hi):
-    rng = random.Random(lo)
-    return [(i, f"c{i % 7}", round(rng.random() * 100, 2)) for i in range(lo, hi)]
-
-
-def write_csv(path, rows):
-    with open(path, "w") as f:
-        f.write("id,cat,amount\n")
-        for r in rows:
-            f.write(f"{r[0]},{r[1]},{r[2]}\n")
 
 
 def py_rows(cat, table):
@@ -126,15 +115,15 @@ def main():
         check(str(pt.spec()).find("bucket[4]") >= 0, f"pyiceberg sees the spec ({pt.spec()})")
         check(pt.metadata.location.endswith(f"/{ns}/events"), "the service placed the table")
 
-        expected = gen(0, 3000)
-        write_csv(os.path.join(work, "a.csv"), expected[:1500])
-        write_csv(os.path.join(work, "b.csv"), expected[1500:])
+        expected = gen_rows(0, 3000)
+        write_rows_csv(os.path.join(work, "a.csv"), expected[:1500])
+        write_rows_csv(os.path.join(work, "b.csv"), expected[1500:])
         f.run("table", "append", t, os.path.join(work, "a.csv"))
         f.run("table", "append", t, os.path.join(work, "b.csv"))
         check(py_rows(cat, t) == expected, "pyiceberg reads floe's two appends exactly")
         check(len(cat.load_table(t).snapshots()) == 2, "two snapshots, one per append")
 
-        more = gen(3000, 3500)
+        more = gen_rows(3000, 3500)
         pt = cat.load_table(t)
         pt.append(pa.table({"id": pa.array([r[0] for r in more], pa.int64()),
                             "cat": [r[1] for r in more], "amount": [r[2] for r in more]},
@@ -172,16 +161,16 @@ def main():
               "--property", "write.delete.mode=merge-on-read")
         f.run("table", "append", v3, os.path.join(work, "a.csv"))
         f.run("query", "-e", f"DELETE FROM {v3} WHERE id % 3 = 0")
-        v3_rows = [r for r in gen(0, 1500) if r[0] % 3 != 0]
+        v3_rows = [r for r in gen_rows(0, 1500) if r[0] % 3 != 0]
         dvs = cat.load_table(v3).inspect.delete_files().to_pylist()
         check(len(dvs) == 4 and len({d["file_path"] for d in dvs}) == 1,
               f"4 vectors in one Puffin file ({len(dvs)} in {len({d['file_path'] for d in dvs})})")
         check(py_rows(cat, v3) == v3_rows, "pyiceberg reads floe's deletion vectors")
 
         # Two writers at once: the loser's requirement fails, it rebuilds and lands.
-        batches = [gen(10000 + 100 * k, 10100 + 100 * k) for k in range(6)]
+        batches = [gen_rows(10000 + 100 * k, 10100 + 100 * k) for k in range(6)]
         for k, b in enumerate(batches):
-            write_csv(os.path.join(work, f"c{k}.csv"), b)
+            write_rows_csv(os.path.join(work, f"c{k}.csv"), b)
         snaps = len(cat.load_table(t).snapshots())
         procs = []
         for w in range(2):
@@ -203,16 +192,16 @@ def main():
         proxy = Proxy(uri, work)
         try:
             pf = Floe(proxy.uri, wh)
-            extra = gen(20000, 20050)
-            write_csv(os.path.join(work, "d.csv"), extra)
+            extra = gen_rows(20000, 20050)
+            write_rows_csv(os.path.join(work, "d.csv"), extra)
             snaps = len(cat.load_table(t).snapshots())
             proxy.inject("action=truncate&kind=POST&count=1")
             pf.run("table", "append", t, os.path.join(work, "d.csv"))
             expected = sorted(expected + extra)
             check(py_rows(cat, t) == expected and len(cat.load_table(t).snapshots()) == snaps + 1,
                   "a commit applied but whose response was lost is found landed, once")
-            extra2 = gen(30000, 30050)
-            write_csv(os.path.join(work, "e.csv"), extra2)
+            extra2 = gen_rows(30000, 30050)
+            write_rows_csv(os.path.join(work, "e.csv"), extra2)
             proxy.inject("action=status&status=500&kind=POST&count=1")
             r = pf.run("table", "append", t, os.path.join(work, "e.csv"), expect=1)
             err = r.stderr.strip()

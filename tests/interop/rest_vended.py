@@ -23,7 +23,7 @@ import tempfile
 import urllib.request
 
 from floe_cli import FLOE, check
-from floe_services import create_bucket, s3_env, start_proxy
+from floe_services import create_bucket, gen_rows, s3_env, start_proxy, write_rows_csv
 
 try:
     import pyarrow.fs as pafs
@@ -35,17 +35,6 @@ except ImportError as e:  # fail, never skip, when the peers are missing
 HERE = os.path.dirname(os.path.abspath(__file__))
 REST_SCRIPT = os.path.join(HERE, "..", "..", "scripts", "rest_catalog.sh")
 
-
-def gen(lo, hi):
-    rng = random.Random(lo)
-    return [(i, f"c{i % 5}", round(rng.random() * 100, 2)) for i in range(lo, hi)]
-
-
-def write_csv(path, rows):
-    with open(path, "w") as f:
-        f.write("id,cat,amount\n")
-        for r in rows:
-            f.write(f"{r[0]},{r[1]},{r[2]}\n")
 
 
 def proxy_clients(proxy):
@@ -101,9 +90,9 @@ def run_checks(uri, proxy, s3, bucket, work):
          '[{"name":"id","type":"long","required":true},{"name":"cat","type":"string"},'
          '{"name":"amount","type":"double"}]', "--partition-by", "bucket(4, id)",
          "--property", "write.delete.mode=merge-on-read")
-    expected = gen(0, 2000)
-    write_csv(os.path.join(work, "a.csv"), expected[:1200])
-    write_csv(os.path.join(work, "b.csv"), expected[1200:])
+    expected = gen_rows(0, 2000, cats=5)
+    write_rows_csv(os.path.join(work, "a.csv"), expected[:1200])
+    write_rows_csv(os.path.join(work, "b.csv"), expected[1200:])
     floe("table", "append", t, os.path.join(work, "a.csv"))
     floe("table", "append", t, os.path.join(work, "b.csv"))
     check(rows(t) == expected, "floe writes and reads a table with the credentials the catalog "
