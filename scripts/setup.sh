@@ -46,7 +46,7 @@ packages=(
   python3
 )
 ((want_lint)) && packages+=(clang-format clang-tidy-16)
-((want_python)) && packages+=(python3-venv python3-pip)
+((want_python)) && packages+=(python3-venv python3-pip python3-dev)
 
 # The Spark peer runs on Java 17 (Debian's), and its jars come through Maven.
 if ((want_spark)); then

@@ -9,6 +9,7 @@
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/io/counting_store.h"
+#include "floe/sql/result_stream.h"
 #include "support/temp_dir.h"
 
 namespace floe::sql {
@@ -705,6 +706,56 @@ TEST_F(EngineTest, SingleThreadedGivesTheSameAnswer) {
   auto two = Rows("select customer, sum(id) from db.events group by customer order by 1");
   options_.threads = 1;
   EXPECT_EQ(Rows("select customer, sum(id) from db.events group by customer order by 1"), two);
+}
+
+int64_t RowsOf(ResultStream& s, int* batches) {
+  int64_t rows = 0;
+  while (true) {
+    auto b = s.Next();
+    EXPECT_TRUE(b) << b.error().ToString();
+    if (!b || !*b) break;
+    rows += (*b)->num_rows;
+    ++*batches;
+  }
+  return rows;
+}
+
+TEST_F(EngineTest, ResultStreamsHandRowsOverAsTheyAreReadAndStopWhenLeft) {
+  auto s = ResultStream::Start(std::make_unique<Engine>(*engine_),
+                               "SELECT id, customer FROM db.events WHERE day >= DATE '2024-01-04'",
+                               {}, /*capacity=*/1);
+  ASSERT_TRUE(s) << s.error().ToString();
+  EXPECT_EQ((*s)->schema()->ToString(), "id: int64\ncustomer: string\n");
+  int batches = 0;
+  EXPECT_EQ(RowsOf(**s, &batches), 75);
+  EXPECT_EQ(batches, 3);  // one a data file: the scan's batches, not one answer
+  EXPECT_TRUE((*s)->done());
+  EXPECT_EQ((*s)->stats().data_files_opened.value(), 3);
+  EXPECT_EQ((*s)->stats().data_files_skipped_partition.value(), 1);
+
+  // Errors of parsing and binding come from Start; the table is untouched by a copy's settings.
+  auto bad =
+      ResultStream::Start(std::make_unique<Engine>(*engine_), "SELECT nope FROM db.events", {});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().ToString(),
+            "not found: at line 1, column 8: column 'nope' not found in db.events (columns: id, "
+            "day, customer, amount)");
+
+  // Left after one batch, with the statement blocked on the full queue: it stops, and goes.
+  auto left =
+      ResultStream::Start(std::make_unique<Engine>(*engine_), "SELECT * FROM db.events", {}, 1);
+  ASSERT_TRUE(left);
+  ASSERT_TRUE((*left)->Next().value().has_value());
+  EXPECT_FALSE((*left)->done());
+  left->reset();
+
+  // A statement run elsewhere to its end reads the same way.
+  auto r = engine_->Execute("SELECT count(*) AS n FROM db.events", {});
+  ASSERT_TRUE(r);
+  auto finished = ResultStream::Finished(*r);
+  EXPECT_TRUE(finished->schema()->ToString().starts_with("n: int64"));
+  batches = 0;
+  EXPECT_EQ(RowsOf(*finished, &batches), 1);
 }
 
 }  // namespace

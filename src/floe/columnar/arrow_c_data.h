@@ -1,7 +1,9 @@
-// Export of Columns and RecordBatches through the Arrow C Data Interface, so pyarrow, Polars and
-// DuckDB take floe's batches without a copy. The structs are the interface's own (ABI-stable,
-// defined by the Arrow specification). An exported array keeps its Column alive until the consumer
-// calls `release`; buffers that are not 8-byte aligned are copied once at export.
+// Columns and RecordBatches through the Arrow C Data Interface, both ways: exported, so pyarrow,
+// Polars and DuckDB take floe's batches without a copy, and imported, so floe takes theirs. The
+// structs are the interface's own (ABI-stable, defined by the Arrow specification). An exported
+// array keeps its Column alive until the consumer calls `release`; buffers that are not 8-byte
+// aligned are copied once at export. An imported array's buffers are used in place where floe's
+// layout is Arrow's, and the producer's `release` is called when the last column using them goes.
 #pragma once
 
 #include <cstdint>
@@ -58,5 +60,24 @@ Status ExportColumn(const ColumnPtr& column, ArrowArray* out_array);
 // RecordBatch._import_from_c convention).
 Status ExportSchema(const Schema& schema, ArrowSchema* out_schema);
 Status ExportBatch(const RecordBatch& batch, ArrowArray* out_array);
+
+// --- import ---
+// Arrow types floe keeps no column of become the nearest it has, converted on import: large
+// strings, binaries and lists (64-bit offsets) and string/binary views become their 32-bit-offset
+// forms (an error past 2 GiB in one column of one batch); date64 becomes date32, time32 time64[us],
+// timestamp[s] timestamp[us]; any time zone becomes "UTC" (Arrow's values are UTC instants);
+// dictionary-encoded columns become their values. Others (unions, run-end encoded, durations,
+// intervals, fixed-size lists, 256-bit decimals) are an unsupported error naming the column and
+// its format. A field id is taken from the Parquet key `PARQUET:field_id` of the field's metadata.
+
+// The field `schema` describes (the producer's schema is not released).
+Result<Field> ImportField(const ArrowSchema& schema);
+// The columns of a struct schema, as a record batch's schema is exported.
+Result<Schema> ImportSchema(const ArrowSchema& schema);
+// A struct array of `schema` (ImportSchema of the producer's `arrow_schema`) as a batch. Takes
+// `array` over (its release is set to null) whether or not the import succeeds; the result is
+// validated, so malformed buffers are an error, not an out-of-bounds read.
+Result<RecordBatch> ImportBatch(ArrowArray* array, const ArrowSchema& arrow_schema,
+                                SchemaPtr schema);
 
 }  // namespace floe::columnar
