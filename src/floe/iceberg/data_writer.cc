@@ -93,6 +93,22 @@ Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& m) {
   return o;
 }
 
+Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const c::RecordBatch& rows) {
+  if (rows.num_rows == 0) return InvalidInput("no rows to measure a row's Parquet bytes on");
+  FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions popts, ParquetOptionsFor(m));
+  const int64_t target = m.PropertyInt("write.target-file-size-bytes", int64_t{512} << 20);
+  const int64_t n = std::min<int64_t>(rows.num_rows, 50000);
+  std::vector<int64_t> idx(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = i * rows.num_rows / n;
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch sample, c::Take(rows, idx));
+  parquet::MemorySink sink;
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(rows.schema, &sink, popts));
+  FLOE_RETURN_IF_ERROR(writer->Write(sample));
+  FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
+  const double per_row = static_cast<double>(written.file_size) / static_cast<double>(n);
+  return std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(target) / per_row));
+}
+
 TableDataWriter::TableDataWriter(Table table, const FileIO& io)
     : table_(std::move(table)), io_(io) {}
 
@@ -174,20 +190,13 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   if (otree) {
     // A new revision's rows per file when the table names none: the target file size over the
     // bytes a row takes in Parquet, measured on an evenly spread sample of this write.
-    auto rows_per_file = [&]() -> Result<int64_t> {
-      const int64_t n = std::min<int64_t>(all.num_rows, 50000);
-      std::vector<int64_t> idx(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = i * all.num_rows / n;
-      FLOE_ASSIGN_OR_RETURN(c::RecordBatch sample, c::Take(all, idx));
-      parquet::MemorySink sink;
-      FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(all.schema, &sink, popts));
-      FLOE_RETURN_IF_ERROR(writer->Write(sample));
-      FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
-      const double per_row = static_cast<double>(written.file_size) / static_cast<double>(n);
-      return std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(target) / per_row));
-    };
-    FLOE_ASSIGN_OR_RETURN(otree_plan, PlanOTreeWrite(io_, m, *otree, all, otree_reindex_,
-                                                     otree_replacing_, rows_per_file));
+    auto rows_per_file = [&]() { return RowsPerFileAtTarget(m, all); };
+    if (planned_otree_) {
+      FLOE_ASSIGN_OR_RETURN(otree_plan, LayOutPlannedOTree(*planned_otree_, all));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(otree_plan, PlanOTreeWrite(io_, m, *otree, all, otree_reindex_,
+                                                       otree_replacing_, rows_per_file));
+    }
   }
   FLOE_ASSIGN_OR_RETURN(SortKeyColumns sort_keys,
                         SortKeysOf(all, schema, cluster || otree ? SortOrder() : order));
@@ -283,7 +292,8 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   } wait_all{encoding};
 
   int file_index = 0;
-  const std::string write_id = NewUuid();
+  const std::string write_id = task_ ? task_->write_id : NewUuid();
+  const std::string task_prefix = task_ ? fmt::format("{:05d}-", task_->task) : std::string();
   // Each file's PUT runs on the runtime's scan pool while the next is encoded or landed: up to 16
   // at once, so that a write of a file per partition lands in one round trip, and no more than
   // 256 MiB of them (their bytes are held until they land). Finished in order, so progress counts
@@ -320,7 +330,8 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       }
       for (Encoded& e : encoded) {
         std::string dir = m.location + "/data" + (group.path.empty() ? "" : "/" + group.path);
-        std::string location = fmt::format("{}/{:05d}-{}.parquet", dir, file_index++, write_id);
+        std::string location =
+            fmt::format("{}/{}{:05d}-{}.parquet", dir, task_prefix, file_index++, write_id);
         const int64_t put_at = UnixMillisNow();
         const auto size = static_cast<int64_t>(e.bytes->size());
         while (!puts.empty() &&
@@ -352,6 +363,10 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   }();
   // Every PUT has landed (or failed) before the writer returns, whatever happened.
   Status landed = land_all();
+  if (!built || !landed) {
+    // A write that fails leaves nothing behind: the files it already put go too.
+    for (const DataFile& f : files) (void)io_.Delete(f.file_path);
+  }
   FLOE_RETURN_IF_ERROR(built);
   FLOE_RETURN_IF_ERROR(landed);
   return files;

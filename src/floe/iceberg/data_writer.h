@@ -9,6 +9,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "floe/columnar/column.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/manifest.h"
+#include "floe/iceberg/otree_index.h"
 #include "floe/iceberg/schema_conform.h"
 #include "floe/iceberg/table.h"
 #include "floe/parquet/writer.h"
@@ -28,6 +31,12 @@ namespace floe::iceberg {
 inline constexpr char kColocatedColumnsProperty[] = "floe.write.parquet.colocated-columns";
 
 Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& metadata);
+
+// How many rows make a data file of the table's target size (write.target-file-size-bytes): the
+// target over the bytes a row takes in Parquet, measured by writing an evenly spread sample of
+// `rows` (conformed to the table schema) under the table's options. An OTree revision's cube size
+// when the table names none.
+Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const columnar::RecordBatch& rows);
 
 class TableDataWriter {
  public:
@@ -45,6 +54,17 @@ class TableDataWriter {
   void set_otree_reindex(bool reindex) { otree_reindex_ = reindex; }
   // The data files a rewrite replaces with these rows: their rows no longer count in the cubes.
   void set_otree_replacing(std::vector<std::string> paths) { otree_replacing_ = std::move(paths); }
+  // One task of a planned write (write_plan.h): its files are named by the write and the task,
+  // "<task:05d>-<n:05d>-<write_id>.parquet", and an OTree table's rows go to the plan's cubes
+  // (LayOutPlannedOTree) instead of the table's index as it is now.
+  struct TaskNaming {
+    std::string write_id;
+    int64_t task = 0;
+  };
+  void set_task(TaskNaming naming, std::shared_ptr<const PlannedOTree> otree) {
+    task_ = std::move(naming);
+    planned_otree_ = std::move(otree);
+  }
 
  private:
   Table table_;
@@ -54,6 +74,8 @@ class TableDataWriter {
   std::function<void(int64_t)> on_file_written_;
   bool otree_reindex_ = false;
   std::vector<std::string> otree_replacing_;
+  std::optional<TaskNaming> task_;
+  std::shared_ptr<const PlannedOTree> planned_otree_;
 };
 
 }  // namespace floe::iceberg

@@ -1,6 +1,8 @@
 #include "floe/iceberg/otree_index.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -304,56 +306,82 @@ Result<std::optional<layout::OTreeRevision>> CurrentOTreeRevision(const TableMet
   return *r;
 }
 
-Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
-                                      const layout::ClusterSpec& spec,
-                                      const columnar::RecordBatch& rows, bool reindex,
-                                      const std::vector<std::string>& replacing,
-                                      const std::function<Result<int64_t>()>& rows_per_file) {
+namespace {
+
+std::vector<const columnar::Column*> OTreeKeys(const layout::ClusterSpec& spec,
+                                               const columnar::RecordBatch& rows, Status* status) {
   std::vector<const columnar::Column*> keys;
   for (const std::string& name : spec.columns) {
     auto idx = rows.schema->IndexOf(name);
-    if (!idx) return Internal("OTree column '{}' is not in the rows written", name);
+    if (!idx) {
+      *status = Internal("OTree column '{}' is not in the rows written", name);
+      return {};
+    }
     keys.push_back(rows.columns[*idx].get());
   }
-  std::vector<int64_t> all(static_cast<size_t>(rows.num_rows));
+  return keys;
+}
+
+std::vector<int64_t> AllRows(int64_t n) {
+  std::vector<int64_t> all(static_cast<size_t>(n));
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
-  FLOE_ASSIGN_OR_RETURN(std::optional<layout::OTreeRevision> current, CurrentOTreeRevision(m));
-  OTreeTableIndex index = LoadOrForget(io, m, nullptr);
-  for (const std::string& p : replacing) index.files.erase(p);
-  int64_t last_id = current ? current->id : 0;
-  if (!index.revisions.empty()) last_id = std::max(last_id, index.revisions.rbegin()->first);
+  return all;
+}
+
+// Which revision rows go under and whether it is new: the current one, unless the table has
+// none, indexes other columns, the rows fall far outside its spans (spans then widened), or
+// `reindex`. A new one takes its spans from `rows` and its id after every revision known.
+struct ChosenRevision {
+  layout::OTreeRevision revision;
+  bool fresh = true;
+};
+Result<ChosenRevision> ChooseRevision(const TableMetadata& m,
+                                      const std::optional<layout::OTreeRevision>& current,
+                                      int64_t last_id, const layout::ClusterSpec& spec,
+                                      const std::vector<const columnar::Column*>& keys,
+                                      const std::vector<int64_t>& rows, bool reindex,
+                                      const std::function<Result<int64_t>()>& rows_per_file) {
   bool same_columns = current.has_value() && current->dimensions.size() == spec.columns.size();
   for (size_t k = 0; same_columns && k < spec.columns.size(); ++k) {
     same_columns = current->dimensions[k].column == spec.columns[k];
   }
-  layout::OTreeRevision revision;
-  bool fresh = true;
-  if (!reindex && same_columns && !layout::FarOutside(*current, keys, all)) {
-    revision = *current;
-    fresh = false;
-  } else {
-    int64_t cube_size = m.PropertyInt(std::string(kOTreeRowsPerFileProperty), 0);
-    if (cube_size <= 0 && same_columns && !reindex) cube_size = current->cube_size;
-    if (cube_size <= 0) {
-      FLOE_ASSIGN_OR_RETURN(cube_size, rows_per_file());
-    }
-    FLOE_ASSIGN_OR_RETURN(revision, layout::NewRevision(spec.columns, keys, all, cube_size));
-    if (!reindex && same_columns) {
-      // Far outside: the old spans widened by the new rows, so old and new rows map alike.
-      for (size_t k = 0; k < revision.dimensions.size(); ++k) {
-        revision.dimensions[k].min =
-            std::min(revision.dimensions[k].min, current->dimensions[k].min);
-        revision.dimensions[k].max =
-            std::max(revision.dimensions[k].max, current->dimensions[k].max);
-      }
-    }
-    revision.id = last_id + 1;
+  ChosenRevision out;
+  if (!reindex && same_columns && !layout::FarOutside(*current, keys, rows)) {
+    out.revision = *current;
+    out.fresh = false;
+    return out;
   }
-  const layout::OTreeIndex cubes = fresh ? layout::OTreeIndex{} : index.Cubes(revision.id);
-  FLOE_ASSIGN_OR_RETURN(layout::OTreeAssignment assignment,
-                        layout::AssignCubes(revision, cubes, keys, all));
+  int64_t cube_size = m.PropertyInt(std::string(kOTreeRowsPerFileProperty), 0);
+  if (cube_size <= 0 && same_columns && !reindex) cube_size = current->cube_size;
+  if (cube_size <= 0) {
+    FLOE_ASSIGN_OR_RETURN(cube_size, rows_per_file());
+  }
+  FLOE_ASSIGN_OR_RETURN(out.revision, layout::NewRevision(spec.columns, keys, rows, cube_size));
+  if (!reindex && same_columns) {
+    // Far outside: the old spans widened by the new rows, so old and new rows map alike.
+    for (size_t k = 0; k < out.revision.dimensions.size(); ++k) {
+      out.revision.dimensions[k].min =
+          std::min(out.revision.dimensions[k].min, current->dimensions[k].min);
+      out.revision.dimensions[k].max =
+          std::max(out.revision.dimensions[k].max, current->dimensions[k].max);
+    }
+  }
+  out.revision.id = last_id + 1;
+  return out;
+}
+
+int64_t LastRevisionId(const std::optional<layout::OTreeRevision>& current,
+                       const OTreeTableIndex& index) {
+  int64_t last_id = current ? current->id : 0;
+  if (!index.revisions.empty()) last_id = std::max(last_id, index.revisions.rbegin()->first);
+  return last_id;
+}
+
+// The files of an assignment rolled up at `target_rows`, each with the entry it carries.
+OTreeWritePlan FilesOf(const layout::OTreeRevision& revision,
+                       const layout::OTreeAssignment& assignment, int64_t target_rows) {
   std::vector<layout::OTreeFile> files =
-      layout::RollUp(assignment, assignment.weights, revision.cube_size);
+      layout::RollUp(assignment, assignment.weights, target_rows);
   OTreeWritePlan plan;
   std::map<std::string, size_t> cube_at;
   for (size_t k = 0; k < assignment.index.cubes.size(); ++k)
@@ -377,6 +405,121 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
     plan.entries.push_back(std::move(entry));
   }
   return plan;
+}
+
+// A bijection of 32-bit weights that scatters them: a sample of the weights it maps below a
+// threshold is spread evenly over every weight, unlike the lightest rows.
+uint32_t SampleKey(uint32_t weight) {
+  uint64_t x = (uint64_t{weight} << 32) | 0x9e3779b9u;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return static_cast<uint32_t>(x);
+}
+
+}  // namespace
+
+Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
+                                      const layout::ClusterSpec& spec,
+                                      const columnar::RecordBatch& rows, bool reindex,
+                                      const std::vector<std::string>& replacing,
+                                      const std::function<Result<int64_t>()>& rows_per_file) {
+  Status keys_ok;
+  const std::vector<const columnar::Column*> keys = OTreeKeys(spec, rows, &keys_ok);
+  FLOE_RETURN_IF_ERROR(keys_ok);
+  const std::vector<int64_t> all = AllRows(rows.num_rows);
+  FLOE_ASSIGN_OR_RETURN(std::optional<layout::OTreeRevision> current, CurrentOTreeRevision(m));
+  OTreeTableIndex index = LoadOrForget(io, m, nullptr);
+  for (const std::string& p : replacing) index.files.erase(p);
+  FLOE_ASSIGN_OR_RETURN(ChosenRevision chosen,
+                        ChooseRevision(m, current, LastRevisionId(current, index), spec, keys, all,
+                                       reindex, rows_per_file));
+  const layout::OTreeIndex cubes =
+      chosen.fresh ? layout::OTreeIndex{} : index.Cubes(chosen.revision.id);
+  FLOE_ASSIGN_OR_RETURN(layout::OTreeAssignment assignment,
+                        layout::AssignCubes(chosen.revision, cubes, keys, all));
+  return FilesOf(chosen.revision, assignment, chosen.revision.cube_size);
+}
+
+Result<OTreeWriteBase> OTreeWriteBaseOf(const FileIO& io, const TableMetadata& m) {
+  OTreeWriteBase base;
+  FLOE_ASSIGN_OR_RETURN(std::optional<layout::ClusterSpec> spec, OTreeLayoutOf(m));
+  if (!spec) return InvalidInput("table at '{}' is not laid out as an OTree", m.location);
+  base.columns = spec->columns;
+  FLOE_ASSIGN_OR_RETURN(base.current, CurrentOTreeRevision(m));
+  const OTreeTableIndex index = LoadOrForget(io, m, nullptr);
+  base.last_revision_id = LastRevisionId(base.current, index);
+  if (base.current) base.cubes = index.Cubes(base.current->id);
+  return base;
+}
+
+bool InOTreeSample(uint32_t weight, double fraction) {
+  if (fraction >= 1.0) return true;
+  return static_cast<double>(SampleKey(weight)) < fraction * 4294967296.0;
+}
+
+Result<PlannedOTree> PlanOTreeFromSample(const TableMetadata& m, const OTreeWriteBase& base,
+                                         const columnar::RecordBatch& sample, double fraction,
+                                         const std::function<Result<int64_t>()>& rows_per_file) {
+  if (!(fraction > 0.0) || fraction > 1.0) {
+    return InvalidInput("an OTree write's sample fraction must be in (0, 1], not {}", fraction);
+  }
+  layout::ClusterSpec spec;
+  spec.method = layout::ClusterMethod::kOTree;
+  spec.columns = base.columns;
+  Status keys_ok;
+  const std::vector<const columnar::Column*> keys = OTreeKeys(spec, sample, &keys_ok);
+  FLOE_RETURN_IF_ERROR(keys_ok);
+  const std::vector<int64_t> all = AllRows(sample.num_rows);
+  FLOE_ASSIGN_OR_RETURN(ChosenRevision chosen,
+                        ChooseRevision(m, base.current, base.last_revision_id, spec, keys, all,
+                                       /*reindex=*/false, rows_per_file));
+  // The cubes fill on the sample as they would on the whole write, each at `fraction` of its
+  // room: a cube closes where it would have closed, at about the same weight.
+  layout::OTreeRevision scaled = chosen.revision;
+  auto scale = [&](int64_t n) {
+    return std::max<int64_t>(1, std::llround(static_cast<double>(n) * fraction));
+  };
+  scaled.cube_size = scale(chosen.revision.cube_size);
+  layout::OTreeIndex existing = chosen.fresh ? layout::OTreeIndex{} : base.cubes;
+  for (layout::OTreeCube& c : existing.cubes)
+    c.rows = static_cast<int64_t>(std::llround(static_cast<double>(c.rows) * fraction));
+  // The cubes fill on the sampled rows only: the extreme rows a sample also carries depend on
+  // how the write was split, and served the spans above.
+  std::vector<int64_t> fill;
+  const std::vector<uint32_t> weights = layout::RowWeights(keys, all);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (InOTreeSample(weights[i], fraction)) fill.push_back(all[i]);
+  }
+  FLOE_ASSIGN_OR_RETURN(layout::OTreeAssignment assignment,
+                        layout::AssignCubes(scaled, existing, keys, fill));
+  PlannedOTree out;
+  out.revision = chosen.revision;
+  out.cubes = assignment.index;
+  for (layout::OTreeCube& c : out.cubes.cubes) {
+    c.rows = static_cast<int64_t>(std::llround(static_cast<double>(c.rows) / fraction));
+  }
+  return out;
+}
+
+Result<OTreeWritePlan> LayOutPlannedOTree(const PlannedOTree& planned,
+                                          const columnar::RecordBatch& rows) {
+  layout::ClusterSpec spec;
+  spec.method = layout::ClusterMethod::kOTree;
+  for (const layout::OTreeDimension& d : planned.revision.dimensions)
+    spec.columns.push_back(d.column);
+  Status keys_ok;
+  const std::vector<const columnar::Column*> keys = OTreeKeys(spec, rows, &keys_ok);
+  FLOE_RETURN_IF_ERROR(keys_ok);
+  // No cube fills here: each row goes to the first planned cube on its path it is lighter than
+  // (or the first unplanned one, open), so its cube depends on the row and the plan alone.
+  layout::OTreeRevision frozen = planned.revision;
+  frozen.cube_size = std::numeric_limits<int64_t>::max();
+  FLOE_ASSIGN_OR_RETURN(layout::OTreeAssignment assignment,
+                        layout::AssignCubes(frozen, planned.cubes, keys, AllRows(rows.num_rows)));
+  return FilesOf(planned.revision, assignment, planned.revision.cube_size);
 }
 
 bool HasOTreeIndex(const TableMetadata& m) { return !IndexBlobs(m).empty(); }
@@ -474,7 +617,13 @@ Status RecordOTreeIndex(const FileIO& io, TableMetadata& m, const Snapshot* pare
   json& stats = m.extra["statistics"];
   if (!stats.is_array()) stats = json::array();
   stats.push_back(std::move(entry));
-  if (adds) m.properties[std::string(kOTreeRevisionProperty)] = newest->ToJson();
+  if (adds) {
+    // A write planned before another created a newer revision keeps the newer one current.
+    auto current = CurrentOTreeRevision(m);
+    if (!current || !*current || (*current)->id <= newest->id) {
+      m.properties[std::string(kOTreeRevisionProperty)] = newest->ToJson();
+    }
+  }
   return {};
 }
 

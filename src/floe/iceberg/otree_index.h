@@ -120,6 +120,42 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
                                       const std::vector<std::string>& replacing,
                                       const std::function<Result<int64_t>()>& rows_per_file);
 
+// A write split into tasks (write_plan.h) lays its rows out by a plan fixed beforehand, so that
+// each row's cube is a function of the row and the plan alone, whichever task writes it:
+//   - the table's side of it, read once on the driver (OTreeWriteBaseOf): the indexed columns, the
+//     current revision and the cubes of the table's index under it;
+//   - a sample of the write's rows -- those InOTreeSample keeps, by a scatter of their weights, so
+//     the sample does not depend on how the rows are split -- with each linear column's extreme
+//     rows, so spans come out as the whole write's;
+//   - PlanOTreeFromSample: the revision chosen as PlanOTreeWrite chooses it, and the cubes filled
+//     on the sample with their room scaled by the sample's fraction, so each closes at about the
+//     weight it would close at on the whole write;
+//   - LayOutPlannedOTree, in each task: every row to the first planned cube on its path whose max
+//     weight it is below (an open cube, or one no sample row reached, takes all that come), then
+//     the cubes rolled up into files as PlanOTreeWrite does.
+// With a fraction of 1 (the sample is the write) the cubes are exactly PlanOTreeWrite's.
+struct OTreeWriteBase {
+  std::vector<std::string> columns;
+  std::optional<layout::OTreeRevision> current;
+  int64_t last_revision_id = 0;
+  layout::OTreeIndex cubes;  // of `current`
+};
+Result<OTreeWriteBase> OTreeWriteBaseOf(const FileIO& io, const TableMetadata& m);
+bool InOTreeSample(uint32_t weight, double fraction);
+
+struct PlannedOTree {
+  layout::OTreeRevision revision;
+  layout::OTreeIndex cubes;  // max weights fixed; rows: estimates for the whole write
+};
+// `sample`: the samples' rows conformed to the table schema, the extreme rows among them (which
+// give the spans, not the fill), in an order that does not depend on the split. `rows_per_file` as
+// PlanOTreeWrite's.
+Result<PlannedOTree> PlanOTreeFromSample(const TableMetadata& m, const OTreeWriteBase& base,
+                                         const columnar::RecordBatch& sample, double fraction,
+                                         const std::function<Result<int64_t>()>& rows_per_file);
+Result<OTreeWritePlan> LayOutPlannedOTree(const PlannedOTree& planned,
+                                          const columnar::RecordBatch& rows);
+
 // In a commit that adds data files with OTree entries (DataFile::otree), or removes files the
 // table's index lists: the parent's index without `removed_paths`, with the added files, written
 // as a Puffin file under metadata/ (its location appended to `written`) and registered as the

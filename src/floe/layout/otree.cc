@@ -274,6 +274,35 @@ bool FarOutside(const OTreeRevision& revision, const std::vector<const c::Column
   return false;
 }
 
+std::vector<int64_t> ExtremeRows(const std::vector<const c::Column*>& columns,
+                                 const std::vector<int64_t>& rows) {
+  std::vector<int64_t> out;
+  for (const c::Column* col : columns) {
+    if (!Linear(col->type)) continue;
+    int64_t lo = -1;
+    int64_t hi = -1;
+    double lo_v = 0;
+    double hi_v = 0;
+    for (const int64_t r : rows) {
+      const double v = NumberAt(*col, r);
+      if (std::isnan(v)) continue;
+      if (lo < 0 || v < lo_v) {
+        lo = r;
+        lo_v = v;
+      }
+      if (hi < 0 || v > hi_v) {
+        hi = r;
+        hi_v = v;
+      }
+    }
+    if (lo >= 0) out.push_back(lo);
+    if (hi >= 0) out.push_back(hi);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::vector<uint32_t> RowWeights(const std::vector<const c::Column*>& columns,
                                  const std::vector<int64_t>& rows) {
   std::vector<uint32_t> out(rows.size());

@@ -53,6 +53,12 @@ Result<OTreeRevision> NewRevision(const std::vector<std::string>& names,
 bool FarOutside(const OTreeRevision& revision, const std::vector<const columnar::Column*>& columns,
                 const std::vector<int64_t>& rows);
 
+// Of `rows`, those holding each number column's smallest and largest value (NULLs and NaNs
+// aside), in order, without repeats: what a sample keeps so that a revision made from it spans
+// every row (NewRevision).
+std::vector<int64_t> ExtremeRows(const std::vector<const columnar::Column*>& columns,
+                                 const std::vector<int64_t>& rows);
+
 // A row's weight: a hash of its indexed values, uniform over uint32.
 std::vector<uint32_t> RowWeights(const std::vector<const columnar::Column*>& columns,
                                  const std::vector<int64_t>& rows);
