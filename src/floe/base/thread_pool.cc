@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace floe {
 
@@ -45,6 +46,11 @@ void ThreadPool::Run() {
 
 size_t Cores() {
   static const size_t cores = [] {
+    if (const char* env = std::getenv("FLOE_THREADS"); env != nullptr) {
+      char* end = nullptr;
+      const long n = std::strtol(env, &end, 10);
+      if (end != env && *end == '\0' && n > 0) return static_cast<size_t>(std::min(n, 1024L));
+    }
     // The CPUs this process may run on (taskset, a container's cpuset), as the JVM's
     // availableProcessors() counts them; the machine's when the affinity cannot be read.
     cpu_set_t set;

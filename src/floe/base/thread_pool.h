@@ -17,7 +17,9 @@ namespace floe {
 
 // The hardware threads this process may run on (its CPU affinity: `taskset -c 0 floe ...` runs
 // floe on one core), at least 1, read once: glibc reads /sys on every
-// std::thread::hardware_concurrency() call, tens of microseconds each.
+// std::thread::hardware_concurrency() call, tens of microseconds each. The environment variable
+// FLOE_THREADS, a positive number, says it instead: a task of a distributed engine (a Ray task,
+// a Spark executor's task) runs floe on the cores the engine gave it, not the machine's.
 size_t Cores();
 
 class ThreadPool {

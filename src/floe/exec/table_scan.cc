@@ -79,6 +79,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   scan.snapshot_id = options.snapshot_id;
   scan.as_of_timestamp_ms = options.as_of_timestamp_ms;
   scan.sample_fraction = options.sample_fraction;
+  scan.only_files = options.only_files;
   FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanFiles(table, io, scan));
   stats->data_files_planned += static_cast<int64_t>(plan.tasks.size());
   stats->data_files_skipped_partition += plan.stats.files_skipped_partition;

@@ -32,6 +32,8 @@ struct TableScanOptions {
   std::optional<int64_t> as_of_timestamp_ms;
   // TABLESAMPLE: about this share of the rows (iceberg::ScanOptions::sample_fraction).
   std::optional<double> sample_fraction;
+  // Only these data files of the plan (iceberg::ScanOptions::only_files); empty: all.
+  std::vector<std::string> only_files;
   // How the files are read (strategy, request budget, the floe planner, buffering): the
   // statement's settings, passed down as they are; null = the defaults.
   const iceberg::ScanReadOptions* read = nullptr;

@@ -325,7 +325,9 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
   deletes.Finish();
   FLOE_RETURN_IF_ERROR(PruneByLayout(io, m, *snap, options, &data_entries, &plan));
   std::set<std::string> applied;
+  const std::set<std::string> only(options.only_files.begin(), options.only_files.end());
   for (auto& e : data_entries) {
+    if (!only.empty() && !only.contains(e.file.file_path)) continue;
     FileScanTask task;
     const PartitionSpec* spec = m.SpecById(e.file.spec_id);
     task.residual = Simplify(spec ? Residual(plan.filter, *spec, e.file.partition) : plan.filter);

@@ -30,6 +30,9 @@ struct ScanOptions {
   // weight_sample says which rows); any other table a block sample of whole data files, each kept
   // by a hash of its location. nullopt: every row.
   std::optional<double> sample_fraction;
+  // One part of a scan split across processes (floe.ray.read): only these data files, by
+  // location, of those the plan keeps. Empty: every file.
+  std::vector<std::string> only_files;
 };
 
 struct FileScanTask {
