@@ -21,7 +21,19 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 from . import _floe
 from ._floe import FloeError
 
-__all__ = ["Warehouse", "Table", "Result", "FloeError", "sql"]
+__all__ = [
+    "Warehouse",
+    "Table",
+    "Result",
+    "FloeError",
+    "sql",
+    "WritePlan",
+    "plan_write",
+    "write_task",
+    "commit_files",
+    "abort_write",
+    "threads",
+]
 __version__ = "0.1.0"
 
 
@@ -279,6 +291,12 @@ class Warehouse:
         """Drops a table from the catalog; with purge, deletes its files too."""
         self._warehouse.drop_table(name, purge)
 
+    def plan_write(
+        self, name: str, expected_rows: Optional[int] = None, sample_rows: int = 200_000
+    ) -> "WritePlan":
+        """Plans a write to table `name` (see floe.plan_write)."""
+        return WritePlan(self._warehouse.plan_write(name, expected_rows or 0, sample_rows), self)
+
     def sql(self, text: str) -> Result:
         """Runs one SQL statement. A query's rows stream as they are read; any other statement
         (INSERT, DELETE, UPDATE, MERGE, CREATE, CALL, SET) runs to its end here, committed
@@ -289,6 +307,13 @@ class Warehouse:
 _default: Optional[Warehouse] = None
 
 
+def threads() -> int:
+    """The threads floe runs a statement, a write or a task on in this process: the CPUs it may
+    run on, or $FLOE_THREADS (read once, at floe's first use) -- floe.ray and floe.spark set it to
+    a task's CPUs."""
+    return _floe.threads()
+
+
 def sql(text: str) -> Result:
     """One statement over the default warehouse: $FLOE_WAREHOUSE, else ./floe-warehouse (as the
     floe command line's default)."""
@@ -296,3 +321,105 @@ def sql(text: str) -> Result:
     if _default is None:
         _default = Warehouse(os.environ.get("FLOE_WAREHOUSE", "./floe-warehouse"))
     return _default.sql(text)
+
+
+# --- a write as plan, tasks and one commit (what floe.ray and floe.spark run) ---
+
+
+class WritePlan:
+    """A planned write to one table: what every data file depends on (the table's schema,
+    partition spec, sort order and layout as of one metadata version, a write id every file is
+    named by), fixed on the driver so that independent tasks -- Ray tasks, Spark's mapInArrow,
+    processes of your own -- can each turn rows into data files (floe.write_task) for one commit
+    (floe.commit_files). It pickles as its JSON; it holds no secret.
+
+    An OTree table (floe.layout = otree(...)) also needs the cubes rows go to, fixed before any
+    task writes: while `needs_sample`, each task samples its rows (`plan.sample(data)`) and the
+    driver fixes the layout (`plan = plan.with_samples(samples)`). The layout is then the same
+    however the rows are split among tasks."""
+
+    def __init__(self, plan: _floe.WritePlan, warehouse: Optional["Warehouse"] = None) -> None:
+        self._plan = plan
+        self._warehouse = warehouse
+
+    @classmethod
+    def from_json(cls, text: str) -> "WritePlan":
+        return cls(_floe.WritePlan.from_json(text))
+
+    def to_json(self) -> str:
+        return self._plan.to_json()
+
+    def __reduce__(self) -> Any:
+        return (WritePlan.from_json, (self.to_json(),))
+
+    def __repr__(self) -> str:
+        return f"floe.WritePlan({self.table!r}, write_id={self.write_id!r})"
+
+    @property
+    def table(self) -> str:
+        return self._plan.table
+
+    @property
+    def write_id(self) -> str:
+        return self._plan.write_id
+
+    @property
+    def needs_sample(self) -> bool:
+        return self._plan.needs_sample
+
+    @property
+    def sample_fraction(self) -> float:
+        """The share of the rows an OTree plan samples (1.0: every row)."""
+        return self._plan.sample_fraction
+
+    def sample(self, data: Any) -> Any:
+        """The rows of `data` this plan samples, as a pyarrow Table: run it where the rows are,
+        and hand the results to `with_samples` on the driver."""
+        import pyarrow as pa
+
+        return pa.table(self._plan.sample(_stream_capsule(data)))
+
+    def with_samples(self, samples: Sequence[Any]) -> "WritePlan":
+        """This plan with its OTree layout fixed from the tasks' samples (any order, any split)."""
+        return WritePlan(
+            self._plan.with_samples([_stream_capsule(s) for s in samples]), self._warehouse
+        )
+
+
+def plan_write(
+    table: Table, expected_rows: Optional[int] = None, sample_rows: int = 200_000
+) -> WritePlan:
+    """Plans a write to `table`. `expected_rows` (about how many rows the write adds) lets an
+    OTree plan sample `sample_rows` of them instead of every row."""
+    return table._warehouse.plan_write(table.name, expected_rows, sample_rows)
+
+
+def write_task(plan: WritePlan, data: Any, task_id: int = 0) -> bytes:
+    """Writes `data` (pyarrow, pandas, Polars, any Arrow stream) as task `task_id` of the plan's
+    write: data files laid out by the table's spec, sort order and layout, named by the write
+    and the task (give each task its own id, 0..99999). Runs anywhere that reaches the table's
+    store (an s3 table's keys come from the environment). Returns the task's result -- bytes
+    to hand to floe.commit_files on the driver."""
+    return _floe.write_task(plan._plan, _stream_capsule(data), int(task_id))
+
+
+def task_summary(plan: WritePlan, result: bytes) -> Dict[str, Any]:
+    """What a task's result holds: its task id, rows, and its files (path, rows, bytes)."""
+    return _floe.task_summary(plan._plan, result)
+
+
+def _warehouse_of(table: Union[Table, "Warehouse"]) -> "Warehouse":
+    return table._warehouse if isinstance(table, Table) else table
+
+
+def commit_files(table: Table, plan: WritePlan, results: Sequence[bytes]) -> Dict[str, Any]:
+    """Adds every task's files to the table in one append. Refused -- with the tasks' files
+    removed -- when a result is of another write, a task is there twice, or the table's schema
+    or partition spec changed since the plan. Returns rows, data files, bytes and the snapshot
+    id (None when no task wrote a row: nothing is committed)."""
+    return _warehouse_of(table)._warehouse.commit_write(plan._plan, [bytes(r) for r in results])
+
+
+def abort_write(table: Table, plan: WritePlan, results: Sequence[bytes]) -> None:
+    """Removes the files of tasks whose write will not be committed."""
+    _warehouse_of(table)._warehouse.abort_write(plan._plan, [bytes(r) for r in results])

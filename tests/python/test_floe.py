@@ -8,6 +8,7 @@ import decimal
 import json
 import os
 import subprocess
+import sys
 
 import duckdb
 import pandas as pd
@@ -241,3 +242,15 @@ def test_default_warehouse_sql(tmp_path, monkeypatch):
     monkeypatch.setenv("FLOE_WAREHOUSE", str(tmp_path / "default"))
     monkeypatch.setattr(floe, "_default", None)
     assert floe.sql("SELECT 1 + 1 AS two").to_pylist() == [{"two": 2}]
+
+
+def test_threads_follow_floe_threads():
+    code = "import floe; print(floe.threads())"
+    env = dict(os.environ, FLOE_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "1"
+    env["FLOE_THREADS"] = "not a number"  # ignored: the CPUs this process may run on
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert int(out.stdout.strip()) == len(os.sched_getaffinity(0))
