@@ -128,6 +128,57 @@ Result<Keys> Extract(const SortColumn& s) {
   }
 }
 
+// Below this many rows a comparison sort is as quick as the radix sort's passes.
+constexpr size_t kRadixMinRows = 2048;
+
+// Sorts `rows` stably by one integer key -- by its value, then NULLs first or last -- with an LSD
+// radix sort: each value rebased to the least one among the rows (descending: to the greatest,
+// negated), so only the bits that vary are passed over, 16 a pass. The rows with a NULL key are
+// moved to their end by a stable partition, which as the more significant part of the key comes
+// after the values' passes.
+void RadixSortByKey(const Keys& k, std::vector<int64_t>* rows, std::vector<int64_t>* scratch) {
+  uint64_t lo = UINT64_MAX;
+  uint64_t hi = 0;
+  bool any_null = false;
+  // Values as unsigned with their order kept (the sign bit flipped).
+  auto ordered = [&](int64_t r) {
+    return static_cast<uint64_t>(k.ints[static_cast<size_t>(r)]) ^ (uint64_t{1} << 63);
+  };
+  for (const int64_t r : *rows) {
+    if (k.null[static_cast<size_t>(r)] != 0) {
+      any_null = true;
+      continue;
+    }
+    const uint64_t v = ordered(r);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  auto digit_of = [&](int64_t r) -> uint64_t {
+    if (k.null[static_cast<size_t>(r)] != 0) return 0;
+    return k.descending ? hi - ordered(r) : ordered(r) - lo;
+  };
+  const uint64_t range = lo <= hi ? hi - lo : 0;
+  std::vector<int64_t>& in = *rows;
+  std::vector<int64_t>& out = *scratch;
+  out.resize(in.size());
+  std::vector<size_t> start((size_t{1} << 16) + 1);
+  for (int shift = 0; shift < 64 && (range >> shift) != 0; shift += 16) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const int64_t r : in) ++start[((digit_of(r) >> shift) & 0xffff) + 1];
+    for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+    for (const int64_t r : in) out[start[(digit_of(r) >> shift) & 0xffff]++] = r;
+    in.swap(out);
+  }
+  if (any_null) {
+    auto is_null = [&](int64_t r) { return k.null[static_cast<size_t>(r)] != 0; };
+    if (k.nulls_first) {
+      std::stable_partition(in.begin(), in.end(), is_null);
+    } else {
+      std::stable_partition(in.begin(), in.end(), [&](int64_t r) { return !is_null(r); });
+    }
+  }
+}
+
 }  // namespace
 
 Status SortRows(const std::vector<SortColumn>& columns, std::vector<int64_t>* rows) {
@@ -142,6 +193,14 @@ Status SortRows(const std::vector<SortColumn>& columns, std::vector<int64_t>* ro
       if (r < 0 || r >= s.column->length)
         return Internal("row {} outside a sort key of {} rows", r, s.column->length);
     }
+  }
+  const bool integers =
+      std::all_of(keys.begin(), keys.end(), [](const Keys& k) { return k.kind == Keys::kInt; });
+  if (integers && rows->size() >= kRadixMinRows) {
+    // Stable sorts from the least significant key to the most: the comparator's order.
+    std::vector<int64_t> scratch;
+    for (auto k = keys.rbegin(); k != keys.rend(); ++k) RadixSortByKey(*k, rows, &scratch);
+    return {};
   }
   std::stable_sort(rows->begin(), rows->end(), [&](int64_t a, int64_t b) {
     for (const Keys& k : keys) {
