@@ -2,16 +2,19 @@
 // in one commit, written in the table's layout (partitioning, sort order, file and row-group
 // sizes). Also the schema of `table create --like FILE.parquet`.
 #include <filesystem>
+#include <mutex>
 
 #include <fmt/format.h>
 
 #include "floe/base/clock.h"
+#include "floe/base/parallel_for.h"
 #include "floe/base/progress.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/csv_reader.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/runtime.h"
 #include "floe/parquet/read_file.h"
 #include "table_internal.h"
 
@@ -79,43 +82,60 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
   iceberg::TableDataWriter writer(*table, *w->io);
   int64_t bytes_in = 0;
   {
+    // The files are read and decoded at once on the runtime's decode pool, then handed to the
+    // writer in input order (so the table comes out the same however the reads interleave).
     Progress progress("reading", inputs->size(), "files");
-    auto read_one = [&](const InputFile& in) -> Status {
-      Status s;
+    struct Read {
+      std::vector<columnar::RecordBatch> batches;
+      int64_t bytes = 0;
+      Status status;
+    };
+    std::vector<Read> reads(inputs->size());
+    auto read_one = [&](const InputFile& in, Read* out) -> Status {
       if (in.csv) {
         FLOE_ASSIGN_OR_RETURN(Buffer bytes, in.store->Get(in.key, io::Range::Whole()));
-        bytes_in += static_cast<int64_t>(bytes.size());
+        out->bytes = static_cast<int64_t>(bytes.size());
         FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch batch,
                               columnar::ReadCsv(bytes.string_view(), *target_schema, in.display));
-        s = writer.Write(batch);
-      } else {
-        FLOE_ASSIGN_OR_RETURN(auto contents, parquet::ReadFileAll(*in.store, in.key, {}));
-        bytes_in += contents.read.fetch.bytes_fetched;
-        if (contents.batches.empty()) {  // no rows, but the schema must still fit the table
-          columnar::RecordBatch empty;
-          empty.schema = contents.read.schema;
-          for (const auto& f : contents.read.schema->fields)
-            empty.columns.push_back(columnar::NullColumn(f.type, 0));
-          contents.batches.push_back(std::move(empty));
-        }
-        for (const auto& b : contents.batches) {
-          s = writer.Write(b);
-          if (!s) break;
-        }
+        out->batches.push_back(std::move(batch));
+        return {};
       }
-      if (!s) {
-        Error e = s.error();
-        e.message = fmt::format("{}: {}", in.display, e.message);
-        return std::unexpected(e);
+      FLOE_ASSIGN_OR_RETURN(auto contents, parquet::ReadFileAll(*in.store, in.key, {}));
+      out->bytes = contents.read.fetch.bytes_fetched;
+      if (contents.batches.empty()) {  // no rows, but the schema must still fit the table
+        columnar::RecordBatch empty;
+        empty.schema = contents.read.schema;
+        for (const auto& f : contents.read.schema->fields)
+          empty.columns.push_back(columnar::NullColumn(f.type, 0));
+        contents.batches.push_back(std::move(empty));
       }
+      out->batches = std::move(contents.batches);
       return {};
     };
-    for (const auto& in : *inputs) {
-      if (auto s = read_one(in); !s) {
-        progress.Abandon();
-        return ReportError(s.error());
-      }
+    std::mutex progress_mu;
+    ParallelFor(w->io->runtime().decode_pool(), inputs->size(), [&](size_t i) {
+      reads[i].status = read_one((*inputs)[i], &reads[i]);
+      std::lock_guard lock(progress_mu);
       progress.Advance();
+    });
+    for (size_t i = 0; i < reads.size(); ++i) {
+      if (!reads[i].status) {  // a read's error names its file already
+        progress.Abandon();
+        return ReportError(reads[i].status.error());
+      }
+      Status s;
+      for (const auto& b : reads[i].batches) {
+        s = writer.Write(b);
+        if (!s) break;
+      }
+      reads[i].batches.clear();
+      bytes_in += reads[i].bytes;
+      if (!s) {
+        progress.Abandon();
+        Error e = s.error();
+        e.message = fmt::format("{}: {}", (*inputs)[i].display, e.message);
+        return ReportError(e);
+      }
     }
     progress.Finish();
   }

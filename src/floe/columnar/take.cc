@@ -385,18 +385,28 @@ Result<ColumnPtr> ConcatenateColumns(const std::vector<const Column*>& parts) {
 
 }  // namespace
 
-Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches) {
+Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches, ThreadPool* pool) {
   if (batches.empty()) return Internal("concatenating no batches");
   if (batches.size() == 1) return batches[0];
   RecordBatch out;
   out.schema = batches[0].schema;
   for (const auto& b : batches) out.num_rows += b.num_rows;
-  for (int c = 0; c < batches[0].num_columns(); ++c) {
+  const auto columns = static_cast<size_t>(batches[0].num_columns());
+  std::vector<Result<ColumnPtr>> made(columns);
+  auto one = [&](size_t c) {
     std::vector<const Column*> parts;
     parts.reserve(batches.size());
     for (const auto& b : batches) parts.push_back(b.columns[c].get());
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr col, ConcatenateColumns(parts));
-    out.columns.push_back(std::move(col));
+    made[c] = ConcatenateColumns(parts);
+  };
+  if (pool != nullptr && pool->size() > 0 && columns > 1 && out.num_rows >= 65536) {
+    ParallelFor(*pool, columns, one);
+  } else {
+    for (size_t c = 0; c < columns; ++c) one(c);
+  }
+  for (auto& col : made) {
+    if (!col) return std::unexpected(col.error());
+    out.columns.push_back(std::move(*col));
   }
   return out;
 }

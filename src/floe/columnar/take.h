@@ -18,7 +18,9 @@ Result<ColumnPtr> Take(const Column& column, const std::vector<int64_t>& indices
 Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,
                          ThreadPool* pool = nullptr);
 
-// One batch holding every row of `batches` (same schema), in order.
-Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches);
+// One batch holding every row of `batches` (same schema), in order; with a pool, the columns are
+// copied at once on it.
+Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches,
+                                ThreadPool* pool = nullptr);
 
 }  // namespace floe::columnar

@@ -129,7 +129,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   const Schema& schema = m.CurrentSchema();
   const PartitionSpec& spec = m.DefaultSpec();
   const SortOrder& order = m.DefaultSortOrder();
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(batches_));
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(batches_, &io_.runtime().decode_pool()));
   batches_.clear();
   FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions popts, ParquetOptionsFor(m));
   popts.pool = &io_.runtime().decode_pool();  // a file's columns encode at once
