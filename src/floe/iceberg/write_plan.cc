@@ -241,6 +241,7 @@ Status FixPlanLayout(WritePlan* plan, const std::vector<c::RecordBatch>& samples
   {
     // Ties of weight (rare) ordered by the whole row's value hash.
     std::vector<const c::Column*> every;
+    every.reserve(sample.columns.size());
     for (const auto& col : sample.columns) every.push_back(col.get());
     const std::vector<uint32_t> whole = layout::RowWeights(every, all);
     for (size_t i = 0; i < all.size(); ++i) hashes[i] = (uint64_t{weights[i]} << 32) | whole[i];

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <ranges>
 #include <string_view>
 
 namespace floe::layout {
@@ -199,7 +200,7 @@ Status SortRows(const std::vector<SortColumn>& columns, std::vector<int64_t>* ro
   if (integers && rows->size() >= kRadixMinRows) {
     // Stable sorts from the least significant key to the most: the comparator's order.
     std::vector<int64_t> scratch;
-    for (auto k = keys.rbegin(); k != keys.rend(); ++k) RadixSortByKey(*k, rows, &scratch);
+    for (const Keys& k : std::ranges::reverse_view(keys)) RadixSortByKey(k, rows, &scratch);
     return {};
   }
   std::stable_sort(rows->begin(), rows->end(), [&](int64_t a, int64_t b) {
