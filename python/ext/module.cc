@@ -66,6 +66,29 @@ void Check(const Status& s) {
   if (!s) throw FloeException{s.error()};
 }
 
+// Capsules as the Arrow PyCapsule interface names them, releasing what they hold when Python
+// drops them unread.
+nb::capsule StreamCapsule(ArrowArrayStream* stream) {
+  return nb::capsule(stream, "arrow_array_stream", [](void* p) noexcept {
+    auto* s = static_cast<ArrowArrayStream*>(p);
+    if (s->release != nullptr) s->release(s);
+    delete s;
+  });
+}
+
+nb::capsule SchemaCapsule(const columnar::Schema& schema) {
+  auto* out = new ArrowSchema{};
+  if (auto st = columnar::ExportSchema(schema, out); !st) {
+    delete out;
+    throw FloeException{st.error()};
+  }
+  return nb::capsule(out, "arrow_schema", [](void* p) noexcept {
+    auto* s = static_cast<ArrowSchema*>(p);
+    if (s->release != nullptr) s->release(s);
+    delete s;
+  });
+}
+
 // The requests and bytes of every store the warehouse opened (its own, and any other root a
 // table reaches), summed: a statement's are the difference across it.
 class StoreCounters {
@@ -79,17 +102,7 @@ class StoreCounters {
   io::RequestCounts Total() const {
     std::lock_guard lock(mu_);
     io::RequestCounts t;
-    for (const auto& s : stores_) {
-      io::RequestCounts c = s->Snapshot();
-      t.head += c.head;
-      t.get += c.get;
-      t.put += c.put;
-      t.post += c.post;
-      t.list += c.list;
-      t.del += c.del;
-      t.bytes_read += c.bytes_read;
-      t.bytes_written += c.bytes_written;
-    }
+    for (const auto& s : stores_) t += s->Snapshot();
     return t;
   }
 
@@ -109,19 +122,6 @@ struct Session {
   std::mutex mu;
 };
 
-io::RequestCounts Minus(const io::RequestCounts& a, const io::RequestCounts& b) {
-  io::RequestCounts d;
-  d.head = a.head - b.head;
-  d.get = a.get - b.get;
-  d.put = a.put - b.put;
-  d.post = a.post - b.post;
-  d.list = a.list - b.list;
-  d.del = a.del - b.del;
-  d.bytes_read = a.bytes_read - b.bytes_read;
-  d.bytes_written = a.bytes_written - b.bytes_written;
-  return d;
-}
-
 // A statement's result: an Arrow stream of its rows (one reader), its numbers and its message.
 class PyResult {
  public:
@@ -140,37 +140,24 @@ class PyResult {
     columnar::BatchSource next = [stream]() { return stream->Next(); };
     Check(columnar::ExportStream(stream->schema(), std::move(next), out));
     held_ = stream;
-    return nb::capsule(out, "arrow_array_stream", [](void* p) noexcept {
-      auto* s = static_cast<ArrowArrayStream*>(p);
-      if (s->release != nullptr) s->release(s);
-      delete s;
-    });
+    return StreamCapsule(out);
   }
 
   nb::object ArrowSchemaCapsule() const {
-    auto* out = new ArrowSchema{};
     const sql::ResultStream* s = stream_ ? stream_.get() : held_.get();
-    if (auto st = columnar::ExportSchema(*s->schema(), out); !st) {
-      delete out;
-      throw FloeException{st.error()};
-    }
-    return nb::capsule(out, "arrow_schema", [](void* p) noexcept {
-      auto* s = static_cast<ArrowSchema*>(p);
-      if (s->release != nullptr) s->release(s);
-      delete s;
-    });
+    return SchemaCapsule(*s->schema());
   }
 
   // The four numbers and their detail: final once the rows have been read to the end.
   nb::dict Stats() {
     const sql::ResultStream* s = stream_ ? stream_.get() : held_.get();
     if (s->done() && !final_) {
-      final_requests_ = Minus(session_->counters->Total(), before_);
+      final_requests_ = session_->counters->Total().Since(before_);
       final_ms_ = watch_.ElapsedSeconds() * 1000.0;
       final_ = true;
     }
     ScanMetrics m = s->stats();
-    io::RequestCounts r = final_ ? final_requests_ : Minus(session_->counters->Total(), before_);
+    io::RequestCounts r = final_ ? final_requests_ : session_->counters->Total().Since(before_);
     nb::dict d;
     d["complete"] = final_;
     d["data_files_opened"] = m.data_files_opened.value();
@@ -318,11 +305,7 @@ class PyBatches {
       return std::optional<columnar::RecordBatch>((*left)[next_index++]);
     };
     Check(columnar::ExportStream(schema_, std::move(next), out));
-    return nb::capsule(out, "arrow_array_stream", [](void* p) noexcept {
-      auto* s = static_cast<ArrowArrayStream*>(p);
-      if (s->release != nullptr) s->release(s);
-      delete s;
-    });
+    return StreamCapsule(out);
   }
 
  private:
@@ -567,17 +550,7 @@ class PyTable {
       nb::gil_scoped_release release;
       return Load();
     }();
-    columnar::Schema schema = Check(iceberg::ToColumnarSchema(t.metadata.CurrentSchema()));
-    auto* out = new ArrowSchema{};
-    if (auto st = columnar::ExportSchema(schema, out); !st) {
-      delete out;
-      throw FloeException{st.error()};
-    }
-    return nb::capsule(out, "arrow_schema", [](void* p) noexcept {
-      auto* s = static_cast<ArrowSchema*>(p);
-      if (s->release != nullptr) s->release(s);
-      delete s;
-    });
+    return SchemaCapsule(Check(iceberg::ToColumnarSchema(t.metadata.CurrentSchema())));
   }
 
   std::vector<nb::dict> Snapshots() const {

@@ -50,18 +50,6 @@ std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double w
       r.put, r.list, r.del, r.bytes_read, wall_ms);
 }
 
-io::RequestCounts Diff(const io::RequestCounts& a, const io::RequestCounts& b) {
-  io::RequestCounts d;
-  d.get = a.get - b.get;
-  d.head = a.head - b.head;
-  d.put = a.put - b.put;
-  d.post = a.post - b.post;
-  d.list = a.list - b.list;
-  d.del = a.del - b.del;
-  d.bytes_read = a.bytes_read - b.bytes_read;
-  return d;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
@@ -121,7 +109,7 @@ Status QuerySession::Run(const std::string& statement) {
   progress.Abandon();
   double ms = watch.ElapsedMs();
   if (!r) return std::unexpected(r.error());
-  io::RequestCounts used = Diff(Counted(), before);
+  io::RequestCounts used = Counted().Since(before);
   std::optional<std::string> stats;
   if (output_.stats) stats = StatsJson(r->stats, used, ms);
   if (!r->schema && !r->message.empty() && r->batches.empty()) {

@@ -19,6 +19,21 @@ RequestCounts& RequestCounts::operator+=(const RequestCounts& o) {
   return *this;
 }
 
+RequestCounts RequestCounts::Since(const RequestCounts& e) const {
+  RequestCounts d = *this;
+  d.head -= e.head;
+  d.get -= e.get;
+  d.put -= e.put;
+  d.post -= e.post;
+  d.list -= e.list;
+  d.del -= e.del;
+  d.multipart_parts -= e.multipart_parts;
+  d.failed -= e.failed;
+  d.bytes_read -= e.bytes_read;
+  d.bytes_written -= e.bytes_written;
+  return d;
+}
+
 std::string RequestCounts::ToJson() const {
   return fmt::format(
       R"({{"GET": {}, "HEAD": {}, "PUT": {}, "POST": {}, "LIST": {}, "DELETE": {}}})", get, head,

@@ -41,6 +41,9 @@ struct RequestCounts {
   uint64_t total() const { return head + get + put + post + list + del; }
   // Adds another store's counts (objects of two stores are distinct objects).
   RequestCounts& operator+=(const RequestCounts& o);
+  // What happened between two snapshots of one store's counts (`this` the later): requests and
+  // bytes; objects_read, which is not additive, is the later count's.
+  RequestCounts Since(const RequestCounts& earlier) const;
   friend bool operator==(const RequestCounts&, const RequestCounts&) = default;
   // {"GET": 1, "HEAD": 0, ...} as CLI.md's stats print it.
   std::string ToJson() const;
