@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "floe/base/clock.h"
+#include "floe/iceberg/alter_table.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/iceberg/table.h"
@@ -28,37 +29,8 @@ Result<std::string> ReadArgOrFile(const std::string& arg) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Spark SQL's type names for Iceberg's, as a Spark user types them: bigint, integer, smallint,
-// tinyint, real, varchar(n), char(n), bool, timestamp_ntz, timestamp_ltz, numeric(p, s), plain
-// decimal (Spark's decimal(10, 0)). A name Iceberg itself has (int, long, string, timestamp, ...)
-// keeps Iceberg's meaning: `timestamp` is without a zone here, as in Iceberg's schema JSON.
-std::string IcebergTypeName(const std::string& name) {
-  std::string l;
-  for (char ch : name) {
-    if (ch != ' ') l += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  }
-  static const std::map<std::string, std::string> kSpark = {{"bigint", "long"},
-                                                            {"integer", "int"},
-                                                            {"smallint", "int"},
-                                                            {"tinyint", "int"},
-                                                            {"short", "int"},
-                                                            {"byte", "int"},
-                                                            {"real", "float"},
-                                                            {"varchar", "string"},
-                                                            {"char", "string"},
-                                                            {"text", "string"},
-                                                            {"bool", "boolean"},
-                                                            {"timestamp_ntz", "timestamp"},
-                                                            {"timestamp_ltz", "timestamptz"},
-                                                            {"decimal", "decimal(10, 0)"},
-                                                            {"numeric", "decimal(10, 0)"}};
-  if (auto it = kSpark.find(l); it != kSpark.end()) return it->second;
-  for (const char* prefix : {"varchar(", "char("}) {
-    if (l.starts_with(prefix) && l.ends_with(")")) return "string";
-  }
-  if (l.starts_with("numeric(")) return "decimal" + l.substr(7);
-  return name;
-}
+// Spark SQL's type names for Iceberg's (bigint -> long, ...; iceberg::IcebergPrimitiveName).
+std::string IcebergTypeName(const std::string& name) { return iceberg::IcebergPrimitiveName(name); }
 
 // Every type written as a name in a schema's JSON -- fields' types, list elements, map keys and
 // values, at any depth -- through IcebergTypeName.

@@ -61,27 +61,32 @@ Result<std::vector<ManifestEntry>> Table::LiveEntries(const FileIO& io,
   return out;
 }
 
+Status ValidateLayoutProperty(const std::map<std::string, std::string>& properties,
+                              const Schema& schema, const PartitionSpec& spec) {
+  auto it = properties.find(std::string(kLayoutProperty));
+  if (it == properties.end()) return {};
+  // The layout's columns must be the table's (the syntax is checked with the properties).
+  FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec cluster, layout::ParseClusterSpec(it->second));
+  if (cluster.is_otree() && !spec.fields().empty()) {
+    return InvalidInput(
+        "table property {} = '{}': an OTree lays out an unpartitioned table (its cubes are "
+        "the partitioning); drop the partition spec or cluster with zorder/hilbert",
+        kLayoutProperty, it->second);
+  }
+  auto resolved = ResolveClusterSpec(cluster, schema, spec);
+  if (!resolved) {
+    return InvalidInput("table property {} = '{}': {}", kLayoutProperty, it->second,
+                        resolved.error().message);
+  }
+  return {};
+}
+
 Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
                           const catalog::TableIdentifier& id, CreateTableOptions options) {
   FLOE_RETURN_IF_ERROR(options.schema.Validate());
   FLOE_RETURN_IF_ERROR(options.spec.Validate(options.schema));
   FLOE_RETURN_IF_ERROR(ValidateTableProperties(options.properties));
-  if (auto it = options.properties.find(std::string(kLayoutProperty));
-      it != options.properties.end()) {
-    // The layout's columns must be the table's (the syntax is checked with the properties).
-    FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec spec, layout::ParseClusterSpec(it->second));
-    if (spec.is_otree() && !options.spec.fields().empty()) {
-      return InvalidInput(
-          "table property {} = '{}': an OTree lays out an unpartitioned table (its cubes are "
-          "the partitioning); drop the partition spec or cluster with zorder/hilbert",
-          kLayoutProperty, it->second);
-    }
-    auto resolved = ResolveClusterSpec(spec, options.schema, options.spec);
-    if (!resolved) {
-      return InvalidInput("table property {} = '{}': {}", kLayoutProperty, it->second,
-                          resolved.error().message);
-    }
-  }
+  FLOE_RETURN_IF_ERROR(ValidateLayoutProperty(options.properties, options.schema, options.spec));
   int format_version = options.format_version.value_or(2);
   if (auto it = options.properties.find("format-version"); it != options.properties.end()) {
     const int v = std::stoi(it->second);  // validated: 2 or 3

@@ -39,6 +39,11 @@ struct CreateTableOptions {
   std::optional<int> format_version;  // 2 (default) or 3
 };
 
+// The table property floe.layout (when set) checked against a schema and spec: its syntax, its
+// columns, and an OTree only on an unpartitioned table. An error names the property and value.
+Status ValidateLayoutProperty(const std::map<std::string, std::string>& properties,
+                              const Schema& schema, const PartitionSpec& spec);
+
 // Creates the namespace if missing, writes metadata version 0 and registers the table.
 Result<Table> CreateTable(catalog::Catalog& catalog, const FileIO& io,
                           const catalog::TableIdentifier& id, CreateTableOptions options);
