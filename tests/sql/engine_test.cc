@@ -197,9 +197,9 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
   EXPECT_EQ(ErrorOf("select id, count(*) from db.events"),
             "invalid input: at line 1, column 8: column 'id' must appear in GROUP BY or be used "
             "in an aggregate");
-  EXPECT_EQ(ErrorOf("insert into db.events values (1)"),
-            "unsupported: at line 1, column 1: INSERT statements are not supported (floe runs "
-            "SELECT, DELETE, UPDATE and MERGE)");
+  EXPECT_EQ(ErrorOf("grant select on db.events to bob"),
+            "unsupported: at line 1, column 1: GRANT statements are not supported (floe runs "
+            "SELECT, INSERT, DELETE, UPDATE, MERGE, CREATE/ALTER/DROP TABLE)");
   EXPECT_EQ(ErrorOf("call system.rollback_to_snapshot('db.events', 1)"),
             "unsupported: CALL system.rollback_to_snapshot: unknown procedure (floe has "
             "rewrite_data_files, rewrite_position_delete_files, rewrite_manifests, "

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "floe/parquet/read_strategy.h"
+#include "floe/sql/ddl.h"
 #include "floe/sql/parser.h"
 #include "query_session.h"
 
@@ -151,8 +152,14 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
   QueryOutput output;
   output.format = a.format;
   output.stats = a.stats;
+  // A missing warehouse is made for a CREATE TABLE given with -e, and for the interactive shell.
+  bool creates = file == nullptr && a.sql.empty() && isatty(STDIN_FILENO);
+  for (const auto& st : sql::SplitSql(a.sql)) {
+    auto ddl = sql::ParseDdlStatement(st);
+    if (ddl && *ddl && (*ddl)->kind == sql::DdlStatement::Kind::kCreate) creates = true;
+  }
   auto session =
-      QuerySession::Open(g, *strategy, *planner, std::move(output), std::move(*settings));
+      QuerySession::Open(g, *strategy, *planner, std::move(output), std::move(*settings), creates);
   if (!session) {
     if (file != nullptr && file != stdin) std::fclose(file);
     return ReportError(session.error());

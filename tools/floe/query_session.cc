@@ -55,8 +55,8 @@ std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double w
 Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
                                                          parquet::ReadStrategy strategy,
                                                          const parquet::ReadPlannerOptions& planner,
-                                                         QueryOutput output,
-                                                         sql::Settings settings) {
+                                                         QueryOutput output, sql::Settings settings,
+                                                         bool create_if_missing) {
   std::unique_ptr<QuerySession> s(new QuerySession());
   s->options_.read.strategy = strategy;
   s->options_.read.planner = planner;
@@ -65,7 +65,8 @@ Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
   o.uri = g.warehouse;
   o.catalog = g.catalog;
   o.s3 = S3OptionsFrom(g);
-  o.create_if_missing = false;  // queries read: a missing warehouse is an error, never created
+  // Queries read: a missing warehouse is an error, created only for a statement that makes a table.
+  o.create_if_missing = create_if_missing;
   GlobalOptions copy = g;
   QuerySession* session = s.get();
   o.decorate = [copy, session](io::StorePtr store) -> Result<io::StorePtr> {

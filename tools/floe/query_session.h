@@ -25,12 +25,13 @@ struct QueryOutput {
 
 class QuerySession {
  public:
-  // Opens the warehouse for reading: a missing warehouse is an error, never created.
+  // Opens the warehouse: a missing one is an error unless `create_if_missing` (the statements
+  // make a table, or the shell opens it as DuckDB opens a new database).
   static Result<std::unique_ptr<QuerySession>> Open(const GlobalOptions& options,
                                                     parquet::ReadStrategy strategy,
                                                     const parquet::ReadPlannerOptions& planner,
-                                                    QueryOutput output,
-                                                    sql::Settings settings = {});
+                                                    QueryOutput output, sql::Settings settings = {},
+                                                    bool create_if_missing = false);
 
   // Runs one statement and prints its rows as they come; on an error mid-answer what was printed
   // stays, and the error is returned for the caller to report.

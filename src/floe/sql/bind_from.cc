@@ -242,8 +242,7 @@ Status Binder::AddRelation(int index) {
   if (ref.kind == RefKind::kTable && ref.names.size() == 1 && ctes_) {
     cte = ctes_->Find(Lower(ref.names[0]));
   }
-  const bool metadata = ref.kind == RefKind::kTable && ref.names.size() == 3 &&
-                        resolver_.is_metadata_table && resolver_.is_metadata_table(ref.names[2]);
+  const bool metadata = ref.kind == RefKind::kTable && resolver_.IsVirtual(ref.names);
   if (cte != nullptr) {
     r.name = ref.alias.empty() ? ref.names[0] : ref.alias;
     r.plan = cte->plan;

@@ -51,6 +51,18 @@ Status Binder::BindFrom(const std::optional<ast::TableRef>& from) {
     return Unsupported(loc, "table functions");
   }
   std::vector<std::string> parts = from->names;
+  if (parts.size() == 2 && Lower(parts[0]) == "information_schema" &&
+      resolver_.read_information_schema) {
+    if (!st_.time_travel.empty()) {
+      return Unsupported(st_.time_travel[0].offset,
+                         "time travel or TABLESAMPLE of information_schema");
+    }
+    source_name_ = "information_schema." + Lower(parts[1]);
+    table_name_ = from->alias.empty() ? parts[1] : from->alias;
+    auto rows = resolver_.read_information_schema(Lower(parts[1]));
+    if (!rows) return std::unexpected(Locate(rows.error(), loc));
+    return BindRows(std::move(*rows));
+  }
   std::string metadata;
   if (parts.size() == 3 && resolver_.is_metadata_table && resolver_.is_metadata_table(parts[2])) {
     metadata = parts[2];
@@ -1487,6 +1499,12 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     plan_.residual_where = plan_.where;
   }
   return std::move(plan_);
+}
+
+bool TableResolver::IsVirtual(const std::vector<std::string>& names) const {
+  if (names.size() == 3 && is_metadata_table && is_metadata_table(names[2])) return true;
+  return names.size() == 2 && internal::Lower(names[0]) == "information_schema" &&
+         static_cast<bool>(read_information_schema);
 }
 
 Result<LogicalPlan> BindSelect(const ParsedStatement& statement, const TableResolver& resolver) {

@@ -27,6 +27,12 @@ struct TableResolver {
   // constant arguments; unset: table functions are unsupported.
   std::function<Result<columnar::RecordBatch>(std::string_view, const std::vector<ast::Const>&)>
       table_function;
+  // Rows of information_schema.NAME (tables, columns, schemata); unset: there is none.
+  std::function<Result<columnar::RecordBatch>(std::string_view)> read_information_schema;
+
+  // Whether `names` (a FROM's dotted name) is a metadata table (ns.t.files) or an
+  // information_schema view: rows the resolver makes, not a table scan.
+  bool IsVirtual(const std::vector<std::string>& names) const;
 };
 
 // A column of a relation named in expressions bound outside a SELECT (MERGE's ON, conditions and

@@ -191,4 +191,66 @@ Result<QueryResult> RunCatalogStatement(const CatalogStatement& st, iceberg::War
   return Internal("unknown catalog statement");
 }
 
+Result<columnar::RecordBatch> ReadInformationSchema(iceberg::Warehouse& wh, std::string_view name) {
+  catalog::Catalog& catalog = *wh.catalog;
+  const std::string catalog_name = catalog.name();
+  if (name == "schemata") {
+    FLOE_ASSIGN_OR_RETURN(std::vector<std::string> spaces, catalog.ListNamespaces());
+    std::sort(spaces.begin(), spaces.end());
+    std::vector<std::string> catalogs(spaces.size(), catalog_name);
+    return Table({"catalog_name", "schema_name"}, {Strings(catalogs), Strings(spaces)},
+                 static_cast<int64_t>(spaces.size()))
+        .batches[0];
+  }
+  if (name != "tables" && name != "columns") {
+    return NotFound("information_schema.{} does not exist (there are tables, columns, schemata)",
+                    name);
+  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<catalog::TableIdentifier> ids, TablesOf(catalog, ""));
+  std::vector<std::string> catalogs, spaces, tables, types, comments, columns, nullable, docs;
+  columnar::FixedWidthBuilder<int64_t> positions(columnar::Int64());
+  columnar::FixedWidthBuilder<int64_t> field_ids(columnar::Int64());
+  for (const auto& id : ids) {
+    FLOE_ASSIGN_OR_RETURN(iceberg::Table t, iceberg::LoadTable(catalog, *wh.io, id));
+    if (name == "tables") {
+      catalogs.push_back(catalog_name);
+      spaces.push_back(id.NamespaceString());
+      tables.push_back(id.name);
+      types.emplace_back("BASE TABLE");
+      auto comment = t.metadata.properties.find("comment");
+      comments.push_back(comment == t.metadata.properties.end() ? "" : comment->second);
+      continue;
+    }
+    int64_t position = 0;
+    for (const auto& f : t.metadata.CurrentSchema().fields()) {
+      catalogs.push_back(catalog_name);
+      spaces.push_back(id.NamespaceString());
+      tables.push_back(id.name);
+      columns.push_back(f.name);
+      positions.Append(++position);
+      nullable.emplace_back(f.required ? "NO" : "YES");
+      types.push_back(f.type->ToString());
+      field_ids.Append(f.id);
+      docs.push_back(f.doc);
+    }
+  }
+  const auto n = static_cast<int64_t>(catalogs.size());
+  if (name == "tables") {
+    return Table({"table_catalog", "table_schema", "table_name", "table_type", "table_comment"},
+                 {Strings(catalogs), Strings(spaces), Strings(tables), Strings(types),
+                  Strings(comments)},
+                 n)
+        .batches[0];
+  }
+  columnar::BinaryBuilder defaults;
+  for (int64_t i = 0; i < n; ++i) defaults.AppendNull();
+  return Table({"table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
+                "column_default", "is_nullable", "data_type", "field_id", "column_comment"},
+               {Strings(catalogs), Strings(spaces), Strings(tables), Strings(columns),
+                positions.Finish(), defaults.Finish(), Strings(nullable), Strings(types),
+                field_ids.Finish(), Strings(docs)},
+               n)
+      .batches[0];
+}
+
 }  // namespace floe::sql

@@ -2,7 +2,8 @@
 // them: SHOW TABLES [FROM|IN ns], SHOW ALL TABLES, SHOW NAMESPACES|SCHEMAS|DATABASES, and
 // DESCRIBE|DESC [TABLE] ns.t (a table's columns: name, Iceberg type, nullability, field id and
 // doc). Recognised from their first words before libpg_query sees the text (none of them is
-// Postgres syntax); anything else is left to the parser.
+// Postgres syntax); anything else is left to the parser. Also the information_schema views a
+// query reads like tables.
 #pragma once
 
 #include <optional>
@@ -29,5 +30,17 @@ std::optional<Result<CatalogStatement>> ParseCatalogStatement(std::string_view s
 // column_types), SHOW NAMESPACES (namespace), DESCRIBE (column_name, column_type, null, field_id,
 // comment).
 Result<QueryResult> RunCatalogStatement(const CatalogStatement& st, iceberg::Warehouse& warehouse);
+
+// The rows of information_schema.NAME, as DuckDB and Postgres name their columns:
+// - schemata: catalog_name, schema_name;
+// - tables: table_catalog, table_schema, table_name, table_type ('BASE TABLE'), table_comment
+//   (the table's `comment` property);
+// - columns: table_catalog, table_schema, table_name, column_name, ordinal_position (from 1),
+//   column_default (NULL), is_nullable ('YES' | 'NO'), data_type (Iceberg's type name), field_id,
+//   column_comment -- the current schema's top-level columns of every table.
+// A multi-level namespace is its dotted name in *_schema. Other names are a not-found error
+// listing these.
+Result<columnar::RecordBatch> ReadInformationSchema(iceberg::Warehouse& warehouse,
+                                                    std::string_view name);
 
 }  // namespace floe::sql

@@ -40,9 +40,7 @@ ast::ExprPtr NullConst(int location) {
 Result<LogicalPlan> BindRowScan(const ParsedStatement& st, const ast::TableRef& target,
                                 std::vector<ast::SelectItem> extra, ast::ExprPtr where,
                                 const TableResolver& resolver, const char* what) {
-  if (target.kind != ast::TableRef::Kind::kTable ||
-      (target.names.size() == 3 && resolver.is_metadata_table &&
-       resolver.is_metadata_table(target.names[2]))) {
+  if (target.kind != ast::TableRef::Kind::kTable || resolver.IsVirtual(target.names)) {
     return FailAt(st.text, target.location, ErrorKind::kInvalidInput,
                   fmt::format("{} needs an Iceberg table; a metadata table or table function "
                               "cannot be changed",

@@ -4,6 +4,7 @@
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/sql/binder.h"
 #include "floe/sql/catalog_statements.h"
+#include "floe/sql/ddl.h"
 #include "floe/sql/dml.h"
 #include "floe/sql/merge.h"
 #include "floe/sql/parser.h"
@@ -93,6 +94,19 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
     }
     return r;
   }
+  if (auto ddl = ParseDdlStatement(sql)) {
+    FLOE_ASSIGN_OR_RETURN(DdlStatement s, std::move(*ddl));
+    QueryOptions query_options = caller_options;
+    query_options.sink = nullptr;
+    FLOE_ASSIGN_OR_RETURN(QueryResult r, RunDdlStatement(s, warehouse_, [&](std::string_view q) {
+                            return Execute(q, query_options);
+                          }));
+    if (caller_options.sink) {
+      for (const auto& b : r.batches) FLOE_RETURN_IF_ERROR(caller_options.sink(b));
+      r.batches.clear();
+    }
+    return r;
+  }
   if (auto set = ParseSettingStatement(sql)) {
     FLOE_ASSIGN_OR_RETURN(SettingStatement s, std::move(*set));
     return RunSettingStatement(s, caller_options);
@@ -117,10 +131,11 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
   if (st.kind != "SelectStmt" && !IsRowLevelStatement(st.kind)) {
     std::string kind = st.kind.ends_with("Stmt") ? st.kind.substr(0, st.kind.size() - 4) : st.kind;
     for (auto& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return std::unexpected(ErrorAt(
-        ErrorKind::kUnsupported, st.text, 0,
-        fmt::format("{} statements are not supported (floe runs SELECT, DELETE, UPDATE and MERGE)",
-                    kind)));
+    return std::unexpected(
+        ErrorAt(ErrorKind::kUnsupported, st.text, 0,
+                fmt::format("{} statements are not supported (floe runs SELECT, INSERT, DELETE, "
+                            "UPDATE, MERGE, CREATE/ALTER/DROP TABLE)",
+                            kind)));
   }
   TableResolver resolver = MakeResolver(options);
   if (IsRowLevelStatement(st.kind)) {
@@ -166,6 +181,9 @@ TableResolver Engine::MakeResolver(const QueryOptions& options) {
       return settings_.Table(options);
     }
     return ReadTableFunction(name, args, *warehouse_.io);
+  };
+  resolver.read_information_schema = [this](std::string_view name) {
+    return ReadInformationSchema(warehouse_, name);
   };
   return resolver;
 }
