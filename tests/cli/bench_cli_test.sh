@@ -140,6 +140,54 @@ expect_error "bench: bad worksheet names the key" "designs[0].colour" -- bash -c
   "printf 'source: {generator: events}\ndesigns: [{name: A, colour: red}]\nquestions: [{name: q, sql: x}]\n' >'$work/bad.yaml'; '$floe' --quiet bench '$work/bad.yaml'"
 expect_error "bench: missing worksheet" "cannot be read" -- "$floe" bench "$work/none.yaml"
 
+# A worksheet's source can be a table of the user's --warehouse, read at a pinned snapshot (its
+# current one by default, named in the JSON and the report); bench still builds in its own.
+"$floe" --warehouse "$work/user" --quiet table create u.src --like "$work/g1/events-00000.parquet" >/dev/null &&
+  "$floe" --warehouse "$work/user" --quiet table append u.src "$work/g1" >/dev/null &&
+  first_snap="$("$floe" --warehouse "$work/user" query --format csv -e 'SELECT snapshot_id FROM u.src.snapshots' | tail -1)" &&
+  "$floe" --warehouse "$work/user" --quiet table append u.src "$work/g3" >/dev/null &&
+  now_snap="$("$floe" --warehouse "$work/user" query --format csv -e 'SELECT snapshot_id FROM u.src.snapshots ORDER BY committed_at DESC LIMIT 1' | tail -1)"
+check "a user's table u.src in two snapshots" $?
+cat >"$work/fromtable.yaml" <<YAML
+name: fromtable
+table: b.ev
+source: {table: u.src, snapshot: $first_snap, writes: 2}
+designs: [{name: A}, {name: B, partition_by: day(event_ts)}]
+questions: [{name: n, sql: 'SELECT count(*), count(DISTINCT customer_id) FROM {table}'}]
+YAML
+"$floe" --warehouse "$work/user" --quiet bench "$work/fromtable.yaml" --rounds 1 --warmup 0 \
+  --json "$work/fromtable.json" --out "$work/fromtable" >/dev/null 2>"$work/fromtable.err"
+check "bench from a pinned table exits 0: $(cat "$work/fromtable.err")" $?
+want_distinct="$("$floe" --warehouse "$work/user" query --format csv -e "SELECT count(DISTINCT customer_id) FROM u.src FOR VERSION AS OF $first_snap" | tail -1)"
+python3 - "$work/fromtable.json" "$first_snap" "$want_distinct" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["source"] == {"table": "u.src", "snapshot_id": int(sys.argv[2])}, d["source"]
+assert [x["rows"] for x in d["designs"]] == [20000, 20000], d["designs"]
+assert d["designs"][0]["data_files"] == 2, d["designs"]       # writes: 2
+r = d["questions"][0]["results"]
+assert [x["first_value"] for x in r] == ["20000", "20000"] or [x["first_value"] for x in r] == [20000, 20000], r
+PY
+check "bench from u.src at its first snapshot: 20000 rows in 2 writes, the snapshot named" $?
+grep -q "Source: table \`u.src\` at snapshot $first_snap" "$work/fromtable/fromtable.md"
+check "the report names the source table and its snapshot" $?
+sed -i "s/, snapshot: $first_snap//" "$work/fromtable.yaml"
+"$floe" --warehouse "$work/user" --quiet bench "$work/fromtable.yaml" --rounds 1 --warmup 0 \
+  --json "$work/fromtable2.json" --out "$work/fromtable" >/dev/null 2>"$work/fromtable2.err"
+python3 - "$work/fromtable2.json" "$now_snap" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["source"] == {"table": "u.src", "snapshot_id": int(sys.argv[2])}, d["source"]
+assert [x["rows"] for x in d["designs"]] == [40000, 40000], d["designs"]
+PY
+check "bench from u.src unpinned: its current snapshot, pinned for the run" $?
+[[ "$("$floe" --warehouse "$work/user" query --format csv -e 'SELECT count(*) FROM u.src.snapshots' | tail -1)" == 2 ]]
+check "the source table is left as it was" $?
+expect_error "bench: a missing source table" "source.table: table 'u.nope' does not exist" -- bash -c \
+  "sed 's/u.src/u.nope/' '$work/fromtable.yaml' >'$work/bad3.yaml'; '$floe' --warehouse '$work/user' --quiet bench '$work/bad3.yaml'"
+expect_error "bench: a source snapshot the table lacks" "source.table: table u.src has no snapshot 12345" -- bash -c \
+  "sed 's/table: u.src/table: u.src, snapshot: 12345/' '$work/fromtable.yaml' >'$work/bad4.yaml'; '$floe' --warehouse '$work/user' --quiet bench '$work/bad4.yaml'"
+
 # bench with changes: the orders workload's MERGE rounds on copy-on-write, merge-on-read (v2) and
 # deletion vectors (v3), exact table states, the same answers on all three before and after
 # compaction, and a schedule.

@@ -81,6 +81,10 @@ bench::BenchOptions OptionsFor(const GlobalOptions& g, const std::string& wareho
     o.s3 = S3OptionsFrom(g);
     o.scratch = scratch;
   }
+  o.source_warehouse.uri = g.warehouse;
+  o.source_warehouse.catalog = g.catalog;
+  o.source_warehouse.s3 = S3OptionsFrom(g);
+  o.source_warehouse.create_if_missing = false;  // a source is read, never made
   o.protocol.rounds = rounds;
   o.protocol.warmup = warmup;
   o.scale = scale;

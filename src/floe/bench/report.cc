@@ -309,6 +309,10 @@ std::string FormatJson(const BenchResult& r) {
               {"questions", questions},
               {"recommended", r.best_design >= 0 ? json(s.designs[r.best_design].name) : json()},
               {"recommendation", r.recommendation}};
+  if (!s.source.table.empty()) {
+    doc["source"] = {{"table", s.source.table},
+                     {"snapshot_id", s.source.snapshot_id ? json(*s.source.snapshot_id) : json()}};
+  }
   if (!r.engines.empty()) doc["engines"] = engines;
   if (s.changes) {
     doc["changes"] = changes;
@@ -506,6 +510,11 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
   const auto& s = r.sheet;
   std::string md = fmt::format("## {}\n\n", s.name.empty() ? s.table : s.name);
   if (!s.description.empty()) md += s.description + "\n\n";
+  if (!s.source.table.empty()) {
+    md += fmt::format("Source: table `{}`{}.\n\n", s.source.table,
+                      s.source.snapshot_id ? fmt::format(" at snapshot {}", *s.source.snapshot_id)
+                                           : std::string());
+  }
   md += fmt::format("Store: local directory{}. Latency: {} protocol (pre-warmed, interleaved).\n\n",
                     r.simulated ? " behind the simulated-S3 decorator" : " (no simulation)",
                     "median (min-max) of the");

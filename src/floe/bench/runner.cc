@@ -23,6 +23,8 @@
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/rewrite_position_deletes.h"
+#include "floe/iceberg/scan.h"
+#include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/table.h"
 #include "floe/io/store_uri.h"
 #include "floe/parquet/output_sink.h"
@@ -238,8 +240,50 @@ Status WriteDesign(iceberg::Warehouse& w, const Design& d, const catalog::TableI
 
 }  // namespace
 
-Result<std::vector<c::RecordBatch>> LoadSource(const SourceSpec& s, double scale) {
+// Every row of a table at one snapshot, in its own schema's types.
+Result<std::vector<c::RecordBatch>> ReadTableSource(const SourceSpec& s, iceberg::Warehouse& w) {
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::TableIdentifier::Parse(s.table));
+  auto table = iceberg::LoadTable(*w.catalog, *w.io, id);
+  if (!table) {
+    Error e = table.error();
+    e.message = fmt::format("source.table: {}", e.message);
+    return std::unexpected(e);
+  }
+  iceberg::ScanOptions so;
+  so.snapshot_id = s.snapshot_id;
+  if (s.snapshot_id && table->metadata.SnapshotById(*s.snapshot_id) == nullptr) {
+    return NotFound("source.table: table {} has no snapshot {}", s.table, *s.snapshot_id);
+  }
+  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan plan, iceberg::PlanFiles(*table, *w.io, so));
+  const iceberg::TableMetadata& m = table->metadata;
+  const iceberg::Schema* schema = &m.CurrentSchema();
+  if (plan.snapshot && plan.snapshot->schema_id && m.SchemaById(*plan.snapshot->schema_id)) {
+    schema = m.SchemaById(*plan.snapshot->schema_id);  // the rows as they were then
+  }
+  std::vector<c::RecordBatch> out;
+  iceberg::ScanReadOptions ro;
+  ro.preserve_order = true;
+  iceberg::ScanHooks hooks;
+  hooks.table_schema = schema;
+  FLOE_RETURN_IF_ERROR(iceberg::ReadScan(
+      plan.tasks, *schema, *w.io, ro, hooks,
+      [&](c::RecordBatch b) -> Status {
+        if (b.num_rows > 0) out.push_back(std::move(b));
+        return {};
+      },
+      nullptr));
+  return out;
+}
+
+Result<std::vector<c::RecordBatch>> LoadSource(const SourceSpec& s, double scale,
+                                               iceberg::Warehouse* warehouse) {
   if (!(scale > 0)) return InvalidInput("scale must be > 0, got {}", scale);
+  if (!s.table.empty()) {
+    if (warehouse == nullptr) return InvalidInput("source.table needs a warehouse to read from");
+    FLOE_ASSIGN_OR_RETURN(auto batches, ReadTableSource(s, *warehouse));
+    if (batches.empty()) return InvalidInput("source.table: table {} has no rows", s.table);
+    return Regroup(batches, s.writes);
+  }
   if (!s.parquet.empty()) {
     FLOE_ASSIGN_OR_RETURN(auto batches, ReadParquetSource(s.parquet));
     return Regroup(batches, s.writes);
@@ -393,7 +437,38 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
     wo.s3 = options.s3;
     return wo;
   };
-  FLOE_ASSIGN_OR_RETURN(auto source, LoadSource(sheet.source, options.scale));
+  std::vector<c::RecordBatch> source;
+  if (!sheet.source.table.empty()) {
+    // The source table stays as it is: no design may be built over it, and its snapshot is pinned
+    // (and named in the result) before anything is written.
+    FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier source_id,
+                          catalog::TableIdentifier::Parse(sheet.source.table));
+    for (const auto& d : sheet.designs) {
+      auto design_id = catalog::TableIdentifier::Parse(DesignTableName(sheet, d));
+      if (design_id && *design_id == source_id) {
+        return InvalidInput("design '{}' would be built into the source table {}", d.name,
+                            sheet.source.table);
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(
+        iceberg::Warehouse w,
+        iceberg::OpenWarehouse(options.source_warehouse.uri.empty() ? warehouse_options()
+                                                                    : options.source_warehouse));
+    if (!sheet.source.snapshot_id) {
+      auto t = iceberg::LoadTable(*w.catalog, *w.io, source_id);
+      if (!t) {
+        Error e = t.error();
+        e.message = fmt::format("source.table: {}", e.message);
+        return std::unexpected(e);
+      }
+      if (const iceberg::Snapshot* now = t->metadata.CurrentSnapshot()) {
+        result.sheet.source.snapshot_id = now->snapshot_id;
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(source, LoadSource(result.sheet.source, options.scale, &w));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(source, LoadSource(sheet.source, options.scale));
+  }
   // The engines that write designs other than floe's, started once each.
   std::map<std::string, EngineWriter> writers;
   std::vector<const EngineWriter*> writer_of(sheet.designs.size(), nullptr);

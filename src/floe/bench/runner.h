@@ -76,6 +76,9 @@ struct BenchOptions {
   std::string warehouse;
   std::string catalog;
   io::S3Options s3;
+  // Where a worksheet's `source: {table: ...}` lives: the user's warehouse (--warehouse,
+  // --catalog), not bench's own. Empty uri: `warehouse` itself.
+  iceberg::WarehouseOptions source_warehouse;
   // A local directory for the change rounds' Parquet files; empty: <warehouse>/floe-bench-changes
   // (a local warehouse only).
   std::string scratch;
@@ -164,8 +167,11 @@ struct BenchResult {
   bool simulated = false;
 };
 
-// The source rows as batches (one per write of the source), scaled.
-Result<std::vector<columnar::RecordBatch>> LoadSource(const SourceSpec& source, double scale);
+// The source rows as batches (one per write of the source), scaled (a generator's; Parquet files
+// and tables are read whole). A source table is read from `warehouse` (required for one) at its
+// pinned snapshot, with its deletes applied.
+Result<std::vector<columnar::RecordBatch>> LoadSource(const SourceSpec& source, double scale,
+                                                      iceberg::Warehouse* warehouse = nullptr);
 
 // Builds design `d` of `sheet` from `rows` into the warehouse `w`. A table of the same name that
 // an earlier bench run made there (the warehouse's floe-bench-tables.txt lists them) is dropped

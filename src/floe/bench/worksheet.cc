@@ -116,8 +116,8 @@ struct Reader {
 
   Result<SourceSpec> Source(const YAML::Node& n) const {
     SourceSpec s;
-    FLOE_RETURN_IF_ERROR(
-        CheckKeys(n, "source", {"generator", "parquet", "rows", "seed", "writes"}));
+    FLOE_RETURN_IF_ERROR(CheckKeys(
+        n, "source", {"generator", "parquet", "table", "snapshot", "rows", "seed", "writes"}));
     if (n["generator"]) {
       FLOE_ASSIGN_OR_RETURN(s.generator, String(n["generator"], "source.generator"));
       static const std::set<std::string> known = {"events", "orders", "customers", "store_sales"};
@@ -130,8 +130,26 @@ struct Reader {
     if (n["parquet"]) {
       FLOE_ASSIGN_OR_RETURN(s.parquet, Strings(n["parquet"], "source.parquet"));
     }
-    if (s.generator.empty() == s.parquet.empty())
-      return Bad(origin, "source", n, "needs exactly one of 'generator' or 'parquet'");
+    if (n["table"]) {
+      FLOE_ASSIGN_OR_RETURN(s.table, String(n["table"], "source.table"));
+      if (s.table.find('.') == std::string::npos) {
+        return Bad(origin, "source.table", n["table"],
+                   fmt::format("table '{}' needs its namespace: NAMESPACE.TABLE", s.table));
+      }
+    }
+    if (n["snapshot"]) {
+      if (s.table.empty()) {
+        return Bad(origin, "source.snapshot", n["snapshot"], "a snapshot pins a source table");
+      }
+      FLOE_ASSIGN_OR_RETURN(s.snapshot_id, Int(n["snapshot"], "source.snapshot", 1));
+    }
+    const int kinds = !s.generator.empty() + !s.parquet.empty() + !s.table.empty();
+    if (kinds != 1)
+      return Bad(origin, "source", n, "needs exactly one of 'generator', 'parquet' or 'table'");
+    if (!s.table.empty() && (n["rows"] || n["seed"])) {
+      return Bad(origin, "source", n,
+                 "a source table has its rows: 'rows' and 'seed' are a generator's");
+    }
     if (n["rows"]) {
       FLOE_ASSIGN_OR_RETURN(s.rows, Int(n["rows"], "source.rows", 1));
     }

@@ -20,7 +20,11 @@ namespace floe::bench {
 struct SourceSpec {
   std::string generator;             // events | orders | customers | store_sales
   std::vector<std::string> parquet;  // or: Parquet files/folders (local paths or store URIs)
-  int64_t rows = 0;                  // generator: 0 = its default
+  // or: an existing table of the run's warehouse (NAMESPACE.TABLE), read at `snapshot_id` (by
+  // default its current snapshot, pinned when the run starts, so every design gets the same rows).
+  std::string table;
+  std::optional<int64_t> snapshot_id;
+  int64_t rows = 0;  // generator: 0 = its default
   uint64_t seed = 42;
   int writes = 0;  // appends the rows arrive in (0: the generator's default, or one per file)
 };
