@@ -8,6 +8,9 @@ HadoopFileIO, so every location is spelled "file:/abs/path") writes, in one Spar
   sp.outside  LOCATION in a directory outside the warehouse
   sp.gz       write.metadata.compression-codec=gzip ("*.gz.metadata.json")
   sp.evo      int -> long, float -> double, decimal(9,2) -> decimal(12,2), with rows on both sides
+  fl.evo      created, filled and ALTERed in floe's SQL (columns added, renamed, dropped, widened;
+              the spec replaced; a write order), rows on both sides; Spark reads both generations
+              and inserts under the evolved schema and spec, floe reads Spark's rows
   fl.nested   created --like and appended by floe from a pyarrow file of list, struct and map
               columns (nulls at every level, empty lists and maps); Spark reads the source's rows
   sp.mor_*    merge-on-read: v2 position deletes by file and by partition, v3 deletion vectors,
@@ -133,6 +136,34 @@ def main():
         sql("REFRESH TABLE floe.fl.t")
         same("SELECT count(*), sum(v), max(id) FROM fl.t", "fl.t after floe appended again")
         same("SELECT count(*) FROM fl.t WHERE id >= 90 AND id < 160", "fl.t filtered")
+
+        # A table floe's SQL made and evolved: Spark reads both generations of files.
+        def fq(text):
+            floe("query", "-e", text)
+        fq("CREATE TABLE fl.evo (id int NOT NULL, name string, score float, dropme string, ts timestamp) "
+           "PARTITIONED BY (bucket(4, id))")
+        fq("INSERT INTO fl.evo VALUES " + ", ".join(
+            f"({i}, 'n{i}', {i * 0.5}, 'x', TIMESTAMP '2024-01-0{1 + i % 5} 10:00:00')" for i in range(40)))
+        for ddl in ["ADD COLUMN extra string AFTER name", "RENAME COLUMN name TO label",
+                    "ALTER COLUMN id TYPE bigint", "ALTER COLUMN score TYPE double", "DROP COLUMN dropme",
+                    "REPLACE PARTITION FIELD bucket(4, id) WITH days(ts)", "WRITE ORDERED BY label"]:
+            fq("ALTER TABLE fl.evo " + ddl)
+        fq("INSERT INTO fl.evo (id, label, extra, score, ts) VALUES " + ", ".join(
+            f"({i}, 'n{i}', 'e{i}', {i * 0.5}, TIMESTAMP '2024-02-01 10:00:00')"
+            for i in range(3000000000, 3000000010)))
+        cols = [(r[0], r[1]) for r in sql("DESCRIBE TABLE floe.fl.evo").collect()
+                if r[0] and not r[0].startswith("#")][:5]
+        check(cols == [("id", "bigint"), ("label", "string"), ("extra", "string"), ("score", "double"),
+                       ("ts", "timestamp_ntz")], f"Spark sees floe's evolved schema ({cols})")
+        parts = [r[0] for r in sql("SELECT spec_id FROM floe.fl.evo.files ORDER BY spec_id").collect()]
+        check(parts.count(0) == 4 and parts.count(1) == 1, f"Spark sees each file in its spec ({parts})")
+        same("SELECT count(*), sum(id), sum(score), count(extra), count(label) FROM fl.evo",
+             "fl.evo across the evolution")
+        same("SELECT label, extra, score FROM fl.evo WHERE id = 7 OR id = 3000000003 ORDER BY label",
+             "fl.evo rows of both generations")
+        sql("INSERT INTO floe.fl.evo VALUES (5000000000, 'spark', 'e', 1.5, TIMESTAMP_NTZ '2024-03-01 00:00:00')")
+        same("SELECT count(*), sum(id), count(extra) FROM fl.evo WHERE ts >= '2024-01-15'",
+             "fl.evo after Spark's insert under the evolved spec")
 
         # A table whose location is outside the warehouse directory.
         sql(f"CREATE TABLE floe.sp.outside (id bigint, s string) USING iceberg "
