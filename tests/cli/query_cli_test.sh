@@ -95,5 +95,56 @@ check "no row lost by rewrite and expiry" $?
 expect_error "unknown procedure" "CALL system.nope: unknown procedure" "CALL system.nope(table => 'db.t')"
 expect_error "unknown procedure argument" "no argument named 'tabel'" "CALL system.rewrite_data_files(tabel => 'db.t')"
 
+# --trace FILE: every request of each statement as a JSON line, with what it was for; the count
+# and bytes are the stats' own. SET trace = '' stops it; floe trace summarize groups the lines.
+printf "SELECT count(*) FROM db.t WHERE day = '2024-01-04';\nSELECT sum(score) FROM db.t;\nSET trace = '';\nSELECT 1;\n" >"$work/traced.sql"
+f query --trace "$work/t.jsonl" -f "$work/traced.sql" --format json --stats >"$work/traced.out"
+check "query --trace runs the statements" $?
+python3 - "$work/t.jsonl" "$work/traced.out" <<'PY'
+import json, re, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+stats = [json.loads(l)["stats"] for l in open(sys.argv[2]) if l.startswith("{")]
+heads = [l for l in lines if l["type"] == "statement"]
+assert [h["statement"] for h in heads] == [1, 2, 3], heads          # SELECT 1 ran untraced
+assert heads[0]["sql"] == "SELECT count(*) FROM db.t WHERE day = '2024-01-04'", heads[0]
+req = lambda n: [l for l in lines if l["type"] == "request" and l["statement"] == n]
+one = req(1)
+# A cold point query on a day-partitioned table of two small files: the table's metadata, its
+# manifest list and manifest, then the one file left after pruning, whole.
+assert [r["purpose"] for r in one] == ["table metadata", "manifest list", "manifest", "whole file"], one
+assert re.search(r"/metadata/\d{5}-[0-9a-f-]+\.metadata\.json$", one[0]["object"]), one[0]
+assert re.search(r"/metadata/snap-\d+-1-[0-9a-f-]+\.avro$", one[1]["object"]), one[1]
+assert re.search(r"/data/day=2024-01-04/[0-9a-f-]+\.parquet$", one[3]["object"]), one[3]
+assert all(r["kind"] == "GET" and "offset" not in r and r["end_ms"] >= r["start_ms"] for r in one), one
+assert len(one) == stats[0]["requests"]["GET"] and sum(r["bytes"] for r in one) == stats[0]["bytes_fetched"]
+assert heads[0]["requests"] == 4 and heads[0]["bytes_fetched"] == stats[0]["bytes_fetched"], heads[0]
+two = req(2)
+# The same session's second statement: metadata and footers cached; the pruned-before file whole,
+# the other's one column chunk by its range.
+assert sorted(r["purpose"] for r in two) == ["data", "whole file"], two
+data = [r for r in two if r["purpose"] == "data"][0]
+assert data["detail"] == "row group 0: score" and data["length"] == data["bytes"] > 0, data
+assert len(two) == stats[1]["requests"]["GET"] and sum(r["bytes"] for r in two) == stats[1]["bytes_fetched"]
+assert req(3) == [] and len(lines) == 9, lines
+PY
+check "the trace: one line per request, purposes, ranges and totals as the stats" $?
+"$floe" trace summarize "$work/t.jsonl" --by purpose --format csv >"$work/summary.csv"
+python3 - "$work/summary.csv" <<'PY'
+import csv, sys
+rows = [(r["statement"], r["purpose"], r["requests"]) for r in csv.DictReader(open(sys.argv[1]))]
+assert rows == [("1", "table metadata", "1"), ("1", "manifest list", "1"), ("1", "manifest", "1"),
+                ("1", "whole file", "1"), ("2", "whole file", "1"), ("2", "data", "1")], rows
+PY
+check "trace summarize --by purpose" $?
+"$floe" trace summarize "$work/t.jsonl" | grep -qE '^ +2 \| data/day=2024-01-04/[0-9a-f-]+\.parquet +\| data +\| +1 \|'
+check "trace summarize by file: objects after their shared directory" $?
+"$floe" --warehouse "$wh" query --trace /nonexistent/dir/t.jsonl -e "CREATE TABLE db.traced (a int)" 2>"$work/err"
+[[ $? == 1 && "$(cat "$work/err")" == "floe: I/O error: trace file '/nonexistent/dir/t.jsonl' cannot be written: No such file or directory" ]] &&
+  ! f query --format csv -e "SHOW TABLES" | grep -q traced
+check "an unwritable trace file: one line, exit 1, and the statement not run ($(cat "$work/err"))" $?
+"$floe" trace summarize "$work/a.csv" 2>"$work/err"
+[[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: trace file '$work/a.csv', line 1: not a line of a floe trace" ]]
+check "trace summarize of another file: one line, exit 2 ($(cat "$work/err"))" $?
+
 echo "query CLI: $pass passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -15,7 +15,7 @@ TEST(SettingsTest, EveryKnobOfTheReadPathHasOneEntryWithItsStructsDefault) {
   std::set<std::string> names;
   for (const auto& d : AllSettings()) {
     EXPECT_TRUE(names.insert(std::string(d.name)).second) << d.name;
-    EXPECT_TRUE(d.name.starts_with("read.")) << d.name;
+    EXPECT_TRUE(d.name.starts_with("read.") || d.name == "trace") << d.name;
     EXPECT_FALSE(d.description.empty()) << d.name;
     // The default parses as a value of the setting (it is in its own range).
     auto v = ParseSettingValue(d, SettingDefault(d));
@@ -32,6 +32,10 @@ TEST(SettingsTest, EveryKnobOfTheReadPathHasOneEntryWithItsStructsDefault) {
   EXPECT_EQ(SettingDefault(*FindSetting("read.request-budget")), "64");
   EXPECT_EQ(SettingDefault(*FindSetting("read.whole-file-bytes")), "2097152");
   EXPECT_EQ(SettingDefault(*FindSetting("read.objective")), "latency");
+  // The session's trace file: any text, '' (off) by default, never a table property's.
+  EXPECT_EQ(SettingDefault(*FindSetting("trace")), "");
+  EXPECT_EQ(ParseSettingValue(*FindSetting("trace"), "/tmp/a b.jsonl")->text, "/tmp/a b.jsonl");
+  EXPECT_TRUE(FindSetting("trace")->runtime_wide);
 }
 
 TEST(SettingsTest, SizesTakeUnitsAndValuesAreRangeChecked) {
@@ -139,6 +143,14 @@ TEST(SettingsTest, SetResetShowStatements) {
   ASSERT_TRUE(bad);
   ASSERT_FALSE(*bad);
   EXPECT_EQ(bad->error().message, "SET read.threads: expected '=' and a value");
+  auto empty = ParseSettingStatement("SET trace = ''");  // '' is a value; nothing is not
+  ASSERT_TRUE(empty && *empty);
+  EXPECT_EQ((*empty)->kind, SettingStatement::Kind::kSet);
+  EXPECT_EQ((*empty)->value, "");
+  auto none = ParseSettingStatement("SET trace =");
+  ASSERT_TRUE(none);
+  ASSERT_FALSE(*none);
+  EXPECT_EQ(none->error().message, "SET trace: expected a value");
   EXPECT_FALSE(ParseSettingStatement("SELECT 1"));
   EXPECT_FALSE(ParseSettingStatement("settings"));  // not the SET keyword
 }

@@ -129,6 +129,14 @@ void AddSetOption(CLI::App* command, std::vector<std::string>* sets) {
                                               : "`floe query --help` lists them"));
 }
 
+void AddTraceOption(CLI::App* command, std::vector<std::string>* sets) {
+  command->add_option_function<std::string>(
+      "--trace", [sets](const std::string& file) { sets->push_back("trace=" + file); },
+      "FILE: write every store request of each statement as a JSON line (kind, object, byte "
+      "range, bytes, times, purpose); `floe trace summarize FILE` groups them (the setting "
+      "`trace`)");
+}
+
 Result<sql::Settings> SettingsFrom(const std::vector<std::string>& sets,
                                    const std::optional<std::string>& read_strategy,
                                    const std::optional<std::string>& read_objective) {

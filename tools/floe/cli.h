@@ -62,6 +62,8 @@ inline constexpr const char* kReadObjectiveHelp =
 // the other flags. --read-strategy and --read-objective are the same as read.strategy and
 // read.objective.
 void AddSetOption(CLI::App* command, std::vector<std::string>* sets);
+// --trace FILE: the setting `trace` (query_session.h) given on the command line.
+void AddTraceOption(CLI::App* command, std::vector<std::string>* sets);
 // The settings --set gave, checked: the error names the setting and the value. --read-strategy
 // and --read-objective, when typed, are read.strategy and read.objective under them (so a typed
 // flag wins over a table's property, and --set over both).
@@ -77,6 +79,8 @@ std::string SimulationFooter();
 
 // `floe help [simulate-s3|settings|exit-codes]`: the long help, once (help.cc).
 void AddHelpCommand(CLI::App& app);
+// `floe trace summarize FILE` (trace.cc).
+void AddTraceCommand(CLI::App& app);
 
 // `floe query ...`: SQL over the warehouse's tables (query.cc).
 void AddQueryCommand(CLI::App& app, GlobalOptions& options);

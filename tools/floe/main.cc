@@ -131,6 +131,7 @@ int main(int argc, char** argv) {
   AddParquetCommand(app, options);
   AddStoreCommand(app, options);
   AddProxyCommand(app, options);
+  AddTraceCommand(app);
   AddHelpCommand(app);
 
   app.parse_complete_callback([&] { floe::SetProgressQuiet(options.quiet); });

@@ -210,6 +210,7 @@ void AddQueryCommand(CLI::App& app, GlobalOptions& options) {
                   "floe (default), parquet-mr, aal, eager or arrow-rs");
   sub->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
   AddSetOption(sub, &args->sets);
+  AddTraceOption(sub, &args->sets);
   sub->footer(sql::SettingsHelp() +
               "In SQL: SET read.request-budget = 32; RESET read.request-budget; SHOW ALL;\n"
               "SELECT * FROM floe_settings() shows each setting's value in effect.");

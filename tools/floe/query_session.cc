@@ -2,9 +2,13 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "floe/base/clock.h"
 #include "floe/base/progress.h"
@@ -71,7 +75,8 @@ Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
   QuerySession* session = s.get();
   o.decorate = [copy, session](io::StorePtr store) -> Result<io::StorePtr> {
     FLOE_ASSIGN_OR_RETURN(io::StorePtr decorated, DecorateStore(copy, std::move(store), false));
-    auto counter = std::make_shared<io::CountingStore>(std::move(decorated));
+    auto counter = std::make_shared<io::CountingStore>(
+        std::make_shared<io::TracingStore>(std::move(decorated), session->trace_));
     std::lock_guard lock(session->counters_mu_);
     session->counters_.push_back(counter);
     return io::StorePtr(counter);
@@ -90,6 +95,56 @@ io::RequestCounts QuerySession::Counted() {
 }
 
 Status QuerySession::Run(const std::string& statement) {
+  ++statements_;
+  // The trace file, opened before the statement runs so that a path that cannot be written is an
+  // error before anything happens.
+  std::string trace_path;
+  {
+    sql::QueryOptions effective;
+    engine_->settings().ApplyTo(&effective);
+    trace_path = effective.trace;
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace_file(nullptr, &std::fclose);
+  std::shared_ptr<io::RequestTrace> trace;
+  if (!trace_path.empty()) {
+    const bool begun = traces_begun_.contains(trace_path);
+    trace_file.reset(std::fopen(trace_path.c_str(), begun ? "ab" : "wb"));
+    if (!trace_file) {
+      return IOError("trace file '{}' cannot be written: {}", trace_path, std::strerror(errno));
+    }
+    traces_begun_.insert(trace_path);
+    trace = std::make_shared<io::RequestTrace>();
+    trace_->Attach(trace);
+  }
+  auto r = RunTraced(statement);
+  if (trace) {
+    trace_->Detach();
+    std::vector<io::TracedRequest> requests = trace->Requests();
+    uint64_t bytes = 0;
+    for (const auto& q : requests) bytes += q.kind == "GET" ? q.bytes : 0;
+    nlohmann::ordered_json head;
+    head["type"] = "statement";
+    head["statement"] = statements_;
+    const size_t from = statement.find_first_not_of(" \t\r\n");
+    const size_t to = statement.find_last_not_of(" \t\r\n;");
+    head["sql"] = from == std::string::npos ? "" : statement.substr(from, to - from + 1);
+    head["requests"] = requests.size();
+    head["bytes_fetched"] = bytes;
+    head["wall_ms"] = std::round(trace->NowMs() * 1000) / 1000;
+    if (!r) head["error"] = r.error().ToString();
+    std::string out = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    out += io::TraceJsonLines(requests, statements_);
+    if (std::fwrite(out.data(), 1, out.size(), trace_file.get()) != out.size() ||
+        std::fflush(trace_file.get()) != 0) {
+      Status written =
+          IOError("trace file '{}': write failed: {}", trace_path, std::strerror(errno));
+      if (r) return written;
+    }
+  }
+  return r;
+}
+
+Status QuerySession::RunTraced(const std::string& statement) {
   io::RequestCounts before = Counted();
   Stopwatch watch;
   ResultPrinter printer(output_.format, stdout);

@@ -1,17 +1,22 @@
 // QuerySession: the SQL engine over the warehouse the global flags name, with a CountingStore
 // around every store it opens, running statements one at a time and printing each through
 // ResultPrinter in CLI.md's formats with its four numbers. The one way the CLI answers a query:
-// `floe query` and `floe table scan` both run through it. Not thread-safe.
+// `floe query` and `floe table scan` both run through it. With the setting `trace` (SET trace =
+// 'FILE', --trace FILE) each statement's requests are appended to FILE as JSON lines (a
+// TracingStore around every store; io/request_trace.h): first a line for the statement, then one
+// per request. The file is emptied when the session first writes to it. Not thread-safe.
 #pragma once
 
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cli.h"
 #include "floe/base/result.h"
 #include "floe/io/counting_store.h"
+#include "floe/io/tracing_store.h"
 #include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
 #include "floe/sql/engine.h"
@@ -40,12 +45,18 @@ class QuerySession {
  private:
   QuerySession() = default;
   io::RequestCounts Counted();
+  // Run without the trace's bookkeeping.
+  Status RunTraced(const std::string& statement);
 
   std::unique_ptr<sql::Engine> engine_;
   // One per store: the warehouse's, and those of other roots that tables' locations reach, which
   // are opened while a statement runs (hence the mutex).
   std::mutex counters_mu_;
   std::vector<std::shared_ptr<io::CountingStore>> counters_;
+  // The trace (SET trace, --trace): every store's requests go to it while a statement runs.
+  std::shared_ptr<io::TraceSwitch> trace_ = std::make_shared<io::TraceSwitch>();
+  std::set<std::string> traces_begun_;  // files this session truncated and writes to
+  int statements_ = 0;                  // run so far, numbering a trace's statements
   sql::QueryOptions options_;
   QueryOutput output_;
 };

@@ -168,6 +168,7 @@ void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options) {
                   "How data files are fetched: floe (default), parquet-mr, aal, eager, arrow-rs");
   sub->add_option("--read-objective", args->read_objective, kReadObjectiveHelp);
   AddSetOption(sub, &args->sets);
+  AddTraceOption(sub, &args->sets);
   sub->callback([&options, args] {
     int rc = Scan(options, *args);
     std::fflush(stdout);

@@ -8,6 +8,7 @@
 #include "floe/iceberg/delete_index.h"
 #include "floe/iceberg/deletion_vector.h"
 #include "floe/iceberg/schema_conform.h"
+#include "floe/io/request_trace.h"
 #include "floe/parquet/read_file.h"
 
 namespace floe::iceberg {
@@ -144,6 +145,7 @@ Result<parquet::FileContents> DeleteLoader::ReadDeleteFile(const DataFile& f,
   FLOE_ASSIGN_OR_RETURN(StoreObject object, io_.Resolve(f.file_path));
   parquet::FileHints hints;
   hints.file_length = static_cast<uint64_t>(std::max<int64_t>(0, f.file_size_in_bytes));
+  io::RequestPurpose scope("deletes", what);
   auto contents = parquet::ReadFileAll(*object.store, object.key, hints, o);
   if (!contents) {
     Error e = contents.error();
@@ -234,8 +236,12 @@ Result<std::shared_ptr<const DeleteLoader::Positions>> DeleteLoader::LoadPuffin(
   std::vector<io::ReadRequest> requests;
   requests.reserve(runs.size());
   for (const Run& r : runs) {
-    requests.push_back({object.key, io::Range::Bounded(static_cast<uint64_t>(r.begin),
-                                                       static_cast<uint64_t>(r.end - r.begin))});
+    io::ReadRequest q;
+    q.key = object.key;
+    q.range =
+        io::Range::Bounded(static_cast<uint64_t>(r.begin), static_cast<uint64_t>(r.end - r.begin));
+    io::RequestPurpose::Label("deletes", "deletion vectors", &q);
+    requests.push_back(std::move(q));
   }
   std::vector<Result<Buffer>> got = object.store->ReadAll(std::move(requests));
   int64_t bytes = 0;

@@ -67,6 +67,9 @@ struct PutInfo {
 struct ReadRequest {
   std::string key;
   Range range;
+  // What the request is for (a trace's record: request_trace.h); decorators pass them on.
+  std::string purpose;
+  std::string detail;
 };
 
 // Called once per request of a batch, with the request's index, from any thread (possibly several

@@ -2,20 +2,51 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "floe/io/request_trace.h"
 #include "floe/parquet/footer.h"
 
 namespace floe::parquet {
 
 namespace {
 
+// What a data request of `plan` serves, for a trace: the row groups and columns of the chunks (or
+// pages) it overlaps -- "row group 0: id, ts; row group 1: id".
+using DetailFn = std::function<std::string(const ByteRange&)>;
+
+DetailFn DataDetail(const ReadPlan& plan, const FileReader& reader) {
+  return [ranges = plan.DataRanges(), &reader](const ByteRange& r) {
+    std::map<int, std::vector<int>> columns;  // row group -> leaf columns, in order
+    for (const PlannedRange& p : ranges) {
+      if (p.range.offset >= r.end() || p.range.end() <= r.offset) continue;
+      auto& c = columns[p.row_group];
+      if (std::find(c.begin(), c.end(), p.column) == c.end()) c.push_back(p.column);
+    }
+    std::string out;
+    for (const auto& [rg, leaves] : columns) {
+      out += fmt::format("{}row group {}:", out.empty() ? "" : "; ", rg);
+      for (size_t i = 0; i < leaves.size(); ++i) {
+        const auto& all = reader.schema().leaves();
+        const int leaf = leaves[i];
+        out += (i ? ", " : " ") + (leaf >= 0 && leaf < static_cast<int>(all.size())
+                                       ? all[leaf].path
+                                       : fmt::format("#{}", leaf));
+      }
+    }
+    return out;
+  };
+}
+
 // The requests of one file: every one counted, each holding a permit of the scan's gate (if any)
-// while it is in flight.
+// while it is in flight, each saying what it is for (io::RequestPurpose) for a trace.
 class Fetcher {
  public:
   Fetcher(io::ObjectStore& store, std::string_view key, RequestGate* gate, StoreReadStats* stats)
@@ -26,8 +57,9 @@ class Fetcher {
   // warehouses, or a table outside the warehouse) can hold one key.
   std::string cache_key() const { return store_.Uri() + "/" + key_; }
 
-  Result<Buffer> Get(io::Range range) {
+  Result<Buffer> Get(io::Range range, std::string_view purpose, std::string_view detail = {}) {
     const int held = gate_ ? gate_->Acquire(1) : 0;
+    io::RequestPurpose scope(purpose, detail);
     Result<Buffer> r = store_.Get(key_, range);
     if (gate_) gate_->Release(held);
     ++stats_->requests;
@@ -37,6 +69,7 @@ class Fetcher {
 
   Result<uint64_t> Head() {
     const int held = gate_ ? gate_->Acquire(1) : 0;
+    io::RequestPurpose scope("length");
     Result<io::ObjectInfo> r = store_.Head(key_);
     if (gate_) gate_->Release(held);
     ++stats_->requests;
@@ -46,9 +79,11 @@ class Fetcher {
   }
 
   // One bounded GET of [offset, offset + length) added to `have`; checks the length.
-  Status GetInto(int64_t offset, int64_t length, FetchedBytes* have) {
+  Status GetInto(int64_t offset, int64_t length, FetchedBytes* have, std::string_view purpose,
+                 std::string_view detail = {}) {
     FLOE_ASSIGN_OR_RETURN(Buffer b, Get(io::Range::Bounded(static_cast<uint64_t>(offset),
-                                                           static_cast<uint64_t>(length))));
+                                                           static_cast<uint64_t>(length)),
+                                        purpose, detail));
     if (static_cast<int64_t>(b.size()) != length) {
       return Corrupt("parquet file '{}': read {} of the {} bytes at offset {}", Name(), b.size(),
                      length, offset);
@@ -57,15 +92,24 @@ class Fetcher {
     return {};
   }
 
-  // The ranges as one batch, at most `parallel` in flight (and within the gate's budget).
-  Status GetBatch(const std::vector<ByteRange>& ranges, int parallel, FetchedBytes* have) {
+  // The ranges as one batch, at most `parallel` in flight (and within the gate's budget);
+  // `detail` (optional) says what each one serves.
+  Status GetBatch(const std::vector<ByteRange>& ranges, int parallel, FetchedBytes* have,
+                  std::string_view purpose, const DetailFn& detail = nullptr) {
     if (ranges.empty()) return {};
-    if (ranges.size() == 1) return GetInto(ranges[0].offset, ranges[0].length, have);
+    if (ranges.size() == 1) {
+      return GetInto(ranges[0].offset, ranges[0].length, have, purpose,
+                     detail ? detail(ranges[0]) : std::string());
+    }
     std::vector<io::ReadRequest> requests;
     requests.reserve(ranges.size());
     for (const ByteRange& r : ranges) {
-      requests.push_back({key_, io::Range::Bounded(static_cast<uint64_t>(r.offset),
-                                                   static_cast<uint64_t>(r.length))});
+      io::ReadRequest q;
+      q.key = key_;
+      q.range =
+          io::Range::Bounded(static_cast<uint64_t>(r.offset), static_cast<uint64_t>(r.length));
+      io::RequestPurpose::Label(purpose, detail ? detail(r) : std::string(), &q);
+      requests.push_back(std::move(q));
     }
     int want = std::min<int>(parallel, static_cast<int>(ranges.size()));
     const int held = gate_ ? gate_->Acquire(want) : want;
@@ -131,9 +175,10 @@ Result<std::pair<FileReader, int64_t>> OpenFromTail(Fetcher& f, int64_t len, int
   if (need > len) {
     return Corrupt("parquet file '{}': footer of {} bytes in a {}-byte file", name, need, len);
   }
-  FLOE_ASSIGN_OR_RETURN(
-      Buffer front, f.Get(io::Range::Bounded(static_cast<uint64_t>(len - need),
-                                             static_cast<uint64_t>(tail_offset - (len - need)))));
+  FLOE_ASSIGN_OR_RETURN(Buffer front,
+                        f.Get(io::Range::Bounded(static_cast<uint64_t>(len - need),
+                                                 static_cast<uint64_t>(tail_offset - (len - need))),
+                              "footer", "the rest of a long footer"));
   std::vector<uint8_t> joined(static_cast<size_t>(need));
   if (front.size() + tail.size() != joined.size()) {
     return Corrupt("parquet file '{}': read {} of the {} footer bytes wanted", name,
@@ -184,16 +229,17 @@ Result<FetchedFile> ReadParquetMr(Fetcher& f, int64_t len, const StrategyReadOpt
   if (len < static_cast<int64_t>(kFooterTrailerLength)) {
     return Corrupt("parquet file '{}': {} bytes is too short for a Parquet file", f.Name(), len);
   }
-  FLOE_RETURN_IF_ERROR(f.GetInto(len - 8, 8, &have));
+  FLOE_RETURN_IF_ERROR(f.GetInto(len - 8, 8, &have, "footer", "its length"));
   FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, len - 8, &have));
   FileReader reader = std::move(opened.first);
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, reader));
   read.use_page_index = false;  // Iceberg's Parquet reader filters row groups, not pages
   FLOE_ASSIGN_OR_RETURN(ReadPlan plan, reader.Plan(read));
   FLOE_RETURN_IF_ERROR(Adjust(o, reader, &plan));
+  const DetailFn detail = DataDetail(plan, reader);
   for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
     for (const ByteRange& r : CoalesceRanges(Missing(ranges, have), kParquetMrSeekReadThrough)) {
-      FLOE_RETURN_IF_ERROR(f.GetInto(r.offset, r.length, &have));
+      FLOE_RETURN_IF_ERROR(f.GetInto(r.offset, r.length, &have, "data", detail(r)));
     }
   }
   return Finish(std::move(reader), std::move(plan), std::move(have), *stats);
@@ -215,7 +261,7 @@ Status PlanWithIndex(Fetcher& f, const StrategyReadOptions& o, const FileReader&
     std::vector<ByteRange> missing = Missing(plan->IndexRanges(), *have);
     if (!missing.empty()) {
       ByteRange span = Span(missing);
-      FLOE_RETURN_IF_ERROR(f.GetInto(span.offset, span.length, have));
+      FLOE_RETURN_IF_ERROR(f.GetInto(span.offset, span.length, have, "page index"));
     }
     FLOE_RETURN_IF_ERROR(reader.ApplyPageIndex(*have, plan));
   }
@@ -226,7 +272,7 @@ Status PlanWithIndex(Fetcher& f, const StrategyReadOptions& o, const FileReader&
 Result<FetchedFile> ReadWhole(Fetcher& f, int64_t len, const StrategyReadOptions& o,
                               bool use_page_index, StoreReadStats* stats) {
   FetchedBytes have;
-  FLOE_ASSIGN_OR_RETURN(Buffer all, f.Get(io::Range::Whole()));
+  FLOE_ASSIGN_OR_RETURN(Buffer all, f.Get(io::Range::Whole(), "whole file"));
   if (static_cast<int64_t>(all.size()) != len) {
     return Corrupt("parquet file '{}': the object has {} bytes, the manifest says {}", f.Name(),
                    all.size(), len);
@@ -255,7 +301,7 @@ Result<FetchedFile> ReadAal(Fetcher& f, const StrategyReadOptions& o, StoreReadS
   const int64_t footer_off = len - kAalFooterPrefetch;
   const int64_t index_off = std::max<int64_t>(0, footer_off - kAalPageIndexPrefetch);
   FLOE_RETURN_IF_ERROR(f.GetBatch(
-      {{index_off, footer_off - index_off}, {footer_off, kAalFooterPrefetch}}, 2, &have));
+      {{index_off, footer_off - index_off}, {footer_off, kAalFooterPrefetch}}, 2, &have, "footer"));
   // Join the two prefetches so the footer can be parsed from one buffer.
   FLOE_ASSIGN_OR_RETURN(Buffer a, have.Get({index_off, footer_off - index_off}, "prefetch"));
   FLOE_ASSIGN_OR_RETURN(Buffer b, have.Get({footer_off, kAalFooterPrefetch}, "footer"));
@@ -270,7 +316,7 @@ Result<FetchedFile> ReadAal(Fetcher& f, const StrategyReadOptions& o, StoreReadS
   FLOE_RETURN_IF_ERROR(Adjust(o, opened.first, &plan));
   FLOE_RETURN_IF_ERROR(f.GetBatch(
       CoalesceCapped(Missing(plan.DataRanges(), have), kAalCoalesceTolerance, kAalBlockBytes), 64,
-      &have));
+      &have, "data", DataDetail(plan, opened.first)));
   return Finish(std::move(opened.first), std::move(plan), std::move(have), *stats);
 }
 
@@ -281,7 +327,7 @@ Result<FetchedFile> ReadArrowRs(Fetcher& f, int64_t len, const StrategyReadOptio
                                 StoreReadStats* stats) {
   FetchedBytes have;
   const int64_t hint = std::min(len, kArrowRsFooterHint);
-  FLOE_RETURN_IF_ERROR(f.GetInto(len - hint, hint, &have));
+  FLOE_RETURN_IF_ERROR(f.GetInto(len - hint, hint, &have, "footer"));
   FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, len - hint, &have));
   FLOE_ASSIGN_OR_RETURN(ReadOptions read, Resolve(o, opened.first));
   ReadPlan plan;
@@ -289,7 +335,8 @@ Result<FetchedFile> ReadArrowRs(Fetcher& f, int64_t len, const StrategyReadOptio
   auto fetch = [&]() -> Status {
     for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
       FLOE_RETURN_IF_ERROR(f.GetBatch(CoalesceRanges(Missing(ranges, have), kArrowRsCoalesceGap),
-                                      kArrowRsParallelRanges, &have));
+                                      kArrowRsParallelRanges, &have, "data",
+                                      DataDetail(plan, opened.first)));
     }
     return {};
   };
@@ -341,7 +388,7 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
         PlanFirstRead(p, len, with_index ? -1 : hints.projected_bytes, tail_estimate);
     int64_t tail_offset = 0;
     if (first.whole_file) {
-      FLOE_ASSIGN_OR_RETURN(Buffer all, f.Get(io::Range::Whole()));
+      FLOE_ASSIGN_OR_RETURN(Buffer all, f.Get(io::Range::Whole(), "whole file"));
       if (static_cast<int64_t>(all.size()) != len) {
         return Corrupt("parquet file '{}': the object has {} bytes, the manifest says {}", f.Name(),
                        all.size(), len);
@@ -349,7 +396,8 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
       have.Add(0, std::move(all));
     } else {
       tail_offset = len - first.tail_bytes;
-      FLOE_RETURN_IF_ERROR(f.GetInto(tail_offset, first.tail_bytes, &have));
+      FLOE_RETURN_IF_ERROR(
+          f.GetInto(tail_offset, first.tail_bytes, &have, "footer", "the file's tail"));
     }
     FLOE_ASSIGN_OR_RETURN(auto opened, OpenFromTail(f, len, tail_offset, &have));
     reader = std::move(opened.first);
@@ -373,7 +421,7 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
   const int width = options.gate ? options.gate->capacity() : 64;
   auto fetch = [&]() {
     return f.GetBatch(PlanRequests(Missing(plan.DataRanges(), have), p, width).requests, width,
-                      &have);
+                      &have, "data", DataDetail(plan, *reader));
   };
   FLOE_RETURN_IF_ERROR(fetch());
   FLOE_ASSIGN_OR_RETURN(bool replanned, reader->ReplanIfIndexDisagrees(read, have, &plan));
@@ -399,7 +447,8 @@ Result<FetchedFile> ReadFloe(Fetcher& f, int64_t len, const FileHints& hints,
 // short -- and, when it came back full, one HEAD for the length. Returns the length and where the
 // suffix begins.
 Result<std::pair<int64_t, int64_t>> SuffixAndLength(Fetcher& f, int64_t want, FetchedBytes* have) {
-  FLOE_ASSIGN_OR_RETURN(Buffer tail, f.Get(io::Range::Suffix(static_cast<uint64_t>(want))));
+  FLOE_ASSIGN_OR_RETURN(Buffer tail, f.Get(io::Range::Suffix(static_cast<uint64_t>(want)), "footer",
+                                           "the file's tail"));
   int64_t len = static_cast<int64_t>(tail.size());  // the whole object came back
   if (static_cast<int64_t>(tail.size()) >= want) {
     FLOE_ASSIGN_OR_RETURN(uint64_t size, f.Head());
@@ -427,7 +476,7 @@ Result<OpenedFooter> OpenFooter(io::ObjectStore& store, std::string_view key, ui
   if (len > 0) {
     const int64_t n = std::min(tail_bytes, len);
     from = len - n;
-    FLOE_RETURN_IF_ERROR(f.GetInto(from, n, &have));
+    FLOE_RETURN_IF_ERROR(f.GetInto(from, n, &have, "footer"));
   } else {
     FLOE_ASSIGN_OR_RETURN(std::tie(len, from), SuffixAndLength(f, tail_bytes, &have));
   }

@@ -24,6 +24,9 @@ struct QueryOptions {
   // store model (its progress callback comes from `progress` below).
   iceberg::ScanReadOptions read;
   int threads = 0;  // 0: hardware concurrency
+  // SET trace = 'FILE': where the caller (the CLI's session) writes each statement's requests;
+  // empty: no trace. The engine itself only carries it.
+  std::string trace;
   // The warehouse's runtime, whose cache capacities the settings change; the engine sets it.
   iceberg::Runtime* runtime = nullptr;
   // When set, result rows go here instead of into QueryResult::batches: a plan without an

@@ -31,8 +31,9 @@ SettingDef Def(std::string_view name, SettingType type, double min, double max,
                std::vector<std::string_view> choices, std::string_view description,
                void (*apply)(const SettingValue&, QueryOptions*),
                std::string (*get)(const QueryOptions&)) {
-  // The caches belong to the warehouse's runtime, not to a statement over one table.
-  const bool runtime_wide = name.ends_with("-cache-bytes");
+  // The caches belong to the warehouse's runtime, not to a statement over one table; the trace
+  // to the session.
+  const bool runtime_wide = name.ends_with("-cache-bytes") || name == "trace";
   return {name, type, min, max, std::move(choices), description, apply, get, runtime_wide};
 }
 
@@ -128,6 +129,11 @@ std::vector<SettingDef> MakeSettings() {
         return Int(o.runtime != nullptr ? o.runtime->metadata_cache().capacity_bytes()
                                         : iceberg::RuntimeOptions{}.metadata_cache_bytes);
       }));
+  s.push_back(Def(
+      "trace", T::kText, 0, 0, {},
+      "File each statement's store requests are appended to, a JSON line each ('' = off; "
+      "floe trace summarize FILE groups them)",
+      [](V v, O o) { o->trace = v.text; }, [](C o) { return o.trace; }));
   return s;
 }
 
@@ -202,6 +208,8 @@ std::string SettingRange(const SettingDef& d) {
   switch (d.type) {
     case SettingType::kBool:
       return "true|false";
+    case SettingType::kText:
+      return "a file path, or '' (off)";
     case SettingType::kChoice: {
       std::string out;
       for (auto c : d.choices) out += (out.empty() ? "" : "|") + std::string(c);
@@ -223,6 +231,9 @@ Result<SettingValue> ParseSettingValue(const SettingDef& d, std::string_view raw
   };
   SettingValue v;
   switch (d.type) {
+    case SettingType::kText:
+      v.text = std::string(text);
+      return v;
     case SettingType::kChoice: {
       std::string lower = Lower(text);
       for (auto c : d.choices) {
@@ -330,10 +341,9 @@ std::optional<Result<SettingStatement>> ParseSettingStatement(std::string_view s
     return Result<SettingStatement>(InvalidInput("SET {}: expected '=' and a value", name));
   }
   std::string value(Trim(rest));
-  if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'') {
-    value = value.substr(1, value.size() - 2);
-  }
-  if (value.empty())
+  const bool quoted = value.size() >= 2 && value.front() == '\'' && value.back() == '\'';
+  if (quoted) value = value.substr(1, value.size() - 2);
+  if (value.empty() && !quoted)  // '' is a value: a text setting's "off"
     return Result<SettingStatement>(InvalidInput("SET {}: expected a value", name));
   st.kind =
       Lower(value) == "default" ? SettingStatement::Kind::kReset : SettingStatement::Kind::kSet;

@@ -22,7 +22,7 @@ namespace floe::sql {
 
 struct QueryOptions;
 
-enum class SettingType { kInt, kSize, kDouble, kBool, kChoice };
+enum class SettingType { kInt, kSize, kDouble, kBool, kChoice, kText };
 
 // A checked value: `text` is its canonical form (sizes in bytes, choices lower case).
 struct SettingValue {
