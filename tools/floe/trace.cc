@@ -122,8 +122,8 @@ int Summarize(const std::string& path, const std::string& by, const std::string&
   std::map<int64_t, std::string> sql_of;
   for (const auto& s : statements) sql_of[s.number] = s.sql;
   if (by == "request") {
-    columns = {"statement", "kind", "object", "purpose", "detail", "offset", "length", "bytes",
-               "start_ms", "ms"};
+    columns = {"statement", "kind",   "object", "purpose",  "detail",
+               "offset",    "length", "bytes",  "start_ms", "ms"};
     columnar::BinaryBuilder kind;
     columnar::FixedWidthBuilder<int64_t> offset(columnar::Int64()), length(columnar::Int64());
     for (size_t i = 0; i < requests.size(); ++i) {
@@ -150,7 +150,7 @@ int Summarize(const std::string& path, const std::string& by, const std::string&
     }
     columnar::RecordBatch b;
     b.num_rows = rows;
-    b.columns = {statement.Finish(), kind.Finish(),  object.Finish(), purpose.Finish(),
+    b.columns = {statement.Finish(), kind.Finish(),   object.Finish(), purpose.Finish(),
                  detail.Finish(),    offset.Finish(), length.Finish(), bytes.Finish(),
                  start.Finish(),     ms.Finish()};
     auto schema = std::make_shared<columnar::Schema>();
@@ -179,14 +179,13 @@ int Summarize(const std::string& path, const std::string& by, const std::string&
     g.first_ms = std::min(g.first_ms, r.start_ms);
     g.request_ms += r.end_ms - r.start_ms;
   }
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
-    return a.statement < b.statement;
-  });
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group& a, const Group& b) { return a.statement < b.statement; });
   columns = by == "purpose"
-                ? std::vector<std::string>{"statement", "sql", "purpose", "requests", "bytes",
-                                           "failed", "request_ms"}
-                : std::vector<std::string>{"statement", "object", "purpose", "requests", "bytes",
-                                           "failed", "request_ms"};
+                ? std::vector<std::string>{"statement", "sql",    "purpose",   "requests",
+                                           "bytes",     "failed", "request_ms"}
+                : std::vector<std::string>{"statement", "object", "purpose",   "requests",
+                                           "bytes",     "failed", "request_ms"};
   for (const Group& g : groups) {
     statement.Append(g.statement);
     if (by == "purpose") {

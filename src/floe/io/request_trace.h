@@ -17,10 +17,10 @@
 namespace floe::io {
 
 struct TracedRequest {
-  std::string kind;    // GET, HEAD, PUT, LIST, DELETE
-  std::string object;  // the store's URI joined with the key (a LIST: the prefix)
-  Range range;         // GET: the range asked for
-  uint64_t bytes = 0;  // GET: bytes received; PUT: bytes sent
+  std::string kind;     // GET, HEAD, PUT, LIST, DELETE
+  std::string object;   // the store's URI joined with the key (a LIST: the prefix)
+  Range range;          // GET: the range asked for
+  uint64_t bytes = 0;   // GET: bytes received; PUT: bytes sent
   double start_ms = 0;  // since the trace began
   double end_ms = 0;
   // What the request was for: "table metadata", "manifest list", "manifest", "footer", "page

@@ -59,8 +59,8 @@ Result<PutInfo> TracingStore::Put(std::string_view key, ByteView data) {
   r.bytes = data.size();
   auto result = inner_->Put(key, data);
   if (result && result->multipart_parts > 0) {
-    r.detail += fmt::format("{}multipart: {} parts", r.detail.empty() ? "" : "; ",
-                            result->multipart_parts);
+    r.detail +=
+        fmt::format("{}multipart: {} parts", r.detail.empty() ? "" : "; ", result->multipart_parts);
   }
   Finish(*trace, std::move(r), result);
   return result;
