@@ -1,11 +1,13 @@
 #include "floe/sql/engine.h"
 
+#include "floe/base/clock.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/sql/binder.h"
 #include "floe/sql/catalog_statements.h"
 #include "floe/sql/ddl.h"
 #include "floe/sql/dml.h"
+#include "floe/sql/explain.h"
 #include "floe/sql/merge.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/plan_runner.h"
@@ -114,6 +116,7 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
   QueryOptions options = caller_options;
   options.runtime = warehouse_.runtime.get();
   settings_.ApplyTo(&options);
+  if (auto explain = ParseExplain(sql)) return RunExplain(*explain, options);
   FLOE_ASSIGN_OR_RETURN(ParsedStatement st, ParseStatement(sql));
   if (st.kind == "CallStmt") {
     auto r = call_handler_ ? call_handler_(st.text, st.node)
@@ -123,10 +126,6 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
       r->batches.clear();
     }
     return r;
-  }
-  if (st.kind == "ExplainStmt") {
-    return std::unexpected(
-        ErrorAt(ErrorKind::kUnsupported, st.text, 0, "EXPLAIN is not supported"));
   }
   if (st.kind != "SelectStmt" && !IsRowLevelStatement(st.kind)) {
     std::string kind = st.kind.ends_with("Stmt") ? st.kind.substr(0, st.kind.size() - 4) : st.kind;
@@ -158,6 +157,44 @@ Result<QueryResult> Engine::Execute(std::string_view sql, const QueryOptions& ca
     Error e = r.error();
     if (!e.message.starts_with("at line")) return std::unexpected(e);
     return std::unexpected(e);
+  }
+  return r;
+}
+
+Result<QueryResult> Engine::RunExplain(const ExplainStatement& explain,
+                                       const QueryOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(ParsedStatement st, ParseStatement(explain.query));
+  if (st.kind != "SelectStmt") {
+    std::string kind = st.kind.ends_with("Stmt") ? st.kind.substr(0, st.kind.size() - 4) : st.kind;
+    for (auto& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return std::unexpected(ErrorAt(ErrorKind::kUnsupported, st.text, 0,
+                                   fmt::format("EXPLAIN of {}: floe explains SELECT", kind)));
+  }
+  TableResolver resolver = MakeResolver(options);
+  FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindSelect(st, resolver));
+  QueryOptions run = options;
+  run.sink = nullptr;
+  if (plan.source == LogicalPlan::Source::kTable) {
+    FLOE_RETURN_IF_ERROR(settings_.ApplyTableDefaults(plan.table.id.ToString(),
+                                                      plan.table.metadata.properties, &run));
+  }
+  // ANALYZE runs first, so planning the scans again for the plan's lines reads nothing it did not.
+  std::optional<QueryResult> ran;
+  double ran_ms = 0;
+  if (explain.analyze) {
+    Stopwatch watch;
+    FLOE_ASSIGN_OR_RETURN(ran, RunPlan(plan, warehouse_, run));
+    ran_ms = watch.ElapsedMs();
+  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> lines, ExplainPlan(plan, warehouse_, run));
+  if (ran) {
+    for (auto& l : ExplainRun(*ran, ran_ms)) lines.push_back(std::move(l));
+  }
+  QueryResult r = PlanResult(lines);
+  if (ran) r.stats = ran->stats;
+  if (options.sink) {
+    for (const auto& b : r.batches) FLOE_RETURN_IF_ERROR(options.sink(b));
+    r.batches.clear();
   }
   return r;
 }

@@ -18,6 +18,7 @@
 #include "floe/iceberg/expression.h"
 #include "floe/iceberg/scan_reader.h"
 #include "floe/iceberg/warehouse.h"
+#include "floe/sql/explain.h"
 #include "floe/sql/query.h"
 #include "floe/sql/settings.h"
 
@@ -60,6 +61,7 @@ class Engine {
  private:
   TableResolver MakeResolver(const QueryOptions& options);
   Result<QueryResult> RunSettingStatement(const SettingStatement& s, const QueryOptions& options);
+  Result<QueryResult> RunExplain(const ExplainStatement& explain, const QueryOptions& options);
 
   iceberg::Warehouse warehouse_;
   CallHandler call_handler_;
