@@ -6,9 +6,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "floe/columnar/value_format.h"
 #include "floe/iceberg/alter_table.h"
 #include "floe/iceberg/table.h"
+#include "support/answer_rows.h"
 #include "support/temp_dir.h"
 
 namespace floe::sql {
@@ -31,20 +31,9 @@ class DdlTest : public ::testing::Test {
   Strings Rows(const std::string& sql) {
     auto r = engine_->Execute(sql);
     EXPECT_TRUE(r) << sql << ": " << r.error().ToString();
-    Strings out;
-    if (!r) return out;
+    if (!r) return {};
     message_ = r->message;
-    for (const auto& b : r->batches) {
-      for (int64_t row = 0; row < b.num_rows; ++row) {
-        std::string line;
-        for (int c = 0; c < b.num_columns(); ++c) {
-          if (c) line += "|";
-          columnar::AppendJsonValue(*b.columns[c], row, &line);
-        }
-        out.push_back(line);
-      }
-    }
-    return out;
+    return testing::AnswerRows(r->batches);
   }
   std::string ErrorOf(const std::string& sql) {
     auto r = engine_->Execute(sql);

@@ -1,6 +1,6 @@
-// EXPLAIN and EXPLAIN ANALYZE through the SQL engine: the operators of the plan in order, each table
-// scan planned from the manifests (files kept and skipped, the requests a cold read sends), what a
-// run did, and the statements EXPLAIN refuses -- on a table whose layout fixes every number.
+// EXPLAIN and EXPLAIN ANALYZE through the SQL engine: the operators of the plan in order, each
+// table scan planned from the manifests (files kept and skipped, the requests a cold read sends),
+// what a run did, and the statements EXPLAIN refuses -- on a table whose layout fixes every number.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -60,9 +60,10 @@ TEST_F(ExplainTest, OperatorsInOrderAndTheScanPlannedFromTheManifests) {
                      "Having (count(*) > 0)", "Hash aggregate by day: count(*), sum(v)",
                      "Filter ((v * 2.0) > 1.0)", "  Table scan db.t", "    columns: day, v",
                      "    pushed filter: day >= 2024-01-02"}));
-  EXPECT_THAT(lines[9], ::testing::StartsWith(fmt::format(
-                            "    snapshot {}: 2 of 3 data files (skipped: 1 by partition); 3 rows, ",
-                            Snapshot())));
+  EXPECT_THAT(
+      lines[9],
+      ::testing::StartsWith(fmt::format(
+          "    snapshot {}: 2 of 3 data files (skipped: 1 by partition); 3 rows, ", Snapshot())));
   // The manifest of the skipped day is ruled out by its partition summary: two are read.
   EXPECT_EQ(lines[10],
             "    expected requests, cold: 4 metadata (table metadata, manifest list, 2 manifests); "
@@ -86,8 +87,8 @@ TEST_F(ExplainTest, AnalyzeAddsWhatTheRunDid) {
 }
 
 TEST_F(ExplainTest, JoinsShowTheirRelationsAndEveryScan) {
-  Strings lines = Plan(
-      "EXPLAIN SELECT a.id FROM db.t a JOIN db.t b ON a.id = b.v WHERE b.day = '2024-01-01'");
+  Strings lines =
+      Plan("EXPLAIN SELECT a.id FROM db.t a JOIN db.t b ON a.id = b.v WHERE b.day = '2024-01-01'");
   ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines[0], "Project id");
   EXPECT_EQ(lines[1], "  Inner join on (CAST(id AS double) = v)");

@@ -2,11 +2,11 @@
 // worked out by hand below; and the files a join's keys let the scans skip.
 #include <gtest/gtest.h>
 
-#include "floe/columnar/value_format.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/sql/engine.h"
+#include "support/answer_rows.h"
 #include "support/temp_dir.h"
 
 namespace floe::sql {
@@ -116,20 +116,9 @@ class JoinTest : public ::testing::Test {
   std::vector<std::string> Rows(const std::string& sql) {
     auto r = engine_->Execute(sql, options_);
     EXPECT_TRUE(r) << sql << ": " << r.error().ToString();
-    std::vector<std::string> out;
-    if (!r) return out;
+    if (!r) return {};
     last_ = *r;
-    for (const auto& b : r->batches) {
-      for (int64_t row = 0; row < b.num_rows; ++row) {
-        std::string line;
-        for (int c = 0; c < b.num_columns(); ++c) {
-          if (c) line += "|";
-          columnar::AppendJsonValue(*b.columns[c], row, &line);
-        }
-        out.push_back(line);
-      }
-    }
-    return out;
+    return testing::AnswerRows(r->batches);
   }
   std::string ErrorOf(const std::string& sql) {
     auto r = engine_->Execute(sql, options_);
