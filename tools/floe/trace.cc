@@ -108,6 +108,23 @@ struct Group {
   double first_ms = 0, request_ms = 0;
 };
 
+// The columns, named, as one answer through the one printer.
+int Print(const std::vector<std::string>& names, std::vector<columnar::ColumnPtr> columns,
+          int64_t rows, const std::string& format) {
+  columnar::RecordBatch b;
+  b.num_rows = rows;
+  b.columns = std::move(columns);
+  auto schema = std::make_shared<columnar::Schema>();
+  for (size_t i = 0; i < names.size(); ++i) {
+    schema->fields.push_back({names[i], b.columns[i]->type, true});
+  }
+  b.schema = schema;
+  ResultPrinter printer(format, stdout);
+  if (Status s = printer.Add(b); !s) return ReportError(s.error());
+  printer.Finish(schema->fields, std::nullopt, "");
+  return 0;
+}
+
 int Summarize(const std::string& path, const std::string& by, const std::string& format) {
   auto trace = ReadTrace(path);
   if (!trace) return ReportError(trace.error());
@@ -148,20 +165,11 @@ int Summarize(const std::string& path, const std::string& by, const std::string&
       ms.Append(std::round((r.end_ms - r.start_ms) * 1000) / 1000);
       ++rows;
     }
-    columnar::RecordBatch b;
-    b.num_rows = rows;
-    b.columns = {statement.Finish(), kind.Finish(),   object.Finish(), purpose.Finish(),
-                 detail.Finish(),    offset.Finish(), length.Finish(), bytes.Finish(),
-                 start.Finish(),     ms.Finish()};
-    auto schema = std::make_shared<columnar::Schema>();
-    for (size_t i = 0; i < columns.size(); ++i) {
-      schema->fields.push_back({columns[i], b.columns[i]->type, true});
-    }
-    b.schema = schema;
-    ResultPrinter printer(format, stdout);
-    if (Status s = printer.Add(b); !s) return ReportError(s.error());
-    printer.Finish(schema->fields, std::nullopt, "");
-    return 0;
+    return Print(
+        columns,
+        {statement.Finish(), kind.Finish(), object.Finish(), purpose.Finish(), detail.Finish(),
+         offset.Finish(), length.Finish(), bytes.Finish(), start.Finish(), ms.Finish()},
+        rows, format);
   }
   // Groups in the order their first request started.
   std::vector<Group> groups;
@@ -200,21 +208,10 @@ int Summarize(const std::string& path, const std::string& by, const std::string&
     ms.Append(std::round(g.request_ms * 1000) / 1000);
     ++rows;
   }
-  columnar::RecordBatch b;
-  b.num_rows = rows;
-  b.columns = {statement.Finish(), by == "purpose" ? sql.Finish() : object.Finish(),
-               purpose.Finish(),   count.Finish(),
-               bytes.Finish(),     errors.Finish(),
-               ms.Finish()};
-  auto schema = std::make_shared<columnar::Schema>();
-  for (size_t i = 0; i < columns.size(); ++i) {
-    schema->fields.push_back({columns[i], b.columns[i]->type, true});
-  }
-  b.schema = schema;
-  ResultPrinter printer(format, stdout);
-  if (Status s = printer.Add(b); !s) return ReportError(s.error());
-  printer.Finish(schema->fields, std::nullopt, "");
-  return 0;
+  return Print(columns,
+               {statement.Finish(), by == "purpose" ? sql.Finish() : object.Finish(),
+                purpose.Finish(), count.Finish(), bytes.Finish(), errors.Finish(), ms.Finish()},
+               rows, format);
 }
 
 }  // namespace
