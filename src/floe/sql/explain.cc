@@ -65,7 +65,8 @@ std::string Text(const exec::ExprPtr& e, Inputs in) {
     case Fn::kOr:
     case Fn::kLike:
     case Fn::kILike:
-      if (a.size() == 2) return fmt::format("({} {} {})", Text(a[0], in), exec::FnName(e->fn), Text(a[1], in));
+      if (a.size() == 2)
+        return fmt::format("({} {} {})", Text(a[0], in), exec::FnName(e->fn), Text(a[1], in));
       break;
     case Fn::kNeg:
       if (a.size() == 1) return "-" + Text(a[0], in);
@@ -104,14 +105,15 @@ std::string Text(const exec::ExprPtr& e, Inputs in) {
     case Fn::kFunction:
       break;
   }
-  std::string args = e->text.empty() ? List(a, in) : "'" + e->text + "'" + (a.empty() ? "" : ", ") + List(a, in);
+  std::string args =
+      e->text.empty() ? List(a, in) : "'" + e->text + "'" + (a.empty() ? "" : ", ") + List(a, in);
   return fmt::format("{}({})", exec::CallName(*e), args);
 }
 
 std::string AggregateText(const exec::Aggregate& g) {
   if (g.fn == exec::AggFn::kCountStar) return "count(*)";
-  std::string out = fmt::format("{}({}{}", exec::AggFnName(g.fn), g.distinct ? "DISTINCT " : "",
-                                Text(g.arg));
+  std::string out =
+      fmt::format("{}({}{}", exec::AggFnName(g.fn), g.distinct ? "DISTINCT " : "", Text(g.arg));
   if (g.arg2) out += ", " + Text(g.arg2);
   out += ")";
   if (g.filter) out += " FILTER (WHERE " + Text(g.filter) + ")";
@@ -144,9 +146,10 @@ class Explainer {
 
   Status Plan(const LogicalPlan& p, int depth) {
     if (p.limit >= 0 || p.offset > 0) {
-      Line(depth, p.limit >= 0 ? fmt::format("Limit {}{}", p.limit,
-                                             p.offset > 0 ? fmt::format(" offset {}", p.offset) : "")
-                               : fmt::format("Offset {}", p.offset));
+      Line(depth, p.limit >= 0
+                      ? fmt::format("Limit {}{}", p.limit,
+                                    p.offset > 0 ? fmt::format(" offset {}", p.offset) : "")
+                      : fmt::format("Offset {}", p.offset));
     }
     // ORDER BY is over the outputs (then hidden keys), the outputs and HAVING over the aggregate's
     // output when there is one.
@@ -159,7 +162,7 @@ class Explainer {
     std::vector<std::string> projected;
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       projected.push_back(i < p.names.size() && !p.names[i].empty() ? p.names[i]
-                                                                     : Text(p.outputs[i], over));
+                                                                    : Text(p.outputs[i], over));
     }
     for (const auto& h : p.hidden) projected.push_back(Text(h, over));
     if (!p.order.empty()) Line(depth, "Order by " + Order(p.order, &projected));
@@ -167,7 +170,8 @@ class Explainer {
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       std::string t = Text(p.outputs[i], over);
       const std::string& name = i < p.names.size() ? p.names[i] : "";
-      project += (project.empty() ? "" : ", ") + (name.empty() || name == t ? t : t + " AS " + name);
+      project +=
+          (project.empty() ? "" : ", ") + (name.empty() || name == t ? t : t + " AS " + name);
     }
     Line(depth, "Project " + project);
     for (const auto& w : p.windows) {
@@ -182,11 +186,13 @@ class Explainer {
       for (const auto& g : p.aggregates) aggs += (aggs.empty() ? "" : ", ") + AggregateText(g);
       std::string line = "Hash aggregate";
       if (!p.group_keys.empty()) line += " by " + List(p.group_keys);
-      if (!p.grouping_sets.empty()) line += fmt::format(" ({} grouping sets)", p.grouping_sets.size());
+      if (!p.grouping_sets.empty())
+        line += fmt::format(" ({} grouping sets)", p.grouping_sets.size());
       if (!aggs.empty()) line += ": " + aggs;
       Line(depth, line);
     }
-    const exec::ExprPtr& filter = p.source == LogicalPlan::Source::kTable ? p.residual_where : p.where;
+    const exec::ExprPtr& filter =
+        p.source == LogicalPlan::Source::kTable ? p.residual_where : p.where;
     if (filter) Line(depth, "Filter " + Text(filter));
     return Source(p, depth);
   }
@@ -197,9 +203,10 @@ class Explainer {
   static std::string WindowName(const exec::WindowCall& w) {
     using F = exec::WindowCall::Fn;
     static constexpr std::string_view kNames[] = {
-        "row_number", "rank",     "dense_rank",  "percent_rank", "cume_dist", "ntile",
-        "lag",        "lead",     "first_value", "last_value",   "nth_value", ""};
-    if (w.fn == F::kAggregate) return fmt::format("{}({})", exec::AggFnName(w.aggregate), List(w.args));
+        "row_number", "rank", "dense_rank",  "percent_rank", "cume_dist", "ntile",
+        "lag",        "lead", "first_value", "last_value",   "nth_value", ""};
+    if (w.fn == F::kAggregate)
+      return fmt::format("{}({})", exec::AggFnName(w.aggregate), List(w.args));
     return fmt::format("{}({})", kNames[static_cast<int>(w.fn)], List(w.args));
   }
 
@@ -234,8 +241,9 @@ class Explainer {
   Status Join(const JoinNode& n, int depth) {
     using K = JoinNode::Kind;
     if (n.kind == K::kRelation) {
-      Line(depth, fmt::format("Relation {}{}{}", n.name, n.shared ? " (a WITH query, computed once)" : "",
-                              n.single_row ? " (a scalar subquery: at most one row)" : ""));
+      Line(depth,
+           fmt::format("Relation {}{}{}", n.name, n.shared ? " (a WITH query, computed once)" : "",
+                       n.single_row ? " (a scalar subquery: at most one row)" : ""));
       for (const auto& f : n.filter) Line(depth + 1, "Filter " + Text(f));
       return n.plan ? Plan(*n.plan, depth + 1) : Status{};
     }
@@ -257,14 +265,18 @@ class Explainer {
   Status Scan(const LogicalPlan& p, int depth) {
     const iceberg::Schema& schema = p.table.metadata.CurrentSchema();
     std::string columns;
-    for (int32_t id : p.scan_field_ids) columns += (columns.empty() ? "" : ", ") + schema.NameOf(id);
+    for (int32_t id : p.scan_field_ids)
+      columns += (columns.empty() ? "" : ", ") + schema.NameOf(id);
     std::string line = fmt::format("Table scan {}", p.table.id.ToString());
     if (p.snapshot_id) line += fmt::format(" FOR VERSION AS OF {}", *p.snapshot_id);
-    if (p.as_of_timestamp_ms) line += fmt::format(" FOR TIMESTAMP AS OF {} ms", *p.as_of_timestamp_ms);
-    if (p.sample_fraction) line += fmt::format(" TABLESAMPLE ({:g} PERCENT)", *p.sample_fraction * 100);
+    if (p.as_of_timestamp_ms)
+      line += fmt::format(" FOR TIMESTAMP AS OF {} ms", *p.as_of_timestamp_ms);
+    if (p.sample_fraction)
+      line += fmt::format(" TABLESAMPLE ({:g} PERCENT)", *p.sample_fraction * 100);
     Line(depth, line);
     Line(depth + 1, "columns: " + (columns.empty() ? std::string("(none: rows only)") : columns));
-    Line(depth + 1, "pushed filter: " + (p.pushed_filter ? p.pushed_filter->ToString() : std::string("none")));
+    Line(depth + 1,
+         "pushed filter: " + (p.pushed_filter ? p.pushed_filter->ToString() : std::string("none")));
     iceberg::ScanOptions so;
     so.filter = p.pushed_filter;
     so.snapshot_id = p.snapshot_id;
@@ -310,11 +322,10 @@ class Explainer {
     Line(depth + 1,
          fmt::format("snapshot {}: {} of {} data files{}; {} rows, {}{}",
                      plan.snapshot->snapshot_id, plan.tasks.size(), total,
-                     skipped.empty() ? "" : " (skipped: " + skipped + ")",
-                     rows, Bytes(bytes),
-                     deletes.empty() ? "" : "; " + Plural(static_cast<int64_t>(deletes.size()),
-                                                          "delete file applies",
-                                                          "delete files apply")));
+                     skipped.empty() ? "" : " (skipped: " + skipped + ")", rows, Bytes(bytes),
+                     deletes.empty() ? ""
+                                     : "; " + Plural(static_cast<int64_t>(deletes.size()),
+                                                     "delete file applies", "delete files apply")));
     const int64_t manifests = s.manifests_total - s.manifests_skipped;
     std::string data = whole > 0 ? fmt::format("{} whole", Plural(whole, "file", "files")) : "";
     if (ranged > 0) {
@@ -324,9 +335,8 @@ class Explainer {
     Line(depth + 1,
          fmt::format("expected requests, cold: {} metadata (table metadata, manifest list, {}); "
                      "{} data{}{}",
-                     2 + manifests, Plural(manifests, "manifest", "manifests"),
-                     whole + 2 * ranged, ranged > 0 ? " or more" : "",
-                     data.empty() ? "" : " (" + data + ")") +
+                     2 + manifests, Plural(manifests, "manifest", "manifests"), whole + 2 * ranged,
+                     ranged > 0 ? " or more" : "", data.empty() ? "" : " (" + data + ")") +
              (deletes.empty() ? "" : fmt::format("; {} or more for deletes", deletes.size())));
     return {};
   }
@@ -366,11 +376,11 @@ std::vector<std::string> ExplainRun(const QueryResult& r, double wall_ms) {
   const ScanMetrics& s = r.stats;
   std::vector<std::string> out;
   out.push_back("Ran:");
-  out.push_back(fmt::format("  data files: {} opened of {} planned; row groups: {} read, {} skipped; "
-                            "pages skipped: {}",
-                            s.data_files_opened.value(), s.data_files_planned.value(),
-                            s.row_groups_read.value(), s.row_groups_skipped.value(),
-                            s.pages_skipped.value()));
+  out.push_back(fmt::format(
+      "  data files: {} opened of {} planned; row groups: {} read, {} skipped; "
+      "pages skipped: {}",
+      s.data_files_opened.value(), s.data_files_planned.value(), s.row_groups_read.value(),
+      s.row_groups_skipped.value(), s.pages_skipped.value()));
   out.push_back(fmt::format("  data requests: {} ({} HEAD), {} fetched; footers from the cache: {}",
                             s.requests.value(), s.heads.value(), Bytes(s.bytes_fetched),
                             s.footer_cache_hits.value()));
