@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,22 @@ TEST(TracingStore, ABatchCarriesEachRequestsLabel) {
                        "GET mem://trace2/f.parquet deletes [deletion vectors] 2",
                        "GET mem://trace2/snap-1-a.avro manifest list 13",
                    }));
+}
+
+// Senders compose details only while some switch holds a trace.
+TEST(TraceSwitch, TraceAttachedWhileAnySwitchHoldsATrace) {
+  ASSERT_FALSE(TraceAttached());
+  auto one = std::make_unique<TraceSwitch>();
+  TraceSwitch two;
+  one->Attach(std::make_shared<RequestTrace>());
+  one->Attach(std::make_shared<RequestTrace>());  // replaced, still one
+  two.Attach(std::make_shared<RequestTrace>());
+  EXPECT_TRUE(TraceAttached());
+  two.Detach();
+  two.Detach();  // twice: counted once
+  EXPECT_TRUE(TraceAttached());
+  one.reset();  // a switch that goes lets its trace go
+  EXPECT_FALSE(TraceAttached());
 }
 
 TEST(RequestTrace, JsonLinesGiveTheRangeAsAsked) {

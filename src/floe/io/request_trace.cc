@@ -1,6 +1,8 @@
 #include "floe/io/request_trace.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -8,6 +10,8 @@
 namespace floe::io {
 
 namespace {
+
+std::atomic<int> g_attached_traces{0};
 
 thread_local std::string t_purpose;
 thread_local std::string t_detail;
@@ -101,6 +105,12 @@ const std::string& RequestPurpose::CurrentDetail() { return t_detail; }
 void RequestPurpose::Label(std::string_view purpose, std::string_view detail,
                            ReadRequest* request) {
   Nest(purpose, detail, &request->purpose, &request->detail);
+}
+
+bool TraceAttached() { return g_attached_traces.load(std::memory_order_relaxed) > 0; }
+
+void CountAttachedTraces(int delta) {
+  g_attached_traces.fetch_add(delta, std::memory_order_relaxed);
 }
 
 std::string PurposeFromName(std::string_view kind, std::string_view key) {

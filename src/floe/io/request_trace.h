@@ -74,6 +74,12 @@ class RequestPurpose {
   std::string saved_detail_;
 };
 
+// Whether any trace is attached anywhere in the process (a TraceSwitch holds one): senders compose
+// a detail only then, so an untraced read pays nothing for it.
+bool TraceAttached();
+// TraceSwitch's bookkeeping of that: +1 when a switch gains a trace, -1 when it loses it.
+void CountAttachedTraces(int delta);
+
 // The purpose of a request nobody labelled, from its object's name: Iceberg's metadata files
 // (*.metadata.json, snap-*.avro, *.avro), Puffin files (deletes), else by kind (PUT "write", LIST
 // "list", DELETE "delete", HEAD "length", GET "read").

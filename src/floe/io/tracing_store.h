@@ -21,8 +21,13 @@ namespace floe::io {
 // session opens, so one Attach covers the stores a statement opens as it runs.
 class TraceSwitch {
  public:
-  void Attach(std::shared_ptr<RequestTrace> trace) { trace_.store(std::move(trace)); }
-  void Detach() { trace_.store(nullptr); }
+  void Attach(std::shared_ptr<RequestTrace> trace) {
+    const bool on = trace != nullptr;
+    const bool was = trace_.exchange(std::move(trace)) != nullptr;
+    if (on != was) CountAttachedTraces(on ? 1 : -1);
+  }
+  void Detach() { Attach(nullptr); }
+  ~TraceSwitch() { Detach(); }
   std::shared_ptr<RequestTrace> Current() const { return trace_.load(); }
 
  private:

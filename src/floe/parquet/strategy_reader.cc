@@ -23,6 +23,7 @@ namespace {
 using DetailFn = std::function<std::string(const ByteRange&)>;
 
 DetailFn DataDetail(const ReadPlan& plan, const FileReader& reader) {
+  if (!io::TraceAttached()) return nullptr;  // nobody reads it
   return [ranges = plan.DataRanges(), &reader](const ByteRange& r) {
     std::map<int, std::vector<int>> columns;  // row group -> leaf columns, in order
     for (const PlannedRange& p : ranges) {
@@ -239,7 +240,8 @@ Result<FetchedFile> ReadParquetMr(Fetcher& f, int64_t len, const StrategyReadOpt
   const DetailFn detail = DataDetail(plan, reader);
   for (auto& [rg, ranges] : ByRowGroup(plan.DataRanges())) {
     for (const ByteRange& r : CoalesceRanges(Missing(ranges, have), kParquetMrSeekReadThrough)) {
-      FLOE_RETURN_IF_ERROR(f.GetInto(r.offset, r.length, &have, "data", detail(r)));
+      FLOE_RETURN_IF_ERROR(
+          f.GetInto(r.offset, r.length, &have, "data", detail ? detail(r) : std::string()));
     }
   }
   return Finish(std::move(reader), std::move(plan), std::move(have), *stats);
