@@ -95,6 +95,11 @@ check "no row lost by rewrite and expiry" $?
 expect_error "unknown procedure" "CALL system.nope: unknown procedure" "CALL system.nope(table => 'db.t')"
 expect_error "unknown procedure argument" "no argument named 'tabel'" "CALL system.rewrite_data_files(tabel => 'db.t')"
 
+# A CREATE that does not parse, with no warehouse yet: its own error, and nothing made.
+"$floe" --warehouse "$work/none" query -e "CREATE TABLE db.t (a int,)" 2>"$work/err"
+[[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: at line 1, column 26: CREATE TABLE: expected a column name at ')'" && ! -e "$work/none" ]]
+check "a malformed CREATE on a missing warehouse names the statement's error ($(cat "$work/err"))" $?
+
 # --trace FILE: every request of each statement as a JSON line, with what it was for; the count
 # and bytes are the stats' own. SET trace = '' stops it; floe trace summarize groups the lines.
 printf "SELECT count(*) FROM db.t WHERE day = '2024-01-04';\nSELECT sum(score) FROM db.t;\nSET trace = '';\nSELECT 1;\n" >"$work/traced.sql"

@@ -111,6 +111,9 @@ TEST_F(DdlTest, CreateTableErrorsAreLocatedAndCreateNothing) {
             "query; drop the column list");
   EXPECT_EQ(ErrorOf("CREATE TABLE db.t AS SELECT nosuch"),
             "at line 1, column 29: column 'nosuch' not found (no FROM)");
+  EXPECT_EQ(ErrorOf("CREATE TABLE db.t (a struct<b: struct<>>)"),
+            "at line 1, column 22: CREATE TABLE: type 'struct<b: struct<>>': struct<> has no "
+            "fields (Parquet cannot hold an empty struct)");
   EXPECT_EQ(Rows("SHOW TABLES"), Strings{});
 }
 

@@ -154,14 +154,18 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
   output.stats = a.stats;
   // A missing warehouse is made for a CREATE TABLE given with -e, and for the interactive shell.
   bool creates = file == nullptr && a.sql.empty() && isatty(STDIN_FILENO);
+  // A DDL statement that does not parse says so, not that the warehouse is missing.
+  std::optional<Error> malformed;
   for (const auto& st : sql::SplitSql(a.sql)) {
     auto ddl = sql::ParseDdlStatement(st);
     if (ddl && *ddl && (*ddl)->kind == sql::DdlStatement::Kind::kCreate) creates = true;
+    if (ddl && !*ddl && !malformed) malformed = ddl->error();
   }
   auto session =
       QuerySession::Open(g, *strategy, *planner, std::move(output), std::move(*settings), creates);
   if (!session) {
     if (file != nullptr && file != stdin) std::fclose(file);
+    if (malformed && session.error().kind == ErrorKind::kNotFound) return ReportError(*malformed);
     return ReportError(session.error());
   }
   QuerySession& s = **session;

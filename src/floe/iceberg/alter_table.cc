@@ -576,7 +576,10 @@ class TypeReader {
     if (l == "struct") {
       if (!Eat('<')) return std::unexpected(Bad("struct needs <name: type, ...>"));
       std::vector<NestedField> fields;
-      if (!Eat('>')) {
+      if (Eat('>')) {
+        return std::unexpected(Bad("struct<> has no fields (Parquet cannot hold an empty struct)"));
+      }
+      {
         do {
           NestedField f;
           FLOE_ASSIGN_OR_RETURN(f.name, Name());
