@@ -28,7 +28,8 @@ std::vector<std::string> SplitDotted(std::string_view name) {
   size_t start = 0;
   while (true) {
     size_t dot = name.find('.', start);
-    parts.emplace_back(name.substr(start, dot == std::string_view::npos ? name.npos : dot - start));
+    parts.emplace_back(
+        name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }

@@ -170,8 +170,9 @@ class Explainer {
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       std::string t = Text(p.outputs[i], over);
       const std::string& name = i < p.names.size() ? p.names[i] : "";
-      project +=
-          (project.empty() ? "" : ", ") + (name.empty() || name == t ? t : t + " AS " + name);
+      if (!project.empty()) project += ", ";
+      project += t;
+      if (!name.empty() && name != t) project += " AS " + name;
     }
     Line(depth, "Project " + project);
     for (const auto& w : p.windows) {
@@ -375,7 +376,7 @@ Result<std::vector<std::string>> ExplainPlan(const LogicalPlan& plan, iceberg::W
 std::vector<std::string> ExplainRun(const QueryResult& r, double wall_ms) {
   const ScanMetrics& s = r.stats;
   std::vector<std::string> out;
-  out.push_back("Ran:");
+  out.emplace_back("Ran:");
   out.push_back(fmt::format(
       "  data files: {} opened of {} planned; row groups: {} read, {} skipped; "
       "pages skipped: {}",
