@@ -13,6 +13,7 @@
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/table.h"
+#include "floe/sql/bind_internal.h"
 #include "floe/sql/dml_target.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/sql_tokens.h"
@@ -23,11 +24,7 @@ namespace {
 namespace c = columnar;
 using K = DdlStatement::Kind;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
+using internal::Lower;
 
 // Walks the tokens of one statement; errors point at the token where it went astray.
 class Cursor {
