@@ -111,9 +111,14 @@ f table append db.r "$work/r.csv" >/dev/null
 [[ "$(f query --format csv -e "select id from db.r" | wc -l)" == 101 ]]
 check "csv prints every row" $?
 f query -e "select id from db.r" >"$work/table.txt"
-[[ "$(wc -l <"$work/table.txt")" == 44 ]] && grep -q '^\.\.\. 60 more rows \.\.\.$' "$work/table.txt" &&
-  grep -q '^(100 rows, 40 shown; --format csv prints all)$' "$work/table.txt"
-check "the table format shows 40 of 100 rows" $?
+# 40 rows, 3 of dots, 5 of borders, names and types, and the footer.
+[[ "$(wc -l <"$work/table.txt")" == 49 ]] && [[ "$(grep -c '^│ *· *│$' "$work/table.txt")" == 3 ]] &&
+  grep -q '^100 rows (40 shown)$' "$work/table.txt" && grep -q '^│ *20 │$' "$work/table.txt" &&
+  ! grep -q '^│ *21 │$' "$work/table.txt" && grep -q '^│ *81 │$' "$work/table.txt"
+check "the table format shows 40 of 100 rows: the first 20 and the last 20" $?
+f query --max-rows 0 -e "select id from db.r" | grep -c '^│ *[0-9]* │$' | grep -qx 100 &&
+  f query --max-rows 4 -e "select id from db.r" | grep -q '^100 rows (4 shown)$'
+check "--max-rows 0 shows every row, --max-rows 4 four" $?
 
 [[ "$(f table snapshots db.t)" == "$snapshots" ]]
 check "no failure above changed db.t" $?

@@ -65,7 +65,7 @@ expect_error() {
 
 # Values as pyarrow.parquet.read_table gives them.
 expect_output "cat json: numbers, booleans, ISO timestamps" \
-'{"columns": ["id", "bool_col", "timestamp_col"],
+'{"columns": ["id", "bool_col", "timestamp_col"], "types": ["int", "boolean", "timestamp_ns"],
  "rows": [
   [4, true, "2009-03-01T00:00:00.000000000"],
   [5, false, "2009-03-01T00:01:00.000000000"],
@@ -81,7 +81,7 @@ expect_output "cat csv with a header line" \
   --limit 2
 
 expect_output "cat json: decimals are strings" \
-'{"columns": ["value"],
+'{"columns": ["value"], "types": ["decimal(4, 2)"],
  "rows": [
   ["1.00"],
   ["2.00"],
@@ -89,7 +89,7 @@ expect_output "cat json: decimals are strings" \
   -- "$floe" parquet cat "$data/int32_decimal.parquet" --limit 3 --format json
 
 expect_output "cat json: nested maps, lists and nulls" \
-'{"columns": ["a", "b", "c"],
+'{"columns": ["a", "b", "c"], "types": ["map<string, map<int, boolean>>", "int", "double"],
  "rows": [
   [[["a", [[1, true], [2, false]]]], 1, 1.0],
   [[["b", [[1, true]]]], 1, 1.0]]}' \

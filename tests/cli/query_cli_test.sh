@@ -29,14 +29,17 @@ f table append db.t "$work/a.csv" >/dev/null
 
 [[ "$(f query --format csv -e "select id, name, score from db.t order by id")" == $'id,name,score\n1,ann,1.5\n2,bob,\n3,"c, d",7.0' ]]
 check "csv" $?
-[[ "$(f query --format json -e "select day, sum(score) as s from db.t group by day order by day")" == '{"columns": ["day", "s"], "rows": [["2024-01-03", 1.5], ["2024-01-04", 7.0]]}' ]]
+[[ "$(f query --format json -e "select day, sum(score) as s from db.t group by day order by day")" == '{"columns": ["day", "s"], "types": ["date", "double"], "rows": [["2024-01-03", 1.5], ["2024-01-04", 7.0]]}' ]]
 check "json without stats" $?
 out="$(f query --format json --stats -e "select count(*) as n from db.t where day = '2024-01-04'")"
-echo "$out" | grep -qE '^\{"columns": \["n"\], "rows": \[\[1\]\], "stats": \{"data_files_opened": 1, "data_files_skipped": \{"partition": 1, "bounds": 0\}, "row_groups_read": 1, "row_groups_skipped": 0, "pages_skipped": 0, "requests": \{"GET": [0-9]+, "HEAD": 0, "PUT": 0, "LIST": 0, "DELETE": 0\}, "bytes_fetched": [0-9]+, "wall_ms": [0-9.]+\}\}$'
+echo "$out" | grep -qE '^\{"columns": \["n"\], "types": \["long"\], "rows": \[\[1\]\], "stats": \{"data_files_opened": 1, "data_files_skipped": \{"partition": 1, "bounds": 0\}, "row_groups_read": 1, "row_groups_skipped": 0, "pages_skipped": 0, "requests": \{"GET": [0-9]+, "HEAD": 0, "PUT": 0, "LIST": 0, "DELETE": 0\}, "bytes_fetched": [0-9]+, "wall_ms": [0-9.]+\}\}$'
 check "json with stats: the exact form of CLI.md ($out)" $?
-# The table format shows a value as it is: quotes inside it are not CSV-doubled.
-[[ "$(f query -e "select 'say \"hi\"' as q, name from db.t where id = 3")" == $'q        | name\n---------+-----\nsay "hi" | c, d\n(1 row)' ]]
-check "table cells are not CSV-quoted" $?
+# The table format shows a value as it is: quotes inside it are not CSV-doubled; a newline shows
+# as its escape, so each row stays one line.
+nl_sql="select 'say \"hi\"' as q, name, 'a"$'\n'"b' as nl from db.t where id = 3"
+want_box=$'┌──────────┬────────┬────────┐\n│    q     │  name  │   nl   │\n│  string  │ string │ string │\n├──────────┼────────┼────────┤\n│ say "hi" │ c, d   │ a\\nb   │\n└──────────┴────────┴────────┘\n1 row'
+[[ "$(f query -e "$nl_sql")" == "$want_box" ]]
+check "table cells are not CSV-quoted, and stay on one line" $?
 "$floe" query --format csv -e "select count(*) from db.t" --warehouse "$wh" | grep -qx 3
 check "global flags after the subcommand" $?
 printf 'select 1 as a;\nselect 2 as b;\n' >"$work/q.sql"
@@ -141,7 +144,7 @@ assert rows == [("1", "table metadata", "1"), ("1", "manifest list", "1"), ("1",
                 ("1", "whole file", "1"), ("2", "whole file", "1"), ("2", "data", "1")], rows
 PY
 check "trace summarize --by purpose" $?
-"$floe" trace summarize "$work/t.jsonl" | grep -qE '^ +2 \| data/day=2024-01-04/[0-9a-f-]+\.parquet +\| data +\| +1 \|'
+"$floe" trace summarize "$work/t.jsonl" | grep -qE '^│ +2 │ data/day=2024-01-04/[0-9a-f-]+\.parquet +│ data +│ +1 │'
 check "trace summarize by file: objects after their shared directory" $?
 "$floe" --warehouse "$wh" query --trace /nonexistent/dir/t.jsonl -e "CREATE TABLE db.traced (a int)" 2>"$work/err"
 [[ $? == 1 && "$(cat "$work/err")" == "floe: I/O error: trace file '/nonexistent/dir/t.jsonl' cannot be written: No such file or directory" ]] &&
@@ -150,6 +153,56 @@ check "an unwritable trace file: one line, exit 1, and the statement not run ($(
 "$floe" trace summarize "$work/a.csv" 2>"$work/err"
 [[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: trace file '$work/a.csv', line 1: not a line of a floe trace" ]]
 check "trace summarize of another file: one line, exit 2 ($(cat "$work/err"))" $?
+
+f table create db.fmt --schema '[{"name":"id","type":"long"},{"name":"day","type":"date"},{"name":"name","type":"string"},{"name":"score","type":"double"}]' >/dev/null &&
+  f table append db.fmt "$work/a.csv" >/dev/null
+# The other formats: an object per row, a Markdown table (pipes escaped), all with the same values.
+[[ "$(f query --format jsonl -e "select id, name, score from db.fmt order by id")" == \
+   $'{"id": 1, "name": "ann", "score": 1.5}\n{"id": 2, "name": "bob", "score": null}\n{"id": 3, "name": "c, d", "score": 7.0}' ]]
+check "jsonl: an object per row" $?
+[[ "$(f query --format markdown -e "select id, 'a|b' as s from db.fmt where id = 1")" == $'| id | s |\n| ---: | --- |\n| 1 | a\\|b |' ]]
+check "markdown: numbers right-aligned, pipes escaped" $?
+f query --format jsonl --stats -e "select id from db.fmt where id = 1" | tail -1 | grep -q '^{"stats": {"data_files_opened": '
+check "jsonl --stats: a last line of stats" $?
+# The box fits the width it is given: the wide column cut with "…", then the middle columns left out.
+out="$(f query --max-width 40 -e "select id, repeat('x', 60) as wide, name from db.fmt where id = 1")"
+[[ "$(echo "$out" | head -1 | wc -m)" == 41 ]] && echo "$out" | grep -q 'x… │ ann *│$'
+check "--max-width 40: every line 40 wide, the wide column cut ($out)" $?
+out="$(COLUMNS=30 f query -e "select id, day, name, score, id as id2, name as n2 from db.fmt where id = 1")"
+echo "$out" | grep -q '^1 row, 6 columns ([0-9] shown)$' && echo "$out" | grep -q ' … '
+check "COLUMNS=30: the middle columns left out, the footer says so ($out)" $?
+# --output: the rows go to a file; with --format parquet, a Parquet file any reader opens.
+f query --output "$work/rows.parquet" --format parquet -e "select id, name from db.fmt order by id" >"$work/out" &&
+  grep -qx "exported 3 rows to $work/rows.parquet (parquet, [0-9]* bytes)" "$work/out" &&
+  [[ "$("$floe" parquet cat "$work/rows.parquet" --format csv)" == $'id,name\n1,ann\n2,bob\n3,"c, d"' ]]
+check "--output FILE --format parquet exports the rows ($(cat "$work/out"))" $?
+f query --output "$work/rows.parquet" --format parquet -e "select nope from db.fmt" 2>/dev/null
+[[ $? == 1 ]] && [[ "$("$floe" parquet cat "$work/rows.parquet" --format csv | wc -l)" == 4 ]] &&
+  [[ -z "$(ls "$work" | grep floe-tmp)" ]]
+check "a failed export leaves the earlier file as it was, and no temporary file" $?
+f query --format parquet -e "select 1" 2>"$work/err"
+[[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: --format parquet writes a file: give --output FILE" ]]
+check "--format parquet without --output: exit 2 ($(cat "$work/err"))" $?
+f query --output "$work/rows.csv" --format csv -e "select 1 as a; select 2 as b" >"$work/out" &&
+  [[ ! -s "$work/out" && "$(cat "$work/rows.csv")" == $'a\n1\nb\n2' ]]
+check "--output FILE with a text format: the printed rows go there" $?
+# The listings take --format too, in the same printer and types.
+f table describe db.t --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["table"] == "db.t" and d["format_version"] == 2, d
+assert [f["name"] for f in d["schema"]["fields"]] == ["id", "day", "name", "score"], d
+assert d["partition_spec"]["fields"][0]["transform"] == "identity", d
+assert d["current_snapshot"]["committed_at"].endswith("Z"), d' &&
+  [[ "$(f table describe db.t --format csv | cut -d, -f1,2 | tr '\n' ' ')" == "column_name,column_type id,long day,date name,string score,double " ]]
+check "table describe --format json (one object) and csv (DESCRIBE's rows)" $?
+n_snapshots="$(f query --format csv -e "select count(*) from db.t.snapshots" | tail -1)"
+[[ "$(f table snapshots db.t --format jsonl | wc -l)" == "$n_snapshots" ]] &&
+  f table snapshots db.t --format json | grep -q '"types": \["timestamptz", "long", "long", "string"' &&
+  [[ "$(f table files db.t --format csv | tail -n +2 | wc -l)" == "$(f query --format csv -e "select count(*) from db.t.files" | tail -1)" ]]
+check "table snapshots and files --format: the metadata tables' rows" $?
+f table snapshots db.t | sed -n 2p | grep -qE ' [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z '
+check "table snapshots: timestamps in the one form (ISO 8601, Z)" $?
 
 echo "query CLI: $pass passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -45,7 +45,7 @@ check "scan --stats" $?
 f table create other.v --schema '[{"name":"a","type":"int"}]' >/dev/null
 [[ "$(f table list --format csv)" == $'namespace,name\ndb,t\nother,v' ]]
 check "table list: every namespace's tables" $?
-[[ "$(f table list other --format json)" == '{"columns": ["namespace", "name"], "rows": [["other", "v"]]}' ]]
+[[ "$(f table list other --format json)" == '{"columns": ["namespace", "name"], "types": ["string", "string"], "rows": [["other", "v"]]}' ]]
 check "table list NS --format json" $?
 expect_error "table list of a missing namespace" "namespace 'nope' does not exist" -- f table list nope
 expect_error "table list of an empty level" "an empty namespace level" -- f table list 'a..b'

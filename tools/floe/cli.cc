@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli.h"
+#include "floe/columnar/box_renderer.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/simulated_store.h"
 #include "floe/io/store_uri.h"
@@ -41,20 +42,7 @@ void AddGlobalOptions(CLI::App& app, GlobalOptions& o) {
 int ReportError(const Error& error) {
   // One line whatever the message quotes: a value or file name with a newline or other control
   // character is shown escaped.
-  std::string line;
-  for (unsigned char c : error.ToString()) {
-    if (c == '\n') {
-      line += "\\n";
-    } else if (c == '\r') {
-      line += "\\r";
-    } else if (c == '\t') {
-      line += "\\t";
-    } else if (c < 0x20 || c == 0x7f) {
-      line += fmt::format("\\x{:02x}", c);
-    } else {
-      line.push_back(static_cast<char>(c));
-    }
-  }
+  const std::string line = columnar::OneLine(error.ToString());
   std::fprintf(stderr, "floe: %s\n", line.c_str());
   switch (error.kind) {
     case ErrorKind::kInvalidInput:

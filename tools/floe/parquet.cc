@@ -274,7 +274,9 @@ int Cat(const GlobalOptions& g, const ParquetArgs& a) {
   options.fetch.read.limit = a.limit;
   // The result printer of `floe query`, in cat's layout of CLI.md; batches printed as they are
   // decoded, in file order.
-  ResultPrinter printer(a.format, stdout, {.json_row_per_line = true, .csv_quote_names = true});
+  ResultPrinter printer(
+      a.format, stdout,
+      {.json_row_per_line = true, .csv_quote_names = true, .max_width = TerminalWidth()});
   auto read = parquet::ReadFile(*f->store, f->key, {f->length}, options,
                                 [&](columnar::RecordBatch batch) { return printer.Add(batch); });
   if (!read) return ReportError(read.error());
@@ -306,9 +308,10 @@ void AddParquetCommand(CLI::App& app, GlobalOptions& options) {
                   "Comma-separated columns to print (dotted paths reach into structs)");
   cat->add_option("--limit", args->limit, "Print at most N rows")->check(CLI::NonNegativeNumber);
   cat->add_option("--format", args->format,
-                  "csv (default), json: {\"columns\": [...], \"rows\": [[...], ...]}, or table "
-                  "(as `floe query` prints it)")
-      ->check(CLI::IsMember({"csv", "json", "table"}));
+                  "csv (default), json: {\"columns\": [...], \"types\": [...], \"rows\": "
+                  "[[...], ...]}, jsonl, markdown, or table (as `floe query` prints it)")
+      ->check(CLI::IsMember(
+          std::vector<std::string>(std::begin(kResultFormats), std::end(kResultFormats))));
   cat->callback([&options, args] {
     int rc = Cat(options, *args);
     if (rc != 0) std::exit(rc);

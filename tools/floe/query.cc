@@ -26,8 +26,7 @@ namespace {
 struct QueryArgs {
   std::string sql;
   std::string file;
-  std::string format = "table";
-  bool stats = false;
+  QueryOutput output;
   // Given only when typed: then they are session settings, over a table's properties.
   std::optional<std::string> read_strategy;
   std::optional<std::string> read_objective;
@@ -149,9 +148,7 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
   if (!planner) return ReportError(planner.error());
   auto settings = SettingsFrom(a.sets, a.read_strategy, a.read_objective);
   if (!settings) return ReportError(settings.error());
-  QueryOutput output;
-  output.format = a.format;
-  output.stats = a.stats;
+  QueryOutput output = a.output;
   // A missing warehouse is made for a CREATE TABLE given with -e, and for the interactive shell.
   bool creates = file == nullptr && a.sql.empty() && isatty(STDIN_FILENO);
   // A DDL statement that does not parse says so, not that the warehouse is missing.
@@ -205,10 +202,9 @@ void AddQueryCommand(CLI::App& app, GlobalOptions& options) {
       "interactive shell (statements end at ';').");
   auto* e = sub->add_option("-e,--execute", args->sql, "SQL to run (statements separated by ';')");
   sub->add_option("-f,--file", args->file, "A file of SQL statements ('-' for stdin)")->excludes(e);
-  sub->add_option("--format", args->format, "table (default), csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddOutputOptions(sub, &args->output);
   sub->add_flag(
-      "--stats", args->stats,
+      "--stats", args->output.stats,
       "Also print files opened/skipped, row groups, pages, requests, bytes and wall time");
   sub->add_option("--read-strategy", args->read_strategy,
                   "floe (default), parquet-mr, aal, eager or arrow-rs");

@@ -13,6 +13,7 @@
 #include "floe/base/clock.h"
 #include "floe/base/progress.h"
 #include "floe/columnar/value_format.h"
+#include "result_export.h"
 #include "result_printer.h"
 
 namespace floe::cli {
@@ -56,12 +57,44 @@ std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double w
 
 }  // namespace
 
+void AddOutputOptions(CLI::App* command, QueryOutput* output) {
+  command
+      ->add_option("--format", output->format,
+                   "table (default: a box fitted to the terminal), csv, json, jsonl, markdown, or "
+                   "parquet (with --output)")
+      ->check([](const std::string& f) {
+        return IsResultFormat(f) || f == "parquet"
+                   ? std::string()
+                   : "'" + f + "' is not a format: table, csv, json, jsonl, markdown or parquet";
+      });
+  command
+      ->add_option("--max-rows", output->max_rows,
+                   "table: rows shown, the first and the last halves (default 40; 0: all)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--max-width", output->max_width,
+                      "table: the width fitted, in characters (default: the terminal's; 0: no "
+                      "limit)");
+  command->add_option("--output", output->file,
+                      "FILE: write the rows there instead of standard output (with --format "
+                      "parquet, a Parquet file of the statement's rows)");
+}
+
 Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
                                                          parquet::ReadStrategy strategy,
                                                          const parquet::ReadPlannerOptions& planner,
                                                          QueryOutput output, sql::Settings settings,
                                                          bool create_if_missing) {
+  if (output.format == "parquet" && output.file.empty()) {
+    return InvalidInput("--format parquet writes a file: give --output FILE");
+  }
   std::unique_ptr<QuerySession> s(new QuerySession());
+  if (!output.file.empty() && output.format != "parquet") {
+    s->out_file_.reset(std::fopen(output.file.c_str(), "wb"));
+    if (!s->out_file_) {
+      return IOError("--output '{}' cannot be written: {}", output.file, std::strerror(errno));
+    }
+    s->out_ = s->out_file_.get();
+  }
   s->options_.read.strategy = strategy;
   s->options_.read.planner = planner;
   s->output_ = std::move(output);
@@ -147,12 +180,20 @@ Status QuerySession::Run(const std::string& statement) {
 Status QuerySession::RunTraced(const std::string& statement) {
   io::RequestCounts before = Counted();
   Stopwatch watch;
-  ResultPrinter printer(output_.format, stdout);
+  ResultLayout layout;
+  layout.max_rows = output_.max_rows;
+  layout.max_width = output_.max_width.value_or(TerminalWidth());
+  ResultPrinter printer(output_.format, out_, layout);
+  std::optional<ResultExport> exported;
+  if (output_.format == "parquet") exported.emplace(output_.file);
   sql::QueryOptions o = options_;
-  o.sink = [&printer](const columnar::RecordBatch& b) { return printer.Add(b); };
+  o.sink = [&printer, &exported](const columnar::RecordBatch& b) {
+    return exported ? exported->Add(b) : printer.Add(b);
+  };
   // A bar on a terminal while a scan reads its files (drawn only past 100 ms, erased when the
   // answer prints); not when rows stream to that same terminal.
-  const bool rows_to_terminal = output_.format != "table" && isatty(STDOUT_FILENO);
+  const bool rows_to_terminal =
+      output_.format != "table" && out_ == stdout && isatty(STDOUT_FILENO);
   Progress progress(
       "query", 0, "files",
       isatty(STDERR_FILENO) && !rows_to_terminal ? ProgressMode::kBar : ProgressMode::kSilent);
@@ -168,6 +209,14 @@ Status QuerySession::RunTraced(const std::string& statement) {
   io::RequestCounts used = Counted().Since(before);
   std::optional<std::string> stats;
   if (output_.stats) stats = StatsJson(r->stats, used, ms);
+  if (exported && r->schema) {
+    // The rows are the file; what was written prints as a statement's message does.
+    FLOE_ASSIGN_OR_RETURN(ExportedFile file, exported->Finish(r->schema->fields));
+    r->message = fmt::format("exported {} row{} to {} (parquet, {} bytes)", file.rows,
+                             file.rows == 1 ? "" : "s", output_.file, file.bytes);
+    r->schema = nullptr;
+    r->batches.clear();
+  }
   if (!r->schema && !r->message.empty() && r->batches.empty()) {
     // A statement without rows (SET, RESET): its one line; csv stays rows only.
     std::string out;
@@ -176,16 +225,21 @@ Status QuerySession::RunTraced(const std::string& statement) {
       columnar::AppendJsonString(r->message, &out);
       if (stats) out += ", \"stats\": " + *stats;
       out += "}\n";
-    } else if (output_.format == "table") {
+    } else if (output_.format == "jsonl") {
+      out = R"({"message": )";
+      columnar::AppendJsonString(r->message, &out);
+      out += "}\n";
+      if (stats) out += "{\"stats\": " + *stats + "}\n";
+    } else if (output_.format != "csv") {
       out = r->message + "\n";
       if (stats) out += *stats + "\n";
     }
-    std::fputs(out.c_str(), stdout);
-    std::fflush(stdout);
+    std::fputs(out.c_str(), out_);
+    std::fflush(out_);
     return {};
   }
   printer.Finish(r->schema ? r->schema->fields : std::vector<columnar::Field>{}, stats, r->message);
-  std::fflush(stdout);
+  std::fflush(out_);
   return {};
 }
 

@@ -7,8 +7,10 @@
 // per request. The file is emptied when the session first writes to it. Not thread-safe.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,13 +22,23 @@
 #include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
 #include "floe/sql/engine.h"
+#include "result_printer.h"
 
 namespace floe::cli {
 
 struct QueryOutput {
-  std::string format = "table";  // table, csv or json
+  std::string format = "table";  // one of kResultFormats (result_printer.h)
   bool stats = false;            // print the stats object after the rows
+  // table: rows shown (0: all) and the width fitted (unset: the terminal's; 0: none).
+  int64_t max_rows = ResultLayout::kDefaultMaxRows;
+  std::optional<size_t> max_width;
+  // --output FILE: the rows go to FILE instead of standard output; with format "parquet" each
+  // statement's rows are a Parquet file (result_export.h), else the printed text.
+  std::string file;
 };
+
+// --format, --max-rows, --max-width and --output on `command`, into `output`.
+void AddOutputOptions(CLI::App* command, QueryOutput* output);
 
 class QuerySession {
  public:
@@ -59,6 +71,9 @@ class QuerySession {
   int statements_ = 0;                  // run so far, numbering a trace's statements
   sql::QueryOptions options_;
   QueryOutput output_;
+  // Where rows print: standard output, or the --output file (not for parquet).
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file_{nullptr, &std::fclose};
+  std::FILE* out_ = stdout;
 };
 
 }  // namespace floe::cli

@@ -1,13 +1,81 @@
 #include "result_printer.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
+#include "floe/columnar/box_renderer.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/value_format.h"
 
 namespace floe::cli {
+namespace {
+
+bool Numeric(const columnar::DataType& t) {
+  using columnar::TypeId;
+  switch (t.id) {
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kFloat16:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kDecimal128:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A Markdown table cell: pipes escaped, line breaks as <br>.
+std::string MarkdownCell(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+      continue;
+    } else if (c == '\n' || c == '\r') {
+      out += "<br>";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsResultFormat(const std::string& format) {
+  return std::ranges::find(kResultFormats, format) != std::end(kResultFormats);
+}
+
+size_t TerminalWidth() {
+  winsize ws{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    return ws.ws_col;
+  }
+  if (const char* columns = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long n = std::strtol(columns, &end, 10);
+    if (end != columns && *end == '\0' && n > 0) return static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+bool ResultPrinter::Table() const {
+  return format_ != "json" && format_ != "jsonl" && format_ != "csv" && format_ != "markdown";
+}
 
 void ResultPrinter::Write(const std::string& s) { std::fwrite(s.data(), 1, s.size(), out_); }
 
@@ -22,6 +90,11 @@ void ResultPrinter::Begin(const std::vector<columnar::Field>& fields) {
       if (i) out += ", ";
       columnar::AppendJsonString(fields_[i].name, &out);
     }
+    out += "], \"types\": [";
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      if (i) out += ", ";
+      columnar::AppendJsonString(fields_[i].type.SqlName(), &out);
+    }
     out += layout_.json_row_per_line ? "],\n \"rows\": [" : "], \"rows\": [";
   } else if (format_ == "csv") {
     for (size_t i = 0; i < fields_.size(); ++i) {
@@ -34,6 +107,12 @@ void ResultPrinter::Begin(const std::vector<columnar::Field>& fields) {
         out += fields_[i].name;
       }
     }
+    out += "\n";
+  } else if (format_ == "markdown") {
+    out += "|";
+    for (const auto& f : fields_) out += " " + MarkdownCell(f.name) + " |";
+    out += "\n|";
+    for (const auto& f : fields_) out += Numeric(f.type) ? " ---: |" : " --- |";
     out += "\n";
   }
   Write(out);
@@ -66,6 +145,7 @@ std::vector<std::string> ResultPrinter::TableCells(const columnar::RecordBatch& 
 Status ResultPrinter::Add(const columnar::RecordBatch& b) {
   if (b.num_rows == 0) return {};
   Begin(b.schema ? b.schema->fields : std::vector<columnar::Field>{});
+  const int64_t max_rows = layout_.max_rows;
   std::string out;
   for (int64_t row = 0; row < b.num_rows; ++row, ++rows_) {
     if (format_ == "json") {
@@ -79,17 +159,30 @@ Status ResultPrinter::Add(const columnar::RecordBatch& b) {
         columnar::AppendJsonValue(*b.columns[c], row, &out);
       }
       out += "]";
+    } else if (format_ == "jsonl") {
+      out += "{";
+      for (int c = 0; c < b.num_columns(); ++c) {
+        if (c) out += ", ";
+        columnar::AppendJsonString(fields_.at(c).name, &out);
+        out += ": ";
+        columnar::AppendJsonValue(*b.columns[c], row, &out);
+      }
+      out += "}\n";
     } else if (format_ == "csv") {
       for (int c = 0; c < b.num_columns(); ++c) {
         if (c) out += ",";
         columnar::AppendCsvValue(*b.columns[c], row, &out);
       }
       out += "\n";
-    } else if (static_cast<int64_t>(head_.size()) < kTableRows / 2) {
+    } else if (format_ == "markdown") {
+      out += "|";
+      for (const auto& cell : TableCells(b, row)) out += " " + MarkdownCell(cell) + " |";
+      out += "\n";
+    } else if (max_rows <= 0 || static_cast<int64_t>(head_.size()) < (max_rows + 1) / 2) {
       head_.push_back(TableCells(b, row));
     } else {
       tail_.push_back(TableCells(b, row));
-      if (static_cast<int64_t>(tail_.size()) > kTableRows / 2) tail_.pop_front();
+      if (static_cast<int64_t>(tail_.size()) > max_rows / 2) tail_.pop_front();
     }
   }
   Write(out);
@@ -107,44 +200,19 @@ void ResultPrinter::Finish(const std::vector<columnar::Field>& fields,
     Write(out);
     return;
   }
-  if (format_ != "csv") {
-    // Aligned text: numbers right, everything else left; NULL spelled out.
-    std::vector<size_t> width(fields_.size());
-    for (size_t i = 0; i < fields_.size(); ++i) width[i] = fields_[i].name.size();
-    auto widen = [&](const std::vector<std::string>& line) {
-      for (size_t i = 0; i < line.size() && i < width.size(); ++i)
-        width[i] = std::max(width[i], line[i].size());
-    };
-    for (const auto& line : head_) widen(line);
-    for (const auto& line : tail_) widen(line);
-    auto numeric = [&](size_t c) {
-      auto id = fields_[c].type.id;
-      return id == columnar::TypeId::kInt64 || id == columnar::TypeId::kFloat64 ||
-             id == columnar::TypeId::kDecimal128 || id == columnar::TypeId::kInt32;
-    };
-    auto print = [&](const std::vector<std::string>& line) {
-      for (size_t i = 0; i < line.size() && i < width.size(); ++i) {
-        out += i ? " | " : "";
-        out += numeric(i) ? fmt::format("{:>{}}", line[i], width[i])
-                          : fmt::format("{:<{}}", line[i], width[i]);
-      }
-      out += "\n";
-    };
-    for (size_t i = 0; i < fields_.size(); ++i) {
-      out += (i ? " | " : "") + fmt::format("{:<{}}", fields_[i].name, width[i]);
-    }
-    out += "\n";
-    for (size_t i = 0; i < fields_.size(); ++i) {
-      out += (i ? "-+-" : "") + std::string(width[i], '-');
-    }
-    out += "\n";
-    for (const auto& line : head_) print(line);
-    const int64_t shown = static_cast<int64_t>(head_.size() + tail_.size());
-    if (shown < rows_) out += fmt::format("... {} more rows ...\n", rows_ - shown);
-    for (const auto& line : tail_) print(line);
-    out +=
-        fmt::format("({} row{}{})\n", rows_, rows_ == 1 ? "" : "s",
-                    shown < rows_ ? fmt::format(", {} shown; --format csv prints all", shown) : "");
+  if (format_ == "jsonl") {
+    if (stats) out += "{\"stats\": " + *stats + "}\n";
+    Write(out);
+    return;
+  }
+  if (Table()) {
+    std::vector<columnar::BoxColumn> columns;
+    for (const auto& f : fields_) columns.push_back({f.name, f.type.SqlName(), Numeric(f.type)});
+    columnar::BoxRows rows;
+    rows.head = std::move(head_);
+    rows.tail.assign(tail_.begin(), tail_.end());
+    rows.total = rows_;
+    out += columnar::RenderBox(columns, rows, layout_.max_width);
     if (!message.empty()) out += message + "\n";
   }
   if (stats) out += *stats + "\n";

@@ -1,9 +1,10 @@
 // ResultPrinter: prints a statement's rows as they arrive, in the formats of CLI.md -- json (one
-// object: columns, rows, stats), csv, and the aligned table -- so an answer of any size costs the
-// memory of a batch: json and csv are written as they come; the table keeps its first and last
-// rows only (kTableRows in all, as DuckDB's box shows), with a line saying how many were left out.
-// `floe query`, `floe table scan` and `floe parquet cat` all print through it. One printer per
-// statement; not thread-safe.
+// object: columns, their types, rows, stats), jsonl (an object per row), csv, markdown, and the
+// table (columnar/box_renderer.h: DuckDB's box, fitted to the terminal) -- so an answer of any
+// size costs the memory of a batch: json, jsonl, csv and markdown are written as they come; the
+// table keeps its first and last rows only (`max_rows` in all), its footer saying how many were
+// left out. `floe query`, `floe table scan`, the listings and `floe parquet cat` all print through
+// it. One printer per statement; not thread-safe.
 #pragma once
 
 #include <cstdio>
@@ -24,13 +25,22 @@ struct ResultLayout {
   // csv: header names quoted as values are when they hold a comma, quote, CR or LF (`parquet
   // cat`); `query` prints them as they are.
   bool csv_quote_names = false;
+  // table: rows shown (the first half and the last half; 0: all) and the width fitted (0: none).
+  int64_t max_rows = kDefaultMaxRows;
+  size_t max_width = 0;
+
+  static constexpr int64_t kDefaultMaxRows = 40;
 };
+
+// The formats rows print in, as `--format` names them.
+inline constexpr const char* kResultFormats[] = {"table", "csv", "json", "jsonl", "markdown"};
+bool IsResultFormat(const std::string& format);
+// The width of the terminal standard output is, or $COLUMNS when set; 0 when neither is known.
+size_t TerminalWidth();
 
 class ResultPrinter {
  public:
-  static constexpr int64_t kTableRows = 40;
-
-  // `format`: "json", "csv", anything else the aligned table.
+  // `format`: one of kResultFormats; anything else the table.
   ResultPrinter(std::string format, std::FILE* out, ResultLayout layout = {})
       : format_(std::move(format)), out_(out), layout_(layout) {}
 
@@ -44,6 +54,7 @@ class ResultPrinter {
  private:
   void Begin(const std::vector<columnar::Field>& fields);
   std::vector<std::string> TableCells(const columnar::RecordBatch& b, int64_t row) const;
+  bool Table() const;
   void Write(const std::string& s);
 
   std::string format_;

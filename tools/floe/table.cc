@@ -7,14 +7,17 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli.h"
 #include "floe/base/clock.h"
+#include "floe/columnar/value_format.h"
 #include "floe/iceberg/alter_table.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/metadata_tables.h"
 #include "floe/iceberg/table.h"
 #include "floe/iceberg/warehouse.h"
+#include "result_printer.h"
 #include "table_internal.h"
 
 namespace floe::cli {
@@ -127,11 +130,54 @@ int Create(const GlobalOptions& g, const TableArgs& a) {
   return 0;
 }
 
+// The listings in a result format: through `floe query`'s printer, as rows of `sql`.
+int PrintListing(const GlobalOptions& g, const TableArgs& a, const std::string& sql_of_table) {
+  auto name = QuotedTableName(a.table);
+  if (!name) return ReportError(name.error());
+  QueryOutput output;
+  output.format = a.format;
+  output.max_width = TerminalWidth();
+  return PrintQuery(g, output, fmt::format(fmt::runtime(sql_of_table), *name));
+}
+
+// `describe --format json`: the table as one object -- Iceberg's JSON forms of its schema,
+// partition spec and sort order, its properties and current snapshot.
+void PrintDescribeJson(const iceberg::Table& t) {
+  const auto& m = t.metadata;
+  nlohmann::ordered_json j;
+  j["table"] = t.id.ToString();
+  j["location"] = m.location;
+  j["metadata_location"] = t.metadata_location;
+  j["format_version"] = m.format_version;
+  j["uuid"] = m.table_uuid;
+  j["schema"] = m.CurrentSchema().ToJson();
+  j["partition_spec"] = m.DefaultSpec().ToJson();
+  j["sort_order"] = m.DefaultSortOrder().ToJson();
+  j["properties"] = m.properties;
+  if (const auto* s = m.CurrentSnapshot()) {
+    j["current_snapshot"] = {
+        {"snapshot_id", s->snapshot_id},
+        {"sequence_number", s->sequence_number},
+        {"committed_at", columnar::FormatTimestamp(s->timestamp_ms, columnar::TimeUnit::kMilli,
+                                                   /*zoned=*/true)},
+        {"summary", s->summary}};
+  } else {
+    j["current_snapshot"] = nullptr;
+  }
+  j["snapshots"] = m.snapshots.size();
+  fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 int Describe(const GlobalOptions& g, const TableArgs& a) {
+  if (a.format != "text" && a.format != "json") return PrintListing(g, a, "DESCRIBE {}");
   auto w = OpenWarehouseFor(g);
   if (!w) return ReportError(w.error());
   auto t = LoadTableFor(*w, a.table);
   if (!t) return ReportError(t.error());
+  if (a.format == "json") {
+    PrintDescribeJson(*t);
+    return 0;
+  }
   const auto& m = t->metadata;
   fmt::print("table      {}\nlocation   {}\nmetadata   {}\nformat     v{}\nuuid       {}\n",
              t->id.ToString(), m.location, t->metadata_location, m.format_version, m.table_uuid);
@@ -161,19 +207,23 @@ int Describe(const GlobalOptions& g, const TableArgs& a) {
 }
 
 int Snapshots(const GlobalOptions& g, const TableArgs& a) {
+  if (a.format != "text") {
+    return PrintListing(g, a, "SELECT * FROM {}.snapshots ORDER BY sequence_number");
+  }
   auto w = OpenWarehouseFor(g);
   if (!w) return ReportError(w.error());
   auto t = LoadTableFor(*w, a.table);
   if (!t) return ReportError(t.error());
   fmt::print("{:<20} {:<20} {:>8} {:<24} {:<10} {:>10} {:>12}\n", "snapshot_id", "parent_id", "seq",
-             "committed_at (UTC)", "operation", "files", "records");
+             "committed_at", "operation", "files", "records");
   const iceberg::Snapshot* current = t->metadata.CurrentSnapshot();
   for (const auto& s : t->metadata.snapshots) {
     auto get = [&](const char* k) {
       auto it = s.summary.find(k);
       return it == s.summary.end() ? std::string("-") : it->second;
     };
-    std::string ts = iceberg::Literal::Timestamp(s.timestamp_ms * 1000).ToString().substr(0, 23);
+    std::string ts =
+        columnar::FormatTimestamp(s.timestamp_ms, columnar::TimeUnit::kMilli, /*zoned=*/true);
     fmt::print("{:<20} {:<20} {:>8} {:<24} {:<10} {:>10} {:>12}{}\n", s.snapshot_id,
                s.parent_snapshot_id ? std::to_string(*s.parent_snapshot_id) : "-",
                s.sequence_number, ts, s.operation(), get("total-data-files"), get("total-records"),
@@ -185,6 +235,7 @@ int Snapshots(const GlobalOptions& g, const TableArgs& a) {
 // The files metadata table, printed per file: partition, size, sequence number (from the entries
 // table) and each column's bounds and null count.
 int Files(const GlobalOptions& g, const TableArgs& a) {
+  if (a.format != "text") return PrintListing(g, a, "SELECT * FROM {}.files");
   auto w = OpenWarehouseFor(g);
   if (!w) return ReportError(w.error());
   auto t = LoadTableFor(*w, a.table);
@@ -241,7 +292,8 @@ int Files(const GlobalOptions& g, const TableArgs& a) {
       if (lo == nullptr || hi == nullptr || lo->IsNull(r) || hi->IsNull(r)) continue;
       auto lv = iceberg::LiteralAt(*lo, r, *f.type), hv = iceberg::LiteralAt(*hi, r, *f.type);
       if (!lv || !hv) continue;
-      fmt::print("    {:<20} [{} .. {}] nulls={}\n", f.name, lv->ToString(), hv->ToString(),
+      fmt::print("    {:<20} [{} .. {}] nulls={}\n", f.name, lv->ToDisplayString(),
+                 hv->ToDisplayString(),
                  nulls == nullptr || nulls->IsNull(r) ? std::string("?")
                                                       : std::to_string(nulls->Value<int64_t>(r)));
     }
@@ -316,9 +368,24 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
   AddAppendCommand(*cmd, options, args);
   AddTableScanCommand(*cmd, options);
   AddTableListCommand(*cmd, options);
-  add("describe", "Schema, partitioning, sort order, properties and current snapshot", Describe);
-  add("snapshots", "Every snapshot with its operation and totals", Snapshots);
-  add("files", "The live data files of the current snapshot with their metrics", Files);
+  auto listing = [&](CLI::App* sub, const char* rows) {
+    sub->add_option("--format", args->format,
+                    fmt::format("text (default: the listing), or {} in table, csv, json, jsonl "
+                                "or markdown",
+                                rows))
+        ->check([](const std::string& f) {
+          return f == "text" || IsResultFormat(f)
+                     ? std::string()
+                     : "'" + f + "' is not a format: text, table, csv, json, jsonl or markdown";
+        });
+  };
+  listing(add("describe", "Schema, partitioning, sort order, properties and current snapshot",
+              Describe),
+          "the table as one JSON object (json), or DESCRIBE's rows");
+  listing(add("snapshots", "Every snapshot with its operation and totals", Snapshots),
+          "the snapshots metadata table's rows");
+  listing(add("files", "The live data files of the current snapshot with their metrics", Files),
+          "the files metadata table's rows");
   AddRewriteCommands(*cmd, options);
   AddExpireCommands(*cmd, options);
   auto* drop = add("drop", "Drop a table from the catalog", Drop);

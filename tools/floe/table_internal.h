@@ -12,6 +12,7 @@
 #include "floe/iceberg/schema.h"
 #include "floe/iceberg/table.h"
 #include "floe/iceberg/warehouse.h"
+#include "query_session.h"
 
 namespace floe::cli {
 
@@ -25,7 +26,15 @@ struct TableArgs {
   std::vector<std::string> properties;
   std::vector<std::string> inputs;  // append: files or folders
   bool purge = false;
+  // describe, snapshots, files: "text" (the listing) or a result format (result_printer.h)
+  std::string format = "text";
 };
+
+// Runs `sql` (a SELECT, SHOW or DESCRIBE) through the query session and prints its rows in
+// `output`'s format: the listings' --format, in the same printer and types as `floe query`.
+int PrintQuery(const GlobalOptions& g, QueryOutput output, const std::string& sql);
+// NAMESPACE.TABLE with every level quoted, so any name is taken as it is.
+Result<std::string> QuotedTableName(const std::string& table);
 
 // Opens the warehouse the global flags name; a missing one is an error unless `create_if_missing`
 // (only commands that make tables create it).

@@ -20,8 +20,7 @@ struct ScanArgs {
   std::string table;
   std::string where;
   std::string columns;
-  std::string format = "table";
-  bool stats = false;
+  QueryOutput output;
   int64_t limit = -1;
   int64_t snapshot = -1;
   // Given only when typed: then they are session settings, over a table's properties.
@@ -38,7 +37,7 @@ std::string QuoteIdentifier(std::string_view name) {
 
 // The SELECT a scan stands for. Names are quoted, so any column or table name is taken as it is.
 Result<std::string> ScanSql(const ScanArgs& a) {
-  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::TableIdentifier::Parse(a.table));
+  FLOE_ASSIGN_OR_RETURN(std::string from, QuotedTableName(a.table));
   std::string select;
   size_t start = 0;
   while (!a.columns.empty() && start <= a.columns.size()) {
@@ -52,9 +51,6 @@ Result<std::string> ScanSql(const ScanArgs& a) {
     start = end + 1;
   }
   if (select.empty()) select = "*";
-  std::string from;
-  for (const auto& level : id.ns) from += QuoteIdentifier(level) + ".";
-  from += QuoteIdentifier(id.name);
   std::string sql = fmt::format("SELECT {} FROM {}", select, from);
   if (a.snapshot >= 0) sql += fmt::format(" FOR VERSION AS OF {}", a.snapshot);
   if (!a.where.empty()) sql += " WHERE " + a.where;
@@ -81,9 +77,7 @@ int Scan(const GlobalOptions& g, const ScanArgs& a) {
     return ReportError(Error{
         e.kind, fmt::format("table scan of '{}' --where '{}': {}", a.table, a.where, e.message)});
   }
-  QueryOutput output;
-  output.format = a.format;
-  output.stats = a.stats;
+  QueryOutput output = a.output;
   auto planner = PlannerOptionsFor(g, a.read_objective.value_or("latency"));
   if (!planner) return ReportError(planner.error());
   auto settings = SettingsFrom(a.sets, a.read_strategy, a.read_objective);
@@ -98,7 +92,7 @@ int Scan(const GlobalOptions& g, const ScanArgs& a) {
 
 struct ListArgs {
   std::string ns;
-  std::string format = "table";
+  QueryOutput output;
 };
 
 int List(const GlobalOptions& g, const ListArgs& a) {
@@ -119,8 +113,12 @@ int List(const GlobalOptions& g, const ListArgs& a) {
     }
     sql += " IN " + ns;
   }
-  QueryOutput output;
-  output.format = a.format;
+  return PrintQuery(g, a.output, sql);
+}
+
+}  // namespace
+
+int PrintQuery(const GlobalOptions& g, QueryOutput output, const std::string& sql) {
   auto planner = PlannerOptionsFor(g, "latency");
   if (!planner) return ReportError(planner.error());
   auto settings = SettingsFrom({}, std::nullopt, std::nullopt);
@@ -133,15 +131,19 @@ int List(const GlobalOptions& g, const ListArgs& a) {
   return 0;
 }
 
-}  // namespace
+Result<std::string> QuotedTableName(const std::string& table) {
+  FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier id, catalog::TableIdentifier::Parse(table));
+  std::string from;
+  for (const auto& level : id.ns) from += QuoteIdentifier(level) + ".";
+  return from + QuoteIdentifier(id.name);
+}
 
 void AddTableListCommand(CLI::App& table_cmd, GlobalOptions& options) {
   auto args = std::make_shared<ListArgs>();
   auto* sub = table_cmd.add_subcommand(
       "list", "The warehouse's tables (in one namespace if given): SHOW TABLES [IN NS]");
   sub->add_option("namespace", args->ns, "Only this namespace, e.g. shop or a.b");
-  sub->add_option("--format", args->format, "table, csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  AddOutputOptions(sub, &args->output);
   sub->callback([&options, args] {
     int rc = List(options, *args);
     std::fflush(stdout);
@@ -159,9 +161,9 @@ void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options) {
   sub->add_option("--where", args->where,
                   "Filter: a SQL WHERE condition, e.g. \"day = '2024-01-03'\"");
   sub->add_option("--columns", args->columns, "Only these columns, comma separated (default all)");
-  sub->add_option("--format", args->format, "table, csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
-  sub->add_flag("--stats", args->stats, "Also print files opened/skipped, requests and bytes");
+  AddOutputOptions(sub, &args->output);
+  sub->add_flag("--stats", args->output.stats,
+                "Also print files opened/skipped, requests and bytes");
   sub->add_option("--limit", args->limit, "At most N rows");
   sub->add_option("--snapshot", args->snapshot, "Read this snapshot id (time travel)");
   sub->add_option("--read-strategy", args->read_strategy,

@@ -119,7 +119,7 @@ int Print(const std::vector<std::string>& names, std::vector<columnar::ColumnPtr
     schema->fields.push_back({names[i], b.columns[i]->type, true});
   }
   b.schema = schema;
-  ResultPrinter printer(format, stdout);
+  ResultPrinter printer(format, stdout, {.max_width = TerminalWidth()});
   if (Status s = printer.Add(b); !s) return ReportError(s.error());
   printer.Finish(schema->fields, std::nullopt, "");
   return 0;
@@ -234,8 +234,9 @@ void AddTraceCommand(CLI::App& app) {
                   "file (default): each file and purpose; purpose: totals per purpose; request: "
                   "every request")
       ->check(CLI::IsMember({"file", "purpose", "request"}));
-  sub->add_option("--format", args->format, "table (default), csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  sub->add_option("--format", args->format, "table (default), csv, json, jsonl or markdown")
+      ->check(CLI::IsMember(
+          std::vector<std::string>(std::begin(kResultFormats), std::end(kResultFormats))));
   sub->callback([args] {
     int rc = Summarize(args->file, args->by, args->format);
     std::fflush(stdout);

@@ -136,6 +136,63 @@ std::string DataType::ToString() const {
   return "?";
 }
 
+std::string DataType::SqlName() const {
+  switch (id) {
+    case TypeId::kNull:
+      return "null";
+    case TypeId::kBool:
+      return "boolean";
+    case TypeId::kInt8:
+      return "tinyint";
+    case TypeId::kInt16:
+      return "smallint";
+    case TypeId::kInt32:
+      return "int";
+    case TypeId::kInt64:
+      return "long";
+    case TypeId::kFloat16:
+      return "float16";
+    case TypeId::kFloat32:
+      return "float";
+    case TypeId::kFloat64:
+      return "double";
+    case TypeId::kDate32:
+      return "date";
+    case TypeId::kTime64:
+      return "time";
+    case TypeId::kTimestamp:
+      return std::string(timezone.empty() ? "timestamp" : "timestamptz") +
+             (unit == TimeUnit::kNano ? "_ns" : "");
+    case TypeId::kString:
+      return "string";
+    case TypeId::kBinary:
+      return "binary";
+    case TypeId::kFixedSizeBinary:
+      return fmt::format("fixed({})", byte_width);
+    case TypeId::kList:
+      return fmt::format("list<{}>", children.at(0).type.SqlName());
+    case TypeId::kStruct: {
+      std::string s = "struct<";
+      for (size_t i = 0; i < children.size(); ++i) {
+        if (i) s += ", ";
+        s += children[i].name + ": " + children[i].type.SqlName();
+      }
+      return s + ">";
+    }
+    case TypeId::kMap: {
+      const auto& entries = children.at(0).type.children;
+      return fmt::format("map<{}, {}>", entries.at(0).type.SqlName(), entries.at(1).type.SqlName());
+    }
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kDecimal128:
+      return ToString();
+  }
+  return "?";
+}
+
 DataType Bool() { return Simple(TypeId::kBool); }
 DataType Int8() { return Simple(TypeId::kInt8); }
 DataType Int16() { return Simple(TypeId::kInt16); }

@@ -59,6 +59,11 @@ struct DataType {
   }
   // "int64", "decimal(10, 2)", "timestamp[us, UTC]", "list<item: string>".
   std::string ToString() const;
+  // The name floe's SQL and outputs give the type, in Iceberg's and Spark's spelling: "long",
+  // "int", "string", "timestamptz", "decimal(10, 2)", "fixed(16)", "list<string>",
+  // "struct<a: int>", "map<string, long>"; Arrow's unsigned and 8/16-bit integers as "tinyint",
+  // "smallint", "uint32", ...
+  std::string SqlName() const;
 
   friend bool operator==(const DataType&, const DataType&);
 };

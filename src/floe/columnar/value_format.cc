@@ -29,7 +29,9 @@ std::string TimeOfDay(int64_t v, TimeUnit u) {
                      Digits(u));
 }
 
-std::string Timestamp(int64_t v, TimeUnit u, bool zoned) {
+}  // namespace
+
+std::string FormatTimestamp(int64_t v, TimeUnit u, bool zoned) {
   const int64_t per_day = PerSecond(u) * 86400;
   const int64_t day = FloorDiv(v, per_day);
   // v - day * per_day cannot overflow: it is the remainder in [0, per_day).
@@ -37,6 +39,8 @@ std::string Timestamp(int64_t v, TimeUnit u, bool zoned) {
       static_cast<uint64_t>(v) - static_cast<uint64_t>(day) * static_cast<uint64_t>(per_day));
   return Date(day) + "T" + TimeOfDay(rem, u) + (zoned ? "Z" : "");
 }
+
+namespace {
 
 std::string Hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -134,7 +138,7 @@ std::string Scalar(const Column& c, int64_t row, bool json, bool* quoted) {
     }
     case TypeId::kTimestamp:
       *quoted = json;
-      return Timestamp(c.Value<int64_t>(row), c.type.unit, !c.type.timezone.empty());
+      return FormatTimestamp(c.Value<int64_t>(row), c.type.unit, !c.type.timezone.empty());
     case TypeId::kString:
       *quoted = json;
       return std::string(c.BytesAt(row));

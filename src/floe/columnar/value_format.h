@@ -24,6 +24,11 @@ std::string DecimalToString(__int128 unscaled, int32_t scale);
 std::string FloatToString(double v, bool json);
 std::string Float32ToString(float v, bool json);
 
+// The one form floe gives a timestamp of `v` units since the epoch, in JSON, tables and listings:
+// ISO 8601, "2024-01-03T12:30:00.000000" (3, 6 or 9 digits by unit), "Z" appended when `zoned`
+// (timestamptz, adjusted to UTC).
+std::string FormatTimestamp(int64_t v, TimeUnit unit, bool zoned);
+
 // Appends the JSON form of column[row]:
 //   bool -> true/false; integers -> numbers; float16/float/double -> FloatToString;
 //   decimal -> "12.50"; date32 -> "2024-01-03"; time64 -> "12:30:00.000000" (6 or 9 digits);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "floe/base/uuid.h"
+#include "floe/columnar/value_format.h"
 
 namespace floe::iceberg {
 
@@ -104,6 +105,14 @@ std::string Int128ToMinimalBigEndian(Int128 v) {
     }
   }
   return be.substr(start);
+}
+
+std::string Literal::ToDisplayString() const {
+  const bool nanos = type_ == TypeId::kTimestampNs || type_ == TypeId::kTimestampTzNs;
+  const bool zoned = type_ == TypeId::kTimestampTz || type_ == TypeId::kTimestampTzNs;
+  if (is_null() || (!nanos && !zoned && type_ != TypeId::kTimestamp)) return ToString();
+  return columnar::FormatTimestamp(
+      AsLong(), nanos ? columnar::TimeUnit::kNano : columnar::TimeUnit::kMicro, zoned);
 }
 
 std::string Literal::ToString() const {

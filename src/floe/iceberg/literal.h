@@ -73,6 +73,9 @@ class Literal {
   const DecimalValue& AsDecimal() const { return std::get<DecimalValue>(v_); }
 
   // Readable form: 42, 'abc', 2024-01-03, 2024-01-03T10:00:00.000000, 12.34, 0x0102.
+  // The value as floe's outputs print it: ToString, but timestamps in the one form of
+  // columnar/value_format.h ("2024-01-03T12:30:00.000000Z" for a timestamptz).
+  std::string ToDisplayString() const;
   std::string ToString() const;
 
   friend bool operator==(const Literal&, const Literal&) = default;

@@ -97,7 +97,7 @@ std::string RenderBounds(const Schema& schema, const std::map<int32_t, std::stri
     if (f != nullptr && f->type->IsPrimitive()) {
       auto lit = DeserializeBound(*f->type, bytes);
       if (lit) {
-        text = lit->ToString();
+        text = lit->ToDisplayString();
         if (f->type->id == TypeId::kString) text = fmt::format("'{}'", text);
       }
     }
@@ -410,7 +410,7 @@ std::string RenderSummaries(const TableMetadata& m, const ManifestFile& mf) {
       if (!b) return "null";
       if (ptype && *ptype && i < (*ptype)->fields.size()) {
         auto lit = DeserializeBound(*(*ptype)->fields[i].type, *b);
-        if (lit) return lit->ToString();
+        if (lit) return lit->ToDisplayString();
       }
       return Literal::Binary(*b).ToString();
     };
