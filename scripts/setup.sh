@@ -45,7 +45,8 @@ packages=(
   libyaml-cpp-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3
 )
-((want_lint)) && packages+=(clang-format clang-tidy-16)
+# The shell's test drives it in a terminal (send-keys, capture-pane).
+((want_lint)) && packages+=(clang-format clang-tidy-16 tmux)
 ((want_python)) && packages+=(python3-venv python3-pip python3-dev)
 
 # The Spark peer runs on Java 17 (Debian's), and its jars come through Maven.

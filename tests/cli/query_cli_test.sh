@@ -204,5 +204,12 @@ check "table snapshots and files --format: the metadata tables' rows" $?
 f table snapshots db.t | sed -n 2p | grep -qE ' [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z '
 check "table snapshots: timestamps in the one form (ISO 8601, Z)" $?
 
+# Dot commands work in piped statements too; a wrong one stops the run, as a failed statement does.
+[[ "$(printf '.mode csv\nselect 40 + 2 as x;\n.quit\nselect 1;\n' | f query)" == $'x\n42' ]]
+check "piped: .mode csv, then .quit ends the input" $?
+printf '.mode csv\n.nope\nselect 1 as y;\n' | f query >"$work/out" 2>"$work/err"
+[[ $? == 2 && ! -s "$work/out" && "$(cat "$work/err")" == "floe: unknown command '.nope'; .help lists them" ]]
+check "piped: an unknown dot command, exit 2, nothing after it runs ($(cat "$work/err"))" $?
+
 echo "query CLI: $pass passed, $fails failed"
 [[ $fails -eq 0 ]]

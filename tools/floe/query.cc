@@ -1,8 +1,8 @@
 // `floe query [-e SQL | -f FILE] [--format table|csv|json] [--stats] [--read-strategy NAME]`:
 // SQL over the warehouse's tables with the four numbers (CLI.md). Requests and bytes come from a
 // CountingStore around the warehouse store, so metadata reads count too. With neither -e nor -f,
-// an interactive shell (libedit: history, multi-line statements ending at ';'), or the statements
-// read from stdin when it is not a terminal. Statements from a file or a pipe run as each one ends.
+// the interactive shell (shell.h), or the statements read from stdin when it is not a terminal.
+// Statements from a file or a pipe run as each one ends.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,7 +11,6 @@
 #include <optional>
 #include <vector>
 
-#include <editline/readline.h>
 #include <fmt/format.h>
 
 #include "cli.h"
@@ -19,6 +18,7 @@
 #include "floe/sql/ddl.h"
 #include "floe/sql/parser.h"
 #include "query_session.h"
+#include "shell.h"
 
 namespace floe::cli {
 namespace {
@@ -33,66 +33,10 @@ struct QueryArgs {
   std::vector<std::string> sets;
 };
 
-// True when `text` holds a complete statement: a ';' outside quotes and comments at its end.
-bool StatementComplete(const std::string& text) {
-  char quote = 0;
-  bool complete = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      complete = false;
-    } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '-') {
-      while (i < text.size() && text[i] != '\n') ++i;
-    } else if (c == ';') {
-      complete = true;
-    } else if (!std::isspace(static_cast<unsigned char>(c))) {
-      complete = false;
-    }
-  }
-  return complete && !quote;
-}
-
-int Shell(QuerySession& s) {
-  std::string history;
-  if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.floe_history";
-  using_history();
-  if (!history.empty()) read_history(history.c_str());
-  std::fprintf(stderr,
-               "floe %s: SQL over Iceberg tables. End statements with ';', quit with .quit\n",
-               FLOE_VERSION);
-  std::string pending;
-  for (;;) {
-    char* line = readline(pending.empty() ? "floe> " : "  ...> ");
-    if (line == nullptr) break;
-    std::string l(line);
-    std::free(line);
-    if (pending.empty()) {
-      std::string t = l;
-      while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
-      if (t == ".quit" || t == ".exit" || t == "\\q") break;
-      if (t.empty()) continue;
-    }
-    pending += pending.empty() ? l : "\n" + l;
-    if (!StatementComplete(pending)) continue;
-    add_history(pending.c_str());
-    for (const auto& st : sql::SplitSql(pending)) {
-      Status r = s.Run(st);
-      if (!r) std::fprintf(stderr, "floe: %s\n", r.error().ToString().c_str());
-    }
-    pending.clear();
-  }
-  if (!history.empty()) write_history(history.c_str());
-  return 0;
-}
-
 // Runs the statements of `f` (a file or a pipe) as each one ends, so a program can drive one
 // long-lived process over a pipe, statement by statement; a statement still open at the end of
-// the input runs then. With `dot_commands`, a .quit or .exit line ends the input, as in the shell.
+// the input runs then. With `dot_commands`, a line that starts one runs as in the shell (shell.h);
+// .quit or .exit ends the input.
 // The first error stops the run.
 int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
   std::string pending;
@@ -113,10 +57,16 @@ int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
   while (status && (n = getline(&line, &cap, f)) >= 0) {
     std::string_view l(line, static_cast<size_t>(n));
     if (dot_commands && pending.find_first_not_of(" \t\r\n") == std::string::npos) {
-      size_t first = l.find_first_not_of(" \t\r");
-      if (first != std::string_view::npos &&
-          (l.substr(first, 5) == ".quit" || l.substr(first, 5) == ".exit")) {
-        break;
+      const DotResult dot = RunDotCommand(s, std::string(l));
+      if (dot == DotResult::kQuit) break;
+      if (dot == DotResult::kFailed) {
+        std::free(line);
+        return 2;  // it said why; later statements do not run, as after a failed statement
+      }
+      if (dot == DotResult::kDone) {
+        ++ran;
+        ++line_of_pending;
+        continue;
       }
     }
     pending += l;

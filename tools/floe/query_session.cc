@@ -149,7 +149,12 @@ Status QuerySession::Run(const std::string& statement) {
     trace = std::make_shared<io::RequestTrace>();
     trace_->Attach(trace);
   }
+  Stopwatch watch;
   auto r = RunTraced(statement);
+  if (output_.timer) {
+    std::fprintf(out_, "Run Time (s): real %.3f\n", watch.ElapsedMs() / 1000);
+    std::fflush(out_);
+  }
   if (trace) {
     trace_->Detach();
     std::vector<io::TracedRequest> requests = trace->Requests();
@@ -177,6 +182,12 @@ Status QuerySession::Run(const std::string& statement) {
   return r;
 }
 
+Result<sql::QueryResult> QuerySession::Collect(const std::string& statement) {
+  sql::QueryOptions o = options_;
+  o.cancelled = nullptr;
+  return engine_->Execute(statement, o);
+}
+
 Status QuerySession::RunTraced(const std::string& statement) {
   io::RequestCounts before = Counted();
   Stopwatch watch;
@@ -187,7 +198,10 @@ Status QuerySession::RunTraced(const std::string& statement) {
   std::optional<ResultExport> exported;
   if (output_.format == "parquet") exported.emplace(output_.file);
   sql::QueryOptions o = options_;
-  o.sink = [&printer, &exported](const columnar::RecordBatch& b) {
+  o.sink = [&printer, &exported, &o](const columnar::RecordBatch& b) -> Status {
+    if (o.cancelled && o.cancelled()) {
+      return std::unexpected(Error{ErrorKind::kCancelled, "the statement was cancelled"});
+    }
     return exported ? exported->Add(b) : printer.Add(b);
   };
   // A bar on a terminal while a scan reads its files (drawn only past 100 ms, erased when the

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +33,7 @@ struct QueryOutput {
   // table: rows shown (0: all) and the width fitted (unset: the terminal's; 0: none).
   int64_t max_rows = ResultLayout::kDefaultMaxRows;
   std::optional<size_t> max_width;
+  bool timer = false;  // print each statement's wall time after it (the shell's .timer on)
   // --output FILE: the rows go to FILE instead of standard output; with format "parquet" each
   // statement's rows are a Parquet file (result_export.h), else the printed text.
   std::string file;
@@ -53,6 +55,14 @@ class QuerySession {
   // Runs one statement and prints its rows as they come; on an error mid-answer what was printed
   // stays, and the error is returned for the caller to report.
   Status Run(const std::string& statement);
+  // Runs one statement for its rows, printing nothing and counting nothing (the shell's
+  // completion reads table and column names so).
+  Result<sql::QueryResult> Collect(const std::string& statement);
+
+  // How rows print from the next statement on (the shell's .mode, .maxrows, .stats).
+  QueryOutput& output() { return output_; }
+  // Asked as statements run; true stops the running one with a kCancelled error (Ctrl-C).
+  void set_cancelled(std::function<bool()> cancelled) { options_.cancelled = std::move(cancelled); }
 
  private:
   QuerySession() = default;

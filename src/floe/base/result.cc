@@ -18,6 +18,8 @@ std::string_view ErrorKindName(ErrorKind kind) {
       return "corrupt";
     case ErrorKind::kInternal:
       return "internal error";
+    case ErrorKind::kCancelled:
+      return "cancelled";
   }
   return "error";
 }

@@ -21,6 +21,7 @@ enum class ErrorKind {
   kUnsupported,   // valid input that floe does not handle (yet)
   kCorrupt,       // stored bytes break their format's rules
   kInternal,      // a bug in floe
+  kCancelled,     // the user stopped it (Ctrl-C in the shell)
 };
 
 std::string_view ErrorKindName(ErrorKind kind);

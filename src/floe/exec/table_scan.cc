@@ -190,6 +190,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   iceberg::ScanHooks hooks;
   hooks.evaluate_residual = ResidualMatcher();
   hooks.on_file_done = options.on_file_done;
+  hooks.cancelled = options.cancelled;
   hooks.table_schema = &schema;
   Status read = iceberg::ReadScan(
       plan.tasks, projected, io, options.read != nullptr ? *options.read : kDefaults, hooks,

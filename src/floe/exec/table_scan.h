@@ -40,6 +40,8 @@ struct TableScanOptions {
   int threads = 2;
   // Progress: files read and files the scan plans, from the reading threads.
   std::function<void(size_t done, size_t total)> on_file_done;
+  // Asked before each file is read: true stops the scan (iceberg::ScanHooks::cancelled).
+  std::function<bool()> cancelled;
 };
 
 using ScanConsumer = std::function<Status(int worker, columnar::RecordBatch batch)>;

@@ -755,6 +755,12 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
       }
       i -= prefetch.size();
       if (i >= tasks.size()) return;
+      if (hooks.cancelled && hooks.cancelled()) {
+        std::lock_guard lock(mu);
+        if (!first_error) first_error = Error{ErrorKind::kCancelled, "the statement was cancelled"};
+        failed.store(true);
+        return;
+      }
       Status st = read_one(i);
       if (st && hooks.on_file_done) hooks.on_file_done(++files_done, tasks.size());
       if (!st) {

@@ -71,6 +71,9 @@ struct ScanHooks {
   // The table's schema, which types the columns equality deletes compare (they need not be in
   // `projected`); needed only when a task has equality delete files.
   const Schema* table_schema = nullptr;
+  // Asked before each file is read, from the reading threads: true stops the scan with a
+  // kCancelled error (Ctrl-C in the shell). Unset: never.
+  std::function<bool()> cancelled;
 };
 
 // Receives batches conformed to the projected schema. Called by one thread at a time, batches of

@@ -253,6 +253,7 @@ Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::Ex
     so.read = &options.read;
     so.threads = options.threads;
     so.on_file_done = options.progress;
+    so.cancelled = options.cancelled;
     return exec::ScanTable(plan.table, *ctx.wh->io, so, consume, stats);
   }
   if (plan.source == LogicalPlan::Source::kJoin) return RunJoin(plan, ctx, stats, consume);

@@ -35,6 +35,9 @@ struct QueryOptions {
   ResultSink sink;
   // Called as a table scan reads its files (files read, files planned), from its threads.
   std::function<void(size_t done, size_t total)> progress;
+  // Asked as table scans read, from their threads: true stops the statement with a kCancelled
+  // error (the shell's Ctrl-C). Unset: never.
+  std::function<bool()> cancelled;
 };
 
 struct QueryResult {
