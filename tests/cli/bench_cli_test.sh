@@ -183,6 +183,30 @@ PY
 check "bench from u.src unpinned: its current snapshot, pinned for the run" $?
 [[ "$("$floe" --warehouse "$work/user" query --format csv -e 'SELECT count(*) FROM u.src.snapshots' | tail -1)" == 2 ]]
 check "the source table is left as it was" $?
+# advise against the table in the user's warehouse: its source is that table at its current
+# snapshot, same-shape questions merge (their count the daily weight), and what floe cannot ask
+# (another table, a DELETE, a function floe lacks) is listed in a comment -- then it runs as is.
+cat >"$work/ulog.sql" <<'SQL'
+SELECT * FROM u.src WHERE customer_id = 7;
+SELECT * FROM u.src WHERE customer_id = 9;
+SELECT * FROM u.src WHERE customer_id = 11;
+SELECT count(*) FROM u.src WHERE event_ts >= '2024-01-02' AND event_ts < '2024-01-03';
+SELECT count(*) FROM u.src WHERE event_ts >= '2024-01-04' AND event_ts < '2024-01-05';
+SELECT s.country, count(*) FROM u.src s JOIN u.dim d ON s.customer_id = d.id GROUP BY 1;
+DELETE FROM u.src WHERE customer_id = 1;
+SELECT no_such_function(amount) FROM u.src;
+SQL
+"$floe" --warehouse "$work/user" advise --queries "$work/ulog.sql" --table u.src >"$work/uadvised.yaml"
+u="$work/uadvised.yaml"
+grep -Pzo "source:\n  table: u.src\n  snapshot: $now_snap\n" "$u" >/dev/null &&
+  [[ "$(grep -c '^  - name: q' "$u")" == 2 ]] &&
+  grep -Pzo '    sql: "SELECT \* FROM \{table\} WHERE customer_id = 7"\n    daily: 3\n' "$u" >/dev/null &&
+  grep -Pzo "    sql: \"SELECT count\(\*\) FROM \{table\} WHERE event_ts >= '2024-01-02' AND event_ts < '2024-01-03'\"\n    daily: 2\n" "$u" >/dev/null &&
+  grep -q '^#      -> also reads u.dim, which' "$u" && grep -q '^#   1x DELETE FROM u.src WHERE customer_id = 1$' "$u" &&
+  grep -q '^#      -> floe cannot run it: unsupported: .*no_such_function' "$u"
+check "advise --warehouse: the table as source at its snapshot, shapes merged, the rest commented" $?
+"$floe" --warehouse "$work/user" --quiet bench "$work/uadvised.yaml" --rounds 1 --warmup 0 >/dev/null 2>"$work/uadvised.err"
+check "the advised worksheet runs as it is: $(cat "$work/uadvised.err")" $?
 expect_error "bench: a missing source table" "source.table: table 'u.nope' does not exist" -- bash -c \
   "sed 's/u.src/u.nope/' '$work/fromtable.yaml' >'$work/bad3.yaml'; '$floe' --warehouse '$work/user' --quiet bench '$work/bad3.yaml'"
 expect_error "bench: a source snapshot the table lacks" "source.table: table u.src has no snapshot 12345" -- bash -c \

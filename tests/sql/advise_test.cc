@@ -109,5 +109,64 @@ TEST(Advise, CountsTheParsedConditionNotTheText) {
   EXPECT_FALSE(a->queries[1].point);
 }
 
+// Statements that differ only in their literals are one question, asked as often as they were
+// logged together: a lookup of another id, a range of other days, an IN list of another length.
+TEST(Advise, SameShapeStatementsMergeWithTheirCount) {
+  auto a = AnalyzeQueryLog(
+      "SELECT * FROM s.t WHERE id = 7;\n"
+      "SELECT * FROM s.t WHERE id = 9;\n"
+      "SELECT * FROM s.t WHERE id IN (1, 2, 3);\n"
+      "SELECT * FROM s.t WHERE id IN (4);\n"
+      "SELECT * FROM s.t WHERE name = 'it''s';\n"
+      "SELECT * FROM s.t WHERE name = 'b';\n"
+      "SELECT * FROM s.t WHERE id = 7 AND name = 'b';\n"
+      "SELECT * FROM s.t2 WHERE id = 7;\n",
+      "s.t");
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  EXPECT_EQ(a->statements, 7);
+  std::vector<std::pair<std::string, int>> got;
+  for (const auto& q : a->queries) got.emplace_back(q.sql, q.count);
+  const std::vector<std::pair<std::string, int>> want = {
+      {"SELECT * FROM s.t WHERE id = 7", 2},
+      {"SELECT * FROM s.t WHERE id IN (1, 2, 3)", 2},
+      {"SELECT * FROM s.t WHERE name = 'it''s'", 2},
+      {"SELECT * FROM s.t WHERE id = 7 AND name = 'b'", 1}};
+  EXPECT_EQ(got, want);
+  // Every statement's filters still count.
+  EXPECT_EQ(Find(*a, "id")->equality, 3);
+  EXPECT_EQ(Find(*a, "id")->in_list, 2);
+  auto w = ParseWorksheet(AdviseWorksheet(*a, "s.t"));
+  ASSERT_TRUE(w.has_value()) << w.error().ToString();
+  ASSERT_EQ(w->questions.size(), 4u);
+  EXPECT_EQ(w->questions[0].daily, 2);
+}
+
+// What a worksheet cannot ask is listed in a comment, not kept as a question: a statement that
+// is not a SELECT, and one that also reads another table (a CTE's name is not one).
+TEST(Advise, StatementsTheWorksheetCannotAskAreCommentedOut) {
+  auto a = AnalyzeQueryLog(
+      "SELECT count(*) FROM s.t WHERE id = 1;\n"
+      "SELECT * FROM s.t JOIN s.dim d ON s.t.k = d.k WHERE d.name = 'x';\n"
+      "DELETE FROM s.t WHERE id = 3;\n"
+      "WITH recent AS (SELECT * FROM s.t WHERE id > 5) SELECT count(*) FROM recent;\n",
+      "s.t");
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  ASSERT_EQ(a->queries.size(), 4u);
+  EXPECT_EQ(a->queries[0].cannot_run, "");
+  EXPECT_NE(a->queries[1].cannot_run.find("also reads s.dim"), std::string::npos);
+  EXPECT_NE(a->queries[2].cannot_run.find("not a SELECT"), std::string::npos);
+  EXPECT_EQ(a->queries[3].cannot_run, "");
+  const std::string yaml = AdviseWorksheet(*a, "s.t", {.snapshot = 42});
+  EXPECT_NE(yaml.find("source:\n  table: s.t\n  snapshot: 42\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("#   1x DELETE FROM s.t WHERE id = 3\n#      -> not a SELECT"),
+            std::string::npos)
+      << yaml;
+  auto w = ParseWorksheet(yaml);
+  ASSERT_TRUE(w.has_value()) << w.error().ToString() << "\n" << yaml;
+  ASSERT_EQ(w->questions.size(), 2u);
+  EXPECT_EQ(w->questions[0].sql, "SELECT count(*) FROM {table} WHERE id = 1");
+  EXPECT_EQ(w->questions[1].name, "q2");
+}
+
 }  // namespace
 }  // namespace floe::sql

@@ -23,6 +23,8 @@
 #include "floe/sql/engine.h"
 #include "floe/sql/query_log.h"
 #include "peer_engines.h"
+#include "query_session.h"
+#include "table_internal.h"
 
 namespace floe::cli {
 namespace {
@@ -405,7 +407,32 @@ struct AdviseArgs {
   std::string table;
 };
 
-int Advise(const AdviseArgs& a) {
+// With the table in the warehouse --warehouse names, the worksheet's source pins its current
+// snapshot, and each question is planned there (EXPLAIN, which reads metadata only): one floe
+// cannot run is left out, with floe's reason.
+bench::AdviseSource CheckAgainstWarehouse(const GlobalOptions& g, const std::string& table,
+                                          bench::QueryLogAnalysis* analysis) {
+  bench::AdviseSource source;
+  auto w = OpenWarehouseFor(g);
+  if (!w) return source;
+  auto t = LoadTableFor(*w, table);
+  if (!t) return source;
+  if (const auto* s = t->metadata.CurrentSnapshot()) source.snapshot = s->snapshot_id;
+  auto planner = PlannerOptionsFor(g, "latency");
+  auto settings = SettingsFrom({}, std::nullopt, std::nullopt);
+  if (!planner || !settings) return source;
+  auto session = QuerySession::Open(g, parquet::ReadStrategy::kFloe, *planner, QueryOutput{},
+                                    std::move(*settings));
+  if (!session) return source;
+  for (auto& q : analysis->queries) {
+    if (!q.cannot_run.empty()) continue;
+    auto planned = (*session)->Collect("EXPLAIN " + q.sql);
+    if (!planned) q.cannot_run = "floe cannot run it: " + planned.error().ToString();
+  }
+  return source;
+}
+
+int Advise(const GlobalOptions& g, const AdviseArgs& a) {
   std::ifstream in(a.queries);
   if (!in)
     return ReportError(
@@ -418,7 +445,8 @@ int Advise(const AdviseArgs& a) {
     e.message = a.queries + ": " + e.message;
     return ReportError(e);
   }
-  fmt::print("{}", bench::AdviseWorksheet(*analysis, a.table));
+  const bench::AdviseSource source = CheckAgainstWarehouse(g, a.table, &*analysis);
+  fmt::print("{}", bench::AdviseWorksheet(*analysis, a.table, source));
   return 0;
 }
 
@@ -507,12 +535,15 @@ void AddDemoCommand(CLI::App& app, GlobalOptions& options) {
 void AddAdviseCommand(CLI::App& app, GlobalOptions& options) {
   auto args = std::make_shared<AdviseArgs>();
   auto* cmd = app.add_subcommand(
-      "advise", "Derive a starting worksheet from a query log (printed on stdout)");
+      "advise",
+      "Derive a starting worksheet from a query log (printed on stdout): its source the table "
+      "itself (with --warehouse holding it: pinned to its current snapshot, each question planned "
+      "there first)");
   cmd->add_option("--queries", args->queries, "Query log: SQL statements separated by ';'")
       ->required();
   cmd->add_option("--table", args->table, "The table to design, NAMESPACE.TABLE")->required();
-  cmd->callback([args] {
-    int rc = Advise(*args);
+  cmd->callback([&options, args] {
+    int rc = Advise(options, *args);
     if (rc != 0) std::exit(rc);
   });
 }

@@ -18,7 +18,8 @@ std::string Lower(std::string_view s) {
 
 }  // namespace
 
-std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table) {
+std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table,
+                            const AdviseSource& source) {
   // Partition: the most used temporal filter, by day (coarse: a day holds many rows, and a
   // question on a day or a range of days then opens only its partitions).
   const ColumnUse* part = nullptr;
@@ -33,7 +34,9 @@ std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table) {
     if (!sort || score(c) > score(*sort)) sort = &c;
   }
   int point = 0, scans = 0;
-  for (const auto& q : a.queries) (q.point ? point : scans) += q.count;
+  for (const auto& q : a.queries) {
+    if (q.cannot_run.empty()) (q.point ? point : scans) += q.count;
+  }
   std::string out;
   out += fmt::format("# Starting worksheet for {}, derived by `floe advise` from {} statements.\n",
                      table, a.statements);
@@ -48,9 +51,13 @@ std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table) {
   out += fmt::format("table: {}\n", table.find('.') == std::string_view::npos
                                         ? "advise." + std::string(table)
                                         : std::string(table));
+  out +=
+      "# The rows: the table the log queries, read from `floe bench --warehouse W` (the one it\n";
+  out += "# lives in)";
+  out += source.snapshot ? ", as of the snapshot it was at when advised.\n" : ".\n";
   out += "source:\n";
-  out += "  # Point this at a sample of the table's data (Parquet files or a folder of them).\n";
-  out += "  parquet: [./sample]\n";
+  out += fmt::format("  table: {}\n", table);
+  if (source.snapshot) out += fmt::format("  snapshot: {}\n", *source.snapshot);
   out += "designs:\n";
   out += "  - name: baseline\n";
   out += "    description: unpartitioned, unsorted (what a plain append gives)\n";
@@ -92,10 +99,20 @@ std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table) {
     out += fmt::format("    target_file_size: {}\n", mostly_point ? "8MB" : "128MB");
     out += "    maintenance:\n      - rewrite: sort\n";
   }
+  // Statements the worksheet cannot ask, said once each, above the questions.
+  bool left_out = false;
+  for (const auto& q : a.queries) {
+    if (q.cannot_run.empty()) continue;
+    if (!left_out) out += "# Left out of the questions (the worksheet asks only what floe runs):\n";
+    left_out = true;
+    out += fmt::format("#   {}x {}\n#      -> {}\n", q.count, q.sql, q.cannot_run);
+  }
   out += "questions:\n";
   const std::string want = Lower(table);
-  for (size_t i = 0; i < a.queries.size(); ++i) {
-    const auto& q = a.queries[i];
+  int number = 0;
+  for (const auto& q : a.queries) {
+    if (!q.cannot_run.empty()) continue;
+    ++number;
     std::string sql = q.sql;
     // The table name becomes {table}, matched case-insensitively.
     std::string lower = Lower(sql);
@@ -106,9 +123,10 @@ std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table) {
     }
     std::string quoted;
     for (char ch : sql) quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
-    out += fmt::format("  - name: q{}{}\n    sql: \"{}\"\n    daily: {}\n", i + 1,
+    out += fmt::format("  - name: q{}{}\n    sql: \"{}\"\n    daily: {}\n", number,
                        q.point ? " (point)" : "", quoted, q.count);
   }
+  if (number == 0) out += "  []  # none of the log's statements can be asked as they are\n";
   return out;
 }
 

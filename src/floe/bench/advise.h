@@ -4,6 +4,8 @@
 // YAML comment. The analysis is plain data here, so bench knows no SQL.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,10 +24,13 @@ struct ColumnUse {
 };
 
 struct LoggedQuery {
-  std::string sql;        // as logged (trimmed)
-  int count = 0;          // identical statements folded together
+  std::string sql;        // as logged (trimmed): the first of its shape
+  int count = 0;          // statements of the same shape (differing only in literals) folded
   bool point = false;     // an equality filter on some column and nothing scanned wider
   bool filtered = false;  // has a WHERE condition that was counted
+  // Why the worksheet cannot ask it (not a SELECT, reads other tables, floe cannot plan it):
+  // such a statement is listed in a comment, not kept as a question. Empty: it is a question.
+  std::string cannot_run;
 };
 
 struct QueryLogAnalysis {
@@ -34,7 +39,14 @@ struct QueryLogAnalysis {
   std::vector<LoggedQuery> queries;
 };
 
+// Where the worksheet's rows come from: the table the log queries, in the warehouse `floe bench
+// --warehouse` names, pinned to `snapshot` when known (the table's current one when advised).
+struct AdviseSource {
+  std::optional<int64_t> snapshot;
+};
+
 // The worksheet YAML (with comments) for `table` ("NS.T") derived from the analysis.
-std::string AdviseWorksheet(const QueryLogAnalysis& analysis, std::string_view table);
+std::string AdviseWorksheet(const QueryLogAnalysis& analysis, std::string_view table,
+                            const AdviseSource& source = {});
 
 }  // namespace floe::bench

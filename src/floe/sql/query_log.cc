@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -59,24 +60,76 @@ bool TemporalName(std::string_view c) {
          c.ends_with("time") || c.ends_with("timestamp") || c == "day";
 }
 
-// Whether `node` reads the table `want` ("ns.t", lower case) anywhere, subqueries included.
-bool Reads(const json& node, const std::string& want) {
+// The relations `node` names anywhere, subqueries included ("ns.t", lower case), and the names
+// its WITH clauses define.
+void Relations(const json& node, std::set<std::string>* tables, std::set<std::string>* ctes) {
   if (node.is_array()) {
-    return std::any_of(node.begin(), node.end(), [&](const json& n) { return Reads(n, want); });
+    for (const auto& n : node) Relations(n, tables, ctes);
+    return;
   }
-  if (!node.is_object()) return false;
+  if (!node.is_object()) return;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    if (it.key() == "RangeVar" && it->is_object()) {
+    // A RangeVar node, or the target of DELETE, UPDATE, INSERT and MERGE (a RangeVar field
+    // without the node's wrapper).
+    if ((it.key() == "RangeVar" || it.key() == "relation") && it->is_object() &&
+        it->contains("relname")) {
       std::string name;
       for (const char* k : {"catalogname", "schemaname", "relname"}) {
         if (!it->contains(k)) continue;
         name += (name.empty() ? "" : ".") + Lower((*it)[k].get<std::string>());
       }
-      if (name == want || name.ends_with("." + want)) return true;
+      tables->insert(name);
     }
-    if (Reads(*it, want)) return true;
+    if (it.key() == "CommonTableExpr" && it->is_object() && it->contains("ctename")) {
+      ctes->insert(Lower((*it)["ctename"].get<std::string>()));
+    }
+    Relations(*it, tables, ctes);
   }
-  return false;
+}
+
+bool Names(const std::string& name, const std::string& want) {
+  return name == want || name.ends_with("." + want);
+}
+
+// A statement's shape: its text with every literal a '?' (and a list of them one '?'), so that
+// the same question asked for other values folds into one.
+std::string Shape(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    const bool starts_word = i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) ||
+                                         s[i - 1] == '_' || s[i - 1] == '.');
+    if (ch == '\'') {
+      size_t j = i + 1;
+      while (j < s.size() && !(s[j] == '\'' && (j + 1 >= s.size() || s[j + 1] != '\''))) {
+        j += s[j] == '\'' ? 2 : 1;
+      }
+      i = j;
+      out += '?';
+    } else if (std::isdigit(static_cast<unsigned char>(ch)) && starts_word) {
+      while (i + 1 < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '.')) {
+        ++i;
+      }
+      out += '?';
+    } else {
+      out += ch;
+    }
+  }
+  // "?, ?, ?" -> "?"
+  std::string folded;
+  for (char ch : out) {
+    if (ch == '?' && folded.ends_with("?, ")) {
+      folded.resize(folded.size() - 2);
+      continue;
+    }
+    if (ch == '?' && folded.ends_with("?,")) {
+      folded.pop_back();
+      continue;
+    }
+    folded += ch;
+  }
+  return folded;
 }
 
 struct Operand {
@@ -203,24 +256,45 @@ struct Counter {
 Result<bench::QueryLogAnalysis> AnalyzeQueryLog(std::string_view log, std::string_view table) {
   bench::QueryLogAnalysis a;
   std::map<std::string, ColumnUse> uses;
-  std::map<std::string, size_t> seen;
+  std::map<std::string, size_t> seen;  // by shape
   const std::string want = Lower(std::string(table));
   for (const auto& text : SplitSql(log)) {
     const std::string stmt = Normalize(text);
     if (stmt.empty()) continue;
     auto parsed = ParseStatement(stmt);
     if (!parsed) continue;  // not SQL floe's parser reads: skipped
-    if (!want.empty() && !Reads(parsed->node, want)) continue;
+    std::set<std::string> tables, ctes;
+    Relations(parsed->node, &tables, &ctes);
+    if (!want.empty() &&
+        std::ranges::none_of(tables, [&](const std::string& t) { return Names(t, want); })) {
+      continue;
+    }
     ++a.statements;
-    auto it = seen.find(stmt);
+    const std::string shape = Shape(stmt);
+    auto it = seen.find(shape);
     size_t index;
     if (it != seen.end()) {
       index = it->second;
       a.queries[index].count++;
     } else {
       index = a.queries.size();
-      seen[stmt] = index;
-      a.queries.push_back({stmt, 1, false, false});
+      seen[shape] = index;
+      LoggedQuery q{stmt, 1, false, false, ""};
+      std::vector<std::string> others;
+      for (const auto& t : tables) {
+        if (!Names(t, want) && !ctes.contains(t)) others.push_back(t);
+      }
+      if (parsed->kind != "SelectStmt") {
+        q.cannot_run = "not a SELECT: a worksheet's questions read the table";
+      } else if (!others.empty()) {
+        std::string list;
+        for (const auto& t : others) list += (list.empty() ? "" : ", ") + t;
+        q.cannot_run = fmt::format(
+            "also reads {}, which the designs' warehouse does not hold (a worksheet builds one "
+            "table)",
+            list);
+      }
+      a.queries.push_back(std::move(q));
     }
     // The conditions that select rows: WHERE (and those of the subqueries in it).
     if (parsed->kind != "SelectStmt" || !parsed->node.contains("whereClause")) continue;
