@@ -103,6 +103,23 @@ assert r[1]["data_files_opened"] <= 12, r[1]
 assert r[0]["rows"] == 1 and r[0]["first_value"] == r[1]["first_value"], r
 PY
   check "bench: files opened per design" $?
+  # Each floe result carries the stats object `floe query --stats` prints, the same keys and
+  # the same figures as the result's own.
+  "$floe" --warehouse "$work/report/warehouse" --quiet query --format json --stats \
+    -e "SELECT count(*) FROM b.ev_a WHERE customer_id = 7" >"$work/query_stats.json"
+  python3 - "$work/tiny.json" "$work/query_stats.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+q = json.load(open(sys.argv[2]))["stats"]
+for r in d["questions"][0]["results"]:
+    s = r["stats"]
+    assert s.keys() == q.keys(), (s.keys(), q.keys())
+    assert s["data_files_opened"] == r["data_files_opened"], r
+    assert s["bytes_fetched"] == r["bytes_fetched"], r
+    assert s["requests"] == {k: v for k, v in r["requests"].items() if k != "POST"}, r
+assert d["questions"][0]["results"][0]["stats"]["data_files_skipped"] == {"partition": 0, "bounds": 0}
+PY
+  check "bench --json: each result's stats object is floe query's" $?
 fi
 # bench builds in a warehouse of its own and never drops a table it did not make: a user's table
 # named like a design, in --warehouse, is untouched.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The command-line contract of CLI.md: help lists every subcommand, errors are one line on stderr
+# The command-line contract of docs/cli.md: help lists every subcommand, errors are one line on stderr
 # with a non-zero exit, global flags are accepted before or after the subcommand.
 set -u
 floe="$1"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `floe query` as CLI.md gives it: -e and -f, the three formats, the exact JSON form with stats,
+# `floe query` as docs/cli.md gives it: -e and -f, the three formats, the exact JSON form with stats,
 # global flags before and after the subcommand, statements from stdin, and bad input (unknown
 # table or column, type mismatch, division by zero, malformed literal, syntax, unsupported) as one
 # line on stderr with a non-zero exit.
@@ -33,7 +33,7 @@ check "csv" $?
 check "json without stats" $?
 out="$(f query --format json --stats -e "select count(*) as n from db.t where day = '2024-01-04'")"
 echo "$out" | grep -qE '^\{"columns": \["n"\], "types": \["long"\], "rows": \[\[1\]\], "stats": \{"data_files_opened": 1, "data_files_skipped": \{"partition": 1, "bounds": 0\}, "row_groups_read": 1, "row_groups_skipped": 0, "pages_skipped": 0, "requests": \{"GET": [0-9]+, "HEAD": 0, "PUT": 0, "LIST": 0, "DELETE": 0\}, "bytes_fetched": [0-9]+, "wall_ms": [0-9.]+\}\}$'
-check "json with stats: the exact form of CLI.md ($out)" $?
+check "json with stats: the exact form of docs/cli.md ($out)" $?
 # The table format shows a value as it is: quotes inside it are not CSV-doubled; a newline shows
 # as its escape, so each row stays one line.
 nl_sql="select 'say \"hi\"' as q, name, 'a"$'\n'"b' as nl from db.t where id = 3"

@@ -1,5 +1,5 @@
-// `floe bench WORKSHEET`, `floe demo` and `floe advise`: the main job (CLI.md). The work is the
-// bench module's; this file parses flags, asks questions through the SQL engine, and prints.
+// `floe bench WORKSHEET`, `floe demo` and `floe advise`: the main job (docs/cli.md). The work is
+// the bench module's; this file parses flags, asks questions through the SQL engine, and prints.
 #include <stdlib.h>
 
 #include <algorithm>
@@ -47,6 +47,7 @@ bench::QuestionFnFactory EngineQuestions(bool cold, const parquet::ReadPlannerOp
           FLOE_ASSIGN_OR_RETURN(sql::QueryResult r, engine.Execute(sql, options));
           bench::QuestionOutcome out;
           out.data_files_opened = r.stats.data_files_opened;
+          out.scan = r.stats;
           for (const auto& b : r.batches) {
             if (out.rows == 0 && b.num_rows > 0 && b.num_columns() > 0)
               out.first_value = columnar::ValueToString(*b.columns[0], 0);

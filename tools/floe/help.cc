@@ -23,7 +23,8 @@ constexpr const char* kExitCodes =
 
 std::string SimulationFooter() {
   return "--simulate-s3=KEY=VALUE,... models S3's latency and bandwidth: floe help simulate-s3.\n"
-         "Exit codes: floe help exit-codes.";
+         "Exit codes: floe help exit-codes. The command line: docs/cli.md; worksheets: "
+         "docs/worksheet.md (in floe's repository).";
 }
 
 void AddHelpCommand(CLI::App& app) {

@@ -1,5 +1,5 @@
 // floe: measure an Iceberg table design before placing it. This file wires the subcommands of
-// CLI.md together; each subcommand lives in the file named after it.
+// docs/cli.md together; each subcommand lives in the file named after it.
 #include <malloc.h>
 
 #include <algorithm>

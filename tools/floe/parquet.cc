@@ -1,6 +1,6 @@
 // `floe parquet inspect|cat`: a Parquet file's footer in readable form, and its rows as CSV, as
-// the JSON of CLI.md or as a table, through `floe query`'s result printer. PATH is a local file or
-// a store URI whose last segment is the key.
+// the JSON of docs/cli.md or as a table, through `floe query`'s result printer. PATH is a local
+// file or a store URI whose last segment is the key.
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -272,7 +272,7 @@ int Cat(const GlobalOptions& g, const ParquetArgs& a) {
   parquet::ReadFileOptions options;
   options.fetch.read.columns = SplitList(a.columns);
   options.fetch.read.limit = a.limit;
-  // The result printer of `floe query`, in cat's layout of CLI.md; batches printed as they are
+  // The result printer of `floe query`, in cat's layout of docs/cli.md; batches printed as they are
   // decoded, in file order.
   ResultPrinter printer(
       a.format, stdout,

@@ -1,6 +1,6 @@
 // `floe query [-e SQL | -f FILE] [--format table|csv|json] [--stats] [--read-strategy NAME]`:
-// SQL over the warehouse's tables with the four numbers (CLI.md). Requests and bytes come from a
-// CountingStore around the warehouse store, so metadata reads count too. With neither -e nor -f,
+// SQL over the warehouse's tables with the four numbers (docs/cli.md). Requests and bytes come from
+// a CountingStore around the warehouse store, so metadata reads count too. With neither -e nor -f,
 // the interactive shell (shell.h), or the statements read from stdin when it is not a terminal.
 // Statements from a file or a pipe run as each one ends.
 #include <unistd.h>

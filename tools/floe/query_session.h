@@ -1,8 +1,8 @@
 // QuerySession: the SQL engine over the warehouse the global flags name, with a CountingStore
 // around every store it opens, running statements one at a time and printing each through
-// ResultPrinter in CLI.md's formats with its four numbers. The one way the CLI answers a query:
-// `floe query` and `floe table scan` both run through it. With the setting `trace` (SET trace =
-// 'FILE', --trace FILE) each statement's requests are appended to FILE as JSON lines (a
+// ResultPrinter in docs/cli.md's formats with its four numbers. The one way the CLI answers a
+// query: `floe query` and `floe table scan` both run through it. With the setting `trace` (SET
+// trace = 'FILE', --trace FILE) each statement's requests are appended to FILE as JSON lines (a
 // TracingStore around every store; io/request_trace.h): first a line for the statement, then one
 // per request. The file is emptied when the session first writes to it. Not thread-safe.
 #pragma once

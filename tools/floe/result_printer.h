@@ -1,6 +1,6 @@
-// ResultPrinter: prints a statement's rows as they arrive, in the formats of CLI.md -- json (one
-// object: columns, their types, rows, stats), jsonl (an object per row), csv, markdown, and the
-// table (columnar/box_renderer.h: DuckDB's box, fitted to the terminal) -- so an answer of any
+// ResultPrinter: prints a statement's rows as they arrive, in the formats of docs/cli.md -- json
+// (one object: columns, their types, rows, stats), jsonl (an object per row), csv, markdown, and
+// the table (columnar/box_renderer.h: DuckDB's box, fitted to the terminal) -- so an answer of any
 // size costs the memory of a batch: json, jsonl, csv and markdown are written as they come; the
 // table keeps its first and last rows only (`max_rows` in all), its footer saying how many were
 // left out. `floe query`, `floe table scan`, the listings and `floe parquet cat` all print through
@@ -18,7 +18,7 @@
 
 namespace floe::cli {
 
-// Where the commands' forms of one format differ, as CLI.md gives them.
+// Where the commands' forms of one format differ, as docs/cli.md gives them.
 struct ResultLayout {
   // json: each row on a line of its own (`parquet cat`) rather than the answer on one line.
   bool json_row_per_line = false;

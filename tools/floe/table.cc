@@ -1,5 +1,5 @@
 // `floe table`: create, describe, list snapshots and files, and drop Iceberg tables in the
-// warehouse (CLI.md). The work is the iceberg module's; this file parses flags and prints.
+// warehouse (docs/cli.md). The work is the iceberg module's; this file parses flags and prints.
 #include <cctype>
 #include <cstdio>
 #include <fstream>

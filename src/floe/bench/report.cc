@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floe/bench/schedule.h"
+#include "floe/bench/stats_json.h"
 
 namespace floe::bench {
 namespace {
@@ -78,6 +79,8 @@ nlohmann::json MeasurementJson(const Measurement& m) {
             {"latency_ms", SpreadJson(m.latency)},
             {"verdict", m.verdict}};
   if (!m.differs_from_floe.empty()) j["differs_from_floe"] = m.differs_from_floe;
+  // floe's own: the last measured run's stats, the object `floe query --stats` prints.
+  if (m.scan) j["stats"] = json::parse(StatsJson(*m.scan, m.counts, m.last_ms));
   return j;
 }
 

@@ -679,9 +679,11 @@ Result<BenchResult> RunBench(const Worksheet& sheet, const BenchOptions& options
           arms.emplace_back([&ask, &counting, &row, d, text]() -> Result<double> {
             counting->Reset();
             Stopwatch watch;
-            FLOE_RETURN_IF_ERROR(ask(text));
+            FLOE_ASSIGN_OR_RETURN(QuestionOutcome outcome, ask(text));
             const double ms = watch.ElapsedMs();
             row[d].counts = counting->Snapshot();
+            row[d].scan = std::move(outcome.scan);
+            row[d].last_ms = ms;
             return ms;
           });
           arm_of.emplace_back(0, d);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/scan_metrics.h"
 #include "floe/bench/cost_model.h"
 #include "floe/bench/protocol.h"
 #include "floe/bench/worksheet.h"
@@ -35,6 +36,9 @@ struct QuestionOutcome {
   // The statement's time as the engine measured it (its own work, not the caller's preparations
   // around it); unset: the runner's clock around the call.
   std::optional<double> engine_ms;
+  // What floe's scans did (files skipped and why, row groups, pages, deletes); unset for another
+  // engine, which reports only what its proxy counts.
+  std::optional<ScanMetrics> scan;
 };
 
 // Answers one SQL statement against the warehouse it was made for.
@@ -120,6 +124,10 @@ struct Measurement {
   int64_t rows = 0;
   std::string first_value;
   Spread latency;
+  // floe's scans in the last measured run, and that run's time: the stats object `floe query
+  // --stats` prints, in the JSON report. Unset for another engine.
+  std::optional<ScanMetrics> scan;
+  double last_ms = 0;
   std::string verdict;  // protocol verdict among the designs: "best", "~best" or ""
   // Another engine's measurement whose answer (rows, first value) is not floe's: floe's, as
   // "rows N, first V", for the report. Empty when they agree (or for floe itself).

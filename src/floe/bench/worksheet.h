@@ -44,7 +44,7 @@ struct Design {
   // CREATE TABLE ... PARTITIONED BY, WRITE ORDERED BY, INSERT per write, CALL rewrite_data_files;
   // its change rounds and compaction run there too). BenchOptions::writers supplies the engine.
   std::string built_by = "floe";
-  std::string partition_by;  // Iceberg transform syntax (CLI.md SPEC)
+  std::string partition_by;  // Iceberg transform syntax (docs/cli.md's SPEC)
   std::string sort_by;       // ORDER, applied within each write task
   int writes = 0;            // 0: the source's
   int tasks_per_write = 1;   // each write split into this many tasks, each writing its own files

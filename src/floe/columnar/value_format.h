@@ -1,6 +1,7 @@
-// Text forms of column values for CLI.md's output contracts: exact, canonical JSON values (numbers,
-// ISO 8601 strings for temporal types, strings for decimals, hex for binary, arrays and objects for
-// nested values, null) and CSV fields, so tests can compare them with other readers'. Pure.
+// Text forms of column values for docs/cli.md's output contracts: exact, canonical JSON values
+// (numbers, ISO 8601 strings for temporal types, strings for decimals, hex for binary, arrays and
+// objects for nested values, null) and CSV fields, so tests can compare them with other readers'.
+// Pure.
 #pragma once
 
 #include <cstdint>

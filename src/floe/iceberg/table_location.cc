@@ -42,8 +42,8 @@ std::string DefaultTableLocation(std::string_view warehouse_root,
   std::string root(warehouse_root);
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   std::string ns = EscapeSegment(id.NamespaceString());
-  // "<warehouse>/catalog.db" is a local warehouse's catalog file (CLI.md), not a directory. '%'
-  // is always escaped, so "%63" (a 'c') names no other namespace.
+  // "<warehouse>/catalog.db" is a local warehouse's catalog file (docs/cli.md), not a directory.
+  // '%' is always escaped, so "%63" (a 'c') names no other namespace.
   if (ns == "catalog") ns = "%63atalog";
   return fmt::format("{}/{}.db/{}", root, ns, EscapeSegment(id.name));
 }

@@ -1,4 +1,4 @@
-// Warehouse: a store plus a catalog, opened from the URIs of CLI.md. A local warehouse is a
+// Warehouse: a store plus a catalog, opened from the URIs of docs/cli.md. A local warehouse is a
 // directory holding catalog.db (the SQLite catalog named "floe") and the tables under
 // <namespace>.db/<table>/; an s3:// warehouse keeps its catalog in a local SQLite file that must be
 // named (`catalog`), since nothing ties a file of this machine's working directory to the bucket.

@@ -45,7 +45,7 @@ struct RequestCounts {
   // bytes; objects_read, which is not additive, is the later count's.
   RequestCounts Since(const RequestCounts& earlier) const;
   friend bool operator==(const RequestCounts&, const RequestCounts&) = default;
-  // {"GET": 1, "HEAD": 0, ...} as CLI.md's stats print it.
+  // {"GET": 1, "HEAD": 0, ...} as docs/cli.md's stats print it.
   std::string ToJson() const;
 };
 
