@@ -171,6 +171,8 @@ TEST(Worksheet, BadInputNamesTheKey) {
       {src + "designs: [{name: A, built_by: trino}]\n" + qs,
        {"designs[0].built_by", "floe or spark", "'trino'"}},
       {src + "designs: [{name: A}, {name: A}]\n" + qs, {"designs[1].name", "duplicate"}},
+      {src + "designs: [{name: B day}, {name: b-day}]\n" + qs,
+       {"designs[1].name", "'b-day' would be built as the same table as 'B day' (bench.t_b_day)"}},
       {src + "designs: [{sort_by: id}]\n" + qs, {"designs[0].name", "missing"}},
       {src + "designs: [{name: A, maintenance: [{rewrite: zorder}]}]\n" + qs,
        {"designs[0].maintenance[0].rewrite", "'zorder'"}},

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -346,11 +347,20 @@ struct Reader {
       return Bad(origin, "designs", designs.IsDefined() ? designs : root,
                  "expected a non-empty list of designs");
     std::set<std::string> names;
+    std::map<std::string, std::string> by_table;  // design table -> the design it is built for
     for (size_t i = 0; i < designs.size(); ++i) {
       FLOE_ASSIGN_OR_RETURN(Design d, DesignAt(designs[i], fmt::format("designs[{}]", i)));
       if (!names.insert(d.name).second)
         return Bad(origin, fmt::format("designs[{}].name", i), designs[i]["name"],
                    fmt::format("duplicate design name '{}'", d.name));
+      // Two names that differ only in case or punctuation would build the same table.
+      const std::string table = DesignTableName(w, d);
+      if (auto [it, fresh] = by_table.emplace(table, d.name); !fresh) {
+        return Bad(origin, fmt::format("designs[{}].name", i), designs[i]["name"],
+                   fmt::format("design '{}' would be built as the same table as '{}' ({}); give "
+                               "it a name that differs in more than case and punctuation",
+                               d.name, it->second, table));
+      }
       w.designs.push_back(std::move(d));
     }
     const YAML::Node& questions = root["questions"];
