@@ -186,6 +186,30 @@ check "--format parquet without --output: exit 2 ($(cat "$work/err"))" $?
 f query --output "$work/rows.csv" --format csv -e "select 1 as a; select 2 as b" >"$work/out" &&
   [[ ! -s "$work/out" && "$(cat "$work/rows.csv")" == $'a\n1\nb\n2' ]]
 check "--output FILE with a text format: the printed rows go there" $?
+# A failing statement leaves an earlier --output file as it was; a failed write is an error.
+echo keep >"$work/keep.csv"
+f query --format csv --output "$work/keep.csv" -e "SELEC 1" 2>/dev/null
+[[ $? == 2 && "$(cat "$work/keep.csv")" == keep && -z "$(ls "$work" | grep floe-tmp)" ]]
+check "--output: a statement that fails leaves FILE as it was" $?
+f query --format csv --output /dev/full -e "select 1 as a" 2>"$work/err"
+[[ $? == 1 && "$(cat "$work/err")" == "floe: io error: writing the rows to '/dev/full' failed: No space left on device" && -c /dev/full ]]
+check "--output /dev/full: the failed write is an error, and the device stays a device ($(cat "$work/err"))" $?
+f query --format csv -e "select 1 as a" >/dev/full 2>"$work/err"
+[[ $? == 1 ]] && grep -q "writing the rows to standard output failed" "$work/err"
+check "a full standard output is an error" $?
+f query --format parquet --output "$work/one.parquet" -e "select id from db.fmt order by id; select 2 as b" >"$work/out" 2>"$work/err"
+[[ $? == 2 ]] && grep -q "holds one query's rows" "$work/err" &&
+  [[ "$("$floe" parquet cat "$work/one.parquet" --format csv | tr '\n' ' ')" == "id 1 2 3 " ]]
+check "--format parquet: a second query is refused, the first's rows kept" $?
+COLUMNS=20 f query --output "$work/wide.txt" -e "select id, day, name, score from db.fmt where id = 1" &&
+  [[ "$(tail -1 "$work/wide.txt")" == "1 row" ]]
+check "a table written to --output is not fitted to the terminal" $?
+[[ "$(printf -- '-- a note\n.mode csv\nselect 1 as one;\n' | f query)" == $'one\n1' ]]
+check "piped: a comment before a dot command" $?
+f query --max-width -3 -e "select 1" 2>"$work/err"
+[[ $? == 2 ]] && grep -q -- "--max-width: '-3' is not a count" "$work/err"
+check "--max-width -3 is refused" $?
+
 # The listings take --format too, in the same printer and types.
 f table describe db.t --format json | python3 -c '
 import json, sys

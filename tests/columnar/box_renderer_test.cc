@@ -83,6 +83,24 @@ TEST(BoxRendererTest, TooManyColumnsLeaveOutTheMiddle) {
             "1 row, 10 columns (3 shown)\n");
 }
 
+TEST(BoxRendererTest, WideCharactersTakeTwoCells) {
+  EXPECT_EQ(DisplayWidth("日本語"), 6u);
+  EXPECT_EQ(DisplayWidth("e\u0301"), 1u);  // e + combining acute
+  EXPECT_EQ(FitToWidth("日本語テキスト", 6), "日本…");
+  EXPECT_EQ(FitToWidth("日本語テキスト", 5), "日本…");
+  BoxRows rows{{{"1", "日本"}, {"2", "abcd"}}, {}, 2};
+  const std::string box = RenderBox(IdName(), rows, 0);
+  EXPECT_NE(box.find("│    1 │ 日本   │\n"), std::string::npos) << box;
+  EXPECT_NE(box.find("│    2 │ abcd   │\n"), std::string::npos) << box;
+}
+
+TEST(BoxRendererTest, OneColumnNarrowerThanTheMinimumStillShows) {
+  BoxRows rows{{{"abcdefghij"}}, {}, 1};
+  const std::string box = RenderBox({{"s", "string", false}}, rows, 7);
+  EXPECT_NE(box.find("│ ab… │\n"), std::string::npos) << box;  // 1 + (3 + 3) = 7 cells
+  EXPECT_TRUE(box.ends_with("\n1 row\n")) << box;
+}
+
 TEST(BoxRendererTest, WidthCountsCodePoints) {
   EXPECT_EQ(DisplayWidth("naïve…"), 6u);
   EXPECT_EQ(FitToWidth("naïveté", 5), "naïv…");

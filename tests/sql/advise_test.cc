@@ -168,5 +168,44 @@ TEST(Advise, StatementsTheWorksheetCannotAskAreCommentedOut) {
   EXPECT_EQ(w->questions[1].name, "q2");
 }
 
+// A question's SQL reads back from the worksheet as it was logged: a newline inside a literal, a
+// backslash and a quote survive the YAML; a comment line stays one line.
+TEST(Advise, QuestionsReadBackAsLogged) {
+  auto a = AnalyzeQueryLog(
+      "SELECT * FROM s.t WHERE note = 'line1\nline2' AND re = '\\d+\"';\n"
+      "DELETE FROM s.t WHERE note = 'a\nb';\n",
+      "s.t");
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  const std::string yaml = AdviseWorksheet(*a, "s.t");
+  auto w = ParseWorksheet(yaml);
+  ASSERT_TRUE(w.has_value()) << w.error().ToString() << "\n" << yaml;
+  ASSERT_EQ(w->questions.size(), 1u);
+  EXPECT_EQ(w->questions[0].sql,
+            "SELECT * FROM {table} WHERE note = 'line1\nline2' AND re = '\\d+\"'");
+  EXPECT_NE(yaml.find("#   1x DELETE FROM s.t WHERE note = 'a\\nb'\n"), std::string::npos) << yaml;
+}
+
+// Shapes fold literals only: quoted identifiers, ordinals after BY and the arguments of a call
+// keep questions apart; an IN list of any length is one.
+TEST(Advise, ShapesKeepDifferentQuestionsApart) {
+  auto a = AnalyzeQueryLog(
+      "SELECT * FROM s.t WHERE \"sales 2023\" = 1;\n"
+      "SELECT * FROM s.t WHERE \"sales 2024\" = 1;\n"
+      "SELECT * FROM s.t WHERE \"o'x\" = 1 AND s = 'q';\n"
+      "SELECT * FROM s.t WHERE s = 'q';\n"
+      "SELECT substr(s, 1, 2) FROM s.t;\n"
+      "SELECT substr(s, 3) FROM s.t;\n"
+      "SELECT a, count(*) FROM s.t GROUP BY 1 ORDER BY 2;\n"
+      "SELECT a, count(*) FROM s.t GROUP BY 1 ORDER BY 1;\n"
+      "SELECT * FROM s.t WHERE id IN (1, 2) LIMIT 5;\n"
+      "SELECT * FROM s.t WHERE id IN (7) LIMIT 10;\n",
+      "s.t");
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  EXPECT_EQ(a->statements, 10);
+  EXPECT_EQ(a->queries.size(), 9u);
+  EXPECT_EQ(a->queries.front().count, 2);
+  EXPECT_EQ(a->queries.front().sql, "SELECT * FROM s.t WHERE id IN (1, 2) LIMIT 5");
+}
+
 }  // namespace
 }  // namespace floe::sql

@@ -56,7 +56,7 @@ int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
   Status status;
   while (status && (n = getline(&line, &cap, f)) >= 0) {
     std::string_view l(line, static_cast<size_t>(n));
-    if (dot_commands && pending.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (dot_commands && OnlyComments(pending)) {
       const DotResult dot = RunDotCommand(s, std::string(l));
       if (dot == DotResult::kQuit) break;
       if (dot == DotResult::kFailed) {
@@ -65,7 +65,8 @@ int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
       }
       if (dot == DotResult::kDone) {
         ++ran;
-        ++line_of_pending;
+        line_of_pending += 1 + static_cast<int>(std::count(pending.begin(), pending.end(), '\n'));
+        pending.clear();  // the comments before it
         continue;
       }
     }
@@ -116,25 +117,31 @@ int Query(const GlobalOptions& g, const QueryArgs& a) {
     return ReportError(session.error());
   }
   QuerySession& s = **session;
-
-  if (file != nullptr) {
-    int rc = RunStream(s, file, false);
-    if (file != stdin) std::fclose(file);
-    return rc;
-  }
-  if (a.sql.empty()) {
-    if (isatty(STDIN_FILENO)) return Shell(s);
-    return RunStream(s, stdin, true);  // piped statements
-  }
-  auto statements = sql::SplitSql(a.sql, /*first_line=*/1);
-  if (statements.empty()) {
-    return ReportError(Error{ErrorKind::kInvalidInput, "no SQL statement given"});
-  }
-  for (const auto& st : statements) {
-    Status r = s.Run(st);
-    if (!r) return ReportError(r.error());
-  }
-  return 0;
+  auto run = [&]() -> int {
+    if (file != nullptr) {
+      int rc = RunStream(s, file, false);
+      if (file != stdin) std::fclose(file);
+      return rc;
+    }
+    if (a.sql.empty()) {
+      if (isatty(STDIN_FILENO)) return Shell(s);
+      return RunStream(s, stdin, true);  // piped statements
+    }
+    auto statements = sql::SplitSql(a.sql, /*first_line=*/1);
+    if (statements.empty()) {
+      return ReportError(Error{ErrorKind::kInvalidInput, "no SQL statement given"});
+    }
+    for (const auto& st : statements) {
+      Status r = s.Run(st);
+      if (!r) return ReportError(r.error());
+    }
+    return 0;
+  };
+  const int rc = run();
+  // The --output file, in place once a statement succeeded (also after a later one failed).
+  Status closed = s.Close();
+  if (!closed && rc == 0) return ReportError(closed.error());
+  return rc;
 }
 
 }  // namespace

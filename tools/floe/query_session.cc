@@ -14,10 +14,23 @@
 #include "floe/base/progress.h"
 #include "floe/bench/stats_json.h"
 #include "floe/columnar/value_format.h"
+#include "floe/sql/parser.h"
 #include "result_export.h"
 #include "result_printer.h"
 
 namespace floe::cli {
+
+namespace {
+
+// A count of rows or characters: digits only, at most a billion.
+std::string NotACount(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 10 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && std::stoll(text) <= 1'000'000'000) return "";
+  return "'" + text + "' is not a count (0 to 1000000000)";
+}
+
+}  // namespace
 
 void AddOutputOptions(CLI::App* command, QueryOutput* output) {
   command
@@ -32,10 +45,12 @@ void AddOutputOptions(CLI::App* command, QueryOutput* output) {
   command
       ->add_option("--max-rows", output->max_rows,
                    "table: rows shown, the first and the last halves (default 40; 0: all)")
-      ->check(CLI::NonNegativeNumber);
-  command->add_option("--max-width", output->max_width,
-                      "table: the width fitted, in characters (default: the terminal's; 0: no "
-                      "limit)");
+      ->check(NotACount);
+  command
+      ->add_option("--max-width", output->max_width,
+                   "table: the width fitted, in characters (default: the terminal's; 0: no "
+                   "limit)")
+      ->check(NotACount);
   command->add_option("--output", output->file,
                       "FILE: write the rows there instead of standard output (with --format "
                       "parquet, a Parquet file of the statement's rows)");
@@ -51,11 +66,8 @@ Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
   }
   std::unique_ptr<QuerySession> s(new QuerySession());
   if (!output.file.empty() && output.format != "parquet") {
-    s->out_file_.reset(std::fopen(output.file.c_str(), "wb"));
-    if (!s->out_file_) {
-      return IOError("--output '{}' cannot be written: {}", output.file, std::strerror(errno));
-    }
-    s->out_ = s->out_file_.get();
+    FLOE_ASSIGN_OR_RETURN(s->out_file_, OutputFile::Open(output.file));
+    s->out_ = s->out_file_->file();
   }
   s->options_.read.strategy = strategy;
   s->options_.read.planner = planner;
@@ -81,6 +93,16 @@ Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
   s->engine_->settings() = std::move(settings);
   return s;
 }
+
+Status QuerySession::Close() {
+  if (!out_file_) return {};
+  std::unique_ptr<OutputFile> out = std::move(out_file_);
+  out_ = stdout;
+  if (!succeeded_) return {};  // FILE as it was: the temporary file goes with `out`
+  return out->Commit();
+}
+
+QuerySession::~QuerySession() { (void)Close(); }
 
 io::RequestCounts QuerySession::Counted() {
   std::lock_guard lock(counters_mu_);
@@ -113,10 +135,15 @@ Status QuerySession::Run(const std::string& statement) {
   }
   Stopwatch watch;
   auto r = RunTraced(statement);
-  if (output_.timer) {
-    std::fprintf(out_, "Run Time (s): real %.3f\n", watch.ElapsedMs() / 1000);
-    std::fflush(out_);
+  if (output_.timer) std::fprintf(out_, "Run Time (s): real %.3f\n", watch.ElapsedMs() / 1000);
+  if (std::fflush(out_) != 0 || std::ferror(out_)) {
+    std::clearerr(out_);
+    const std::string where =
+        out_ == stdout ? std::string("standard output") : "'" + output_.file + "'";
+    Status failed = IOError("writing the rows to {} failed: {}", where, std::strerror(errno));
+    if (r) r = failed;
   }
+  if (r) succeeded_ = true;
   if (trace) {
     trace_->Detach();
     std::vector<io::TracedRequest> requests = trace->Requests();
@@ -155,10 +182,25 @@ Status QuerySession::RunTraced(const std::string& statement) {
   Stopwatch watch;
   ResultLayout layout;
   layout.max_rows = output_.max_rows;
-  layout.max_width = output_.max_width.value_or(TerminalWidth());
+  // A file gets the whole box: the terminal's width is the terminal's.
+  layout.max_width = output_.max_width.value_or(out_ == stdout ? TerminalWidth() : 0);
   ResultPrinter printer(output_.format, out_, layout);
+  // --format parquet exports a query's rows (SELECT, VALUES, a set operation); a statement that
+  // changes tables prints its counts as usual. The file holds one query's rows: a second query
+  // is refused before it runs.
   std::optional<ResultExport> exported;
-  if (output_.format == "parquet") exported.emplace(output_.file);
+  if (output_.format == "parquet") {
+    auto parsed = sql::ParseStatement(statement);
+    if (parsed && parsed->kind == "SelectStmt") {
+      if (exported_) {
+        return InvalidInput(
+            "--output '{}' --format parquet holds one query's rows, and an earlier query's are "
+            "there; run this one on its own",
+            output_.file);
+      }
+      exported.emplace(output_.file);
+    }
+  }
   sql::QueryOptions o = options_;
   o.sink = [&printer, &exported, &o](const columnar::RecordBatch& b) -> Status {
     if (o.cancelled && o.cancelled()) {
@@ -186,6 +228,7 @@ Status QuerySession::RunTraced(const std::string& statement) {
   std::optional<std::string> stats;
   if (output_.stats) stats = bench::StatsJson(r->stats, used, ms);
   if (exported && r->schema) {
+    exported_ = true;
     // The rows are the file; what was written prints as a statement's message does.
     FLOE_ASSIGN_OR_RETURN(ExportedFile file, exported->Finish(r->schema->fields));
     r->message = fmt::format("exported {} row{} to {} (parquet, {} bytes)", file.rows,

@@ -23,6 +23,7 @@
 #include "floe/parquet/read_planner.h"
 #include "floe/parquet/read_strategy.h"
 #include "floe/sql/engine.h"
+#include "result_export.h"
 #include "result_printer.h"
 
 namespace floe::cli {
@@ -53,8 +54,13 @@ class QuerySession {
                                                     bool create_if_missing = false);
 
   // Runs one statement and prints its rows as they come; on an error mid-answer what was printed
-  // stays, and the error is returned for the caller to report.
+  // stays, and the error is returned for the caller to report. A write that fails (a full disk,
+  // a closed pipe) is the statement's error.
   Status Run(const std::string& statement);
+  // Ends the session's output: an --output file is put in place when a statement succeeded (and
+  // left as it was when none did). The destructor does the same for a session not closed.
+  Status Close();
+  ~QuerySession();
   // Runs one statement for its rows, printing nothing and counting nothing (the shell's
   // completion reads table and column names so).
   Result<sql::QueryResult> Collect(const std::string& statement);
@@ -81,9 +87,12 @@ class QuerySession {
   int statements_ = 0;                  // run so far, numbering a trace's statements
   sql::QueryOptions options_;
   QueryOutput output_;
-  // Where rows print: standard output, or the --output file (not for parquet).
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file_{nullptr, &std::fclose};
+  // Where rows print: standard output, or the --output file (not for parquet), put in place by
+  // Close once a statement has succeeded.
+  std::unique_ptr<OutputFile> out_file_;
   std::FILE* out_ = stdout;
+  bool succeeded_ = false;  // a statement ran to its end
+  bool exported_ = false;   // --format parquet: a statement's rows are the file
 };
 
 }  // namespace floe::cli

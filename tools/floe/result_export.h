@@ -1,10 +1,11 @@
-// ResultExport: `--output FILE --format parquet` -- a statement's rows written to a local Parquet
-// file as they arrive (floe's writer, zstd, page index), instead of printed. The file appears only
-// when the answer is complete: rows go to a temporary file beside it, renamed over FILE at the
-// end, so a statement that fails leaves an earlier FILE as it was. One export per statement; not
-// thread-safe.
+// Where `--output FILE` puts rows. OutputFile: FILE written whole or not at all -- the bytes go to
+// a temporary file beside it, renamed over FILE when committed, so a statement that fails leaves
+// an earlier FILE as it was; a FILE that is not a regular file (a device, a pipe, /dev/stdout) is
+// written in place instead, never replaced. ResultExport: `--format parquet` -- a statement's rows
+// written to a Parquet file as they arrive (floe's writer: zstd, page index). Not thread-safe.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,23 @@
 
 namespace floe::cli {
 
+class OutputFile {
+ public:
+  static Result<std::unique_ptr<OutputFile>> Open(const std::string& path);
+  ~OutputFile();  // uncommitted: the temporary file is removed, FILE left as it was
+
+  std::FILE* file() { return file_; }
+  const std::string& path() const { return path_; }
+  // Flushes, closes and puts the bytes in place; a write error is reported here (and FILE kept).
+  Status Commit();
+
+ private:
+  OutputFile() = default;
+  std::string path_;
+  std::string temp_;  // empty: written in place
+  std::FILE* file_ = nullptr;
+};
+
 struct ExportedFile {
   int64_t rows = 0;
   int64_t bytes = 0;
@@ -22,7 +40,7 @@ struct ExportedFile {
 class ResultExport {
  public:
   explicit ResultExport(std::string path);
-  ~ResultExport();  // removes the temporary file of an unfinished export
+  ~ResultExport();
 
   // Rows of the answer, in order; every batch has the output's columns.
   Status Add(const columnar::RecordBatch& batch);

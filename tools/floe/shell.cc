@@ -254,6 +254,17 @@ bool StatementComplete(const std::string& text) {
   return complete && !quote;
 }
 
+bool OnlyComments(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '-' && i + 1 < text.size() && text[i + 1] == '-') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (!std::isspace(static_cast<unsigned char>(text[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 DotResult RunDotCommand(QuerySession& s, const std::string& line) {
   const size_t first = line.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || line[first] != '.') return DotResult::kNotDot;
@@ -354,10 +365,11 @@ int Shell(QuerySession& s) {
     }
     std::string l(line);
     std::free(line);
-    if (pending.empty()) {
-      if (l.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (OnlyComments(pending)) {
+      if (pending.empty() && l.find_first_not_of(" \t\r") == std::string::npos) continue;
       DotResult dot = RunDotCommand(s, l);
       if (dot != DotResult::kNotDot) {
+        pending.clear();  // the comments before it
         add_history(l.c_str());
         if (!history.empty()) write_history(history.c_str());
         if (dot == DotResult::kQuit) break;

@@ -15,6 +15,8 @@ namespace floe::cli {
 
 // True when `text` holds a complete statement: a ';' outside quotes and comments at its end.
 bool StatementComplete(const std::string& text);
+// True when `text` is nothing but whitespace and `--` comments: a dot command may follow it.
+bool OnlyComments(const std::string& text);
 
 enum class DotResult {
   kNotDot,  // the line is SQL

@@ -87,6 +87,7 @@ int Scan(const GlobalOptions& g, const ScanArgs& a) {
   if (!session) return ReportError(session.error());
   Status run = (*session)->Run(*sql);
   if (!run) return ReportError(in_query(run.error()));
+  if (Status closed = (*session)->Close(); !closed) return ReportError(closed.error());
   return 0;
 }
 
@@ -128,6 +129,7 @@ int PrintQuery(const GlobalOptions& g, QueryOutput output, const std::string& sq
   if (!session) return ReportError(session.error());
   Status run = (*session)->Run(sql);
   if (!run) return ReportError(run.error());
+  if (Status closed = (*session)->Close(); !closed) return ReportError(closed.error());
   return 0;
 }
 

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "floe/columnar/box_renderer.h"
+
 namespace floe::bench {
 namespace {
 
@@ -105,7 +107,8 @@ std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table,
     if (q.cannot_run.empty()) continue;
     if (!left_out) out += "# Left out of the questions (the worksheet asks only what floe runs):\n";
     left_out = true;
-    out += fmt::format("#   {}x {}\n#      -> {}\n", q.count, q.sql, q.cannot_run);
+    out += fmt::format("#   {}x {}\n#      -> {}\n", q.count, columnar::OneLine(q.sql),
+                       columnar::OneLine(q.cannot_run));
   }
   out += "questions:\n";
   const std::string want = Lower(table);
@@ -121,8 +124,30 @@ std::string AdviseWorksheet(const QueryLogAnalysis& a, std::string_view table,
       sql.replace(pos, want.size(), "{table}");
       lower.replace(pos, want.size(), "{table}");
     }
+    // A YAML double-quoted scalar: backslashes, quotes and line breaks escaped, so the SQL reads
+    // back as it was (a newline inside a string literal included).
     std::string quoted;
-    for (char ch : sql) quoted += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+    for (char ch : sql) {
+      switch (ch) {
+        case '"':
+          quoted += "\\\"";
+          break;
+        case '\\':
+          quoted += "\\\\";
+          break;
+        case '\n':
+          quoted += "\\n";
+          break;
+        case '\r':
+          quoted += "\\r";
+          break;
+        case '\t':
+          quoted += "\\t";
+          break;
+        default:
+          quoted += ch;
+      }
+    }
     out += fmt::format("  - name: q{}{}\n    sql: \"{}\"\n    daily: {}\n", number,
                        q.point ? " (point)" : "", quoted, q.count);
   }

@@ -20,6 +20,34 @@ size_t CodePointLength(std::string_view s, size_t i) {
   return n;
 }
 
+// The code point of the `n` bytes at `s[i]` (a byte that starts none: itself).
+char32_t Decode(std::string_view s, size_t i, size_t n) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (n == 1) return c;
+  char32_t cp = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  return cp;
+}
+
+// Terminal cells of a code point: 0 for combining marks and zero-width characters, 2 for East
+// Asian wide and full-width characters and emoji, 1 for the rest (Unicode's East Asian Width,
+// in the main ranges).
+size_t Cells(char32_t cp) {
+  if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) ||
+      (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0x1AB0 && cp <= 0x1AFF) ||
+      (cp >= 0x20D0 && cp <= 0x20FF)) {
+    return 0;
+  }
+  const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+                    (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+                    (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+                    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                    (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+                    (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+  return wide ? 2 : 1;
+}
+
 std::string Repeat(std::string_view piece, size_t n) {
   std::string s;
   s.reserve(piece.size() * n);
@@ -39,19 +67,26 @@ std::string Pad(const std::string& text, size_t width, Align align) {
 }  // namespace
 
 size_t DisplayWidth(std::string_view utf8) {
-  size_t n = 0;
-  for (size_t i = 0; i < utf8.size(); i += CodePointLength(utf8, i)) ++n;
-  return n;
+  size_t cells = 0;
+  for (size_t i = 0; i < utf8.size();) {
+    const size_t n = CodePointLength(utf8, i);
+    cells += Cells(Decode(utf8, i, n));
+    i += n;
+  }
+  return cells;
 }
 
 std::string FitToWidth(std::string_view text, size_t width) {
   if (DisplayWidth(text) <= width) return std::string(text);
   if (width == 0) return "";
   std::string out;
-  size_t cells = 0;
-  for (size_t i = 0; i < text.size() && cells + 1 < width; ++cells) {
+  size_t cells = 0;  // of `out`; "…" takes the last one
+  for (size_t i = 0; i < text.size();) {
     const size_t n = CodePointLength(text, i);
+    const size_t w = Cells(Decode(text, i, n));
+    if (cells + w + 1 > width) break;
     out.append(text.substr(i, n));
+    cells += w;
     i += n;
   }
   return out + "…";
@@ -119,7 +154,7 @@ std::string RenderBox(const std::vector<BoxColumn>& columns, const BoxRows& rows
     return t;
   };
   if (max_width > 0 && n > 0 && total(shown, cap, false) > max_width) {
-    if (total(shown, kBoxMinColumnWidth, false) > max_width) {
+    if (n > 1 && total(shown, kBoxMinColumnWidth, false) > max_width) {
       // Leave columns out from the middle: the first half and the last half of k columns.
       gap = true;
       size_t k = n - 1;

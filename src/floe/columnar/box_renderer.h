@@ -4,7 +4,8 @@
 // when every column is at its narrowest, by leaving out columns from the middle (one "…" column in
 // their place). A footer line gives the rows and, when some were left out, the columns shown.
 // Cells are one line each: a newline, tab or other control character shows as its escape ("\n").
-// Widths count code points, so UTF-8 text lines up where each code point is one cell wide. Pure.
+// Widths are terminal cells: East Asian wide characters and emoji take two, combining marks none
+// (Unicode's East Asian Width in its main ranges, not the whole table). Pure.
 #pragma once
 
 #include <cstddef>
@@ -33,10 +34,11 @@ inline constexpr size_t kBoxMinColumnWidth = 8;
 // The box, ending in a newline; `max_width` 0 means no limit.
 std::string RenderBox(const std::vector<BoxColumn>& columns, const BoxRows& rows, size_t max_width);
 
-// Code points in `utf8` (bytes that are not UTF-8 count one each).
+// Terminal cells `utf8` takes (a byte that is not UTF-8 counts one).
 size_t DisplayWidth(std::string_view utf8);
 
-// `text` cut to at most `width` cells, its last cell "…" when cut.
+// `text` cut to at most `width` cells, its last cell "…" when cut (a wide character that would
+// straddle the cut is left out).
 std::string FitToWidth(std::string_view text, size_t width);
 
 // `text` on one line: "\n", "\r", "\t" and other control bytes written as escapes ("\x1b").

@@ -91,45 +91,77 @@ bool Names(const std::string& name, const std::string& want) {
   return name == want || name.ends_with("." + want);
 }
 
-// A statement's shape: its text with every literal a '?' (and a list of them one '?'), so that
-// the same question asked for other values folds into one.
+// A statement's shape: its text with every literal a '?', so that the same question asked for
+// other values folds into one. Quoted identifiers stay as they are; an IN list or a VALUES row of
+// literals is one '?' whatever its length; ordinals after BY (GROUP BY 1, ORDER BY 2) stay.
 std::string Shape(std::string_view s) {
   std::string out;
+  std::string last_word;  // the last keyword or name, upper case
+  int list_depth = -1;    // the parenthesis depth of an IN ( or VALUES ( list, -1: none
+  int depth = 0;
+  bool by_list = false;  // after GROUP BY / ORDER BY, until the next word
+  auto literal = [&] {
+    if (list_depth == depth && (out.ends_with("?, ") || out.ends_with("?,"))) {
+      while (out.back() != '?') out.pop_back();  // the list's earlier '?' stands for this one
+      return;
+    }
+    out += '?';
+  };
   for (size_t i = 0; i < s.size(); ++i) {
     const char ch = s[i];
-    const bool starts_word = i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) ||
-                                         s[i - 1] == '_' || s[i - 1] == '.');
-    if (ch == '\'') {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '"') {  // a quoted identifier, whole
+      size_t j = s.find('"', i + 1);
+      if (j == std::string_view::npos) j = s.size() - 1;
+      out.append(s.substr(i, j + 1 - i));
+      last_word.clear();
+      i = j;
+    } else if (ch == '\'') {  // a string literal ('' inside it is a quote)
       size_t j = i + 1;
       while (j < s.size() && !(s[j] == '\'' && (j + 1 >= s.size() || s[j + 1] != '\''))) {
         j += s[j] == '\'' ? 2 : 1;
       }
       i = j;
-      out += '?';
-    } else if (std::isdigit(static_cast<unsigned char>(ch)) && starts_word) {
-      while (i + 1 < s.size() &&
-             (std::isalnum(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '.')) {
-        ++i;
+      literal();
+    } else if (std::isalpha(u) || ch == '_') {
+      size_t j = i;
+      while (j < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '$')) {
+        ++j;
       }
-      out += '?';
+      const std::string word(s.substr(i, j - i));
+      out += word;
+      last_word = word;
+      std::ranges::transform(last_word, last_word.begin(),
+                             [](unsigned char c) { return std::toupper(c); });
+      by_list = last_word == "BY";
+      i = j - 1;
+    } else if (std::isdigit(u) && !(i > 0 && (std::isalnum(static_cast<unsigned char>(s[i - 1])) ||
+                                              s[i - 1] == '_' || s[i - 1] == '.'))) {
+      size_t j = i;
+      while (j + 1 < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[j + 1])) || s[j + 1] == '.')) {
+        ++j;
+      }
+      if (by_list) {
+        out.append(s.substr(i, j + 1 - i));
+      } else {
+        literal();
+      }
+      i = j;
     } else {
+      if (ch == '(') {
+        ++depth;
+        if (last_word == "IN" || last_word == "VALUES") list_depth = depth;
+        last_word.clear();
+      } else if (ch == ')') {
+        if (list_depth == depth) list_depth = -1;
+        --depth;
+      }
       out += ch;
     }
   }
-  // "?, ?, ?" -> "?"
-  std::string folded;
-  for (char ch : out) {
-    if (ch == '?' && folded.ends_with("?, ")) {
-      folded.resize(folded.size() - 2);
-      continue;
-    }
-    if (ch == '?' && folded.ends_with("?,")) {
-      folded.pop_back();
-      continue;
-    }
-    folded += ch;
-  }
-  return folded;
+  return out;
 }
 
 struct Operand {
