@@ -310,8 +310,7 @@ void AddParquetCommand(CLI::App& app, GlobalOptions& options) {
   cat->add_option("--format", args->format,
                   "csv (default), json: {\"columns\": [...], \"types\": [...], \"rows\": "
                   "[[...], ...]}, jsonl, markdown, or table (as `floe query` prints it)")
-      ->check(CLI::IsMember(
-          std::vector<std::string>(std::begin(kResultFormats), std::end(kResultFormats))));
+      ->check(FormatCheck({}));
   cat->callback([&options, args] {
     int rc = Cat(options, *args);
     if (rc != 0) std::exit(rc);

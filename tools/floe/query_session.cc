@@ -37,11 +37,7 @@ void AddOutputOptions(CLI::App* command, QueryOutput* output) {
       ->add_option("--format", output->format,
                    "table (default: a box fitted to the terminal), csv, json, jsonl, markdown, or "
                    "parquet (with --output)")
-      ->check([](const std::string& f) {
-        return IsResultFormat(f) || f == "parquet"
-                   ? std::string()
-                   : "'" + f + "' is not a format: table, csv, json, jsonl, markdown or parquet";
-      });
+      ->check(FormatCheck({}, {"parquet"}));
   command
       ->add_option("--max-rows", output->max_rows,
                    "table: rows shown, the first and the last halves (default 40; 0: all)")

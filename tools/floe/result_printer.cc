@@ -11,30 +11,13 @@
 #include "floe/columnar/box_renderer.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/value_format.h"
+#include "floe/exec/value.h"
 
 namespace floe::cli {
 namespace {
 
-bool Numeric(const columnar::DataType& t) {
-  using columnar::TypeId;
-  switch (t.id) {
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kUInt8:
-    case TypeId::kUInt16:
-    case TypeId::kUInt32:
-    case TypeId::kUInt64:
-    case TypeId::kFloat16:
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-    case TypeId::kDecimal128:
-      return true;
-    default:
-      return false;
-  }
-}
+// Right-aligned in the table and markdown: every integer, float and decimal type.
+bool Numeric(const columnar::DataType& t) { return exec::IsNumericType(exec::NormalizedType(t)); }
 
 // A Markdown table cell: pipes escaped, line breaks as <br>.
 std::string MarkdownCell(const std::string& text) {
@@ -55,6 +38,21 @@ std::string MarkdownCell(const std::string& text) {
 }
 
 }  // namespace
+
+std::function<std::string(const std::string&)> FormatCheck(std::vector<std::string> before,
+                                                           std::vector<std::string> after) {
+  std::vector<std::string> all = std::move(before);
+  all.insert(all.end(), std::begin(kResultFormats), std::end(kResultFormats));
+  all.insert(all.end(), after.begin(), after.end());
+  return [all](const std::string& f) -> std::string {
+    if (std::ranges::find(all, f) != all.end()) return "";
+    std::string list;
+    for (size_t i = 0; i < all.size(); ++i) {
+      list += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i];
+    }
+    return "'" + f + "' is not a format: " + list;
+  };
+}
 
 bool IsResultFormat(const std::string& format) {
   return std::ranges::find(kResultFormats, format) != std::end(kResultFormats);

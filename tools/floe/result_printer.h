@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ struct ResultLayout {
 // The formats rows print in, as `--format` names them.
 inline constexpr const char* kResultFormats[] = {"table", "csv", "json", "jsonl", "markdown"};
 bool IsResultFormat(const std::string& format);
+// A --format check accepting kResultFormats and the command's own formats `before` and `after`
+// them: "" for one of them, else "'xml' is not a format: table, csv, json, jsonl or markdown".
+std::function<std::string(const std::string&)> FormatCheck(std::vector<std::string> before,
+                                                           std::vector<std::string> after = {});
 // The width of the terminal standard output is, or $COLUMNS when set; 0 when neither is known.
 size_t TerminalWidth();
 

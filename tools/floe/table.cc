@@ -373,11 +373,7 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
                     fmt::format("text (default: the listing), or {} in table, csv, json, jsonl "
                                 "or markdown",
                                 rows))
-        ->check([](const std::string& f) {
-          return f == "text" || IsResultFormat(f)
-                     ? std::string()
-                     : "'" + f + "' is not a format: text, table, csv, json, jsonl or markdown";
-        });
+        ->check(FormatCheck({"text"}));
   };
   listing(add("describe", "Schema, partitioning, sort order, properties and current snapshot",
               Describe),

@@ -235,8 +235,7 @@ void AddTraceCommand(CLI::App& app) {
                   "every request")
       ->check(CLI::IsMember({"file", "purpose", "request"}));
   sub->add_option("--format", args->format, "table (default), csv, json, jsonl or markdown")
-      ->check(CLI::IsMember(
-          std::vector<std::string>(std::begin(kResultFormats), std::end(kResultFormats))));
+      ->check(FormatCheck({}));
   sub->callback([args] {
     int rc = Summarize(args->file, args->by, args->format);
     std::fflush(stdout);
