@@ -47,6 +47,15 @@ printf 'select 1 as a;\nselect 2 as b;\n' >"$work/q.sql"
 check "-f runs every statement" $?
 [[ "$(echo 'select 40 + 2 as x;' | f query --format csv)" == $'x\n42' ]]
 check "statements from stdin" $?
+# An empty pipe or a file of comments runs nothing and succeeds, as DuckDB's and sqlite3's shells
+# do; -e with nothing in it is still an error.
+printf -- '-- nothing here\n' >"$work/empty.sql"
+f query </dev/null >"$work/out" 2>"$work/err" && [[ ! -s "$work/out" && ! -s "$work/err" ]] &&
+  f query -f "$work/empty.sql" >"$work/out" 2>"$work/err" && [[ ! -s "$work/out" && ! -s "$work/err" ]]
+check "an empty pipe and a file of comments: exit 0, nothing printed" $?
+f query -e " " >/dev/null 2>"$work/err"
+[[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: no SQL statement given" ]]
+check "-e with no statement is an error ($(cat "$work/err"))" $?
 # A pipe's statements run as each one ends: the first answer arrives while the pipe is still open
 # (a program can drive one process); a last statement without ';' runs at the end of the input.
 mkfifo "$work/pipe_in" "$work/pipe_out"

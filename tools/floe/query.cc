@@ -37,15 +37,14 @@ struct QueryArgs {
 // long-lived process over a pipe, statement by statement; a statement still open at the end of
 // the input runs then. With `dot_commands`, a line that starts one runs as in the shell (shell.h);
 // .quit or .exit ends the input.
-// The first error stops the run.
+// The first error stops the run. Input with no statement (an empty pipe, a file of comments) runs
+// nothing and succeeds, as DuckDB's and sqlite3's shells do.
 int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
   std::string pending;
-  int ran = 0;
   int line_of_pending = 1;  // the input's line where `pending` starts, for error positions
   auto run = [&](const std::string& text) -> Status {
     for (const auto& st : sql::SplitSql(text, line_of_pending)) {
       FLOE_RETURN_IF_ERROR(s.Run(st));
-      ++ran;
     }
     line_of_pending += static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     return {};
@@ -64,7 +63,6 @@ int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
         return 2;  // it said why; later statements do not run, as after a failed statement
       }
       if (dot == DotResult::kDone) {
-        ++ran;
         line_of_pending += 1 + static_cast<int>(std::count(pending.begin(), pending.end(), '\n'));
         pending.clear();  // the comments before it
         continue;
@@ -78,7 +76,6 @@ int RunStream(QuerySession& s, std::FILE* f, bool dot_commands) {
   std::free(line);
   if (status) status = run(pending);
   if (!status) return ReportError(status.error());
-  if (ran == 0) return ReportError(Error{ErrorKind::kInvalidInput, "no SQL statement given"});
   return 0;
 }
 
