@@ -67,6 +67,13 @@ check "store put" $?
 check "store get by plain path, global flag after the subcommand" $?
 "$floe" store ls "file://$work/store" | grep -qE "^ +10  dir/hello.txt$"
 check "store ls" $?
+# ls and head as rows in the result formats: key, size, last_modified (ISO 8601, Z), etag.
+[[ "$("$floe" store ls "$work/store" --format csv | cut -d, -f1,2)" == $'key,size\ndir/hello.txt,10' ]] &&
+  "$floe" store ls "$work/store" --format csv | tail -1 | cut -d, -f3 | grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$' &&
+  "$floe" store head "$work/store/dir/hello.txt" --format json |
+    grep -qE '^\{"columns": \["key", "size", "last_modified", "etag"\], "types": \["string", "long", "timestamptz", "string"\], "rows": \[\["hello.txt", 10, "[0-9T:.Z-]+", '
+check "store ls --format csv, head --format json" $?
+expect_error "store ls: a format that is none" "store ls: --format: 'xml' is not a format: text, table, csv, json, jsonl or markdown" -- "$floe" store ls "$work/store" --format xml
 expect_error "missing object names the key" "not found: object 'missing.txt'" -- "$floe" store get "$work/store/missing.txt"
 expect_error "bad URI scheme" "gs://bucket" -- "$floe" store ls gs://bucket/x
 expect_error "bad --simulate-s3 setting" "bogus" -- "$floe" --simulate-s3=bogus=1 store ls "$work/store"
