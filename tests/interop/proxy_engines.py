@@ -121,7 +121,17 @@ def main():
             check(r.returncode == 0 and json.loads(r.stdout)["requests"] == py_seen["requests"],
                   "floe proxy stats prints the proxy's window")
             r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri], capture_output=True, text=True)
-            check(r.returncode == 0 and r.stdout.startswith("total"), "and a table by default")
+            check(r.returncode == 0 and r.stdout.startswith("total"), "and a line per scope by default")
+            r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri, "--window", "pyiceberg",
+                                "--format", "csv"], capture_output=True, text=True)
+            rows = [line.split(",") for line in r.stdout.splitlines()]
+            head = rows[0] if rows else []
+            want = {k: py_seen["requests"].get(k, 0) for k in ("GET", "HEAD", "PUT", "LIST")}
+            got = {k: int(rows[1][head.index(k)]) for k in want} if len(rows) > 1 else {}
+            check(r.returncode == 0 and head[:3] == ["scope", "name", "requests"]
+                  and rows[1][:2] == ["window", "pyiceberg"] and got == want
+                  and int(rows[1][2]) == py_seen["total"],
+                  f"--format csv: a row per scope, the window's counts by kind ({r.stdout[:200]})")
             r = subprocess.run([FLOE, "proxy", "stats", "--proxy", uri, "--window", "nope"],
                                capture_output=True, text=True)
             check(r.returncode == 1 and r.stderr.count("\n") == 1 and "nope" in r.stderr,

@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 
 #include "cli.h"
+#include "floe/columnar/column_builder.h"
 #include "floe/io/counting_proxy.h"
 #include "floe/io/http_client.h"
+#include "result_printer.h"
 
 namespace floe::cli {
 namespace {
@@ -24,7 +26,7 @@ struct ProxyArgs {
   std::string start_window;
   bool reset = false;
   bool objects = false;
-  std::string format = "table";
+  std::string format = "text";
 };
 
 int Serve(const GlobalOptions& g, const ProxyArgs& a) {
@@ -96,15 +98,65 @@ void PrintTable(const nlohmann::json& j) {
   }
 }
 
+// The counts as rows, one per scope (the total or window, each client, each object), for the
+// result formats every listing prints in: requests by kind as columns, in the proxy's order.
+Status PrintRows(const nlohmann::json& j, const std::string& format) {
+  namespace c = columnar;
+  std::vector<std::string> kinds;
+  for (auto it = j["requests"].begin(); it != j["requests"].end(); ++it) kinds.push_back(it.key());
+  auto schema = std::make_shared<c::Schema>();
+  schema->fields.push_back({"scope", c::String(), false, -1});
+  schema->fields.push_back({"name", c::String(), true, -1});  // NULL for the total
+  std::vector<std::string> counts = {"requests"};
+  counts.insert(counts.end(), kinds.begin(), kinds.end());
+  for (const char* k : {"ranged_gets", "bytes_out", "bytes_in", "errors"}) counts.push_back(k);
+  for (const auto& k : counts) schema->fields.push_back({k, c::Int64(), false, -1});
+  c::BinaryBuilder scopes, names;
+  std::vector<c::FixedWidthBuilder<int64_t>> values(counts.size(),
+                                                    c::FixedWidthBuilder<int64_t>(c::Int64()));
+  int64_t rows = 0;
+  auto add = [&](const std::string& scope, const std::string& name,
+                 const nlohmann::json& o) -> Status {
+    FLOE_RETURN_IF_ERROR(scopes.Append(scope));
+    if (scope == "total") {
+      names.AppendNull();
+    } else {
+      FLOE_RETURN_IF_ERROR(names.Append(name));
+    }
+    for (size_t i = 0; i < counts.size(); ++i) {
+      const nlohmann::json& v = i == 0 ? o["total"]
+                                : i <= kinds.size()
+                                    ? o["requests"].value(counts[i], nlohmann::json(0))
+                                    : o[counts[i]];
+      values[i].Append(v.is_number() ? v.get<int64_t>() : 0);
+    }
+    ++rows;
+    return {};
+  };
+  FLOE_RETURN_IF_ERROR(j.contains("window") ? add("window", j["window"].get<std::string>(), j)
+                                            : add("total", "", j));
+  for (auto it = j["clients"].begin(); it != j["clients"].end(); ++it)
+    FLOE_RETURN_IF_ERROR(add("client", it.key(), it.value()));
+  if (j.contains("objects")) {
+    for (auto it = j["objects"].begin(); it != j["objects"].end(); ++it)
+      FLOE_RETURN_IF_ERROR(add("object", it.key(), it.value()));
+  }
+  c::RecordBatch batch;
+  batch.schema = schema;
+  batch.columns.push_back(scopes.Finish());
+  batch.columns.push_back(names.Finish());
+  for (auto& v : values) batch.columns.push_back(v.Finish());
+  batch.num_rows = rows;
+  ResultPrinter printer(format, stdout, {.max_width = TerminalWidth()});
+  FLOE_RETURN_IF_ERROR(printer.Add(batch));
+  printer.Finish(schema->fields, std::nullopt, "");
+  return {};
+}
+
 int Stats(const ProxyArgs& a) {
   if (a.proxy.empty()) {
     return ReportError(Error{ErrorKind::kInvalidInput,
                              "floe proxy stats: --proxy http://127.0.0.1:PORT is required"});
-  }
-  if (a.format != "table" && a.format != "json") {
-    return ReportError(
-        Error{ErrorKind::kInvalidInput,
-              fmt::format("floe proxy stats: --format '{}': expected table or json", a.format)});
   }
   std::string base = a.proxy;
   while (base.ends_with('/')) base.pop_back();
@@ -144,8 +196,11 @@ int Stats(const ProxyArgs& a) {
   if (!j) return ReportError(j.error());
   if (a.format == "json") {
     std::printf("%s\n", j->dump(2).c_str());
-  } else {
+  } else if (a.format == "text") {
     PrintTable(*j);
+  } else {
+    Status printed = PrintRows(*j, a.format);
+    if (!printed) return ReportError(printed.error());
   }
   return 0;
 }
@@ -169,7 +224,11 @@ void AddProxyCommand(CLI::App& app, GlobalOptions& options) {
   stats->add_option("--start-window", args->start_window, "Start (or restart) a named window");
   stats->add_flag("--reset", args->reset, "Zero the counts and forget every window");
   stats->add_flag("--objects", args->objects, "Also per object");
-  stats->add_option("--format", args->format, "table (default) or json");
+  stats
+      ->add_option("--format", args->format,
+                   "text (default: a line per scope), json (the proxy's own object), or a row per "
+                   "scope -- total or window, client, object -- in table, csv, jsonl or markdown")
+      ->check(FormatCheck({"text"}, {}));
   stats->callback([args] {
     int rc = Stats(*args);
     if (rc != 0) std::exit(rc);
