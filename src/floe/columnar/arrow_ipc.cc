@@ -63,15 +63,53 @@ Status CheckType(const Field& field) {
   return {};
 }
 
-// The Type union's table for `t` (its member number in `member`, known before it is written).
-size_t WriteType(FlatBufferWriter& w, const DataType& t, uint8_t* member) {
+// The Type union's member for `t`: a Field holds it before the member's table, written after.
+uint8_t TypeMember(const DataType& t) {
   switch (t.id) {
     case TypeId::kNull:
-      *member = kNullType;
-      return w.Table({});
+      return kNullType;
     case TypeId::kBool:
-      *member = kBoolType;
-      return w.Table({});
+      return kBoolType;
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+      return kIntType;
+    case TypeId::kFloat16:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+      return kFloatingPointType;
+    case TypeId::kDecimal128:
+      return kDecimalType;
+    case TypeId::kDate32:
+      return kDateType;
+    case TypeId::kTime64:
+      return kTimeType;
+    case TypeId::kTimestamp:
+      return kTimestampType;
+    case TypeId::kString:
+      return kUtf8Type;
+    case TypeId::kBinary:
+      return kBinaryType;
+    case TypeId::kFixedSizeBinary:
+      return kFixedSizeBinaryType;
+    case TypeId::kList:
+      return kListType;
+    case TypeId::kStruct:
+      return kStructType;
+    case TypeId::kMap:
+      return kMapType;
+  }
+  return kNullType;
+}
+
+// The Type union's table for `t`: the parameters of its type.
+size_t WriteType(FlatBufferWriter& w, const DataType& t) {
+  switch (t.id) {
     case TypeId::kInt8:
     case TypeId::kInt16:
     case TypeId::kInt32:
@@ -80,7 +118,6 @@ size_t WriteType(FlatBufferWriter& w, const DataType& t, uint8_t* member) {
     case TypeId::kUInt16:
     case TypeId::kUInt32:
     case TypeId::kUInt64: {
-      *member = kIntType;
       const bool is_signed = t.id == TypeId::kInt8 || t.id == TypeId::kInt16 ||
                              t.id == TypeId::kInt32 || t.id == TypeId::kInt64;
       return w.Table({Slot::Scalar<int32_t>(0, t.FixedWidth() * 8),
@@ -89,48 +126,36 @@ size_t WriteType(FlatBufferWriter& w, const DataType& t, uint8_t* member) {
     case TypeId::kFloat16:
     case TypeId::kFloat32:
     case TypeId::kFloat64: {
-      *member = kFloatingPointType;  // Precision: HALF, SINGLE, DOUBLE
+      // Precision: HALF, SINGLE, DOUBLE
       const int16_t precision = t.id == TypeId::kFloat16 ? 0 : t.id == TypeId::kFloat32 ? 1 : 2;
       return w.Table({Slot::Scalar<int16_t>(0, precision)});
     }
     case TypeId::kDecimal128:
-      *member = kDecimalType;
       return w.Table({Slot::Scalar<int32_t>(0, t.precision), Slot::Scalar<int32_t>(1, t.scale),
                       Slot::Scalar<int32_t>(2, 128)});
     case TypeId::kDate32:
-      *member = kDateType;
       return w.Table({Slot::Scalar<int16_t>(0, kDateDay)});
     case TypeId::kTime64:
-      *member = kTimeType;
       return w.Table({Slot::Scalar<int16_t>(0, UnitOf(t.unit)), Slot::Scalar<int32_t>(1, 64)});
     case TypeId::kTimestamp: {
-      *member = kTimestampType;
       if (t.timezone.empty()) return w.Table({Slot::Scalar<int16_t>(0, UnitOf(t.unit))});
       std::vector<size_t> offsets;
       size_t table = w.Table({Slot::Scalar<int16_t>(0, UnitOf(t.unit)), Slot::Offset(1)}, &offsets);
       w.Link(offsets[0], w.String(t.timezone));
       return table;
     }
-    case TypeId::kString:
-      *member = kUtf8Type;
-      return w.Table({});
-    case TypeId::kBinary:
-      *member = kBinaryType;
-      return w.Table({});
     case TypeId::kFixedSizeBinary:
-      *member = kFixedSizeBinaryType;
       return w.Table({Slot::Scalar<int32_t>(0, t.byte_width)});
-    case TypeId::kList:
-      *member = kListType;
-      return w.Table({});
-    case TypeId::kStruct:
-      *member = kStructType;
-      return w.Table({});
     case TypeId::kMap:
-      *member = kMapType;
       return w.Table({Slot::Scalar<uint8_t>(0, 0)});  // keysSorted: false
+    case TypeId::kNull:
+    case TypeId::kBool:
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kList:
+    case TypeId::kStruct:
+      break;  // tables without fields
   }
-  *member = kNullType;
   return w.Table({});
 }
 
@@ -138,18 +163,13 @@ size_t WriteFields(FlatBufferWriter& w, const std::vector<Field>& fields);
 
 // Field: name, nullable, type_type, type, dictionary, children, custom_metadata.
 size_t WriteField(FlatBufferWriter& w, const Field& field) {
-  // The union's member goes in the table before the member's own table is written after it.
-  uint8_t member = 0;
-  {
-    FlatBufferWriter scratch;
-    WriteType(scratch, field.type, &member);
-  }
   std::vector<size_t> offsets;
-  size_t table = w.Table({Slot::Offset(0), Slot::Scalar<uint8_t>(1, field.nullable ? 1 : 0),
-                          Slot::Scalar<uint8_t>(2, member), Slot::Offset(3), Slot::Offset(5)},
-                         &offsets);
+  size_t table =
+      w.Table({Slot::Offset(0), Slot::Scalar<uint8_t>(1, field.nullable ? 1 : 0),
+               Slot::Scalar<uint8_t>(2, TypeMember(field.type)), Slot::Offset(3), Slot::Offset(5)},
+              &offsets);
   w.Link(offsets[0], w.String(field.name));
-  w.Link(offsets[1], WriteType(w, field.type, &member));
+  w.Link(offsets[1], WriteType(w, field.type));
   w.Link(offsets[2], WriteFields(w, field.type.children));
   return table;
 }
