@@ -35,9 +35,10 @@ std::string NotACount(const std::string& text) {
 void AddOutputOptions(CLI::App* command, QueryOutput* output) {
   command
       ->add_option("--format", output->format,
-                   "table (default: a box fitted to the terminal), csv, json, jsonl, markdown, or "
-                   "parquet (with --output)")
-      ->check(FormatCheck({}, {"parquet"}));
+                   "table (default: a box fitted to the terminal), csv, json, jsonl, markdown, "
+                   "parquet (with --output), or arrow (an Arrow IPC file with --output, else the "
+                   "IPC stream on a standard output that is not a terminal)")
+      ->check(FormatCheck({}, {"parquet", "arrow"}));
   command
       ->add_option("--max-rows", output->max_rows,
                    "table: rows shown, the first and the last halves (default 40; 0: all)")
@@ -49,7 +50,7 @@ void AddOutputOptions(CLI::App* command, QueryOutput* output) {
       ->check(NotACount);
   command->add_option("--output", output->file,
                       "FILE: write the rows there instead of standard output (with --format "
-                      "parquet, a Parquet file of the statement's rows)");
+                      "parquet or arrow, a Parquet or Arrow IPC file of the statement's rows)");
 }
 
 Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
@@ -60,11 +61,19 @@ Result<std::unique_ptr<QuerySession>> QuerySession::Open(const GlobalOptions& g,
   if (output.format == "parquet" && output.file.empty()) {
     return InvalidInput("--format parquet writes a file: give --output FILE");
   }
+  if (output.format == "arrow" && output.file.empty() && isatty(STDOUT_FILENO)) {
+    return InvalidInput(
+        "--format arrow writes binary Arrow IPC: give --output FILE, or pipe standard output to "
+        "a reader");
+  }
   std::unique_ptr<QuerySession> s(new QuerySession());
-  if (!output.file.empty() && output.format != "parquet") {
+  const bool exports = output.format == "parquet" || output.format == "arrow";
+  if (!output.file.empty() && !exports) {
     FLOE_ASSIGN_OR_RETURN(s->out_file_, OutputFile::Open(output.file));
     s->out_ = s->out_file_->file();
   }
+  // The Arrow stream is standard output's only content: what else prints goes to standard error.
+  if (output.format == "arrow" && output.file.empty()) s->out_ = stderr;
   s->options_.read.strategy = strategy;
   s->options_.read.planner = planner;
   s->output_ = std::move(output);
@@ -134,8 +143,9 @@ Status QuerySession::Run(const std::string& statement) {
   if (output_.timer) std::fprintf(out_, "Run Time (s): real %.3f\n", watch.ElapsedMs() / 1000);
   if (std::fflush(out_) != 0 || std::ferror(out_)) {
     std::clearerr(out_);
-    const std::string where =
-        out_ == stdout ? std::string("standard output") : "'" + output_.file + "'";
+    const std::string where = out_ == stdout   ? std::string("standard output")
+                              : out_ == stderr ? std::string("standard error")
+                                               : "'" + output_.file + "'";
     Status failed = IOError("writing the rows to {} failed: {}", where, std::strerror(errno));
     if (r) r = failed;
   }
@@ -181,20 +191,23 @@ Status QuerySession::RunTraced(const std::string& statement) {
   // A file gets the whole box: the terminal's width is the terminal's.
   layout.max_width = output_.max_width.value_or(out_ == stdout ? TerminalWidth() : 0);
   ResultPrinter printer(output_.format, out_, layout);
-  // --format parquet exports a query's rows (SELECT, VALUES, a set operation); a statement that
-  // changes tables prints its counts as usual. The file holds one query's rows: a second query
-  // is refused before it runs.
+  // --format parquet|arrow exports a query's rows (SELECT, VALUES, a set operation); a statement
+  // that changes tables prints its counts as usual. The file (or the Arrow stream on standard
+  // output) holds one query's rows: a second query is refused before it runs.
   std::optional<ResultExport> exported;
-  if (output_.format == "parquet") {
+  if (output_.format == "parquet" || output_.format == "arrow") {
     auto parsed = sql::ParseStatement(statement);
     if (parsed && parsed->kind == "SelectStmt") {
       if (exported_) {
+        const std::string where =
+            output_.file.empty()
+                ? fmt::format("--format {} on standard output", output_.format)
+                : fmt::format("--output '{}' --format {}", output_.file, output_.format);
         return InvalidInput(
-            "--output '{}' --format parquet holds one query's rows, and an earlier query's are "
-            "there; run this one on its own",
-            output_.file);
+            "{} holds one query's rows, and an earlier query's are there; run this one on its own",
+            where);
       }
-      exported.emplace(output_.file);
+      exported.emplace(output_.file, output_.format);
     }
   }
   sql::QueryOptions o = options_;
@@ -227,10 +240,15 @@ Status QuerySession::RunTraced(const std::string& statement) {
     exported_ = true;
     // The rows are the file; what was written prints as a statement's message does.
     FLOE_ASSIGN_OR_RETURN(ExportedFile file, exported->Finish(r->schema->fields));
-    r->message = fmt::format("exported {} row{} to {} (parquet, {} bytes)", file.rows,
-                             file.rows == 1 ? "" : "s", output_.file, file.bytes);
     r->schema = nullptr;
     r->batches.clear();
+    // On standard output the stream is the answer: nothing follows it there.
+    if (output_.file.empty()) {
+      if (stats) std::fprintf(out_, "%s\n", stats->c_str());
+      return {};
+    }
+    r->message = fmt::format("exported {} row{} to {} ({}, {} bytes)", file.rows,
+                             file.rows == 1 ? "" : "s", output_.file, output_.format, file.bytes);
   }
   if (!r->schema && !r->message.empty() && r->batches.empty()) {
     // A statement without rows (SET, RESET): its one line; csv stays rows only.

@@ -35,8 +35,9 @@ struct QueryOutput {
   int64_t max_rows = ResultLayout::kDefaultMaxRows;
   std::optional<size_t> max_width;
   bool timer = false;  // print each statement's wall time after it (the shell's .timer on)
-  // --output FILE: the rows go to FILE instead of standard output; with format "parquet" each
-  // statement's rows are a Parquet file (result_export.h), else the printed text.
+  // --output FILE: the rows go to FILE instead of standard output; with format "parquet" or
+  // "arrow" a query's rows are a Parquet or Arrow IPC file (result_export.h), else the printed
+  // text. "arrow" without FILE: the IPC stream on standard output.
   std::string file;
 };
 
@@ -87,12 +88,13 @@ class QuerySession {
   int statements_ = 0;                  // run so far, numbering a trace's statements
   sql::QueryOptions options_;
   QueryOutput output_;
-  // Where rows print: standard output, or the --output file (not for parquet), put in place by
-  // Close once a statement has succeeded.
+  // Where rows print: standard output, or the --output file (not for parquet or arrow), put in
+  // place by Close once a statement has succeeded; standard error when the Arrow stream has
+  // standard output to itself.
   std::unique_ptr<OutputFile> out_file_;
   std::FILE* out_ = stdout;
   bool succeeded_ = false;  // a statement ran to its end
-  bool exported_ = false;   // --format parquet: a statement's rows are the file
+  bool exported_ = false;   // --format parquet|arrow: a statement's rows are the file
 };
 
 }  // namespace floe::cli

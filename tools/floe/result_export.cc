@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "floe/columnar/arrow_ipc.h"
 #include "floe/parquet/output_sink.h"
 #include "floe/parquet/writer.h"
 
@@ -71,26 +72,48 @@ Status OutputFile::Commit() {
 }
 
 struct ResultExport::State {
-  std::unique_ptr<OutputFile> out;
+  std::unique_ptr<OutputFile> out;  // null: standard output
   std::unique_ptr<FileSink> sink;
   std::unique_ptr<parquet::ParquetWriter> writer;
+  std::unique_ptr<columnar::ArrowIpcWriter> arrow;
 };
 
-ResultExport::ResultExport(std::string path) : path_(std::move(path)) {}
+ResultExport::ResultExport(std::string path, std::string format)
+    : path_(std::move(path)), format_(std::move(format)) {}
 
 ResultExport::~ResultExport() = default;
 
 Status ResultExport::Begin(const columnar::SchemaPtr& schema) {
   if (state_) return {};
   auto s = std::make_unique<State>();
-  FLOE_ASSIGN_OR_RETURN(s->out, OutputFile::Open(path_));
-  s->sink = std::make_unique<FileSink>(s->out.get());
-  state_ = std::move(s);
-  auto writer = parquet::ParquetWriter::Open(schema, state_->sink.get());
-  if (!writer) {
-    return std::unexpected(
-        Error{writer.error().kind, "--output '" + path_ + "': " + writer.error().message});
+  if (!path_.empty()) {
+    FLOE_ASSIGN_OR_RETURN(s->out, OutputFile::Open(path_));
   }
+  state_ = std::move(s);
+  const std::string where = path_.empty() ? "standard output" : "--output '" + path_ + "'";
+  auto failed = [&where](const Error& e) {
+    return std::unexpected(Error{e.kind, where + ": " + e.message});
+  };
+  if (format_ == "arrow") {
+    std::FILE* file = state_->out ? state_->out->file() : stdout;
+    auto sink = [file, path = path_](ByteView bytes) -> Status {
+      if (std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size()) {
+        if (path.empty()) {
+          return IOError("writing the rows to standard output failed: {}", std::strerror(errno));
+        }
+        return IOError("--output '{}': write failed: {}", path, std::strerror(errno));
+      }
+      return {};
+    };
+    auto writer = columnar::ArrowIpcWriter::Open(
+        schema, path_.empty() ? columnar::IpcFormat::kStream : columnar::IpcFormat::kFile, sink);
+    if (!writer) return failed(writer.error());
+    state_->arrow = std::move(*writer);
+    return {};
+  }
+  state_->sink = std::make_unique<FileSink>(state_->out.get());
+  auto writer = parquet::ParquetWriter::Open(schema, state_->sink.get());
+  if (!writer) return failed(writer.error());
   state_->writer = std::move(*writer);
   return {};
 }
@@ -98,6 +121,7 @@ Status ResultExport::Begin(const columnar::SchemaPtr& schema) {
 Status ResultExport::Add(const columnar::RecordBatch& batch) {
   if (batch.num_rows == 0) return {};
   FLOE_RETURN_IF_ERROR(Begin(batch.schema));
+  if (state_->arrow) return state_->arrow->Write(batch);
   return state_->writer->Write(batch);
 }
 
@@ -107,9 +131,22 @@ Result<ExportedFile> ResultExport::Finish(const std::vector<columnar::Field>& fi
     schema->fields = fields;
     FLOE_RETURN_IF_ERROR(Begin(schema));
   }
-  FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, state_->writer->Close());
+  ExportedFile exported;
+  if (state_->arrow) {
+    FLOE_RETURN_IF_ERROR(state_->arrow->Close());
+    exported = ExportedFile{state_->arrow->rows_written(), state_->arrow->bytes_written()};
+  } else {
+    FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, state_->writer->Close());
+    exported = ExportedFile{written.num_rows, written.file_size};
+  }
+  if (!state_->out) {
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      return IOError("writing the rows to standard output failed: {}", std::strerror(errno));
+    }
+    return exported;
+  }
   FLOE_RETURN_IF_ERROR(state_->out->Commit());
-  return ExportedFile{written.num_rows, written.file_size};
+  return exported;
 }
 
 }  // namespace floe::cli

@@ -1,8 +1,10 @@
 // Where `--output FILE` puts rows. OutputFile: FILE written whole or not at all -- the bytes go to
 // a temporary file beside it, renamed over FILE when committed, so a statement that fails leaves
 // an earlier FILE as it was; a FILE that is not a regular file (a device, a pipe, /dev/stdout) is
-// written in place instead, never replaced. ResultExport: `--format parquet` -- a statement's rows
-// written to a Parquet file as they arrive (floe's writer: zstd, page index). Not thread-safe.
+// written in place instead, never replaced. ResultExport: `--format parquet|arrow` -- a
+// statement's rows written as they arrive, to a Parquet file (floe's writer: zstd, page index) or
+// an Arrow IPC file; `arrow` without a FILE writes the IPC stream format to standard output.
+// Not thread-safe.
 #pragma once
 
 #include <cstdio>
@@ -39,7 +41,8 @@ struct ExportedFile {
 
 class ResultExport {
  public:
-  explicit ResultExport(std::string path);
+  // `format`: "parquet" or "arrow"; `path` empty: standard output (arrow only).
+  ResultExport(std::string path, std::string format);
   ~ResultExport();
 
   // Rows of the answer, in order; every batch has the output's columns.
@@ -52,6 +55,7 @@ class ResultExport {
   Status Begin(const columnar::SchemaPtr& schema);
 
   std::string path_;
+  std::string format_;
   std::unique_ptr<State> state_;
 };
 
