@@ -25,6 +25,7 @@ name: render
 description: Designs with long names and near-equal figures, asked a long question.
 table: bench.render
 source: {generator: events, rows: 20000, seed: 3, writes: 2}
+build_rounds: 2
 designs:
   - name: unsorted, as the events arrive from the ingestion pipeline (the baseline design)
   - name: sorted by customer_id within each write task, one task per write
@@ -52,7 +53,7 @@ questions:
 # resources the page fetched; writes the findings into the DOM for --dump-dom.
 PROBE = """
 <script>
-(function () {
+window.addEventListener('load', function () {
   const found = [];
   const svgs = Array.from(document.querySelectorAll('svg'));
   svgs.forEach((svg, si) => {
@@ -80,7 +81,7 @@ PROBE = """
   out.id = 'floe-render-result';
   out.textContent = JSON.stringify({svgs: svgs.length, texts: count, problems: found});
   document.body.appendChild(out);
-})();
+});
 </script>
 """
 
@@ -148,7 +149,7 @@ def main():
     with open(sheet, "w") as f:
         f.write(WORKSHEET)
     bench = os.path.join(OUT, "bench")
-    out = run([FLOE, "bench", sheet, "--out", bench, "--rounds", "1", "--warmup", "0"])
+    out = run([FLOE, "bench", sheet, "--out", bench, "--rounds", "3", "--warmup", "0"])
     if f"report page: {bench}/render.html" not in out:
         failures.append("floe bench did not print the report page's path")
     html = open(os.path.join(bench, "render.html")).read()
@@ -159,7 +160,9 @@ def main():
                  "DESC, customer_id LIMIT 25"]:
         if name not in html:
             failures.append(f"render.html lacks {name!r}")
-    check_report(bench, ["render.html"], failures)
+    svgs = check_report(bench, ["render.html"], failures)
+    if svgs != ["render-q1.svg", "render-q2.svg", "render-write.svg"]:
+        failures.append(f"floe bench wrote {svgs}")
     chromium("--screenshot=" + os.path.join(OUT, "render-html.png"), "--window-size=1280,2600",
              "file://" + os.path.join(bench, "render.html"))
     chromium("--screenshot=" + os.path.join(OUT, "render-q1.png"), "--window-size=1100,900",
