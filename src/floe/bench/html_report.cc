@@ -2,6 +2,7 @@
 #include "floe/bench/html_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "floe/bench/report_charts.h"
 #include "floe/bench/report_internal.h"
@@ -59,28 +60,31 @@ bool HasChapter(const std::vector<ChapterFigure>& chapter, const std::string& qu
 std::string Facts(const BenchResult& r, const ReportFacts& f) {
   const auto& s = r.sheet;
   std::vector<std::pair<std::string, std::string>> rows;
-  rows.push_back({"worksheet", f.worksheet.empty() ? s.name : f.worksheet});
+  rows.emplace_back("worksheet", f.worksheet.empty() ? s.name : f.worksheet);
   if (!s.source.table.empty()) {
-    rows.push_back({"source", fmt::format("table {}{}", s.source.table,
-                                          s.source.snapshot_id ? fmt::format(" at snapshot {}",
-                                                                             *s.source.snapshot_id)
-                                                               : "")});
+    rows.emplace_back(
+        "source",
+        fmt::format(
+            "table {}{}", s.source.table,
+            s.source.snapshot_id ? fmt::format(" at snapshot {}", *s.source.snapshot_id) : ""));
   } else if (!s.source.generator.empty()) {
-    rows.push_back({"source", fmt::format("generator {}", s.source.generator)});
+    rows.emplace_back("source", fmt::format("generator {}", s.source.generator));
+  } else if (!s.source.parquet.empty()) {
+    rows.emplace_back("source", fmt::format("Parquet {}", fmt::join(s.source.parquet, ", ")));
   }
-  if (!r.builds.empty()) rows.push_back({"rows", fmt::format("{}", r.builds[0].rows)});
-  if (!f.date.empty()) rows.push_back({"ran", f.date});
-  rows.push_back({"store", !f.store.empty() ? f.store
-                           : r.simulated    ? "a local directory behind the simulated-S3 decorator"
-                                            : "the store as it is (no simulation)"});
+  if (!r.builds.empty()) rows.emplace_back("rows", fmt::format("{}", r.builds[0].rows));
+  if (!f.date.empty()) rows.emplace_back("ran", f.date);
+  rows.emplace_back("store", !f.store.empty() ? f.store
+                             : r.simulated ? "a local directory behind the simulated-S3 decorator"
+                                           : "the store as it is (no simulation)");
   std::string protocol = "pre-warmed, designs interleaved; latency as median (min-max)";
   if (f.rounds > 0) {
     protocol = fmt::format("{} warm-up run{} then {} interleaved round{} per design; {}", f.warmup,
                            f.warmup == 1 ? "" : "s", f.rounds, f.rounds == 1 ? "" : "s",
                            "latency as median (min-max)");
   }
-  rows.push_back({"protocol", protocol});
-  rows.push_back({"floe", "version " FLOE_VERSION});
+  rows.emplace_back("protocol", protocol);
+  rows.emplace_back("floe", "version " FLOE_VERSION);
   std::string out = "<dl class=\"facts\">\n";
   for (const auto& [k, v] : rows) out += fmt::format("<dt>{}</dt><dd>{}</dd>\n", H(k), H(v));
   return out + "</dl>\n";
@@ -192,7 +196,7 @@ std::string QuestionHtml(const BenchResult& r, size_t q,
   const bool with_chapter = HasChapter(chapter, question.name);
   std::vector<std::string> head = {"design", "files opened",     "requests",
                                    "bytes",  "median (min-max)", "cold: requests, bytes"};
-  if (with_chapter) head.push_back("chapter");
+  if (with_chapter) head.emplace_back("chapter");
   out += "<table>\n" + Head(head, "snnnnns");
   for (size_t d = 0; d < s.designs.size() && d < r.results[q].size(); ++d) {
     const Measurement& m = r.results[q][d];

@@ -145,7 +145,7 @@ ChartLayout ScheduleChart(const BenchResult& r) {
       line.name += fmt::format(": leaves no delete files, {} a day",
                                FormatChartValue(c.points[0].seconds_per_day, ChartUnit::kSeconds));
     } else {
-      for (const auto& p : c.points) line.points.push_back({p.every, p.seconds_per_day});
+      for (const auto& p : c.points) line.points.emplace_back(p.every, p.seconds_per_day);
       if (c.best >= 0) {
         line.marker = static_cast<size_t>(c.best);
         const SchedulePoint& b = c.points[c.best];

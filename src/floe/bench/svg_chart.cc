@@ -211,6 +211,7 @@ std::vector<double> AxisTicks(double max, int max_ticks, bool integer) {
       const double n = std::ceil(max / step - 1e-9) + 1;
       if (n > max_ticks) continue;
       std::vector<double> ticks;
+      ticks.reserve(static_cast<size_t>(n) + 1);
       for (int i = 0; i < static_cast<int>(n); ++i) ticks.push_back(i * step);
       if (ticks.size() < 2) ticks.push_back(step);
       return ticks;
@@ -292,7 +293,7 @@ std::vector<std::string> FormatTicks(const std::vector<double>& ticks, ChartUnit
   std::vector<std::string> out;
   for (double t : ticks) {
     if (t == 0) {
-      out.push_back("0");
+      out.emplace_back("0");
       continue;
     }
     out.push_back(fmt::format("{}{:.{}f}{}", prefix, Finite(t) / scale, decimals, suffix));
