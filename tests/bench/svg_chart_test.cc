@@ -84,6 +84,7 @@ TEST(SvgChart, WrapTextBreaksAtSpacesAndSplitsLongWords) {
 
 TEST(SvgChart, XmlEscapeEscapesMarkupAndQuotes) {
   EXPECT_EQ(XmlEscape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
+  EXPECT_EQ(XmlEscape("x\x01y\x1b\tz\n\u00e9"), "xy\tz\n\u00e9");
 }
 
 TEST(SvgChart, TextWidthIsGenerous) {

@@ -192,7 +192,9 @@ std::string XmlEscape(std::string_view s) {
         o += "&#39;";
         break;
       default:
-        o.push_back(ch);
+        // XML 1.0 admits no other control character: a page or SVG holding one does not parse.
+        if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\t' || ch == '\n' || ch == '\r')
+          o.push_back(ch);
     }
   }
   return o;

@@ -28,7 +28,8 @@ std::string Truncate(std::string_view text, size_t max_chars);
 // a line has one, else mid-word.
 std::vector<std::string> WrapText(std::string_view text, size_t max_chars);
 
-// Text for SVG or HTML: & < > " ' as entities.
+// Text for SVG or HTML: & < > " ' as entities; control characters other than tab and line breaks
+// (which XML forbids) dropped.
 std::string XmlEscape(std::string_view text);
 
 // Axis ticks from 0 to the first tick at or above `max`, in steps of 1, 2, 2.5 or 5 times a
