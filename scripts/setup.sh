@@ -45,8 +45,9 @@ packages=(
   libyaml-cpp-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3
 )
-# The shell's test drives it in a terminal (send-keys, capture-pane).
-((want_lint)) && packages+=(clang-format clang-tidy-16 tmux)
+# The shell's test drives it in a terminal (send-keys, capture-pane); the report's test renders
+# its HTML and SVG charts in headless Chromium.
+((want_lint)) && packages+=(clang-format clang-tidy-16 tmux chromium)
 ((want_python)) && packages+=(python3-venv python3-pip python3-dev)
 
 # The Spark peer runs on Java 17 (Debian's), and its jars come through Maven.

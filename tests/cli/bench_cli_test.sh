@@ -85,8 +85,10 @@ assert files == [4, 12], files          # A: one file per write; B: 4 writes x 3
 assert all(x["rows"] == 20000 for x in d["designs"])
 PY
 check "bench: A has 4 files, B 12 (4 writes spanning 3 days each)" $?
-[[ -f "$work/report/tiny.md" && -f "$work/report/tiny-q1.svg" ]]
-check "bench --out writes Markdown and an SVG per question" $?
+[[ -f "$work/report/tiny.md" && -f "$work/report/tiny-q1.svg" && -f "$work/report/tiny.html" ]]
+check "bench --out writes Markdown, an SVG per question and the HTML page" $?
+grep -qx "report page: $work/report/tiny.html" "$work/bench.out" && ! grep -q http "$work/report/tiny.html"
+check "bench --out prints the HTML page's path; the page names no URL" $?
 if grep -q '"error"' "$work/tiny.json"; then
   # Until the SQL engine is built every question is reported unsupported (exit 3).
   [[ $rc == 3 ]] && grep -q "SQL engine" "$work/tiny.json"

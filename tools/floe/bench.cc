@@ -16,6 +16,7 @@
 #include "floe/base/clock.h"
 #include "floe/bench/advise.h"
 #include "floe/bench/builtin.h"
+#include "floe/bench/html_report.h"
 #include "floe/bench/report.h"
 #include "floe/bench/runner.h"
 #include "floe/bench/worksheet.h"
@@ -260,6 +261,14 @@ Result<std::unique_ptr<io::CountingProxy>> SetUpEngines(const GlobalOptions& g,
   return proxy;
 }
 
+// Where the report says the tables were measured, when not a local directory of bench's own
+// (empty: the report says so from the result).
+std::string StoreFact(const GlobalOptions& g, const std::string& tables_at) {
+  if (tables_at.empty()) return "";
+  return fmt::format("{}{}, {}", tables_at, g.catalog.empty() ? "" : " (catalog " + g.catalog + ")",
+                     g.simulate_s3 ? "behind the simulated-S3 decorator" : "measured as it is");
+}
+
 int Bench(const GlobalOptions& g, const BenchArgs& a) {
   if (g.no_simulate_s3 && g.simulate_s3)
     return ReportError(Error{ErrorKind::kInvalidInput,
@@ -267,7 +276,8 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
   // A worksheet file, or the name of a built-in one (`floe bench clustering`).
   const bench::BuiltinWorksheet* builtin = bench::FindBuiltinWorksheet(a.worksheet);
   std::error_code exists_ec;
-  auto sheet = builtin != nullptr && !std::filesystem::exists(a.worksheet, exists_ec)
+  const bool is_builtin = builtin != nullptr && !std::filesystem::exists(a.worksheet, exists_ec);
+  auto sheet = is_builtin
                    ? bench::ParseWorksheet(builtin->yaml, "built-in worksheet " + builtin->name)
                    : bench::LoadWorksheet(a.worksheet);
   if (!sheet) return ReportError(sheet.error());
@@ -298,9 +308,15 @@ int Bench(const GlobalOptions& g, const BenchArgs& a) {
   }
   if (!a.out.empty()) {
     std::string name = sheet->name.empty() ? "report" : sheet->name;
-    auto md = bench::WriteReport(*result, a.out, name);
-    if (!md) return ReportError(md.error());
-    fmt::print("report: {}\n", *md);
+    bench::ReportFacts facts{.worksheet = a.worksheet,
+                             .warmup = a.warmup,
+                             .rounds = a.rounds,
+                             .store = StoreFact(g, a.tables_at)};
+    auto files = bench::WriteReport(
+        *result, a.out, name, is_builtin ? builtin->chapter : std::vector<bench::ChapterFigure>{},
+        facts);
+    if (!files) return ReportError(files.error());
+    fmt::print("report: {}\nreport page: {}\n", files->markdown, files->html);
   }
   return NoAnswerError(*result);
 }
@@ -334,7 +350,11 @@ Result<std::pair<bench::Worksheet, std::vector<bench::ChapterFigure>>> DemoSheet
       copy.built_by = by;
       if (by == "spark") copy.name += " (Spark)";
       for (const auto& c : builtin.chapter)
-        if (c.design == d.name) chapter.push_back({copy.name, c.question, c.figure});
+        if (c.design == d.name) {
+          bench::ChapterFigure f = c;
+          f.design = copy.name;
+          chapter.push_back(std::move(f));
+        }
       designs.push_back(std::move(copy));
     }
   }
@@ -372,6 +392,7 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
       : g.no_simulate_s3 ? "the local disk's"
                          : "on a local directory behind the simulated-S3 decorator",
       a.scale);
+  std::vector<std::string> html_sections;
   for (const auto& builtin : bench::BuiltinWorksheets()) {
     if (!builtin.in_demo) continue;
     auto sheet = DemoSheet(builtin, a.built_by);
@@ -389,8 +410,13 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
     if (!result) return ReportError(result.error());
     fmt::print("{}", bench::FormatTables(*result));
     std::fflush(stdout);
-    auto written = bench::WriteReport(*result, a.out, builtin.name, chapter);
+    bench::ReportFacts facts{.worksheet = "built-in worksheet " + builtin.name,
+                             .warmup = a.warmup,
+                             .rounds = a.rounds,
+                             .store = StoreFact(g, a.tables_at)};
+    auto written = bench::WriteReport(*result, a.out, builtin.name, chapter, facts);
     if (!written) return ReportError(written.error());
+    html_sections.push_back(bench::HtmlSection(*result, chapter, facts));
     if (auto s =
             WriteText(fmt::format("{}/{}.json", a.out, builtin.name), bench::FormatJson(*result));
         !s)
@@ -398,8 +424,17 @@ int Demo(const GlobalOptions& g, const DemoArgs& a) {
     md += bench::FormatMarkdown(*result, builtin.name + "-", chapter) + "\n";
   }
   if (auto s = WriteText(a.out + "/report.md", md); !s) return ReportError(s.error());
-  fmt::print("\nreport: {}/report.md (charts and JSON beside it), {:.0f} s\n", a.out,
-             watch.ElapsedSeconds());
+  const std::string page = bench::HtmlPage(
+      "floe demo: a table design measured before it is placed",
+      fmt::format("The chapter's workloads rebuilt by {} and measured under its protocol; one "
+                  "section per workload, each also on its own page beside this one.",
+                  fmt::join(a.built_by, " and ")),
+      html_sections);
+  if (auto s = WriteText(a.out + "/report.html", page); !s) return ReportError(s.error());
+  fmt::print(
+      "\nreport: {0}/report.md (charts and JSON beside it)\nreport page: {0}/report.html (one "
+      "self-contained page; one per workload beside it), {1:.0f} s\n",
+      a.out, watch.ElapsedSeconds());
   return 0;
 }
 
@@ -468,7 +503,8 @@ void AddBenchCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--warmup", args->warmup, "Unmeasured runs per design first (default 2)")
       ->check(CLI::Range(0, 1000));
   cmd->add_option("--out", args->out,
-                  "Write a report folder (Markdown + SVG charts) here, with the designs' tables "
+                  "Write a report folder here: NAME.md with SVG charts, and NAME.html, one "
+                  "self-contained page; the designs' tables "
                   "in OUT/warehouse (without --out: a temporary warehouse, removed afterwards; "
                   "bench never builds in --warehouse)");
   cmd->add_option("--json", args->json, "Write every figure as JSON to this file");
@@ -502,8 +538,9 @@ void AddDemoCommand(CLI::App& app, GlobalOptions& options) {
   auto* cmd = app.add_subcommand(
       "demo", "Run the chapter's worksheets (events, customer dimension) and write a report");
   cmd->add_option("--out", args->out,
-                  "Report folder (default ./floe-demo; tables under "
-                  "OUT/warehouse)");
+                  "Report folder (default ./floe-demo): report.md and report.html (one "
+                  "self-contained page), a pair per workload, SVG charts, JSON; tables under "
+                  "OUT/warehouse");
   cmd->add_option("--scale", args->scale, "Multiply the chapter's row counts (default 1)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--rounds", args->rounds, "Measured rounds per design (default 7)")

@@ -2,38 +2,21 @@
 #include "floe/bench/report.h"
 
 #include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "floe/bench/html_report.h"
+#include "floe/bench/report_charts.h"
+#include "floe/bench/report_internal.h"
 #include "floe/bench/schedule.h"
 #include "floe/bench/stats_json.h"
 
 namespace floe::bench {
 namespace {
-
-std::string Cell(const Measurement& m, int what) {
-  if (!m.error.empty()) return what == 0 ? "error" : "-";
-  switch (what) {
-    case 0:
-      return std::to_string(m.data_files_opened);
-    case 1:
-      return std::to_string(m.counts.total());
-    case 2:
-      return FormatBytes(static_cast<double>(m.counts.bytes_read));
-    case 4:
-      return fmt::format("{}, {}", m.cold_counts.total(),
-                         FormatBytes(static_cast<double>(m.cold_counts.bytes_read)));
-    default: {
-      std::string s = FormatSpread(m.latency);
-      if (m.verdict == "best") s += " *";
-      if (m.verdict == "~best") s += " ~";
-      return s;
-    }
-  }
-}
 
 std::string Escape(std::string_view s) {
   std::string o;
@@ -56,6 +39,16 @@ std::string Escape(std::string_view s) {
     }
   }
   return o;
+}
+
+// "2026-12-06 01:50 UTC".
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
 }
 
 nlohmann::json SpreadJson(const Spread& s) {
@@ -84,15 +77,31 @@ nlohmann::json MeasurementJson(const Measurement& m) {
   return j;
 }
 
-const char* kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-                         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+}  // namespace
 
-// The engines' rows of question q: floe's and each other engine's, design by design.
-struct EngineRow {
-  std::string engine;
-  size_t design;
-  const Measurement* m;
-};
+namespace report_internal {
+
+std::string Cell(const Measurement& m, int what) {
+  if (!m.error.empty()) return what == 0 ? "error" : "-";
+  switch (what) {
+    case 0:
+      return std::to_string(m.data_files_opened);
+    case 1:
+      return std::to_string(m.counts.total());
+    case 2:
+      return FormatBytes(static_cast<double>(m.counts.bytes_read));
+    case 4:
+      return fmt::format("{}, {}", m.cold_counts.total(),
+                         FormatBytes(static_cast<double>(m.cold_counts.bytes_read)));
+    default: {
+      std::string s = FormatSpread(m.latency);
+      if (m.verdict == "best") s += " *";
+      if (m.verdict == "~best") s += " ~";
+      return s;
+    }
+  }
+}
+
 std::vector<EngineRow> EngineRows(const BenchResult& r, size_t q) {
   std::vector<EngineRow> rows;
   for (size_t d = 0; d < r.sheet.designs.size(); ++d) {
@@ -105,12 +114,16 @@ std::vector<EngineRow> EngineRows(const BenchResult& r, size_t q) {
   return rows;
 }
 
-// "GET/HEAD/other" of a measured run.
 std::string RequestKinds(const io::RequestCounts& c) {
   return fmt::format("{}/{}/{}", c.get, c.head, c.total() - c.get - c.head);
 }
 
-}  // namespace
+}  // namespace report_internal
+
+using report_internal::Cell;
+using report_internal::EngineRow;
+using report_internal::EngineRows;
+using report_internal::RequestKinds;
 
 std::string FormatTables(const BenchResult& r) {
   const auto& s = r.sheet;
@@ -325,189 +338,6 @@ std::string FormatJson(const BenchResult& r) {
   return doc.dump(2);
 }
 
-std::string QuestionSvg(const BenchResult& r, size_t q) {
-  const auto& s = r.sheet;
-  const size_t nd = s.designs.size();
-  const int panel_w = 230, panel_h = 190, top = 54, left = 14, bar_area = 130;
-  const int width = left * 2 + panel_w * 4, height = top + panel_h + 26 + 18 * int(nd);
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{}</text>\n"
-      "<text x=\"{}\" y=\"40\" fill=\"#555\">{}</text>\n",
-      width, height, left, Escape(s.questions[q].name), left,
-      Escape(s.questions[q].sql.substr(0, 120)));
-  const char* titles[] = {"data files opened", "requests", "bytes fetched", "median latency (ms)"};
-  for (int p = 0; p < 4; ++p) {
-    std::vector<double> v(nd, 0), lo(nd, 0), hi(nd, 0);
-    double maxv = 0;
-    for (size_t d = 0; d < nd; ++d) {
-      const auto& m = r.results[q][d];
-      if (!m.error.empty()) continue;
-      v[d] = p == 0   ? static_cast<double>(m.data_files_opened)
-             : p == 1 ? static_cast<double>(m.counts.total())
-             : p == 2 ? static_cast<double>(m.counts.bytes_read)
-                      : m.latency.median;
-      lo[d] = p == 3 ? m.latency.min : v[d];
-      hi[d] = p == 3 ? m.latency.max : v[d];
-      maxv = std::max(maxv, hi[d]);
-    }
-    if (maxv <= 0) maxv = 1;
-    int x0 = left + p * panel_w;
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">{}</text>\n", x0 + 4, top + 12,
-                       titles[p]);
-    int base_y = top + 22 + bar_area;
-    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n", x0 + 4,
-                       base_y, x0 + panel_w - 16, base_y);
-    double bw = std::min(40.0, (panel_w - 30.0) / std::max<size_t>(nd, 1) - 6);
-    for (size_t d = 0; d < nd; ++d) {
-      double x = x0 + 10 + d * (bw + 6);
-      double h = v[d] / maxv * bar_area;
-      const char* color = kColors[d % 10];
-      bool err = !r.results[q][d].error.empty();
-      svg += fmt::format(
-          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
-          "fill=\"{}\"><title>{}: "
-          "{}</title></rect>\n",
-          x, base_y - h, bw, h, err ? "#ddd" : color, Escape(s.designs[d].name),
-          err ? std::string("error") : Cell(r.results[q][d], p));
-      if (p == 3 && !err && hi[d] > lo[d]) {
-        double cx = x + bw / 2;
-        svg += fmt::format(
-            "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
-            "stroke=\"black\"/>\n",
-            cx, base_y - lo[d] / maxv * bar_area, base_y - hi[d] / maxv * bar_area);
-      }
-      std::string label = err ? "err" : p == 2 ? FormatBytes(v[d]) : fmt::format("{:.0f}", v[d]);
-      svg += fmt::format(
-          "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" text-anchor=\"middle\">{}</text>\n",
-          x + bw / 2, base_y - h - 3, Escape(label));
-    }
-  }
-  int ly = top + panel_h + 14;
-  for (size_t d = 0; d < nd; ++d) {
-    svg += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
-        "<text x=\"{}\" y=\"{}\">{}{}</text>\n",
-        left, ly + 18 * int(d) - 10, kColors[d % 10], left + 18, ly + 18 * int(d),
-        Escape(s.designs[d].name),
-        s.designs[d].description.empty() ? "" : " -- " + Escape(s.designs[d].description));
-  }
-  svg += "</svg>\n";
-  return svg;
-}
-
-// Write time by design: the median of the builds as a bar, their min-max as a whisker, the
-// design's name left of its bar and the median right of it, an axis in seconds below.
-std::string WriteTimeSvg(const BenchResult& r) {
-  const auto& s = r.sheet;
-  const size_t nd = std::min(s.designs.size(), r.builds.size());
-  size_t longest = 0;
-  for (size_t d = 0; d < nd; ++d) longest = std::max(longest, s.designs[d].name.size());
-  const int label_w = 16 + 7 * static_cast<int>(longest), plot_w = 420, row_h = 24, top = 46;
-  const int width = label_w + plot_w + 120, height = top + row_h * static_cast<int>(nd) + 48;
-  double maxv = 0;
-  for (size_t d = 0; d < nd; ++d) maxv = std::max(maxv, r.builds[d].write_seconds.max);
-  maxv = maxv > 0 ? maxv * 1.1 : 1;
-  auto x_of = [&](double v) { return label_w + plot_w * v / maxv; };
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"14\" y=\"22\" font-size=\"16\" font-weight=\"bold\">write time by "
-      "design</text>\n"
-      "<text x=\"14\" y=\"38\" fill=\"#555\">median of {} build{} (min-max), {} rows</text>\n",
-      width, height, s.build_rounds, s.build_rounds == 1 ? "" : "s", nd > 0 ? r.builds[0].rows : 0);
-  for (size_t d = 0; d < nd; ++d) {
-    const Spread& w = r.builds[d].write_seconds;
-    const int y = top + row_h * static_cast<int>(d);
-    svg += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n"
-        "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\"/>\n",
-        label_w - 6, y + 13, Escape(s.designs[d].name), label_w, y + 1, x_of(w.median) - label_w,
-        kColors[d % 10]);
-    if (w.max > w.min) {
-      svg +=
-          fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"black\"/>\n",
-                      x_of(w.min), y + 9, x_of(w.max), y + 9);
-    }
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\">{:.2f} s</text>\n",
-                       std::max(x_of(w.max), x_of(w.median)) + 6, y + 13, w.median);
-  }
-  const int axis_y = top + row_h * static_cast<int>(nd) + 4;
-  svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n", label_w,
-                     axis_y, label_w + plot_w, axis_y);
-  for (int k = 0; k <= 4; ++k) {
-    const double v = maxv * k / 4;
-    svg += fmt::format(
-        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#999\"/>"
-        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4:.1f}</text>\n",
-        x_of(v), axis_y, axis_y + 4, axis_y + 16, v);
-  }
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">seconds</text>\n",
-                     label_w + plot_w / 2, axis_y + 32);
-  svg += "</svg>\n";
-  return svg;
-}
-
-std::string ScheduleSvg(const BenchResult& r) {
-  const std::vector<DesignSchedule> curves = ScheduleCurves(r, r.prices);
-  double maxv = 0;
-  for (const auto& c : curves) {
-    for (const auto& pt : c.points) maxv = std::max(maxv, pt.seconds_per_day);
-  }
-  if (maxv <= 0) maxv = 1;
-  const int w = 640, h = 360, left = 60, top = 40, plot_w = 540, plot_h = 260;
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "font-family=\"Helvetica,Arial,sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">seconds a day against the "
-      "compaction interval</text>\n"
-      "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n"
-      "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>\n"
-      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">compact every k changes</text>\n"
-      "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.1f} s</text>\n",
-      w, h, left, left, top + plot_h, left + plot_w, top + plot_h, left, top, left, top + plot_h,
-      left + plot_w / 2, top + plot_h + 32, left - 4, top + 4, maxv);
-  auto x_of = [&](int k) { return left + (k - 1) * plot_w / std::max(1, kMaxEvery - 1); };
-  auto y_of = [&](double v) { return top + plot_h - v / maxv * plot_h; };
-  for (int k : {1, 5, 10, 15, 20, 25, 30}) {
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x_of(k),
-                       top + plot_h + 16, k);
-  }
-  for (size_t d = 0; d < curves.size(); ++d) {
-    const auto& c = curves[d];
-    if (c.points.empty()) continue;
-    const char* color = kColors[d % 10];
-    if (!c.compacts) {
-      const double y = y_of(c.points[0].seconds_per_day);
-      svg += fmt::format(
-          "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" "
-          "stroke-dasharray=\"6 4\" stroke-width=\"2\"/>\n",
-          left, y, left + plot_w, y, color);
-    } else {
-      std::string pts;
-      for (const auto& pt : c.points) {
-        pts += fmt::format("{},{:.1f} ", x_of(pt.every), y_of(pt.seconds_per_day));
-      }
-      svg += fmt::format(
-          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", pts, color);
-      const auto& b = c.points[c.best];
-      svg += fmt::format("<circle cx=\"{}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", x_of(b.every),
-                         y_of(b.seconds_per_day), color);
-    }
-    svg += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" "
-        "y=\"{}\">{}</text>\n",
-        left + 10, top + 10 + 18 * static_cast<int>(d), color, left + 28,
-        top + 20 + 18 * static_cast<int>(d), Escape(r.sheet.designs[d].name));
-  }
-  svg += "</svg>\n";
-  return svg;
-}
-
 std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
                            const std::vector<ChapterFigure>& chapter) {
   const auto& s = r.sheet;
@@ -642,9 +472,9 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
   return md;
 }
 
-Result<std::string> WriteReport(const BenchResult& r, const std::string& dir,
-                                const std::string& name,
-                                const std::vector<ChapterFigure>& chapter) {
+Result<ReportFiles> WriteReport(const BenchResult& r, const std::string& dir,
+                                const std::string& name, const std::vector<ChapterFigure>& chapter,
+                                ReportFacts facts) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return IOError("cannot create report folder '{}': {}", dir, ec.message());
@@ -655,7 +485,8 @@ Result<std::string> WriteReport(const BenchResult& r, const std::string& dir,
     return {};
   };
   for (size_t q = 0; q < r.sheet.questions.size() && q < r.results.size(); ++q) {
-    FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-q{}.svg", dir, name, q + 1), QuestionSvg(r, q)));
+    FLOE_RETURN_IF_ERROR(
+        write(fmt::format("{}/{}-q{}.svg", dir, name, q + 1), QuestionSvg(r, q, chapter)));
   }
   if (!r.schedule.empty()) {
     FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-schedule.svg", dir, name), ScheduleSvg(r)));
@@ -663,9 +494,11 @@ Result<std::string> WriteReport(const BenchResult& r, const std::string& dir,
   if (r.sheet.build_rounds > 1) {
     FLOE_RETURN_IF_ERROR(write(fmt::format("{}/{}-write.svg", dir, name), WriteTimeSvg(r)));
   }
-  std::string md_path = fmt::format("{}/{}.md", dir, name);
-  FLOE_RETURN_IF_ERROR(write(md_path, FormatMarkdown(r, name + "-", chapter)));
-  return md_path;
+  ReportFiles files{fmt::format("{}/{}.md", dir, name), fmt::format("{}/{}.html", dir, name)};
+  FLOE_RETURN_IF_ERROR(write(files.markdown, FormatMarkdown(r, name + "-", chapter)));
+  if (facts.date.empty()) facts.date = UtcNow();
+  FLOE_RETURN_IF_ERROR(write(files.html, FormatHtml(r, chapter, facts)));
+  return files;
 }
 
 }  // namespace floe::bench
