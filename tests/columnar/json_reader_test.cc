@@ -33,6 +33,11 @@ TEST(JsonReader, InfersColumnsInFirstSeenOrder) {
             "x bool; f list<element: string>; g string");
 }
 
+TEST(JsonReader, KeysKeepTheirFileOrderNotSorted) {
+  EXPECT_EQ(Columns(Infer("{\"z\":1,\"a\":{\"y\":1,\"b\":2}}\n{\"m\":true}\n")),
+            "z int64; a struct<y: int64, b: int64>; m bool");
+}
+
 TEST(JsonReader, ReadsInferredValuesNullsAndJsonTextOfConflicts) {
   const std::string text =
       "{\"a\":1,\"b\":{\"c\":[1,2.5]},\"t\":\"2024-01-03 00:00:00\"}\n"

@@ -14,7 +14,10 @@
 namespace floe::columnar {
 namespace {
 
+// Inference keeps keys in the order first seen (ordered_json); reading finds a column's key by
+// name in a sorted map, O(log keys) per column.
 using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
 
 // Deeper documents are refused before parsing: the type walk below and nlohmann's dump recurse.
 constexpr int kMaxDepth = 100;
@@ -49,21 +52,23 @@ std::string ParseMessage(const std::exception& e) {
   return m;
 }
 
-using RecordFn = std::function<Status(const json&, const std::string& where)>;
+template <typename J>
+using RecordFn = std::function<Status(const J&, const std::string& where)>;
 
 // Every record of the file in order, with where it is ("line 3", or "record 3" of an array);
 // stops after `limit` records when limit >= 0.
+template <typename J>
 Status ForEachRecord(std::string_view text, const std::string& name, int64_t limit,
-                     const RecordFn& f) {
+                     const RecordFn<J>& f) {
   text = StripBom(text);
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return {};
   if (text[first] == '[') {
     if (TooDeep(text, -1))
       return InvalidInput("{}: JSON nested deeper than {} levels", name, kMaxDepth);
-    json doc;
+    J doc;
     try {
-      doc = json::parse(text);
+      doc = J::parse(text);
     } catch (const std::exception& e) {
       return InvalidInput("{}: malformed JSON: {}", name, ParseMessage(e));
     }
@@ -88,9 +93,9 @@ Status ForEachRecord(std::string_view text, const std::string& name, int64_t lim
     const std::string where = fmt::format("line {}", line);
     if (TooDeep(s, 0))
       return InvalidInput("{}: {}: JSON nested deeper than {} levels", name, where, kMaxDepth);
-    json rec;
+    J rec;
     try {
-      rec = json::parse(s);
+      rec = J::parse(s);
     } catch (const std::exception& e) {
       return InvalidInput("{}: {}: malformed JSON: {}", name, where, ParseMessage(e));
     }
@@ -108,7 +113,7 @@ struct JType {
   std::unordered_map<std::string, size_t> index;
   std::vector<JType> element;  // kArray: one, once an element is seen
 
-  void Merge(const json& v) {
+  void Merge(const ordered_json& v) {
     if (v.is_null() || kind == Kind::kConflict) return;
     Kind k = v.is_boolean()          ? Kind::kBool
              : v.is_number_integer() ? Kind::kInt
@@ -359,8 +364,8 @@ Result<Schema> InferJsonSchema(std::string_view text, const std::string& name,
   JType top;
   top.kind = JType::Kind::kObject;
   int64_t records = 0;
-  FLOE_RETURN_IF_ERROR(ForEachRecord(
-      text, name, sample_rows, [&](const json& rec, const std::string& where) -> Status {
+  FLOE_RETURN_IF_ERROR(ForEachRecord<ordered_json>(
+      text, name, sample_rows, [&](const ordered_json& rec, const std::string& where) -> Status {
         if (!rec.is_object())
           return InvalidInput("{}: {}: a record is not a JSON object", name, where);
         top.Merge(rec);
@@ -402,7 +407,7 @@ Result<std::vector<RecordBatch>> ReadJson(std::string_view text, const Schema& s
   };
   FLOE_RETURN_IF_ERROR(start());
   FLOE_RETURN_IF_ERROR(
-      ForEachRecord(text, name, -1, [&](const json& rec, const std::string& where) -> Status {
+      ForEachRecord<json>(text, name, -1, [&](const json& rec, const std::string& where) -> Status {
         if (!rec.is_object())
           return InvalidInput("{}: {}: a record is not a JSON object", name, where);
         auto s = StructAppender::AppendFields(rec, schema.fields, columns, "",
