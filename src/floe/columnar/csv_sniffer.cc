@@ -118,7 +118,7 @@ Result<CsvSniff> SniffCsv(std::string_view text, const std::string& name,
   auto key = [](const Candidate& c) {
     return std::make_tuple(c.consistent && c.columns > 1, -c.dirty, c.columns, -c.preference);
   };
-  Candidate* best = &candidates[0];
+  Candidate* best = candidates.data();
   for (auto& c : candidates) {
     if (key(c) > key(*best)) best = &c;
   }

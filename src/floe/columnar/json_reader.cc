@@ -109,7 +109,9 @@ struct JType {
   enum class Kind { kUnknown, kBool, kInt, kDouble, kString, kObject, kArray, kConflict };
   Kind kind = Kind::kUnknown;
   uint32_t string_mask = kTextDate | kTextTimestamp | kTextTimestampTz;
-  std::vector<std::pair<std::string, JType>> fields;  // kObject, in first-seen order
+  // kObject: keys in first-seen order and their types (two vectors: JType is incomplete here).
+  std::vector<std::string> names;
+  std::vector<JType> fields;
   std::unordered_map<std::string, size_t> index;
   std::vector<JType> element;  // kArray: one, once an element is seen
 
@@ -128,6 +130,7 @@ struct JType {
       kind = Kind::kDouble;
     } else if (kind != k) {
       kind = Kind::kConflict;
+      names.clear();
       fields.clear();
       index.clear();
       element.clear();
@@ -138,8 +141,11 @@ struct JType {
     } else if (k == Kind::kObject) {
       for (const auto& [key, value] : v.items()) {
         auto [it, added] = index.try_emplace(key, fields.size());
-        if (added) fields.emplace_back(key, JType{});
-        fields[it->second].second.Merge(value);
+        if (added) {
+          names.push_back(key);
+          fields.emplace_back();
+        }
+        fields[it->second].Merge(value);
       }
     } else if (k == Kind::kArray) {
       for (const auto& e : v) {
@@ -162,7 +168,8 @@ struct JType {
       case Kind::kObject: {
         if (fields.empty()) return String();  // {} only: no struct has no fields
         std::vector<Field> children;
-        for (const auto& [n, t] : fields) children.push_back({n, t.ToDataType(), true});
+        for (size_t i = 0; i < fields.size(); ++i)
+          children.push_back({names[i], fields[i].ToDataType(), true});
         return Struct(std::move(children));
       }
       case Kind::kArray:
@@ -375,7 +382,8 @@ Result<Schema> InferJsonSchema(std::string_view text, const std::string& name,
   if (records == 0) return InvalidInput("{}: holds no JSON records to infer columns from", name);
   if (top.fields.empty()) return InvalidInput("{}: its records hold no keys", name);
   Schema s;
-  for (const auto& [n, t] : top.fields) s.fields.push_back({n, t.ToDataType(), true});
+  for (size_t i = 0; i < top.fields.size(); ++i)
+    s.fields.push_back({top.names[i], top.fields[i].ToDataType(), true});
   return s;
 }
 
