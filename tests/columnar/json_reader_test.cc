@@ -38,6 +38,16 @@ TEST(JsonReader, KeysKeepTheirFileOrderNotSorted) {
             "z int64; a struct<y: int64, b: int64>; m bool");
 }
 
+TEST(JsonReader, IntegersPastInt64AreDoubles) {
+  const std::string text = "{\"u\":18446744073709551615,\"i\":-9223372036854775808}\n";
+  Schema s = Infer(text);
+  EXPECT_EQ(Columns(s), "u double; i int64");
+  auto b = ReadJson(text, s, "u.json");
+  ASSERT_TRUE(b) << b.error().ToString();
+  EXPECT_EQ((*b)[0].columns[0]->Value<double>(0), 18446744073709551615.0);
+  EXPECT_EQ((*b)[0].columns[1]->Value<int64_t>(0), INT64_MIN);
+}
+
 TEST(JsonReader, ReadsInferredValuesNullsAndJsonTextOfConflicts) {
   const std::string text =
       "{\"a\":1,\"b\":{\"c\":[1,2.5]},\"t\":\"2024-01-03 00:00:00\"}\n"

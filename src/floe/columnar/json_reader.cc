@@ -117,12 +117,15 @@ struct JType {
 
   void Merge(const ordered_json& v) {
     if (v.is_null() || kind == Kind::kConflict) return;
-    Kind k = v.is_boolean()          ? Kind::kBool
-             : v.is_number_integer() ? Kind::kInt
-             : v.is_number()         ? Kind::kDouble
-             : v.is_string()         ? Kind::kString
-             : v.is_object()         ? Kind::kObject
-                                     : Kind::kArray;
+    Kind k = v.is_boolean() ? Kind::kBool
+             // An unsigned integer past int64 fits only a double.
+             : v.is_number_integer() && !(v.is_number_unsigned() &&
+                                          v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+                 ? Kind::kInt
+             : v.is_number() ? Kind::kDouble
+             : v.is_string() ? Kind::kString
+             : v.is_object() ? Kind::kObject
+                             : Kind::kArray;
     if (kind == Kind::kUnknown) {
       kind = k;
     } else if ((kind == Kind::kInt && k == Kind::kDouble) ||
