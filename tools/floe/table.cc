@@ -90,11 +90,10 @@ int Create(const GlobalOptions& g, const TableArgs& a) {
   auto id = catalog::TableIdentifier::Parse(a.table);
   if (!id) return ReportError(id.error());
   if (a.like.empty() == a.schema.empty()) {
-    return ReportError(
-        Error{ErrorKind::kInvalidInput,
-              "table create needs exactly one of --like FILE.parquet or --schema JSON"});
+    return ReportError(Error{ErrorKind::kInvalidInput,
+                             "table create needs exactly one of --like FILE or --schema JSON"});
   }
-  Result<Schema> schema = a.like.empty() ? ParseSchemaArg(a.schema) : SchemaLikeParquet(g, a.like);
+  Result<Schema> schema = a.like.empty() ? ParseSchemaArg(a.schema) : SchemaLikeFile(g, a.like);
   if (!schema) return ReportError(schema.error());
   auto spec = iceberg::PartitionSpec::Parse(a.partition_by, *schema);
   if (!spec) return ReportError(spec.error());
@@ -354,8 +353,11 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
     return sub;
   };
   auto* create = add("create", "Create a table (and its namespace)", Create);
-  create->add_option("--like", args->like,
-                     "Take the schema of this Parquet file (path or store URI)");
+  create->add_option(
+      "--like", args->like,
+      "Take the schema of this file (path or store URI): Parquet, or CSV/TSV or "
+      "newline-delimited JSON (also .gz, .zst) whose columns are sniffed as DuckDB's "
+      "read_csv/read_json does");
   create->add_option(
       "--schema", args->schema,
       "Schema: Iceberg schema JSON, or [{\"name\":..,\"type\":..,\"required\":..}], or @FILE");

@@ -1,6 +1,7 @@
-// `floe table append NS.T FILE...`: Parquet or CSV files (or folders of them) appended to a table
-// in one commit, written in the table's layout (partitioning, sort order, file and row-group
-// sizes). Also the schema of `table create --like FILE.parquet`.
+// `floe table append NS.T FILE...`: Parquet, CSV/TSV or newline-delimited JSON files (gzip or
+// zstd compressed too), or folders of them, appended to a table in one commit, written in the
+// table's layout (partitioning, sort order, file and row-group sizes). Also the schema of
+// `table create --like FILE`.
 #include <filesystem>
 #include <mutex>
 
@@ -10,7 +11,10 @@
 #include "floe/base/parallel_for.h"
 #include "floe/base/progress.h"
 #include "floe/columnar/column_builder.h"
+#include "floe/columnar/compressed_input.h"
 #include "floe/columnar/csv_reader.h"
+#include "floe/columnar/csv_sniffer.h"
+#include "floe/columnar/json_reader.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
@@ -21,15 +25,33 @@
 namespace floe::cli {
 namespace {
 
+enum class Format { kNone, kParquet, kCsv, kJson };
+
 struct InputFile {
   io::StorePtr store;
   std::string key;
   std::string display;
-  bool csv = false;
+  Format format = Format::kNone;
 };
 
-bool IsDataFile(std::string_view name) {
-  return name.ends_with(".parquet") || name.ends_with(".csv");
+// By the name: .parquet; .csv, .tsv, .txt; .json, .ndjson, .jsonl; the text ones also with .gz
+// or .zst after.
+Format FormatOf(std::string_view name) {
+  if (name.ends_with(".parquet")) return Format::kParquet;
+  const std::string_view base = columnar::WithoutCompressionSuffix(name);
+  if (base.ends_with(".csv") || base.ends_with(".tsv") || base.ends_with(".txt"))
+    return Format::kCsv;
+  if (base.ends_with(".json") || base.ends_with(".ndjson") || base.ends_with(".jsonl"))
+    return Format::kJson;
+  return Format::kNone;
+}
+
+bool IsDataFile(std::string_view name) { return FormatOf(name) != Format::kNone; }
+
+// A CSV or JSON input's bytes, decompressed.
+Result<Buffer> TextInput(const InputFile& in) {
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, in.store->Get(in.key, io::Range::Whole()));
+  return columnar::DecompressInput(std::move(bytes), in.display);
 }
 
 // A local file or folder, or a store URI naming an object or a prefix.
@@ -45,20 +67,25 @@ Result<std::vector<InputFile>> ExpandInputs(const GlobalOptions& g,
       FLOE_ASSIGN_OR_RETURN(auto objects, store->ListAll(""));
       size_t before = out.size();
       for (const auto& o : objects) {
-        if (IsDataFile(o.key))
-          out.push_back({store, o.key, path + "/" + o.key, o.key.ends_with(".csv")});
+        if (IsDataFile(o.key)) out.push_back({store, o.key, path + "/" + o.key, FormatOf(o.key)});
       }
       if (out.size() == before)
-        return InvalidInput("folder '{}' holds no .parquet or .csv files", in);
+        return InvalidInput("folder '{}' holds no .parquet, .csv, .tsv or .json files", in);
       continue;
     }
     if (local && !std::filesystem::exists(path, ec))
       return NotFound("input file '{}' does not exist", in);
+    if (!IsDataFile(in)) {
+      return InvalidInput(
+          "input file '{}' is not .parquet, .csv, .tsv, .txt, .json, .ndjson or .jsonl (each but "
+          "parquet also with .gz or .zst)",
+          in);
+    }
     auto slash = in.rfind('/');
     std::string root = slash == std::string::npos ? "." : in.substr(0, slash);
     std::string key = slash == std::string::npos ? in : in.substr(slash + 1);
     FLOE_ASSIGN_OR_RETURN(io::StorePtr store, OpenStoreFor(g, root.empty() ? "/" : root, false));
-    out.push_back({store, key, in, key.ends_with(".csv")});
+    out.push_back({store, key, in, FormatOf(key)});
   }
   return out;
 }
@@ -92,11 +119,16 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
     };
     std::vector<Read> reads(inputs->size());
     auto read_one = [&](const InputFile& in, Read* out) -> Status {
-      if (in.csv) {
-        FLOE_ASSIGN_OR_RETURN(Buffer bytes, in.store->Get(in.key, io::Range::Whole()));
+      if (in.format == Format::kCsv || in.format == Format::kJson) {
+        FLOE_ASSIGN_OR_RETURN(Buffer bytes, TextInput(in));
         out->bytes = static_cast<int64_t>(bytes.size());
+        if (in.format == Format::kJson) {
+          FLOE_ASSIGN_OR_RETURN(
+              out->batches, columnar::ReadJson(bytes.string_view(), *target_schema, in.display));
+          return {};
+        }
         FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch batch,
-                              columnar::ReadCsv(bytes.string_view(), *target_schema, in.display));
+                              columnar::ReadCsvAs(bytes.string_view(), *target_schema, in.display));
         out->batches.push_back(std::move(batch));
         return {};
       }
@@ -172,10 +204,23 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
 
 }  // namespace
 
-Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::string& path) {
+Result<iceberg::Schema> SchemaLikeFile(const GlobalOptions& g, const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(std::vector<InputFile> inputs, ExpandInputs(g, {path}));
   const InputFile& in = inputs.front();
-  if (in.csv) return InvalidInput("--like needs a Parquet file; '{}' is CSV", path);
+  if (in.format == Format::kCsv || in.format == Format::kJson) {
+    // The columns as DuckDB's read_csv / read_json would name and type them, all optional.
+    FLOE_ASSIGN_OR_RETURN(Buffer bytes, TextInput(in));
+    columnar::Schema schema;
+    if (in.format == Format::kCsv) {
+      FLOE_ASSIGN_OR_RETURN(columnar::CsvSniff sniff,
+                            columnar::SniffCsv(bytes.string_view(), in.display));
+      schema = std::move(sniff.schema);
+    } else {
+      FLOE_ASSIGN_OR_RETURN(schema, columnar::InferJsonSchema(bytes.string_view(), in.display));
+    }
+    int32_t next_id = 1;
+    return iceberg::FromColumnarSchema(schema, &next_id);
+  }
   FLOE_ASSIGN_OR_RETURN(parquet::OpenedFooter footer, parquet::OpenFooter(*in.store, in.key, 0));
   const parquet::FileReader& reader = footer.reader;
   // A column the reader cannot map (decimal256, an unknown physical layout) says why.
@@ -193,10 +238,15 @@ Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::str
 void AddAppendCommand(CLI::App& table_cmd, GlobalOptions& options,
                       std::shared_ptr<TableArgs> args) {
   auto* sub = table_cmd.add_subcommand(
-      "append", "Append Parquet or CSV files (or folders of them) in one commit");
+      "append",
+      "Append Parquet, CSV/TSV or newline-delimited JSON files (also .gz, .zst), or folders of "
+      "them, in one commit");
   sub->add_option("table", args->table, "Table name, NAMESPACE.TABLE")->required();
-  sub->add_option("files", args->inputs,
-                  "Input files or folders (.parquet, .csv), local or store URIs")
+  sub->add_option(
+         "files", args->inputs,
+         "Input files or folders (.parquet; .csv, .tsv, .txt, .json, .ndjson, .jsonl, each also "
+         "with .gz or .zst), local or store URIs. CSV dialect and header are sniffed; "
+         "header columns and JSON keys are matched by name")
       ->required();
   sub->callback([&options, args] {
     int rc = Append(options, *args);

@@ -44,8 +44,9 @@ Result<iceberg::Warehouse> OpenWarehouseFor(const GlobalOptions& g,
 // The table `name` through w's catalog; what the catalog vends with it (credentials) goes to w's
 // FileIO, so the table is read through `w`.
 Result<iceberg::Table> LoadTableFor(const iceberg::Warehouse& w, const std::string& name);
-// The Iceberg schema of a Parquet file's columns (ids from the file, fresh ones where missing).
-Result<iceberg::Schema> SchemaLikeParquet(const GlobalOptions& g, const std::string& path);
+// The Iceberg schema of a Parquet file's columns (ids from the file, fresh ones where missing),
+// or of a CSV/JSON file's sniffed columns (all optional).
+Result<iceberg::Schema> SchemaLikeFile(const GlobalOptions& g, const std::string& path);
 // Maintenance: rewrite, rewrite-manifests (table_rewrite.cc), expire, remove-orphans
 // (table_expire.cc).
 void AddRewriteCommands(CLI::App& table_cmd, GlobalOptions& options);

@@ -3,226 +3,63 @@
 #include "floe/base/calendar.h"
 #include "floe/base/uuid.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
 
 #include "floe/columnar/column_builder.h"
+#include "floe/columnar/csv_sniffer.h"
+#include "floe/columnar/text_value_builder.h"
 
 namespace floe::columnar {
-namespace {
-
-// Splits one record starting at `pos`; advances `pos` past its line end. `line` counts lines.
-Result<std::vector<std::string>> NextRecord(std::string_view text, size_t* pos, char delim,
-                                            const std::string& name, int64_t* line) {
-  std::vector<std::string> fields;
-  std::string cur;
-  bool quoted = false, was_quoted = false;
-  size_t i = *pos;
-  int64_t start_line = *line;
-  for (; i < text.size(); ++i) {
-    char ch = text[i];
-    if (quoted) {
-      if (ch == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          cur.push_back('"');
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        if (ch == '\n') ++*line;
-        cur.push_back(ch);
-      }
-      continue;
-    }
-    if (ch == '"' && cur.empty() && !was_quoted) {
-      quoted = was_quoted = true;
-    } else if (ch == delim) {
-      fields.push_back(std::move(cur));
-      cur.clear();
-      was_quoted = false;
-    } else if (ch == '\n' || ch == '\r') {
-      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      ++i;
-      break;
-    } else {
-      cur.push_back(ch);
-    }
-  }
-  if (quoted) return InvalidInput("{}: line {}: a quoted field never ends", name, start_line);
-  fields.push_back(std::move(cur));
-  *pos = i;
-  ++*line;
-  return fields;
-}
-
-template <typename T>
-bool ParseNumber(std::string_view s, T* out) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
-// One column being filled: raw little-endian values plus validity, or strings.
-struct Sink {
-  DataType type;
-  std::vector<uint8_t> values;
-  ValidityBuilder validity;
-  BinaryBuilder strings;
-  BoolBuilder bools;
-
-  explicit Sink(const DataType& t)
-      : type(t), strings(t.IsBinaryLike() || t.id == TypeId::kFixedSizeBinary ? t : String()) {}
-
-  template <typename T>
-  void Push(T v) {
-    const auto* p = reinterpret_cast<const uint8_t*>(&v);
-    values.insert(values.end(), p, p + sizeof(T));
-    validity.AppendValid();
-  }
-
-  void Null() {
-    if (type.IsBinaryLike() || type.id == TypeId::kFixedSizeBinary) {
-      strings.AppendNull();
-    } else if (type.id == TypeId::kBool) {
-      bools.AppendNull();
-    } else {
-      values.insert(values.end(), type.FixedWidth(), 0);
-      validity.AppendNull();
-    }
-  }
-
-  // An error saying why `s` is not a value of the type (the caller names the file, line and
-  // column).
-  Status Add(std::string_view s) {
-    auto not_a = [&]() { return InvalidInput("'{}' is not a {} value", s, type.ToString()); };
-    switch (type.id) {
-      case TypeId::kBool:
-        if (s == "true" || s == "1" || s == "TRUE" || s == "True") {
-          bools.Append(true);
-        } else if (s == "false" || s == "0" || s == "FALSE" || s == "False") {
-          bools.Append(false);
-        } else {
-          return not_a();
-        }
-        return {};
-      case TypeId::kInt32: {
-        int32_t v;
-        if (!ParseNumber(s, &v)) return not_a();
-        Push(v);
-        return {};
-      }
-      case TypeId::kInt64: {
-        int64_t v;
-        if (!ParseNumber(s, &v)) return not_a();
-        Push(v);
-        return {};
-      }
-      case TypeId::kFloat32:
-      case TypeId::kFloat64: {
-        double v;
-        if (s == "NaN" || s == "nan") {
-          v = std::nan("");
-        } else if (s == "inf" || s == "Infinity") {
-          v = INFINITY;
-        } else if (s == "-inf" || s == "-Infinity") {
-          v = -INFINITY;
-        } else if (!ParseNumber(s, &v)) {
-          return not_a();
-        }
-        if (type.id == TypeId::kFloat32) {
-          Push(static_cast<float>(v));
-        } else {
-          Push(v);
-        }
-        return {};
-      }
-      case TypeId::kDecimal128: {
-        auto v = ParseDecimalText(s, type.scale);
-        if (!v) return not_a();
-        if (!DecimalFits(*v, type.precision)) {
-          return InvalidInput("'{}' has more digits than {} holds", s, type.ToString());
-        }
-        Push(*v);
-        return {};
-      }
-      case TypeId::kDate32: {
-        auto d = ParseIsoDate(s);
-        if (!d) return not_a();
-        Push(*d);
-        return {};
-      }
-      case TypeId::kTime64: {
-        auto n = ParseIsoTimeNanos(s);
-        if (!n) return not_a();
-        Push(type.unit == TimeUnit::kNano ? *n : *n / 1000);
-        return {};
-      }
-      case TypeId::kTimestamp: {
-        const int64_t per_second = type.unit == TimeUnit::kNano    ? 1000000000
-                                   : type.unit == TimeUnit::kMicro ? 1000000
-                                                                   : 1000;
-        FLOE_ASSIGN_OR_RETURN(int64_t v, ParseIsoTimestamp(s, per_second, type.ToString()));
-        Push(v);
-        return {};
-      }
-      case TypeId::kFixedSizeBinary:
-        if (type.byte_width == 16 && s.size() == 36) {  // a uuid in its text form
-          auto u = ParseUuid(s);
-          if (!u) return not_a();
-          return strings.Append(*u);
-        }
-        if (!strings.Append(s)) return not_a();
-        return {};
-      case TypeId::kString:
-      case TypeId::kBinary:
-        if (!strings.Append(s)) return not_a();
-        return {};
-      default:
-        return not_a();
-    }
-  }
-
-  Result<ColumnPtr> Finish() {
-    if (type.IsBinaryLike() || type.id == TypeId::kFixedSizeBinary) return strings.Finish();
-    if (type.id == TypeId::kBool) return bools.Finish();
-    auto c = std::make_shared<Column>();
-    c->type = type;
-    c->length = validity.length();
-    c->null_count = validity.null_count();
-    c->validity = validity.Finish();
-    c->values = Buffer(std::move(values));
-    return ColumnPtr(c);
-  }
-};
-
-}  // namespace
 
 Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const std::string& name,
                             const CsvOptions& options) {
-  size_t pos = 0;
-  int64_t line = 1;
-  if (text.starts_with("\xEF\xBB\xBF")) pos = 3;  // UTF-8 byte order mark
-  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> header,
-                        NextRecord(text, &pos, options.delimiter, name, &line));
-  std::vector<int> target(header.size(), -1);
-  for (size_t i = 0; i < header.size(); ++i) {
-    auto idx = schema.IndexOf(header[i]);
-    if (!idx)
-      return InvalidInput("{}: header column '{}' is not in the table schema", name, header[i]);
-    if (schema.fields[*idx].type.IsNested()) {
-      return Unsupported("{}: CSV cannot fill nested column '{}' ({})", name, header[i],
-                         schema.fields[*idx].type.ToString());
-    }
-    for (size_t j = 0; j < i; ++j) {
-      if (target[j] == *idx) {
-        return InvalidInput("{}: header column '{}' appears twice (columns {} and {})", name,
-                            header[i], j + 1, i + 1);
-      }
-    }
-    target[i] = *idx;
+  CsvTokenizer tok(StripBom(text), options.dialect, name);
+  tok.SkipLines(options.dialect.skip);
+  std::vector<std::string_view> rec;
+  // target[i]: the schema column field i of a record fills.
+  std::vector<int> target;
+  size_t width = schema.fields.size();
+  if (options.dialect.header) {
+    FLOE_ASSIGN_OR_RETURN(bool any, tok.Next(&rec));
+    if (!any) rec.clear();
+    width = rec.size();
   }
-  std::vector<Sink> sinks;
+  if (options.dialect.header && options.match_by_name) {
+    target.assign(rec.size(), -1);
+    for (size_t i = 0; i < rec.size(); ++i) {
+      std::string h(rec[i]);
+      auto idx = schema.IndexOf(h);
+      if (!idx) return InvalidInput("{}: header column '{}' is not in the table schema", name, h);
+      if (schema.fields[*idx].type.IsNested()) {
+        return Unsupported("{}: CSV cannot fill nested column '{}' ({})", name, h,
+                           schema.fields[*idx].type.ToString());
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (target[j] == *idx) {
+          return InvalidInput("{}: header column '{}' appears twice (columns {} and {})", name, h,
+                              j + 1, i + 1);
+        }
+      }
+      target[i] = *idx;
+    }
+  } else {
+    if (options.dialect.header && rec.size() != schema.fields.size() && !rec.empty()) {
+      return InvalidInput("{}: the header has {} fields; {} columns were expected", name,
+                          rec.size(), schema.fields.size());
+    }
+    width = schema.fields.size();
+    for (size_t i = 0; i < width; ++i) {
+      if (schema.fields[i].type.IsNested()) {
+        return Unsupported("{}: CSV cannot fill nested column '{}' ({})", name,
+                           schema.fields[i].name, schema.fields[i].type.ToString());
+      }
+      target.push_back(static_cast<int>(i));
+    }
+  }
+  std::vector<TextValueBuilder> sinks;
   sinks.reserve(schema.fields.size());
   for (const auto& f : schema.fields) sinks.emplace_back(f.type);
   std::vector<bool> present(schema.fields.size(), false);
@@ -233,14 +70,14 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
     }
   }
   int64_t rows = 0;
-  while (pos < text.size()) {
-    int64_t this_line = line;
-    FLOE_ASSIGN_OR_RETURN(std::vector<std::string> rec,
-                          NextRecord(text, &pos, options.delimiter, name, &line));
-    if (rec.size() == 1 && rec[0].empty()) continue;  // blank line
-    if (rec.size() != header.size()) {
-      return InvalidInput("{}: line {} has {} fields; the header has {}", name, this_line,
-                          rec.size(), header.size());
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(bool any, tok.Next(&rec));
+    if (!any) break;
+    const int64_t this_line = tok.record_line();
+    if (rec.size() == 1 && rec[0].empty() && !tok.any_quoted()) continue;  // blank line
+    if (rec.size() != width) {
+      return InvalidInput("{}: line {} has {} fields; {} has {}", name, this_line, rec.size(),
+                          options.dialect.header ? "the header" : "the table", width);
     }
     for (size_t i = 0; i < rec.size(); ++i) {
       const Field& f = schema.fields[target[i]];
@@ -268,6 +105,28 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
     batch.columns.push_back(std::move(col));
   }
   return batch;
+}
+
+Result<RecordBatch> ReadCsvAs(std::string_view text, const Schema& schema,
+                              const std::string& name) {
+  CsvOptions options;
+  if (StripBom(text).find_first_not_of("\r\n") == std::string_view::npos) {
+    options.dialect.header = false;  // nothing to sniff: zero rows
+    return ReadCsv(StripBom(text), schema, name, options);
+  }
+  FLOE_ASSIGN_OR_RETURN(CsvSniff sniff, SniffCsv(text, name));
+  options.dialect = sniff.dialect;
+  if (!options.dialect.header) {
+    // A first line that names only columns of the table is its header, whatever its types say.
+    CsvTokenizer tok(StripBom(text), options.dialect, name);
+    std::vector<std::string_view> first;
+    FLOE_ASSIGN_OR_RETURN(bool any, tok.Next(&first));
+    options.dialect.header =
+        any && std::all_of(first.begin(), first.end(), [&](std::string_view v) {
+          return schema.IndexOf(std::string(v)).has_value();
+        });
+  }
+  return ReadCsv(text, schema, name, options);
 }
 
 }  // namespace floe::columnar

@@ -25,6 +25,14 @@ struct Const {
   bool boolean = false;  // kBool
 };
 
+// A named argument of a table function: f(x, delim = '|') or f(x, delim := '|'), as DuckDB takes
+// both.
+struct NamedConst {
+  std::string name;  // lower case
+  Const value;
+  int location = -1;
+};
+
 // A type in a CAST: the last part of its name, lower case ("pg_catalog.int4" -> "int4").
 struct TypeName {
   std::string name;
@@ -115,6 +123,7 @@ struct TableRef {
   bool function_has_args = false;  // kFunction
   // kFunction: the arguments, when every one is a constant (read_parquet('f.parquet')).
   std::vector<Const> function_args;
+  std::vector<NamedConst> function_named_args;  // after the positional ones, in order
   int function_args_location = -1;          // of the first argument that is not a constant, or -1
   std::string alias;                        // AS name; "" when none
   std::vector<std::string> column_aliases;  // AS name(a, b): the columns renamed, in order

@@ -280,7 +280,7 @@ Status Binder::BindTableFunction(const ast::TableRef& from) {
   }
   source_name_ = name + "()";
   table_name_ = from.alias.empty() ? name : from.alias;
-  auto rows = resolver_.table_function(name, from.function_args);
+  auto rows = resolver_.table_function(name, from.function_args, from.function_named_args);
   if (!rows) return std::unexpected(Locate(rows.error(), loc));
   return BindRows(std::move(*rows));
 }

@@ -24,8 +24,10 @@ struct TableResolver {
   std::function<Result<columnar::RecordBatch>(const iceberg::Table&, std::string_view)>
       read_metadata_table;
   // Rows of a table function in FROM (floe_settings(), read_parquet('f.parquet')), given its
-  // constant arguments; unset: table functions are unsupported.
-  std::function<Result<columnar::RecordBatch>(std::string_view, const std::vector<ast::Const>&)>
+  // constant arguments, positional and named (read_csv('f', delim = '|')); unset: table functions
+  // are unsupported.
+  std::function<Result<columnar::RecordBatch>(std::string_view, const std::vector<ast::Const>&,
+                                              const std::vector<ast::NamedConst>&)>
       table_function;
   // Rows of information_schema.NAME (tables, columns, schemata); unset: there is none.
   std::function<Result<columnar::RecordBatch>(std::string_view)> read_information_schema;

@@ -211,13 +211,14 @@ TableResolver Engine::MakeResolver(const QueryOptions& options) {
     return iceberg::ReadMetadataTable(t, *warehouse_.io, name);
   };
   resolver.table_function =
-      [this, options](std::string_view name,
-                      const std::vector<ast::Const>& args) -> Result<columnar::RecordBatch> {
+      [this, options](std::string_view name, const std::vector<ast::Const>& args,
+                      const std::vector<ast::NamedConst>& named) -> Result<columnar::RecordBatch> {
     if (name == "floe_settings") {
-      if (!args.empty()) return InvalidInput("floe_settings() takes no arguments");
+      if (!args.empty() || !named.empty())
+        return InvalidInput("floe_settings() takes no arguments");
       return settings_.Table(options);
     }
-    return ReadTableFunction(name, args, *warehouse_.io);
+    return ReadTableFunction(name, args, named, *warehouse_.io);
   };
   resolver.read_information_schema = [this](std::string_view name) {
     return ReadInformationSchema(warehouse_, name);

@@ -1,13 +1,18 @@
 #include "floe/sql/table_functions.h"
 
-#include <charconv>
+#include <fnmatch.h>
+
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "floe/base/calendar.h"
 #include "floe/columnar/column_builder.h"
+#include "floe/columnar/compressed_input.h"
 #include "floe/columnar/csv_reader.h"
+#include "floe/columnar/csv_sniffer.h"
+#include "floe/columnar/json_reader.h"
 #include "floe/columnar/take.h"
 #include "floe/parquet/read_file.h"
 
@@ -47,86 +52,200 @@ Result<c::RecordBatch> ReadParquetFunction(const std::string& path, const iceber
   return c::Concatenate(contents.batches);
 }
 
-// The narrowest type every non-empty value of column `col` of `strings` parses as.
-c::DataType InferType(const c::Column& col) {
-  bool integer = true, number = true, boolean = true, date = true, timestamp = true;
-  int64_t seen = 0;
-  for (int64_t r = 0; r < col.length && (integer || number || boolean || date || timestamp); ++r) {
-    if (col.IsNull(r)) continue;
-    const std::string_view v = col.BytesAt(r);
-    ++seen;
-    if (integer) {
-      int64_t x = 0;
-      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-      integer = ec == std::errc() && p == v.data() + v.size();
-    }
-    if (number) {
-      double x = 0;
-      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-      number = ec == std::errc() && p == v.data() + v.size();
-    }
-    if (boolean) boolean = v == "true" || v == "false" || v == "TRUE" || v == "FALSE";
-    if (date) date = v.size() == 10 && ParseIsoDate(v).has_value();
-    if (timestamp) timestamp = v.size() > 10 && ParseIsoDateTime(v).has_value();
-  }
-  if (seen == 0) return c::String();
-  if (integer) return c::Int64();
-  if (number) return c::Float64();
-  if (boolean) return c::Bool();
-  if (date) return c::Date32();
-  if (timestamp) return c::Timestamp(c::TimeUnit::kMicro);
-  return c::String();
-}
-
-Result<c::RecordBatch> ReadCsvFunction(const std::string& path, const iceberg::FileIO& io) {
+// The file's bytes, decompressed when it is gzip or zstd.
+Result<Buffer> ReadTextFile(const std::string& path, const iceberg::FileIO& io) {
   FLOE_ASSIGN_OR_RETURN(iceberg::StoreObject object, io.Resolve(LocationOf(path)));
   FLOE_ASSIGN_OR_RETURN(Buffer bytes, object.store->Get(object.key, io::Range::Whole()));
-  const std::string_view text = bytes.string_view();
-  // The header names the columns; read every one as text first, then as the type its values fit.
-  const size_t eol = text.find('\n');
-  std::string header(text.substr(0, eol));
-  if (!header.empty() && header.back() == '\r') header.pop_back();
-  if (header.empty()) return InvalidInput("csv file '{}' has no header line", path);
-  auto as_text = std::make_shared<c::Schema>();
-  // The header's names (quotes taken off); a CSV reader of strings reads every column first.
-  size_t start = 0;
-  for (size_t i = 0; i <= header.size(); ++i) {
-    if (i == header.size() || header[i] == ',') {
-      std::string n = header.substr(start, i - start);
-      if (n.size() >= 2 && n.front() == '"' && n.back() == '"') n = n.substr(1, n.size() - 2);
-      as_text->fields.push_back({n, c::String(), true});
-      start = i + 1;
+  return c::DecompressInput(std::move(bytes), path);
+}
+
+// A local path with * or ? in its last part: the files it matches, in name order (DuckDB's
+// glob, one folder deep); any other path as it is.
+Result<std::vector<std::string>> ExpandGlob(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string pattern = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (pattern.find_first_of("*?[") == std::string::npos || path.find("://") != std::string::npos)
+    return std::vector<std::string>{path};
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file(ec) && fnmatch(pattern.c_str(), name.c_str(), 0) == 0)
+      out.push_back(slash == std::string::npos ? name : dir + "/" + name);
+  }
+  if (ec) return NotFound("cannot list folder '{}': {}", dir, ec.message());
+  if (out.empty()) return NotFound("no file matches '{}'", path);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::string> StringOption(const ast::NamedConst& o) {
+  if (o.value.kind != ast::Const::Kind::kString)
+    return InvalidInput("option {} takes a string", o.name);
+  return o.value.text;
+}
+
+// One character, as DuckDB spells it: 'x', '\t' for a tab, '' for none (quote and escape).
+Result<char> CharOption(const ast::NamedConst& o, bool allow_empty) {
+  FLOE_ASSIGN_OR_RETURN(std::string v, StringOption(o));
+  if (v == "\\t") return '\t';
+  if (v.empty() && allow_empty) return '\0';
+  if (v.size() != 1) return InvalidInput("option {} takes one character, not '{}'", o.name, v);
+  return v[0];
+}
+
+Result<bool> BoolOption(const ast::NamedConst& o) {
+  if (o.value.kind == ast::Const::Kind::kBool) return o.value.boolean;
+  if (o.value.kind == ast::Const::Kind::kInteger && (o.value.integer == 0 || o.value.integer == 1))
+    return o.value.integer == 1;
+  return InvalidInput("option {} takes true or false", o.name);
+}
+
+Result<int64_t> CountOption(const ast::NamedConst& o) {
+  if (o.value.kind != ast::Const::Kind::kInteger || o.value.integer < 0)
+    return InvalidInput("option {} takes a count (an integer >= 0)", o.name);
+  return o.value.integer;
+}
+
+Result<c::RecordBatch> Combine(std::vector<c::RecordBatch> batches, const c::Schema& schema) {
+  if (batches.size() == 1) return std::move(batches[0]);
+  if (batches.empty()) {
+    c::RecordBatch empty;
+    empty.schema = std::make_shared<c::Schema>(schema);
+    for (const auto& f : schema.fields) empty.columns.push_back(c::NullColumn(f.type, 0));
+    return empty;
+  }
+  return c::Concatenate(batches);
+}
+
+// read_csv(path, delim =, header =, ...): the dialect and columns sniffed from the first file
+// (what the options fix is taken as given), every file read with them.
+Result<c::RecordBatch> ReadCsvFunction(const std::string& path,
+                                       const std::vector<ast::NamedConst>& named,
+                                       const iceberg::FileIO& io) {
+  c::CsvSniffOptions sniff;
+  bool all_varchar = false;
+  for (const auto& o : named) {
+    if (o.name == "delim" || o.name == "sep" || o.name == "delimiter") {
+      FLOE_ASSIGN_OR_RETURN(char ch, CharOption(o, false));
+      sniff.delimiter = ch;
+    } else if (o.name == "quote") {
+      FLOE_ASSIGN_OR_RETURN(char ch, CharOption(o, true));
+      sniff.quote = ch;
+    } else if (o.name == "escape") {
+      FLOE_ASSIGN_OR_RETURN(char ch, CharOption(o, true));
+      sniff.escape = ch;
+    } else if (o.name == "header") {
+      FLOE_ASSIGN_OR_RETURN(bool b, BoolOption(o));
+      sniff.header = b;
+    } else if (o.name == "nullstr") {
+      FLOE_ASSIGN_OR_RETURN(sniff.null_value, StringOption(o));
+    } else if (o.name == "skip") {
+      FLOE_ASSIGN_OR_RETURN(sniff.skip, CountOption(o));
+    } else if (o.name == "sample_size") {
+      FLOE_ASSIGN_OR_RETURN(int64_t n, CountOption(o));
+      if (n > 0) sniff.sample_lines = static_cast<size_t>(n);
+    } else if (o.name == "all_varchar") {
+      FLOE_ASSIGN_OR_RETURN(all_varchar, BoolOption(o));
+    } else if (o.name == "auto_detect") {
+      FLOE_RETURN_IF_ERROR(BoolOption(o));  // floe always sniffs what is not given
+    } else {
+      return InvalidInput(
+          "unknown option {} (floe's read_csv takes delim, sep, header, quote, escape, nullstr, "
+          "skip, sample_size, all_varchar, auto_detect)",
+          o.name);
     }
   }
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch strings, c::ReadCsv(text, *as_text, path));
-  c::Schema typed;
-  for (size_t i = 0; i < as_text->fields.size(); ++i) {
-    typed.fields.push_back({as_text->fields[i].name, InferType(*strings.columns[i]), true});
+  if (sniff.quote && !sniff.escape) sniff.escape = *sniff.quote;
+  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandGlob(path));
+  std::vector<c::RecordBatch> batches;
+  c::Schema schema;
+  c::CsvOptions options;
+  for (size_t i = 0; i < files.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(Buffer bytes, ReadTextFile(files[i], io));
+    if (i == 0) {
+      FLOE_ASSIGN_OR_RETURN(c::CsvSniff s, c::SniffCsv(bytes.string_view(), files[i], sniff));
+      schema = std::move(s.schema);
+      if (all_varchar) {
+        for (auto& f : schema.fields) f.type = c::String();
+      }
+      options.dialect = s.dialect;
+      options.null_value = sniff.null_value;
+      options.match_by_name = false;
+    }
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch b,
+                          c::ReadCsv(bytes.string_view(), schema, files[i], options));
+    batches.push_back(std::move(b));
   }
-  return c::ReadCsv(text, typed, path);
+  return Combine(std::move(batches), schema);
+}
+
+// read_json(path): newline-delimited JSON or one array of objects; the columns inferred from the
+// first file.
+Result<c::RecordBatch> ReadJsonFunction(const std::string& path,
+                                        const std::vector<ast::NamedConst>& named,
+                                        const iceberg::FileIO& io) {
+  int64_t sample = 20000;
+  for (const auto& o : named) {
+    if (o.name == "format") {
+      FLOE_ASSIGN_OR_RETURN(std::string f, StringOption(o));
+      if (f != "auto" && f != "newline_delimited" && f != "array")
+        return InvalidInput("option format takes 'auto', 'newline_delimited' or 'array', not '{}'",
+                            f);
+    } else if (o.name == "sample_size") {
+      FLOE_ASSIGN_OR_RETURN(int64_t n, CountOption(o));
+      if (n > 0) sample = n;
+    } else if (o.name == "auto_detect") {
+      FLOE_RETURN_IF_ERROR(BoolOption(o));
+    } else {
+      return InvalidInput(
+          "unknown option {} (floe's read_json takes format, sample_size, auto_detect)", o.name);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandGlob(path));
+  std::vector<c::RecordBatch> batches;
+  c::Schema schema;
+  c::JsonReadOptions options;
+  options.unknown_keys_are_errors = false;
+  for (size_t i = 0; i < files.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(Buffer bytes, ReadTextFile(files[i], io));
+    if (i == 0) {
+      FLOE_ASSIGN_OR_RETURN(schema, c::InferJsonSchema(bytes.string_view(), files[i], sample));
+    }
+    FLOE_ASSIGN_OR_RETURN(auto bs, c::ReadJson(bytes.string_view(), schema, files[i], options));
+    for (auto& b : bs) batches.push_back(std::move(b));
+  }
+  return Combine(std::move(batches), schema);
 }
 
 }  // namespace
 
 Result<c::RecordBatch> ReadTableFunction(std::string_view name, const std::vector<ast::Const>& args,
+                                         const std::vector<ast::NamedConst>& named,
                                          const iceberg::FileIO& io) {
-  if (name == "read_parquet" || name == "parquet_scan") {
-    FLOE_ASSIGN_OR_RETURN(std::string path, PathArgument(name, args));
-    auto r = ReadParquetFunction(path, io);
+  auto wrap = [&](const std::string& path, Result<c::RecordBatch> r) -> Result<c::RecordBatch> {
     if (!r)
       return MakeError(r.error().kind, fmt::format("{}('{}'): {}", name, path, r.error().message));
     return r;
+  };
+  if (name == "read_parquet" || name == "parquet_scan") {
+    FLOE_ASSIGN_OR_RETURN(std::string path, PathArgument(name, args));
+    if (!named.empty()) return InvalidInput("{}() takes no option {}", name, named[0].name);
+    return wrap(path, ReadParquetFunction(path, io));
   }
   if (name == "read_csv" || name == "read_csv_auto") {
     FLOE_ASSIGN_OR_RETURN(std::string path, PathArgument(name, args));
-    auto r = ReadCsvFunction(path, io);
-    if (!r)
-      return MakeError(r.error().kind, fmt::format("{}('{}'): {}", name, path, r.error().message));
-    return r;
+    return wrap(path, ReadCsvFunction(path, named, io));
+  }
+  if (name == "read_json" || name == "read_json_auto" || name == "read_ndjson" ||
+      name == "read_ndjson_auto") {
+    FLOE_ASSIGN_OR_RETURN(std::string path, PathArgument(name, args));
+    return wrap(path, ReadJsonFunction(path, named, io));
   }
   return NotFound(
       "table function {}() does not exist (floe has floe_settings(), read_parquet(path), "
-      "read_csv(path))",
+      "read_csv(path), read_json(path))",
       name);
 }
 

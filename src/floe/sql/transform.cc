@@ -598,12 +598,34 @@ Result<ast::TableRef> Transformer::FromItem(const json& item) {
     ref.function = Lower(LastName((*cb)["funcname"]));
     ref.function_has_args = cb->contains("args") && !(*cb)["args"].empty();
     for (const auto& a : ListField(*cb, "args")) {
-      ast::ExprPtr arg = Expr(a);
+      // A named argument, as DuckDB takes it: `name := value` (Postgres's NamedArgExpr) or
+      // `name = value` (an equality whose left side is a bare name).
+      auto [at, ab] = Unwrap(a);
+      std::string arg_name;
+      ast::ExprPtr arg;
+      if (at == "NamedArgExpr" && ab->contains("arg")) {
+        arg_name = Lower(ab->value("name", ""));
+        arg = Expr((*ab)["arg"]);
+      } else {
+        arg = Expr(a);
+        if (arg->kind == ast::Expr::Kind::kOperator && arg->name == "=" && arg->left &&
+            arg->right && arg->left->kind == ast::Expr::Kind::kColumnRef &&
+            arg->left->names.size() == 1 && !arg->left->star) {
+          arg_name = Lower(arg->left->names[0]);
+          int loc = arg->location;
+          arg = std::move(arg->right);
+          if (arg->location < 0) arg->location = loc;
+        }
+      }
       if (arg->kind != ast::Expr::Kind::kConst) {
         if (ref.function_args_location < 0) ref.function_args_location = arg->location;
         continue;
       }
-      ref.function_args.push_back(arg->constant);
+      if (!arg_name.empty()) {
+        ref.function_named_args.push_back({arg_name, arg->constant, arg->location});
+      } else {
+        ref.function_args.push_back(arg->constant);
+      }
     }
     ref.alias = AliasOf(*body);
     ref.column_aliases = Strings(NodeField(NodeField(*body, "alias"), "colnames"));
