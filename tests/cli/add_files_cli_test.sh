@@ -59,7 +59,7 @@ check "count after the duplicate" $?
 
 # --partition keeps one partition.
 f table create db.p --schema '[{"name":"id","type":"long"},{"name":"name","type":"string"},{"name":"region","type":"string"}]' --partition-by region >/dev/null
-f table add-files db.p "$work/src" --partition region=us | grep -q "^added 1 files to db.p: 2 rows"
+f table add-files db.p --partition region=us "$work/src" | grep -q "^added 1 files to db.p: 2 rows"
 check "--partition region=us" $?
 [[ "$(f query --format csv -e "SELECT DISTINCT region FROM db.p")" == $'region\nus' ]]
 check "only us rows" $?

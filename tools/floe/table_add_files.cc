@@ -78,7 +78,8 @@ void AddAddFilesCommand(CLI::App& table_cmd, GlobalOptions& options) {
       ->required();
   sub->add_option("--partition", a->partitions,
                   "Only files of this partition, COLUMN=VALUE (repeatable); a partition value "
-                  "comes from a COLUMN=VALUE directory in the path or the file's column bounds");
+                  "comes from a COLUMN=VALUE directory in the path or the file's column bounds")
+      ->allow_extra_args(false);  // one value per --partition, so paths may follow it
   sub->add_flag("--allow-duplicates", a->allow_duplicates,
                 "Add files the table already holds (or paths given twice) again");
   sub->footer(
