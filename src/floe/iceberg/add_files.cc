@@ -715,10 +715,10 @@ Result<AddFilesResult> AddFiles(catalog::Catalog& catalog, const FileIO& io,
   AddFilesResult out;
   bool any_without_ids = false;
   std::set<std::string> partitions;
-  for (size_t i = 0; i < reads.size(); ++i) {
-    out.footer_requests += reads[i].requests;
-    if (!reads[i].file) return std::unexpected(reads[i].file.error());
-    FooterDataFile& fd = *reads[i].file;
+  for (Read& read : reads) {
+    out.footer_requests += read.requests;
+    if (!read.file) return std::unexpected(read.file.error());
+    FooterDataFile& fd = *read.file;
     DataFile& f = fd.file;
     const auto hive = HiveValues(f.file_path);
     for (const PartitionField& pf : spec.fields()) {
