@@ -192,7 +192,7 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
   EXPECT_EQ(ErrorOf("call system.rollback_to_snapshot('db.events', 1)"),
             "unsupported: CALL system.rollback_to_snapshot: unknown procedure (floe has "
             "rewrite_data_files, rewrite_position_delete_files, rewrite_manifests, "
-            "expire_snapshots, remove_orphan_files)");
+            "expire_snapshots, remove_orphan_files, add_files)");
   EXPECT_EQ(ErrorOf("call system.expire_snapshots(table => 'db.events', older_than => 'soon')"),
             "invalid input: older_than 'soon': expected an age (30s, 15m, 12h, 3d), an ISO date "
             "or timestamp, or Unix ms");

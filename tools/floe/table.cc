@@ -368,6 +368,7 @@ void AddTableCommand(CLI::App& app, GlobalOptions& options) {
                      "Table format version: 2 (default) or 3 (row lineage, deletion vectors)");
   create->add_option("--property", args->properties, "Table property KEY=VALUE (repeatable)");
   AddAppendCommand(*cmd, options, args);
+  AddAddFilesCommand(*cmd, options);
   AddTableScanCommand(*cmd, options);
   AddTableListCommand(*cmd, options);
   auto listing = [&](CLI::App* sub, const char* rows) {

@@ -54,5 +54,7 @@ void AddExpireCommands(CLI::App& table_cmd, GlobalOptions& options);
 void AddTableScanCommand(CLI::App& table_cmd, GlobalOptions& options);
 void AddTableListCommand(CLI::App& table_cmd, GlobalOptions& options);
 void AddAppendCommand(CLI::App& table_cmd, GlobalOptions& options, std::shared_ptr<TableArgs> args);
+// add-files (table_add_files.cc).
+void AddAddFilesCommand(CLI::App& table_cmd, GlobalOptions& options);
 
 }  // namespace floe::cli

@@ -519,7 +519,23 @@ Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,
         if (update.validation) {
           FLOE_RETURN_IF_ERROR(Validate(io, base.metadata, base.id.ToString(), *update.validation));
         }
-        return Apply(io, base, update, attempt, written);
+        if (update.expected_schema_id &&
+            base.metadata.current_schema_id != *update.expected_schema_id) {
+          return Conflict(
+              "table {} changed schema (from {} to {}) while its files were checked; nothing was "
+              "committed",
+              base.id.ToString(), *update.expected_schema_id, base.metadata.current_schema_id);
+        }
+        if (update.expected_spec_id && base.metadata.default_spec_id != *update.expected_spec_id) {
+          return Conflict(
+              "table {} changed partition spec (from {} to {}) while its files were checked; "
+              "nothing was committed",
+              base.id.ToString(), *update.expected_spec_id, base.metadata.default_spec_id);
+        }
+        FLOE_ASSIGN_OR_RETURN(TableMetadata next, Apply(io, base, update, attempt, written));
+        for (const auto& [key, value] : update.properties_if_absent)
+          next.properties.try_emplace(key, value);
+        return next;
       },
       stats);
 }

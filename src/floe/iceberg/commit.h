@@ -70,6 +70,13 @@ struct SnapshotUpdate {
   // still apply to the rewritten rows (Iceberg's RewriteFiles with the starting sequence number).
   std::optional<int64_t> data_sequence_number;
   std::optional<CommitValidation> validation;
+  // Table properties this commit sets where the table it lands on has no value for them (add_files'
+  // name mapping).
+  std::map<std::string, std::string> properties_if_absent;
+  // The schema and partition spec the added files were checked against: a commit that would land
+  // on a table whose current schema or default spec is another fails with a conflict, unretried.
+  std::optional<int32_t> expected_schema_id;
+  std::optional<int32_t> expected_spec_id;
 };
 
 Result<Table> CommitSnapshot(catalog::Catalog& catalog, const FileIO& io,

@@ -10,6 +10,7 @@
 #include "floe/base/calendar.h"
 #include "floe/base/clock.h"
 #include "floe/columnar/column_builder.h"
+#include "floe/iceberg/add_files.h"
 #include "floe/iceberg/expire_snapshots.h"
 #include "floe/iceberg/remove_orphan_files.h"
 #include "floe/iceberg/rewrite_data_files.h"
@@ -108,6 +109,86 @@ QueryResult OneRow(const std::vector<std::pair<std::string, int64_t>>& columns,
   return r;
 }
 
+// source_table => '`parquet`.`/path`' (Spark's form for files that are no table): the path.
+Result<std::string> ParquetSource(const std::string& text) {
+  std::string_view s = text;
+  auto part = [&]() -> std::optional<std::string> {
+    if (s.starts_with('`')) {
+      size_t end = s.find('`', 1);
+      if (end == std::string_view::npos) return std::nullopt;
+      std::string out(s.substr(1, end - 1));
+      s.remove_prefix(end + 1);
+      return out;
+    }
+    size_t dot = s.find('.');
+    std::string out(s.substr(0, dot));
+    s.remove_prefix(dot == std::string_view::npos ? s.size() : dot);
+    return out;
+  };
+  std::optional<std::string> format = part();
+  if (!format || !s.starts_with('.')) {
+    return Unsupported(
+        "CALL system.add_files: source_table '{}': floe adds files named as "
+        "'`parquet`.`/path`', not a catalog table",
+        text);
+  }
+  s.remove_prefix(1);
+  std::string lower = *format;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower != "parquet" && lower != "orc" && lower != "avro") {
+    return Unsupported(
+        "CALL system.add_files: source_table '{}': floe adds files named as "
+        "'`parquet`.`/path`', not a catalog table",
+        text);
+  }
+  if (lower != "parquet") {
+    return Unsupported("CALL system.add_files: source_table '{}': {} files (floe adds Parquet)",
+                       text, *format);
+  }
+  std::optional<std::string> path;
+  if (s.starts_with('`')) {
+    path = part();
+    if (!s.empty()) path.reset();
+  } else {
+    path = std::string(s);
+  }
+  if (!path || path->empty()) {
+    return InvalidInput("CALL system.add_files: source_table '{}' is not '`parquet`.`/path`'",
+                        text);
+  }
+  return *path;
+}
+
+Result<QueryResult> RunAddFiles(iceberg::Warehouse& warehouse, const catalog::TableIdentifier& id,
+                                std::map<std::string, ArgValue>& args) {
+  if (!args.contains("source_table")) {
+    return InvalidInput("CALL system.add_files: missing argument 'source_table'");
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string path, ParquetSource(args["source_table"].text));
+  iceberg::AddFilesOptions o;
+  if (args.contains("partition_filter")) {
+    if (!args["partition_filter"].is_map) {
+      return InvalidInput(
+          "CALL system.add_files: partition_filter must be map('column', 'value', ...)");
+    }
+    for (const auto& [k, v] : args["partition_filter"].map) o.partition_filter.emplace_back(k, v);
+  }
+  if (args.contains("check_duplicate_files")) {
+    FLOE_ASSIGN_OR_RETURN(o.check_duplicate_files,
+                          Bool(args["check_duplicate_files"].text, "check_duplicate_files"));
+  }
+  if (args.contains("parallelism")) {  // footers are read on the runtime's pool
+    FLOE_ASSIGN_OR_RETURN(int64_t n, Integer(args["parallelism"].text, "parallelism", 1, 65536));
+    (void)n;
+  }
+  FLOE_ASSIGN_OR_RETURN(iceberg::AddFilesResult r,
+                        iceberg::AddFiles(*warehouse.catalog, *warehouse.io, id, {path}, o));
+  return OneRow(
+      {{"added_files_count", static_cast<int64_t>(r.files.size())},
+       {"changed_partition_count", r.changed_partitions}},
+      fmt::format("added {} files to {}: {} rows", r.files.size(), id.ToString(), r.rows));
+}
+
 }  // namespace
 
 std::string QuoteReservedCallArguments(std::string_view sql) {
@@ -155,13 +236,15 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
       {"expire_snapshots",
        {"table", "older_than", "retain_last", "max_concurrent_deletes", "stream_results",
         "snapshot_ids", "clean_expired_metadata"}},
-      {"remove_orphan_files", {"table", "older_than", "location", "dry_run"}}};
+      {"remove_orphan_files", {"table", "older_than", "location", "dry_run"}},
+      {"add_files",
+       {"table", "source_table", "partition_filter", "check_duplicate_files", "parallelism"}}};
   auto params = kParams.find(name);
   if (params == kParams.end()) {
     return Unsupported(
         "CALL system.{}: unknown procedure (floe has rewrite_data_files, "
         "rewrite_position_delete_files, rewrite_manifests, expire_snapshots, "
-        "remove_orphan_files)",
+        "remove_orphan_files, add_files)",
         name);
   }
   std::map<std::string, ArgValue> args;
@@ -192,6 +275,7 @@ Result<QueryResult> RunProcedure(iceberg::Warehouse& warehouse, const std::strin
                         catalog::TableIdentifier::Parse(args["table"].text));
   auto text = [&](const std::string& k) { return args.contains(k) ? args[k].text : std::string(); };
 
+  if (name == "add_files") return RunAddFiles(warehouse, id, args);
   if (name == "rewrite_data_files") {
     std::map<std::string, std::string> options = args["options"].map;
     FLOE_ASSIGN_OR_RETURN(iceberg::RewriteOptions o, iceberg::RewriteOptionsFromMap(options));

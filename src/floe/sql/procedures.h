@@ -1,5 +1,6 @@
 // Procedures: the maintenance operations as SQL, in the form of Iceberg's Spark procedures --
-// CALL system.rewrite_data_files | rewrite_manifests | expire_snapshots | remove_orphan_files,
+// CALL system.rewrite_data_files | rewrite_manifests | expire_snapshots | remove_orphan_files |
+// add_files,
 // with named (`table => 'ns.t'`) or positional arguments -- each answering one row with
 // Iceberg's output column names. The Engine routes CallStmt here unless a hook replaces it.
 #pragma once
