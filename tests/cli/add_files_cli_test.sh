@@ -44,7 +44,7 @@ check "table files lists them at their locations" $?
 check "filtered read" $?
 f query --format json --stats -e "SELECT name FROM db.t WHERE id = 2" >"$work/q.json"
 grep -q '"rows": \[\["n2"\]\]' "$work/q.json" && grep -q '"data_files_opened": 1' "$work/q.json"
-check "a filter on id opens one file, pruned by the new bounds: $(cat "$work/q.json")" $?
+status=$?; check "a filter on id opens one file, pruned by the new bounds: $(cat "$work/q.json")" "$status"
 f table describe db.t | grep -q 'schema.name-mapping.default'
 check "name mapping property" $?
 

@@ -134,7 +134,7 @@ TMPDIR="$work/tmp" "$floe" --warehouse "$work/wh" --quiet bench "$work/tiny.yaml
   --json "$work/tiny2.json" >/dev/null 2>"$work/bench2.err"
 rc=$?
 [[ $rc == 0 || $rc == 3 ]] && [[ "$("$floe" --warehouse "$work/wh" query --format csv -e 'select count(*) from b.ev_a' | tail -1)" == 2 ]]
-check "bench without --out leaves --warehouse's b.ev_a alone: rc=$rc $(cat "$work/bench2.err")" $?
+status=$?; check "bench without --out leaves --warehouse's b.ev_a alone: rc=$rc $(cat "$work/bench2.err")" "$status"
 [[ -z "$(ls -A "$work/tmp")" && ! -e "$work/wh/b.db/ev_b" ]]
 check "bench without --out builds in a temporary warehouse and removes it" $?
 # The same --out again: bench replaces the tables it made there.
@@ -147,7 +147,7 @@ d = json.load(open(sys.argv[1]))
 assert [x["data_files"] for x in d["designs"]] == [4, 12], d["designs"]
 PY
 [[ $? == 0 && ( $rc == 0 || $rc == 3 ) ]]
-check "bench rebuilds its own tables in OUT/warehouse: rc=$rc $(cat "$work/bench3.err")" $?
+status=$?; check "bench rebuilds its own tables in OUT/warehouse: rc=$rc $(cat "$work/bench3.err")" "$status"
 # A table bench did not make, in OUT/warehouse: an error naming it, and the table kept.
 "$floe" --warehouse "$work/other/warehouse" --quiet table create b.ev_b --schema '[{"name":"id","type":"long"}]' >/dev/null
 expect_error "bench: refuses to replace a table it did not make" \
@@ -176,7 +176,7 @@ questions: [{name: n, sql: 'SELECT count(*), count(DISTINCT customer_id) FROM {t
 YAML
 "$floe" --warehouse "$work/user" --quiet bench "$work/fromtable.yaml" --rounds 1 --warmup 0 \
   --json "$work/fromtable.json" --out "$work/fromtable" >/dev/null 2>"$work/fromtable.err"
-check "bench from a pinned table exits 0: $(cat "$work/fromtable.err")" $?
+status=$?; check "bench from a pinned table exits 0: $(cat "$work/fromtable.err")" "$status"
 want_distinct="$("$floe" --warehouse "$work/user" query --format csv -e "SELECT count(DISTINCT customer_id) FROM u.src FOR VERSION AS OF $first_snap" | tail -1)"
 python3 - "$work/fromtable.json" "$first_snap" "$want_distinct" <<'PY'
 import json, sys
@@ -225,7 +225,7 @@ grep -Pzo "source:\n  table: u.src\n  snapshot: $now_snap\n" "$u" >/dev/null &&
   grep -q '^#      -> floe cannot run it: unsupported: .*no_such_function' "$u"
 check "advise --warehouse: the table as source at its snapshot, shapes merged, the rest commented" $?
 "$floe" --warehouse "$work/user" --quiet bench "$work/uadvised.yaml" --rounds 1 --warmup 0 >/dev/null 2>"$work/uadvised.err"
-check "the advised worksheet runs as it is: $(cat "$work/uadvised.err")" $?
+status=$?; check "the advised worksheet runs as it is: $(cat "$work/uadvised.err")" "$status"
 expect_error "bench: a missing source table" "source.table: table 'u.nope' does not exist" -- bash -c \
   "sed 's/u.src/u.nope/' '$work/fromtable.yaml' >'$work/bad3.yaml'; '$floe' --warehouse '$work/user' --quiet bench '$work/bad3.yaml'"
 expect_error "bench: a source snapshot the table lacks" "source.table: table u.src has no snapshot 12345" -- bash -c \
@@ -261,7 +261,7 @@ questions:
 YAML
 "$floe" --quiet bench "$work/orders.yaml" --rounds 2 --warmup 1 --json "$work/orders.json" \
   --out "$work/orders-report" >"$work/orders.out" 2>"$work/orders.err"
-check "bench with changes exits 0: $(cat "$work/orders.err")" $?
+status=$?; check "bench with changes exits 0: $(cat "$work/orders.err")" "$status"
 python3 - "$work/orders.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -101,7 +101,7 @@ f table create db.m --schema '[{"name":"id","type":"long"}]' >/dev/null
 rm "$wh"/db.db/m/metadata/*.metadata.json
 f query -e "select * from db.m" 2>"$work/err" >/dev/null
 [[ $? -ne 0 ]] && grep -q "^floe: corrupt: at line 1, column 15: table db.m: cannot read table metadata" "$work/err"
-check "a missing metadata file is not 'table not found': $(cat "$work/err")" $?
+status=$?; check "a missing metadata file is not 'table not found': $(cat "$work/err")" "$status"
 
 # 19. Results stream: csv and json print every row as it comes; the table keeps its first and
 # last 20 rows and says how many it left out.

@@ -55,7 +55,7 @@ f query </dev/null >"$work/out" 2>"$work/err" && [[ ! -s "$work/out" && ! -s "$w
 check "an empty pipe and a file of comments: exit 0, nothing printed" $?
 f query -e " " >/dev/null 2>"$work/err"
 [[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: no SQL statement given" ]]
-check "-e with no statement is an error ($(cat "$work/err"))" $?
+status=$?; check "-e with no statement is an error ($(cat "$work/err"))" "$status"
 # A pipe's statements run as each one ends: the first answer arrives while the pipe is still open
 # (a program can drive one process); a last statement without ';' runs at the end of the input.
 mkfifo "$work/pipe_in" "$work/pipe_out"
@@ -110,7 +110,7 @@ expect_error "unknown procedure argument" "no argument named 'tabel'" "CALL syst
 # A CREATE that does not parse, with no warehouse yet: its own error, and nothing made.
 "$floe" --warehouse "$work/none" query -e "CREATE TABLE db.t (a int,)" 2>"$work/err"
 [[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: at line 1, column 26: CREATE TABLE: expected a column name at ')'" && ! -e "$work/none" ]]
-check "a malformed CREATE on a missing warehouse names the statement's error ($(cat "$work/err"))" $?
+status=$?; check "a malformed CREATE on a missing warehouse names the statement's error ($(cat "$work/err"))" "$status"
 
 # --trace FILE: every request of each statement as a JSON line, with what it was for; the count
 # and bytes are the stats' own. SET trace = '' stops it; floe trace summarize groups the lines.
@@ -156,12 +156,12 @@ check "trace summarize --by purpose" $?
 "$floe" trace summarize "$work/t.jsonl" | grep -qE '^│ +2 │ data/day=2024-01-04/[0-9a-f-]+\.parquet +│ data +│ +1 │'
 check "trace summarize by file: objects after their shared directory" $?
 "$floe" --warehouse "$wh" query --trace /nonexistent/dir/t.jsonl -e "CREATE TABLE db.traced (a int)" 2>"$work/err"
-[[ $? == 1 && "$(cat "$work/err")" == "floe: I/O error: trace file '/nonexistent/dir/t.jsonl' cannot be written: No such file or directory" ]] &&
+[[ $? == 1 && "$(cat "$work/err")" == "floe: io error: trace file '/nonexistent/dir/t.jsonl' cannot be written: No such file or directory" ]] &&
   ! f query --format csv -e "SHOW TABLES" | grep -q traced
-check "an unwritable trace file: one line, exit 1, and the statement not run ($(cat "$work/err"))" $?
+status=$?; check "an unwritable trace file: one line, exit 1, and the statement not run ($(cat "$work/err"))" "$status"
 "$floe" trace summarize "$work/a.csv" 2>"$work/err"
 [[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: trace file '$work/a.csv', line 1: not a line of a floe trace" ]]
-check "trace summarize of another file: one line, exit 2 ($(cat "$work/err"))" $?
+status=$?; check "trace summarize of another file: one line, exit 2 ($(cat "$work/err"))" "$status"
 
 f table create db.fmt --schema '[{"name":"id","type":"long"},{"name":"day","type":"date"},{"name":"name","type":"string"},{"name":"score","type":"double"}]' >/dev/null &&
   f table append db.fmt "$work/a.csv" >/dev/null
@@ -184,14 +184,14 @@ check "COLUMNS=30: the middle columns left out, the footer says so ($out)" $?
 f query --output "$work/rows.parquet" --format parquet -e "select id, name from db.fmt order by id" >"$work/out" &&
   grep -qx "exported 3 rows to $work/rows.parquet (parquet, [0-9]* bytes)" "$work/out" &&
   [[ "$("$floe" parquet cat "$work/rows.parquet" --format csv)" == $'id,name\n1,ann\n2,bob\n3,"c, d"' ]]
-check "--output FILE --format parquet exports the rows ($(cat "$work/out"))" $?
+status=$?; check "--output FILE --format parquet exports the rows ($(cat "$work/out"))" "$status"
 f query --output "$work/rows.parquet" --format parquet -e "select nope from db.fmt" 2>/dev/null
 [[ $? == 1 ]] && [[ "$("$floe" parquet cat "$work/rows.parquet" --format csv | wc -l)" == 4 ]] &&
   [[ -z "$(ls "$work" | grep floe-tmp)" ]]
 check "a failed export leaves the earlier file as it was, and no temporary file" $?
 f query --format parquet -e "select 1" 2>"$work/err"
 [[ $? == 2 && "$(cat "$work/err")" == "floe: invalid input: --format parquet writes a file: give --output FILE" ]]
-check "--format parquet without --output: exit 2 ($(cat "$work/err"))" $?
+status=$?; check "--format parquet without --output: exit 2 ($(cat "$work/err"))" "$status"
 f query --output "$work/rows.csv" --format csv -e "select 1 as a; select 2 as b" >"$work/out" &&
   [[ ! -s "$work/out" && "$(cat "$work/rows.csv")" == $'a\n1\nb\n2' ]]
 check "--output FILE with a text format: the printed rows go there" $?
@@ -202,7 +202,7 @@ f query --format csv --output "$work/keep.csv" -e "SELEC 1" 2>/dev/null
 check "--output: a statement that fails leaves FILE as it was" $?
 f query --format csv --output /dev/full -e "select 1 as a" 2>"$work/err"
 [[ $? == 1 && "$(cat "$work/err")" == "floe: io error: writing the rows to '/dev/full' failed: No space left on device" && -c /dev/full ]]
-check "--output /dev/full: the failed write is an error, and the device stays a device ($(cat "$work/err"))" $?
+status=$?; check "--output /dev/full: the failed write is an error, and the device stays a device ($(cat "$work/err"))" "$status"
 f query --format csv -e "select 1 as a" >/dev/full 2>"$work/err"
 [[ $? == 1 ]] && grep -q "writing the rows to standard output failed" "$work/err"
 check "a full standard output is an error" $?
@@ -242,7 +242,7 @@ check "table snapshots: timestamps in the one form (ISO 8601, Z)" $?
 check "piped: .mode csv, then .quit ends the input" $?
 printf '.mode csv\n.nope\nselect 1 as y;\n' | f query >"$work/out" 2>"$work/err"
 [[ $? == 2 && ! -s "$work/out" && "$(cat "$work/err")" == "floe: unknown command '.nope'; .help lists them" ]]
-check "piped: an unknown dot command, exit 2, nothing after it runs ($(cat "$work/err"))" $?
+status=$?; check "piped: an unknown dot command, exit 2, nothing after it runs ($(cat "$work/err"))" "$status"
 
 echo "query CLI: $pass passed, $fails failed"
 [[ $fails -eq 0 ]]

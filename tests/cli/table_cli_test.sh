@@ -54,7 +54,7 @@ f table drop other.v >/dev/null
 # Spark SQL's type names in --schema, at any depth; Iceberg's own names keep their meaning.
 f table create db.spark_types --schema '[{"name":"a","type":"BIGINT"},{"name":"b","type":"varchar(20)"},{"name":"c","type":"numeric(12, 3)"},{"name":"d","type":"timestamp_ntz"},{"name":"e","type":"timestamp_ltz"},{"name":"f","type":{"type":"list","element-id":9,"element":"smallint","element-required":false}},{"name":"g","type":"timestamp"}]' >/dev/null
 [[ "$(f table describe db.spark_types | grep -E '^ +[0-9]+  [a-g] ' | awk '{print $2, $3, $4}' | tr '\n' ';')" == "a long ;b string ;c decimal(12, 3);d timestamp ;e timestamptz ;f list<int> ;g timestamp ;" ]]
-check "--schema takes Spark's type names: $(f table describe db.spark_types | grep -E '^ +[0-9]+  [a-g] ' | tr -s ' ' | tr '\n' ';')" $?
+status=$?; check "--schema takes Spark's type names: $(f table describe db.spark_types | grep -E '^ +[0-9]+  [a-g] ' | tr -s ' ' | tr '\n' ';')" "$status"
 f table drop db.spark_types >/dev/null
 
 # --like takes the schema of a Parquet file floe wrote.
