@@ -45,6 +45,12 @@ FILES = {
     "dates.ndjson": '{"d":"2024-01-03","t":"2024-01-03 10:00:00"}\n{"d":"2024-02-29","t":null}\n',
     "conflict.ndjson": '{"a":1,"b":[1,2.5]}\n{"a":{"k":[1]},"b":[3]}\n',
     "array.json": '[{"id":1,"v":"a"},{"id":2,"v":"b"}]',
+    # DuckDB's typing rules: a leading zero keeps a number text (zip codes); t/f and yes/no are
+    # booleans; spaces around a value do not change its type, and a header's names are trimmed,
+    # while text keeps its spaces.
+    "leading_zero.csv": "zip,n\n007,1\n010,2\n3,3\n",
+    "bool_words.csv": "a,b\nt,yes\nf,no\nT,No\n",
+    "spaces.csv": "a, b, c\n1, hello , 2024-01-03\n2,  x, 2024-01-04\n",
 }
 
 TYPE_NAMES = {"BIGINT": "long", "DOUBLE": "double", "VARCHAR": "string", "BOOLEAN": "boolean",
@@ -101,8 +107,10 @@ def norm_floe(v, t):
 def norm_duck(v, t):
     if v is None:
         return None
+    if t == "date":
+        return v.isoformat()
     if t == "time":
-        return datetime.time.fromisoformat(v)
+        return v
     if t == "double":
         return float(v)
     if isinstance(v, dict):
@@ -117,7 +125,9 @@ def duck_rows(con, fn, path, cols, types):
         if t in ("timestamp", "timestamptz"):
             exprs.append(f"epoch_us({q})")
         elif t in ("date", "time"):
-            exprs.append(f"CAST({q} AS VARCHAR)")
+            # Taken as values, not CAST to text in SQL: DuckDB pushes such a cast into the CSV
+            # reader, which then gives the field's raw text (spaces and all).
+            exprs.append(q)
         elif t == "string" and fn == "read_json":
             exprs.append(f"CAST({q} AS VARCHAR)")
         else:

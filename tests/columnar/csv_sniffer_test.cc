@@ -155,6 +155,24 @@ TEST(CsvSniffer, TypesAsDuckDbReadsThem) {
   EXPECT_EQ(Columns(Sniff("v\nTRUE\nfalse\n").schema), "v bool");
 }
 
+TEST(CsvSniffer, DuckDbsRulesForZerosWordsBlanksAndSpecialNumbers) {
+  // A leading zero keeps a number text (zip codes, ids): as DuckDB's sniffer; "0" and "0.5" are
+  // numbers, and so is "-01", as DuckDB has it.
+  EXPECT_EQ(Columns(Sniff("zip,n,m\n007,0,-01\n010,0.5,2\n3,1,3\n").schema),
+            "zip string, n double, m int64");
+  // Booleans: true/false, t/f, yes/no in any case; 1/0 alone stay integers.
+  EXPECT_EQ(Columns(Sniff("a,b,c\nt,yes,1\nF,No,0\nTRUE,YES,1\n").schema),
+            "a bool, b bool, c int64");
+  EXPECT_EQ(ReadSniffed("a,b\nt,yes\nF,No\n"), "true,true|false,false");
+  // nan and inf among numbers are doubles.
+  EXPECT_EQ(Columns(Sniff("v\n1.5\nnan\n-inf\nInfinity\n").schema), "v double");
+  // Spaces around a value do not change its type and are not part of a number or of a header's
+  // name; text keeps them.
+  CsvSniff s = Sniff("a, b, c\n1, hello , 2024-01-03\n 2 ,  x,2024-01-04\n");
+  EXPECT_EQ(Columns(s.schema), "a int64, b string, c date32");
+  EXPECT_EQ(ReadSniffed("a, b\n1, hello \n 2 ,  x\n"), "1, hello |2,  x");
+}
+
 TEST(CsvSniffer, SkipAndFixedDelimiter) {
   CsvSniffOptions o;
   o.skip = 2;

@@ -10,6 +10,7 @@
 
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/csv_sniffer.h"
+#include "floe/columnar/text_types.h"
 #include "floe/columnar/text_value_builder.h"
 
 namespace floe::columnar {
@@ -30,7 +31,7 @@ Result<RecordBatch> ReadCsv(std::string_view text, const Schema& schema, const s
   if (options.dialect.header && options.match_by_name) {
     target.assign(rec.size(), -1);
     for (size_t i = 0; i < rec.size(); ++i) {
-      std::string h(rec[i]);
+      std::string h(TrimBlanks(rec[i]));
       auto idx = schema.IndexOf(h);
       if (!idx) return InvalidInput("{}: header column '{}' is not in the table schema", name, h);
       if (schema.fields[*idx].type.IsNested()) {
@@ -123,7 +124,7 @@ Result<RecordBatch> ReadCsvAs(std::string_view text, const Schema& schema,
     FLOE_ASSIGN_OR_RETURN(bool any, tok.Next(&first));
     options.dialect.header =
         any && std::all_of(first.begin(), first.end(), [&](std::string_view v) {
-          return schema.IndexOf(std::string(v)).has_value();
+          return schema.IndexOf(std::string(TrimBlanks(v))).has_value();
         });
   }
   return ReadCsv(text, schema, name, options);

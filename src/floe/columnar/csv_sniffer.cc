@@ -195,7 +195,7 @@ Result<CsvSniff> SniffCsv(std::string_view text, const std::string& name,
   }
   std::set<std::string> used;
   for (size_t c = 0; c < ncol; ++c) {
-    std::string n = header && !rows.empty() ? rows[0][c] : std::string();
+    std::string n = header && !rows.empty() ? std::string(TrimBlanks(rows[0][c])) : std::string();
     if (n.empty()) n = fmt::format("column{}", c);
     if (used.count(n)) {
       int k = 1;

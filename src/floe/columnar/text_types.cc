@@ -17,15 +17,29 @@ bool IEquals(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::string_view TrimBlanks(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
 uint32_t TextTypesOf(std::string_view s) {
+  s = TrimBlanks(s);
   if (s.empty()) return 0;
   const char c = s[0];
-  if (c == 't' || c == 'T' || c == 'f' || c == 'F') {
-    if (IEquals(s, "true") || IEquals(s, "false")) return kTextBool;
+  for (std::string_view b : {"true", "false", "t", "f", "yes", "no"}) {
+    if (IEquals(s, b)) return kTextBool;
+  }
+  {
+    std::string_view m = s.front() == '-' ? s.substr(1) : s;
+    for (std::string_view special : {"nan", "inf", "infinity"}) {
+      if (IEquals(m, special)) return kTextFloat64;
+    }
   }
   uint32_t mask = 0;
-  // Numbers start with a digit, a minus or a dot ("inf"/"nan" stay text, as names are).
-  if ((c >= '0' && c <= '9') || c == '-' || c == '.') {
+  // Numbers start with a digit, a minus or a dot; one with a leading zero is an identifier.
+  const bool leading_zero = c == '0' && s.size() > 1 && s[1] >= '0' && s[1] <= '9';
+  if (((c >= '0' && c <= '9') || c == '-' || c == '.') && !leading_zero) {
     int64_t i = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
     if (ec == std::errc() && p == s.data() + s.size()) return kTextInt64 | kTextFloat64;

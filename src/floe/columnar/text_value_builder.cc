@@ -1,10 +1,12 @@
 #include "floe/columnar/text_value_builder.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
 #include "floe/base/calendar.h"
 #include "floe/base/uuid.h"
+#include "floe/columnar/text_types.h"
 
 namespace floe::columnar {
 namespace {
@@ -31,18 +33,28 @@ void TextValueBuilder::Null() {
   }
 }
 
-Status TextValueBuilder::Add(std::string_view s) {
-  auto not_a = [&]() { return InvalidInput("'{}' is not a {} value", s, type_.ToString()); };
+Status TextValueBuilder::Add(std::string_view text) {
+  auto not_a = [&]() { return InvalidInput("'{}' is not a {} value", text, type_.ToString()); };
+  // Text keeps its blanks; any other type is read without the spaces and tabs around it.
+  const std::string_view s =
+      type_.IsBinaryLike() || type_.id == TypeId::kFixedSizeBinary ? text : TrimBlanks(text);
   switch (type_.id) {
-    case TypeId::kBool:
-      if (s == "true" || s == "1" || s == "TRUE" || s == "True") {
+    case TypeId::kBool: {
+      auto is = [&](std::initializer_list<std::string_view> words) {
+        return std::any_of(words.begin(), words.end(), [&](std::string_view w) {
+          return s.size() == w.size() && std::equal(s.begin(), s.end(), w.begin(),
+                                                    [](char a, char b) { return (a | 0x20) == b; });
+        });
+      };
+      if (is({"true", "t", "yes", "y", "1"})) {
         bools_.Append(true);
-      } else if (s == "false" || s == "0" || s == "FALSE" || s == "False") {
+      } else if (is({"false", "f", "no", "n", "0"})) {
         bools_.Append(false);
       } else {
         return not_a();
       }
       return {};
+    }
     case TypeId::kInt32: {
       int32_t v;
       if (!ParseNumber(s, &v)) return not_a();
