@@ -52,14 +52,14 @@ check "name mapping property" $?
 expect_error "a file the table holds" 2 "$work/src/region=eu/a.parquet is already a data file of table db.t" -- f table add-files db.t "$work/src/region=eu/a.parquet"
 [[ "$(f table snapshots db.t | grep -c append)" == 1 ]]
 check "a refused add commits nothing" $?
-f table add-files db.t "$work/src/region=eu/a.parquet" --allow-duplicates | grep -q "^added 1 files to db.t: 3 rows"
+f table add-files db.t "$work/src/region=eu/a.parquet" --allow-duplicates | grep -q "^added 1 file to db.t: 3 rows"
 check "--allow-duplicates" $?
 [[ "$(f query --format csv -e "SELECT count(*) FROM db.t" | tail -1)" == 8 ]]
 check "count after the duplicate" $?
 
 # --partition keeps one partition.
 f table create db.p --schema '[{"name":"id","type":"long"},{"name":"name","type":"string"},{"name":"region","type":"string"}]' --partition-by region >/dev/null
-f table add-files db.p --partition region=us "$work/src" | grep -q "^added 1 files to db.p: 2 rows"
+f table add-files db.p --partition region=us "$work/src" | grep -q "^added 1 file to db.p: 2 rows"
 check "--partition region=us" $?
 [[ "$(f query --format csv -e "SELECT DISTINCT region FROM db.p")" == $'region\nus' ]]
 check "only us rows" $?
@@ -75,7 +75,9 @@ check "count after CALL" $?
 expect_error "CALL with a catalog table as source" 3 "floe adds files named as" -- f query -e "CALL system.add_files(table => 'db.u', source_table => 'db.t')"
 
 # Bad input: one line, the right exit code, nothing changed.
-expect_error "missing path" 1 "does not exist" -- f table add-files db.u "$work/nope"
+expect_error "missing path" 1 "names no file and no folder of files" -- f table add-files db.u "$work/nope"
+mkdir -p "$work/empty"
+expect_error "an empty folder" 2 "folder '$work/empty' holds no .parquet files" -- f table add-files db.u "$work/empty"
 expect_error "bad --partition" 2 "--partition 'region': expected COLUMN=VALUE" -- f table add-files db.p "$work/src" --partition region
 mkdir -p "$work/bad"
 f query -e "SELECT 'x' AS id" --output "$work/bad/s.parquet" --format parquet >/dev/null

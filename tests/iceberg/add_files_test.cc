@@ -307,7 +307,8 @@ TEST_F(AddFilesTest, SchemaErrorsNameFileAndColumnAndChangeNothing) {
   auto missing = Add({"in/nothing-here"});
   ASSERT_FALSE(missing.has_value());
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
-  EXPECT_EQ(missing.error().message, fmt::format("'{}' does not exist", Loc("in/nothing-here")));
+  EXPECT_EQ(missing.error().message,
+            fmt::format("'{}' names no file and no folder of files", Loc("in/nothing-here")));
 }
 
 TEST_F(AddFilesTest, DuplicatesAreRefusedUnlessAllowed) {
@@ -318,8 +319,8 @@ TEST_F(AddFilesTest, DuplicatesAreRefusedUnlessAllowed) {
   auto again = Add({"in/a.parquet"});
   ASSERT_FALSE(again.has_value());
   EXPECT_EQ(again.error().message,
-            fmt::format("{} is already a data file of table db.t (check_duplicate_files => false "
-                        "adds it again)",
+            fmt::format("{} is already a data file of table db.t (--allow-duplicates, or "
+                        "check_duplicate_files => false in CALL, adds it again)",
                         Loc("in/a.parquet")));
   auto twice = Add({"in/a.parquet", "in/a.parquet"});
   ASSERT_FALSE(twice.has_value());

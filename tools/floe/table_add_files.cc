@@ -42,6 +42,11 @@ int AddFiles(const GlobalOptions& g, const AddFilesArgs& a) {
       return ReportError(
           Error{ErrorKind::kInvalidInput, fmt::format("path '{}': {}", p, ec.message())});
     }
+    // A store lists no folder of its own, so an empty one would read as a missing path.
+    if (std::filesystem::is_directory(abs, ec) && std::filesystem::is_empty(abs, ec)) {
+      return ReportError(
+          Error{ErrorKind::kInvalidInput, fmt::format("folder '{}' holds no .parquet files", p)});
+    }
     locations.push_back(abs.lexically_normal().string());
   }
   auto w = OpenWarehouseFor(g);
@@ -55,9 +60,10 @@ int AddFiles(const GlobalOptions& g, const AddFilesArgs& a) {
                id->ToString());
     return 0;
   }
-  fmt::print("added {} files to {}: {} rows, {:.1f} MB, {} partitions{}, snapshot {}\n",
-             r->files.size(), id->ToString(), r->rows, static_cast<double>(r->bytes) / 1e6,
-             r->changed_partitions,
+  fmt::print("added {} file{} to {}: {} rows, {:.1f} MB, {} partition{}{}, snapshot {}\n",
+             r->files.size(), r->files.size() == 1 ? "" : "s", id->ToString(), r->rows,
+             static_cast<double>(r->bytes) / 1e6, r->changed_partitions,
+             r->changed_partitions == 1 ? "" : "s",
              r->name_mapping_set ? ", name mapping set (the files carry no field ids)" : "",
              r->snapshot_id.value_or(0));
   return 0;

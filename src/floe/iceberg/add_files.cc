@@ -530,7 +530,7 @@ Status ListLocation(const FileIO& io, const std::string& text, std::vector<Candi
     if (hidden || !o.key.ends_with(".parquet")) continue;
     out->push_back({object.LocationOf(o.key), object.store, o.key, o.size});
   }
-  if (!folder_seen) return NotFound("'{}' does not exist", text);
+  if (!folder_seen) return NotFound("'{}' names no file and no folder of files", text);
   if (out->size() == before) return InvalidInput("folder '{}' holds no .parquet files", text);
   return {};
 }
@@ -743,8 +743,8 @@ Result<AddFilesResult> AddFiles(catalog::Catalog& catalog, const FileIO& io,
     for (const DataFile& f : out.files) {
       if (have.contains(CanonicalLocation(f.file_path))) {
         return InvalidInput(
-            "{} is already a data file of table {} (check_duplicate_files => false adds it "
-            "again)",
+            "{} is already a data file of table {} (--allow-duplicates, or "
+            "check_duplicate_files => false in CALL, adds it again)",
             f.file_path, table_name);
       }
     }
