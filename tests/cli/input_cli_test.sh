@@ -105,5 +105,17 @@ printf 'id,name\n1,"open\n2,x\n' >"$work/open.csv"
 expect_error "a quote that never closes" "floe: invalid input: at line 1, column 15: read_csv('$work/open.csv'): $work/open.csv: line 2: a quoted field never ends" -- f query -e "select * from read_csv('$work/open.csv', quote = '\"')"
 expect_error "an unknown read_csv option" "floe: invalid input: at line 1, column 15: read_csv('$work/people.csv'): unknown option bogus (floe's read_csv takes delim, sep, header, quote, escape, nullstr, skip, sample_size, all_varchar, auto_detect)" -- f query -e "select * from read_csv('$work/people.csv', bogus = 1)"
 
+# read_parquet takes DuckDB's globs too: wildcards in any part of the path, ** for any depth; each
+# file must have the first one's columns.
+mkdir -p "$work/pq/region=eu/day=1" "$work/pq/region=us"
+f query --format parquet --output "$work/pq/region=eu/day=1/a.parquet" -e "select 1 as id, 'x' as name" >/dev/null
+f query --format parquet --output "$work/pq/region=us/b.parquet" -e "select 2 as id, 'y' as name" >/dev/null
+[[ "$(q "select count(*), sum(id) from read_parquet('$work/pq/region=*/*.parquet')" | tail -1)" == "1,2" ]] &&
+  [[ "$(q "select count(*), sum(id) from read_parquet('$work/pq/**/*.parquet')" | tail -1)" == "2,3" ]]
+check "read_parquet of globs: one folder level, and ** at any depth" $?
+f query --format parquet --output "$work/pq/region=us/c.parquet" -e "select 'z' as name" >/dev/null
+expect_error "read_parquet of files with other columns" "floe: invalid input: at line 1, column 15: read_parquet('$work/pq/region=us/*.parquet'): '$work/pq/region=us/c.parquet' has other columns than '$work/pq/region=us/b.parquet' (name string against id int64, name string)" -- f query -e "select * from read_parquet('$work/pq/region=us/*.parquet')"
+expect_error "a glob that matches nothing" "floe: not found: at line 1, column 15: read_parquet('$work/pq/*.nope'): no file matches '$work/pq/*.nope'" -- f query -e "select * from read_parquet('$work/pq/*.nope')"
+
 echo "$pass passed, $fails failed"
 [[ $fails -eq 0 ]]

@@ -37,21 +37,6 @@ Result<std::string> PathArgument(std::string_view name, const std::vector<ast::C
   return args[0].text;
 }
 
-Result<c::RecordBatch> ReadParquetFunction(const std::string& path, const iceberg::FileIO& io) {
-  FLOE_ASSIGN_OR_RETURN(iceberg::StoreObject object, io.Resolve(LocationOf(path)));
-  FLOE_ASSIGN_OR_RETURN(parquet::FileContents contents,
-                        parquet::ReadFileAll(*object.store, object.key, {}));
-  if (contents.batches.empty()) {
-    c::RecordBatch empty;
-    empty.schema = contents.read.schema;
-    for (const auto& f : contents.read.schema->fields) {
-      empty.columns.push_back(c::NullColumn(f.type, 0));
-    }
-    return empty;
-  }
-  return c::Concatenate(contents.batches);
-}
-
 // The file's bytes, decompressed when it is gzip or zstd.
 Result<Buffer> ReadTextFile(const std::string& path, const iceberg::FileIO& io) {
   FLOE_ASSIGN_OR_RETURN(iceberg::StoreObject object, io.Resolve(LocationOf(path)));
@@ -59,24 +44,72 @@ Result<Buffer> ReadTextFile(const std::string& path, const iceberg::FileIO& io) 
   return c::DecompressInput(std::move(bytes), path);
 }
 
-// A local path with * or ? in its last part: the files it matches, in name order (DuckDB's
-// glob, one folder deep); any other path as it is.
+// A local path with wildcards (*, ?, [...]) in any of its parts, `**` standing for any number of
+// folders: the files it matches, in name order, as DuckDB's globs; any other path as it is.
 Result<std::vector<std::string>> ExpandGlob(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  const std::string pattern = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (pattern.find_first_of("*?[") == std::string::npos || path.find("://") != std::string::npos)
+  if (path.find_first_of("*?[") == std::string::npos || path.find("://") != std::string::npos)
     return std::vector<std::string>{path};
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (e.is_regular_file(ec) && fnmatch(pattern.c_str(), name.c_str(), 0) == 0)
-      out.push_back(slash == std::string::npos ? name : dir + "/" + name);
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    const size_t slash = path.find('/', start);
+    parts.push_back(path.substr(start, slash - start));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
   }
-  if (ec) return NotFound("cannot list folder '{}': {}", dir, ec.message());
+  // Paths matched so far ("" for a relative path's start), one part at a time.
+  std::vector<std::string> at = {path.starts_with('/') ? "/" : ""};
+  std::error_code ec;
+  auto join = [](const std::string& dir, const std::string& name) {
+    return dir.empty() ? name : dir.ends_with('/') ? dir + name : dir + "/" + name;
+  };
+  for (size_t i = path.starts_with('/') ? 1 : 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    const bool last = i + 1 == parts.size();
+    std::vector<std::string> next;
+    if (part == "**") {
+      // Every folder below (and the folder itself), for the parts after it to match in.
+      for (const std::string& dir : at) {
+        next.push_back(dir);
+        for (auto it = std::filesystem::recursive_directory_iterator(dir.empty() ? "." : dir, ec);
+             !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+          if (it->is_directory(ec)) {
+            next.push_back(
+                join(dir, std::filesystem::relative(it->path(), dir.empty() ? "." : dir).string()));
+          }
+        }
+      }
+    } else if (part.find_first_of("*?[") == std::string::npos) {
+      for (const std::string& dir : at) next.push_back(join(dir, part));
+    } else {
+      for (const std::string& dir : at) {
+        for (const auto& e : std::filesystem::directory_iterator(dir.empty() ? "." : dir, ec)) {
+          const std::string name = e.path().filename().string();
+          const bool kind_fits = last ? e.is_regular_file(ec) : e.is_directory(ec);
+          if (kind_fits && fnmatch(part.c_str(), name.c_str(), 0) == 0)
+            next.push_back(join(dir, name));
+        }
+        ec.clear();  // a folder that cannot be listed matches nothing
+      }
+    }
+    at = std::move(next);
+  }
+  std::vector<std::string> out;
+  for (const std::string& p : at) {
+    if (std::filesystem::is_regular_file(p, ec)) out.push_back(p);
+  }
   if (out.empty()) return NotFound("no file matches '{}'", path);
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// A schema on one line, for messages: "a long, b string".
+std::string Columns(const c::Schema& schema) {
+  std::string out;
+  for (const auto& f : schema.fields) {
+    if (!out.empty()) out += ", ";
+    out += f.name + " " + f.type.ToString();
+  }
   return out;
 }
 
@@ -117,6 +150,38 @@ Result<c::RecordBatch> Combine(std::vector<c::RecordBatch> batches, const c::Sch
     return empty;
   }
   return c::Concatenate(batches);
+}
+
+// read_parquet(path): a file, or every file a glob matches, each with the first file's columns
+// (names and types; a file whose columns differ is an error naming both, as DuckDB's default).
+Result<c::RecordBatch> ReadParquetFunction(const std::string& path, const iceberg::FileIO& io) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandGlob(path));
+  std::vector<c::RecordBatch> batches;
+  c::SchemaPtr schema;
+  for (const std::string& file : files) {
+    FLOE_ASSIGN_OR_RETURN(iceberg::StoreObject object, io.Resolve(LocationOf(file)));
+    FLOE_ASSIGN_OR_RETURN(parquet::FileContents contents,
+                          parquet::ReadFileAll(*object.store, object.key, {}));
+    if (!schema) {
+      schema = contents.read.schema;
+    } else {
+      const auto& want = schema->fields;
+      const auto& got = contents.read.schema->fields;
+      bool same = want.size() == got.size();
+      for (size_t i = 0; same && i < want.size(); ++i) {
+        same = want[i].name == got[i].name && want[i].type == got[i].type;
+      }
+      if (!same) {
+        return InvalidInput("'{}' has other columns than '{}' ({} against {})", file, files[0],
+                            Columns(*contents.read.schema), Columns(*schema));
+      }
+    }
+    for (auto& b : contents.batches) {
+      b.schema = schema;
+      batches.push_back(std::move(b));
+    }
+  }
+  return Combine(std::move(batches), *schema);
 }
 
 // read_csv(path, delim =, header =, ...): the dialect and columns sniffed from the first file
