@@ -12,6 +12,7 @@
 #include "floe/catalog/sql_catalog.h"
 #include "floe/columnar/column_builder.h"
 #include "floe/iceberg/metrics.h"
+#include "floe/iceberg/rewrite_data_files.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/table_reader.h"
 #include "floe/io/counting_store.h"
@@ -369,6 +370,31 @@ TEST_F(AddFilesTest, HivePartitionDirectoriesGiveIdentityValuesAndTheFilterKeeps
   ASSERT_FALSE(w.has_value());
   EXPECT_EQ(w.error().message,
             "partition filter 'score': table db.t has no such partition field (name)");
+}
+
+TEST_F(AddFilesTest, AColumnOnlyInItsHiveDirectoryReadsAsItsPartitionValue) {
+  // Hive layouts keep an identity partition column only in the directory names (Spark's
+  // partitionBy writes no `name` into the files). By the spec's column projection the column reads
+  // as the file's partition value, in every scan: a projection, a filter, a rewrite.
+  Create("name");
+  Put("hive/name=a/f1.parquet", Rows{{1, 2}, {}, {1.5, 2.5}}, false, {"id", "score"});
+  Put("hive/name=b/f2.parquet", Rows{{3}, {}, {3.5}}, false, {"id", "score"});
+  Put("hive/name=__HIVE_DEFAULT_PARTITION__/f3.parquet", Rows{{4}, {}, {4.5}}, false,
+      {"id", "score"});
+  auto r = Add({"hive"});
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  ASSERT_EQ(r->files.size(), 3u);
+  EXPECT_EQ(ReadBack(), (std::vector<std::string>{"1|a|1.5", "2|a|2.5", "3|b|3.5", "4|NULL|4.5"}));
+  ScanOptions so;
+  so.filter = Predicate(Op::kEq, "name", {Literal::String("a")});
+  ScanPlan plan = PlanFiles(Load(), *io_, so).value();
+  ASSERT_EQ(plan.tasks.size(), 1u);
+  EXPECT_EQ(plan.tasks[0].identity_values.at(2), Literal::String("a"));
+  // A rewrite writes the value into the new file, so it no longer depends on the partition.
+  RewriteOptions ro;
+  ro.rewrite_all = true;
+  ASSERT_TRUE(RewriteDataFiles(*cat_, *io_, id_, ro).has_value());
+  EXPECT_EQ(ReadBack(), (std::vector<std::string>{"1|a|1.5", "2|a|2.5", "3|b|3.5", "4|NULL|4.5"}));
 }
 
 TEST_F(AddFilesTest, PartitionValuesFromBoundsAndAFileSpanningPartitionsRefused) {

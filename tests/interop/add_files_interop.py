@@ -151,4 +151,27 @@ with tempfile.TemporaryDirectory() as tmp:
                         "SELECT count(*), count(name), sum(score) FROM db.t"))
     check(n["rows"] == [[150, sum(1 for r in want if r[1] is not None), sum(r[3] for r in want)]],
           f"floe's aggregates over every row: {n['rows']}")
+
+    # A Hive layout as Spark's partitionBy writes it: the partition column only in the directory
+    # names, not in the files. By the spec's column projection every reader takes the column's
+    # value from the file's partition: floe, pyiceberg and DuckDB alike.
+    hive = os.path.join(tmp, "hive")
+    for region, table in (("eu", eu), ("us", us)):
+        os.makedirs(os.path.join(hive, f"region={region}"))
+        pq.write_table(table.drop_columns(["region"]),
+                       os.path.join(hive, f"region={region}", "part-0.parquet"))
+    floe(wh, "table", "create", "db.hive", "--like", os.path.join(src, "region=eu", "part-0.parquet"),
+         "--partition-by", "region")
+    out = floe(wh, "table", "add-files", "db.hive", hive)
+    check(out.startswith("added 2 files to db.hive: 150 rows, "), out)
+    h = cat.load_table("db.hive")
+    check(as_rows(h.scan().to_arrow().sort_by("id")) == want,
+          "pyiceberg reads the region of files that lack it from their partition")
+    check(duckdb_rows(h.metadata_location.removeprefix("file://")) == json.loads(json.dumps(want)),
+          "and so does DuckDB's iceberg_scan")
+    r = json.loads(floe(wh, "query", "--format", "json", "-e",
+                        "SELECT region, count(*), min(id) FROM db.hive GROUP BY 1 ORDER BY 1"))
+    check(r["rows"] == [["eu", eu.num_rows, min(eu["id"].to_pylist())],
+                        ["us", us.num_rows, min(us["id"].to_pylist())]],
+          f"and floe, grouped by it: {r['rows']}")
 print("add_files_interop: ok")

@@ -14,32 +14,10 @@
 #include "floe/bench/report_internal.h"
 #include "floe/bench/schedule.h"
 #include "floe/bench/stats_json.h"
+#include "floe/bench/svg_chart.h"
 
 namespace floe::bench {
 namespace {
-
-std::string Escape(std::string_view s) {
-  std::string o;
-  for (char ch : s) {
-    switch (ch) {
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '&':
-        o += "&amp;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o.push_back(ch);
-    }
-  }
-  return o;
-}
 
 // "2026-12-06 01:50 UTC".
 std::string UtcNow() {
@@ -377,7 +355,7 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
     for (size_t d = 0; d < s.designs.size(); ++d) {
       const ChangesOutcome& c = r.changes[d];
       if (!c.error.empty()) {
-        md += fmt::format("| {} | {} | | | | | | |\n", s.designs[d].name, Escape(c.error));
+        md += fmt::format("| {} | {} | | | | | | |\n", s.designs[d].name, XmlEscape(c.error));
         continue;
       }
       md += fmt::format(
@@ -414,7 +392,7 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
     for (size_t d = 0; d < s.designs.size(); ++d) {
       const auto& m = r.results[q][d];
       md += fmt::format("| {} | {} | {} | {} | {} | {} |", s.designs[d].name, Cell(m, 0),
-                        Cell(m, 1), Cell(m, 2), m.error.empty() ? Cell(m, 3) : Escape(m.error),
+                        Cell(m, 1), Cell(m, 2), m.error.empty() ? Cell(m, 3) : XmlEscape(m.error),
                         m.error.empty() ? Cell(m, 4) : "");
       if (with_chapter) {
         std::string fig = "";
@@ -436,10 +414,10 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
       md += fmt::format(
           "| {} | {} | {} | {} | {} | {} | {} |\n", e.engine, s.designs[e.design].name, Cell(m, 0),
           m.error.empty() ? RequestKinds(m.counts) : "-", Cell(m, 2),
-          m.error.empty() ? Cell(m, 3) : Escape(m.error),
+          m.error.empty() ? Cell(m, 3) : XmlEscape(m.error),
           !m.error.empty()              ? ""
           : m.differs_from_floe.empty() ? "as floe's"
-                                        : "differs (floe: " + Escape(m.differs_from_floe) + ")");
+                                        : "differs (floe: " + XmlEscape(m.differs_from_floe) + ")");
     }
   }
   for (size_t q = 0; q < s.questions.size() && q < r.compacted.size(); ++q) {
@@ -451,7 +429,7 @@ std::string FormatMarkdown(const BenchResult& r, const std::string& prefix,
       const auto& m = r.compacted[q][d];
       md += fmt::format(
           "| {} | {} | {} | {} | {} | {} |\n", s.designs[d].name, Cell(m, 0), Cell(m, 1),
-          Cell(m, 2), m.error.empty() ? Cell(m, 3) : Escape(m.error),
+          Cell(m, 2), m.error.empty() ? Cell(m, 3) : XmlEscape(m.error),
           chapter_figure(s.questions[q].name + " (after compaction)", s.designs[d].name));
     }
   }

@@ -619,13 +619,9 @@ Result<Literal> PartitionValue(const TableMetadata& m, const PartitionField& pf,
           v, ParseValue(*text, *result_type,
                         fmt::format("{}: directory {}={}", file.file_path, *dir_key, *text)));
     }
-    if (!in_file && !v.is_null()) {
-      return InvalidInput(
-          "{}: column '{}' of partition field '{}' is not in the file, so every reader would see "
-          "it null, not {} as its directory says",
-          file.file_path, col, pf.name, *text);
-    }
-    if (from_bounds && *from_bounds != v) {
+    // A column the file lacks reads as its identity partition value (the spec's column
+    // projection), as Hive's layouts keep it: only in the directory.
+    if (in_file && from_bounds && *from_bounds != v) {
       return InvalidInput("{}: its directory says {}={} but its {} values are {}", file.file_path,
                           *dir_key, text.value_or("null"), col, Show(*from_bounds));
     }

@@ -331,6 +331,11 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
     FileScanTask task;
     const PartitionSpec* spec = m.SpecById(e.file.spec_id);
     task.residual = Simplify(spec ? Residual(plan.filter, *spec, e.file.partition) : plan.filter);
+    for (size_t i = 0; spec && i < spec->fields().size() && i < e.file.partition.size(); ++i) {
+      const PartitionField& pf = spec->fields()[i];
+      if (pf.transform.kind == TransformKind::kIdentity && !e.file.partition[i].is_null())
+        task.identity_values.emplace(pf.source_id, e.file.partition[i]);
+    }
     task.data_sequence_number = e.sequence_number.value_or(0);
     task.deletes = deletes.For(e);
     for (const DataFile& d : task.deletes) applied.insert(DeleteFileKey(d));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ struct FileScanTask {
   // The delete files that apply to this data file (DeleteIndex): deletion vectors, position
   // deletes, equality deletes.
   std::vector<DataFile> deletes;
+  // The file's values of its spec's identity-partitioned columns (source field id -> value). By
+  // the spec's column projection, a column the file lacks reads as its identity partition value:
+  // how files registered from a Hive layout (`add_files`) keep the columns their directories name.
+  std::map<int32_t, Literal> identity_values;
 };
 
 struct ScanStats {

@@ -515,6 +515,34 @@ Result<columnar::ColumnPtr> FillLineage(const columnar::ColumnPtr& stored, bool 
 // `data` (conformed to the projection without its metadata columns) with the metadata columns
 // `projected` names put in their places: the task's file path and spec id, the reader's positions,
 // and the lineage columns filled in.
+// The spec's column projection for identity partitions: a top-level column `conformed` holds that
+// the file (`read`, the batch as decoded) lacks takes the task's identity partition value, rather
+// than the NULL conforming filled it with.
+Result<columnar::RecordBatch> WithIdentityValues(columnar::RecordBatch conformed,
+                                                 const columnar::RecordBatch& read,
+                                                 const Schema& schema, const FileScanTask& task,
+                                                 bool by_field_id) {
+  if (task.identity_values.empty()) return conformed;
+  auto in_file = [&](const columnar::Field& f) {
+    return std::any_of(read.schema->fields.begin(), read.schema->fields.end(),
+                       [&](const columnar::Field& r) {
+                         return by_field_id ? r.field_id == f.field_id : r.name == f.name;
+                       });
+  };
+  for (size_t k = 0; k < conformed.columns.size(); ++k) {
+    const columnar::Field& f = conformed.schema->fields[k];
+    auto value = task.identity_values.find(f.field_id);
+    if (value == task.identity_values.end() || in_file(f)) continue;
+    const NestedField* field = schema.FindById(f.field_id);
+    if (field == nullptr) continue;
+    FLOE_ASSIGN_OR_RETURN(
+        conformed.columns[k],
+        LiteralColumn(std::vector<Literal>(static_cast<size_t>(conformed.num_rows), value->second),
+                      *field->type));
+  }
+  return conformed;
+}
+
 Result<columnar::RecordBatch> WithMetadata(columnar::RecordBatch data, const Schema& projected,
                                            const FileScanTask& task,
                                            const columnar::ColumnPtr& positions) {
@@ -702,6 +730,8 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
           FLOE_ASSIGN_OR_RETURN(conformed, ConformToSchema(conformed, shape.data_projected, true));
         }
       }
+      FLOE_ASSIGN_OR_RETURN(conformed, WithIdentityValues(std::move(conformed), b,
+                                                          shape.data_projected, task, has_ids));
       if (shape.metadata) {
         FLOE_ASSIGN_OR_RETURN(conformed,
                               WithMetadata(std::move(conformed), projected, task, positions));
