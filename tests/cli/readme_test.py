@@ -12,8 +12,10 @@ server, minutes of benchmark -- is preceded by `<!-- readme-test: skip -- REASON
 reason must say what runs it instead. Any command that exits non-zero fails the test, naming its
 README line. Other fences (yaml, text) are not commands and are left alone.
 """
+import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -107,9 +109,17 @@ def main():
         env.pop("FLOE_CATALOG", None)
         if python_path:
             env["PYTHONPATH"] = python_path
-        proc = subprocess.run(["bash", path], cwd=work, env=env, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              timeout=1200)
+        try:
+            proc = subprocess.run(["bash", path], cwd=work, env=env, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  timeout=1200)
+        finally:
+            # A server a failed block started is stopped: the project's scripts leave DIR/pid.
+            for pidfile in glob.glob(os.path.join(work, "*", "pid")):
+                try:
+                    os.kill(int(open(pidfile).read().strip()), signal.SIGTERM)
+                except (OSError, ValueError):
+                    pass
         if proc.returncode != 0:
             failed = re.findall(r"@@failed-at (\d+)", proc.stdout)
             line = where.get(int(failed[-1])) if failed else None
