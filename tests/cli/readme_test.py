@@ -84,7 +84,7 @@ def main():
         if lang == "python":
             if "import floe" in "\n".join(body) and not python_path:
                 sys.exit(f"README line {first}: a block importing floe needs --python-path")
-            script.append(f'"$README_PYTHON" - <<\'FLOE_README_PY\'')
+            script.append(f'LD_PRELOAD="$README_PRELOAD" "$README_PYTHON" - <<\'FLOE_README_PY\'')
             where[len(script)] = first
             script.extend(body)
             script.append("FLOE_README_PY")
@@ -104,7 +104,13 @@ def main():
         path = os.path.join(work, "readme.sh")
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(script) + "\n")
-        env = dict(os.environ, HOME=work, COLUMNS="100", README_PYTHON=sys.executable)
+        # HOME is the fresh directory's (no history or settings of the user's), but the project's
+        # cache of built servers is the user's. A sanitizer runtime preloaded for the floe
+        # package (under ASan) goes to the Python blocks only: curl and the like hang under it.
+        cache = os.environ.get("FLOE_CACHE_DIR") or os.path.expanduser("~/.cache/floe")
+        env = dict(os.environ, HOME=work, COLUMNS="100", README_PYTHON=sys.executable,
+                   FLOE_CACHE_DIR=cache, README_PRELOAD=os.environ.get("LD_PRELOAD", ""))
+        env.pop("LD_PRELOAD", None)
         env.pop("FLOE_WAREHOUSE", None)
         env.pop("FLOE_CATALOG", None)
         if python_path:
