@@ -758,6 +758,13 @@ ColumnPtr LogicalLoop(bool is_and, const columnar::Column& a, const columnar::Co
   c->type = columnar::Bool();
   c->length = n;
   std::vector<uint8_t> out(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  if (a.null_count == 0 && b.null_count == 0) {  // two-valued: the bitmaps combined bytewise
+    const uint8_t* x = a.values.data();
+    const uint8_t* y = b.values.data();
+    for (size_t i = 0; i < out.size(); ++i) out[i] = is_and ? x[i] & y[i] : x[i] | y[i];
+    c->values = Buffer(std::move(out));
+    return c;
+  }
   std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
   int64_t nulls = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -918,6 +925,11 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
     case Expr::Kind::kCall:
       break;
   }
+  if (internal::TakesConstantArgs(e)) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr first, Evaluate(*e.args[0], batch));
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr typed, internal::ConstantArgsKernel(e, *first));
+    if (typed) return typed;
+  }
   std::vector<ColumnPtr> cols;
   cols.reserve(e.args.size());
   for (const auto& a : e.args) {
@@ -935,6 +947,8 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
   }
   FLOE_ASSIGN_OR_RETURN(ColumnPtr fast, FastPath(e, cols));
   if (fast) return fast;
+  FLOE_ASSIGN_OR_RETURN(ColumnPtr typed, internal::TypedKernel(e, cols));
+  if (typed) return typed;
   ValueColumnBuilder out(e.type);
   std::vector<Value> vals(cols.size());
   for (int64_t r = 0; r < batch.num_rows; ++r) {

@@ -39,6 +39,16 @@ Result<ColumnPtr> RowKernel(const Expr& e, const std::vector<ColumnPtr>& cols, i
   return out.Finish();
 }
 
+// Evaluate's typed loops (expression_kernels.cc). A call of IN, LIKE or ILIKE whose arguments past
+// the first are literals is TakesConstantArgs: ConstantArgsKernel evaluates it from its first
+// argument's column alone. TypedKernel evaluates NOT, CASE, numeric casts and decimal
+// comparisons from their arguments' columns. Both give a null ColumnPtr where they do not apply.
+bool TakesConstantArgs(const Expr& e);
+Result<ColumnPtr> ConstantArgsKernel(const Expr& e, const columnar::Column& first);
+Result<ColumnPtr> TypedKernel(const Expr& e, const std::vector<ColumnPtr>& cols);
+// The type a cast node converts to: its own, or the narrower integer named in its text.
+DataType CastTarget(const Expr& e);
+
 // The registry's dates and times (date_functions.cc): date_trunc, date_part and its unit names,
 // date_diff, date_add/date_sub, make_date, strftime/strptime, epoch, ...
 void AddDateFunctions(std::vector<ScalarFunction>* registry);

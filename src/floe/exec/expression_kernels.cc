@@ -1,0 +1,408 @@
+// Evaluate's typed loops for the calls whose row-at-a-time rule (EvalScalar over Values) would
+// dominate a query: NOT, IN and LIKE against constants (a string column
+// decoded from a dictionary is tested once per distinct value), CASE over fixed-width values,
+// casts between numbers, and comparisons of decimals. Each gives exactly what the row rule gives,
+// and a null ColumnPtr where it does not apply (the caller then takes the row rule).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "floe/exec/expression_internal.h"
+
+namespace floe::exec::internal {
+namespace {
+
+using columnar::Column;
+using columnar::TypeId;
+
+// A Boolean column of `n` rows: `bit(i)` for the valid rows, NULL where `valid(i)` is false.
+template <typename Valid, typename Bit>
+ColumnPtr BoolColumn(int64_t n, int64_t nulls, Valid valid, Bit bit) {
+  auto c = std::make_shared<Column>();
+  c->type = columnar::Bool();
+  c->length = n;
+  std::vector<uint8_t> out(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  if (nulls > 0) {
+    std::vector<uint8_t> bits(out.size(), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!valid(i)) continue;
+      columnar::SetBit(bits.data(), i);
+      if (bit(i)) columnar::SetBit(out.data(), i);
+    }
+    c->validity = Buffer(std::move(bits));
+    c->null_count = nulls;
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (bit(i)) columnar::SetBit(out.data(), i);
+    }
+  }
+  c->values = Buffer(std::move(out));
+  return c;
+}
+
+// A Boolean per row of string column `a` from `test` of its bytes: once per dictionary entry when
+// the column carries its dictionary. NULL where `a` is NULL, or where the row is not true and
+// `null_otherwise` (IN with a NULL in its list).
+template <typename Test>
+ColumnPtr StringTest(const Column& a, bool null_otherwise, Test test) {
+  const int64_t n = a.length;
+  std::vector<uint8_t> answer;  // by dictionary code
+  const int32_t* codes = nullptr;
+  if (a.dictionary && !a.codes.empty() && a.dictionary->length <= n) {
+    const Column& dict = *a.dictionary;
+    answer.resize(static_cast<size_t>(dict.length));
+    for (int64_t k = 0; k < dict.length; ++k) answer[k] = test(dict.BytesAt(k)) ? 1 : 0;
+    codes = reinterpret_cast<const int32_t*>(a.codes.data());
+  }
+  auto hit = [&](int64_t i) -> bool {
+    if (codes != nullptr) {
+      const int32_t k = codes[i];
+      return k >= 0 && static_cast<size_t>(k) < answer.size() && answer[k] != 0;
+    }
+    return test(a.BytesAt(i));
+  };
+  if (!null_otherwise) {
+    return BoolColumn(
+        n, a.null_count, [&](int64_t i) { return a.IsValid(i); }, hit);
+  }
+  // True where it hits, NULL elsewhere.
+  std::vector<uint8_t> hits(static_cast<size_t>(n), 0);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    hits[i] = a.IsValid(i) && hit(i) ? 1 : 0;
+    nulls += hits[i] ? 0 : 1;
+  }
+  return BoolColumn(
+      n, nulls, [&](int64_t i) { return hits[i] != 0; }, [](int64_t) { return true; });
+}
+
+// LIKE's pattern compiled: when it has no '_' and no escape, the pieces between its '%'s.
+struct LikePattern {
+  bool simple = false;
+  bool leading = false, trailing = false;  // a '%' first / last
+  std::vector<std::string> pieces;
+  std::string text;
+
+  explicit LikePattern(std::string p) : text(std::move(p)) {
+    if (text.find('_') != std::string::npos || text.find('\\') != std::string::npos) return;
+    simple = true;
+    leading = !text.empty() && text.front() == '%';
+    trailing = !text.empty() && text.back() == '%';
+    size_t start = 0;
+    while (start <= text.size()) {
+      const size_t end = std::min(text.find('%', start), text.size());
+      if (end > start) pieces.push_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+
+  bool Match(std::string_view s) const {
+    if (!simple) return LikeMatch(s, text);
+    if (pieces.empty()) return leading || s.empty();  // '%...%' matches all; '' only ''
+    size_t first = 0, last = pieces.size();
+    size_t pos = 0, end = s.size();
+    if (!leading) {
+      if (!s.starts_with(pieces.front())) return false;
+      pos = pieces.front().size();
+      first = 1;
+      if (pieces.size() == 1 && !trailing) return s.size() == pos;
+    }
+    if (!trailing && first < last) {
+      const std::string& tail = pieces.back();
+      if (end - pos < tail.size() || !s.substr(end - tail.size()).starts_with(tail)) return false;
+      end -= tail.size();
+      --last;
+    }
+    for (size_t k = first; k < last; ++k) {
+      const size_t at = s.substr(0, end).find(pieces[k], pos);
+      if (at == std::string_view::npos) return false;
+      pos = at + pieces[k].size();
+    }
+    return true;
+  }
+};
+
+std::string LowerText(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool IsStringLike(TypeId t) { return t == TypeId::kString || t == TypeId::kBinary; }
+bool IsInt64Like(TypeId t) {
+  return t == TypeId::kInt64 || t == TypeId::kTimestamp || t == TypeId::kTime64;
+}
+
+// x IN (constants): a set of the constants' values of x's type.
+Result<ColumnPtr> InConstants(const Expr& e, const Column& a) {
+  const TypeId t = a.type.id;
+  bool has_null = false;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    const Value& v = e.args[i]->value;
+    if (v.is_null()) {
+      has_null = true;
+      continue;
+    }
+    if (!(e.args[i]->type == a.type)) return ColumnPtr{};
+  }
+  const int64_t n = a.length;
+  if (IsStringLike(t)) {
+    std::unordered_set<std::string_view> set;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      const Value& v = e.args[i]->value;
+      if (v.is_null()) continue;
+      if (v.v.index() != 4) return ColumnPtr{};
+      set.insert(v.s());
+    }
+    return StringTest(a, has_null, [&](std::string_view s) { return set.count(s) > 0; });
+  }
+  if (IsInt64Like(t) || t == TypeId::kDate32) {
+    std::vector<int64_t> set;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      const Value& v = e.args[i]->value;
+      if (v.is_null()) continue;
+      if (v.v.index() != 2) return ColumnPtr{};
+      set.push_back(v.i());
+    }
+    std::sort(set.begin(), set.end());
+    auto value = [&](int64_t i) -> int64_t {
+      return t == TypeId::kDate32 ? a.Values<int32_t>()[i] : a.Values<int64_t>()[i];
+    };
+    auto hit = [&](int64_t i) { return std::binary_search(set.begin(), set.end(), value(i)); };
+    if (!has_null) {
+      return BoolColumn(
+          n, a.null_count, [&](int64_t i) { return a.IsValid(i); }, hit);
+    }
+    std::vector<uint8_t> hits(static_cast<size_t>(n), 0);
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      hits[i] = a.IsValid(i) && hit(i) ? 1 : 0;
+      nulls += hits[i] ? 0 : 1;
+    }
+    return BoolColumn(
+        n, nulls, [&](int64_t i) { return hits[i] != 0; }, [](int64_t) { return true; });
+  }
+  return ColumnPtr{};
+}
+
+Result<ColumnPtr> LikeConstant(const Expr& e, const Column& a) {
+  if (!IsStringLike(a.type.id) || e.args.size() != 2) return ColumnPtr{};
+  const Value& p = e.args[1]->value;
+  const int64_t n = a.length;
+  if (p.is_null()) {
+    return BoolColumn(
+        n, n, [](int64_t) { return false; }, [](int64_t) { return false; });
+  }
+  if (p.v.index() != 4) return ColumnPtr{};
+  if (e.fn == Fn::kILike) {
+    const LikePattern pattern(LowerText(p.s()));
+    return StringTest(a, false, [&](std::string_view s) { return pattern.Match(LowerText(s)); });
+  }
+  const LikePattern pattern(p.s());
+  return StringTest(a, false, [&](std::string_view s) { return pattern.Match(s); });
+}
+
+int FixedWidth(const columnar::DataType& t) {
+  switch (t.id) {
+    case TypeId::kInt64:
+    case TypeId::kFloat64:
+    case TypeId::kTimestamp:
+    case TypeId::kTime64:
+      return 8;
+    case TypeId::kDate32:
+      return 4;
+    case TypeId::kDecimal128:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+// CASE WHEN c1 THEN v1 ... ELSE v: the value of the first true condition, copied as bytes.
+Result<ColumnPtr> CaseFixed(const Expr& e, const std::vector<ColumnPtr>& cols) {
+  const int width = FixedWidth(e.type);
+  if (width == 0 || cols.size() % 2 == 0) return ColumnPtr{};
+  for (size_t i = 0; i < cols.size(); ++i) {
+    const bool is_value = i % 2 == 1 || i + 1 == cols.size();
+    if (is_value ? !(cols[i]->type == e.type) : cols[i]->type.id != TypeId::kBool) {
+      return ColumnPtr{};
+    }
+  }
+  const int64_t n = cols[0]->length;
+  auto c = std::make_shared<Column>();
+  c->type = e.type;
+  c->length = n;
+  std::vector<uint8_t> out(static_cast<size_t>(n) * width, 0);
+  std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  int64_t nulls = 0;
+  for (int64_t r = 0; r < n; ++r) {
+    size_t pick = cols.size() - 1;
+    for (size_t i = 0; i + 1 < cols.size(); i += 2) {
+      if (cols[i]->IsValid(r) && cols[i]->BoolAt(r)) {
+        pick = i + 1;
+        break;
+      }
+    }
+    const Column& v = *cols[pick];
+    if (!v.IsValid(r)) {
+      ++nulls;
+      continue;
+    }
+    columnar::SetBit(bits.data(), r);
+    std::memcpy(out.data() + r * width, v.values.data() + r * width, width);
+  }
+  c->values = Buffer(std::move(out));
+  c->null_count = nulls;
+  if (nulls) c->validity = Buffer(std::move(bits));
+  return ColumnPtr(std::move(c));
+}
+
+// A column with `a`'s validity and values computed by `fn(i)` into type `to`'s fixed width.
+template <typename R, typename F>
+ColumnPtr MapFixed(const Column& a, const columnar::DataType& to, F fn) {
+  const int64_t n = a.length;
+  auto c = std::make_shared<Column>();
+  c->type = to;
+  c->length = n;
+  c->null_count = a.null_count;
+  if (a.null_count > 0) c->validity = a.validity;
+  std::vector<uint8_t> out(static_cast<size_t>(n) * sizeof(R), 0);
+  R* o = reinterpret_cast<R*>(out.data());
+  for (int64_t i = 0; i < n; ++i) o[i] = fn(i);
+  c->values = Buffer(std::move(out));
+  return c;
+}
+
+__int128 Decimal(const Column& a, int64_t i) {
+  __int128 v = 0;
+  std::memcpy(&v, a.values.data() + i * 16, 16);
+  return v;
+}
+
+__int128 TenTo(int n) {
+  __int128 p = 1;
+  for (int i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
+// Casts between numbers that cannot fail for the input's values (checked first).
+Result<ColumnPtr> CastNumber(const Expr& e, const Column& a) {
+  const columnar::DataType& to = e.type;
+  if (!(CastTarget(e) == to)) return ColumnPtr{};  // a narrower integer: range checks
+  const TypeId from = a.type.id;
+  if (to.id == TypeId::kFloat64 && from == TypeId::kDecimal128) {
+    const double divisor = std::pow(10.0, a.type.scale);
+    return MapFixed<double>(
+        a, to, [&](int64_t i) { return static_cast<double>(Decimal(a, i)) / divisor; });
+  }
+  if (to.id == TypeId::kFloat64 && from == TypeId::kInt64) {
+    const int64_t* x = a.Values<int64_t>();
+    return MapFixed<double>(a, to, [&](int64_t i) { return static_cast<double>(x[i]); });
+  }
+  if (to.id == TypeId::kDecimal128 && (from == TypeId::kDecimal128 || from == TypeId::kInt64)) {
+    const int from_scale = from == TypeId::kDecimal128 ? a.type.scale : 0;
+    if (to.scale < from_scale) return ColumnPtr{};  // rounding: the row rule
+    const __int128 factor = TenTo(to.scale - from_scale);
+    const __int128 whole = TenTo(to.precision - to.scale);  // the integer part must stay below
+    auto in = [&](int64_t i) -> __int128 {
+      return from == TypeId::kInt64 ? static_cast<__int128>(a.Values<int64_t>()[i]) : Decimal(a, i);
+    };
+    const __int128 unit = TenTo(from_scale);
+    for (int64_t i = 0; i < a.length; ++i) {
+      if (a.null_count > 0 && !a.IsValid(i)) continue;
+      const __int128 integer_part = in(i) / unit;
+      if (integer_part >= whole || integer_part <= -whole) return ColumnPtr{};  // the error
+    }
+    return MapFixed<__int128>(a, to, [&](int64_t i) { return in(i)*factor; });
+  }
+  return ColumnPtr{};
+}
+
+// A comparison of two decimals of one scale (the binder has brought them to one type).
+Result<ColumnPtr> CompareDecimals(const Expr& e, const Column& a, const Column& b) {
+  if (a.type.id != TypeId::kDecimal128 || b.type.id != TypeId::kDecimal128 ||
+      a.type.scale != b.type.scale || a.length != b.length) {
+    return ColumnPtr{};
+  }
+  const int64_t n = a.length;
+  std::vector<int8_t> sign(static_cast<size_t>(n), 0);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!a.IsValid(i) || !b.IsValid(i)) {
+      ++nulls;
+      continue;
+    }
+    const __int128 x = Decimal(a, i), y = Decimal(b, i);
+    sign[i] = x < y ? -1 : x > y ? 1 : 0;
+  }
+  const Fn fn = e.fn;
+  auto holds = [fn](int c) {
+    switch (fn) {
+      case Fn::kEq:
+        return c == 0;
+      case Fn::kNotEq:
+        return c != 0;
+      case Fn::kLt:
+        return c < 0;
+      case Fn::kLtEq:
+        return c <= 0;
+      case Fn::kGt:
+        return c > 0;
+      default:
+        return c >= 0;
+    }
+  };
+  return BoolColumn(
+      n, nulls, [&](int64_t i) { return a.IsValid(i) && b.IsValid(i); },
+      [&](int64_t i) { return holds(sign[i]); });
+}
+
+}  // namespace
+
+bool TakesConstantArgs(const Expr& e) {
+  if (e.fn != Fn::kIn && e.fn != Fn::kLike && e.fn != Fn::kILike) return false;
+  if (e.args.size() < 2) return false;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    if (e.args[i]->kind != Expr::Kind::kLiteral) return false;
+  }
+  return true;
+}
+
+Result<ColumnPtr> ConstantArgsKernel(const Expr& e, const Column& first) {
+  if (e.fn == Fn::kIn) return InConstants(e, first);
+  return LikeConstant(e, first);
+}
+
+Result<ColumnPtr> TypedKernel(const Expr& e, const std::vector<ColumnPtr>& cols) {
+  switch (e.fn) {
+    case Fn::kNot: {
+      if (cols.size() != 1 || cols[0]->type.id != TypeId::kBool) return ColumnPtr{};
+      const Column& a = *cols[0];
+      return BoolColumn(
+          a.length, a.null_count, [&](int64_t i) { return a.IsValid(i); },
+          [&](int64_t i) { return !a.BoolAt(i); });
+    }
+    case Fn::kCase:
+      return CaseFixed(e, cols);
+    case Fn::kCast:
+    case Fn::kTryCast:
+      if (cols.size() != 1) return ColumnPtr{};
+      return CastNumber(e, *cols[0]);
+    case Fn::kEq:
+    case Fn::kNotEq:
+    case Fn::kLt:
+    case Fn::kLtEq:
+    case Fn::kGt:
+    case Fn::kGtEq:
+      if (cols.size() != 2) return ColumnPtr{};
+      return CompareDecimals(e, *cols[0], *cols[1]);
+    default:
+      return ColumnPtr{};
+  }
+}
+
+}  // namespace floe::exec::internal

@@ -1,0 +1,215 @@
+// Evaluate's typed loops (expression_kernels.cc) against the rules they replace: LIKE against
+// LikeMatch row by row (plain and dictionary-coded strings), IN with NULLs in the column and in the
+// list, CASE, numeric casts against CastValue, decimal comparisons against the integers they are.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "floe/columnar/column_builder.h"
+#include "floe/exec/expression.h"
+
+namespace floe::exec {
+namespace {
+
+using columnar::ColumnPtr;
+
+const std::vector<std::string> kStrings = {"",
+                                           "a",
+                                           "ab",
+                                           "abc",
+                                           "abcabc",
+                                           "xabcx",
+                                           "special requests",
+                                           "mississippi",
+                                           "PROMO BRUSHED",
+                                           "%",
+                                           "a_b",
+                                           "aXa",
+                                           "STANDARD BRASS",
+                                           "Abc",
+                                           "bca"};
+
+// kStrings with a NULL after them, as one string column; with `dictionary`, also as codes into a
+// dictionary of the distinct values (in reverse order, so codes are not row numbers).
+columnar::RecordBatch Strings(bool dictionary) {
+  ValueColumnBuilder b(columnar::String());
+  for (const auto& s : kStrings) EXPECT_TRUE(b.Append(Value::Str(s)));
+  b.AppendNull();
+  auto column = std::make_shared<columnar::Column>(*b.Finish());
+  if (dictionary) {
+    ValueColumnBuilder d(columnar::String());
+    for (auto it = kStrings.rbegin(); it != kStrings.rend(); ++it) {
+      EXPECT_TRUE(d.Append(Value::Str(*it)));
+    }
+    std::vector<int32_t> codes;
+    for (size_t i = 0; i < kStrings.size(); ++i) {
+      codes.push_back(static_cast<int32_t>(kStrings.size() - 1 - i));
+    }
+    codes.push_back(0);  // the NULL row's code is any
+    column->dictionary = d.Finish();
+    std::vector<uint8_t> bytes(codes.size() * 4);
+    std::memcpy(bytes.data(), codes.data(), bytes.size());
+    column->codes = Buffer(std::move(bytes));
+  }
+  columnar::RecordBatch batch;
+  batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"s", columnar::String()}}});
+  batch.columns = {column};
+  batch.num_rows = column->length;
+  return batch;
+}
+
+ExprPtr S() { return ColumnRef(0, columnar::String(), "s"); }
+ExprPtr Str(std::string v) { return Constant(Value::Str(std::move(v)), columnar::String()); }
+ExprPtr Int(int64_t v) { return Constant(Value::Int(v), columnar::Int64()); }
+
+std::vector<std::string> Texts(const ColumnPtr& c) {
+  std::vector<std::string> out;
+  for (int64_t r = 0; r < c->length; ++r) {
+    out.push_back(ValueToText(ValueAt(*c, r).value(), c->type));
+  }
+  return out;
+}
+
+std::string Lowered(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+TEST(ExpressionKernels, LikeAgreesWithTheRowMatcherOnEveryPattern) {
+  const std::vector<std::string> patterns = {"",
+                                             "%",
+                                             "%%",
+                                             "a",
+                                             "a%",
+                                             "%a",
+                                             "%b%",
+                                             "ab%c",
+                                             "a%b%c",
+                                             "%abc%abc%",
+                                             "%iss%ppi",
+                                             "PROMO%",
+                                             "%BRASS",
+                                             "a%a",
+                                             "_b%",
+                                             "a\\%b",
+                                             "%special%requests%",
+                                             "abc",
+                                             "%c",
+                                             "abc%abc",
+                                             "a%%c",
+                                             "%ab%bc%"};
+  for (bool dictionary : {false, true}) {
+    const columnar::RecordBatch batch = Strings(dictionary);
+    for (const auto& p : patterns) {
+      for (bool ilike : {false, true}) {
+        auto call = MakeCall(ilike ? Fn::kILike : Fn::kLike, {S(), Str(p)}).value();
+        const std::vector<std::string> got = Texts(Evaluate(*call, batch).value());
+        ASSERT_EQ(got.size(), kStrings.size() + 1);
+        for (size_t i = 0; i < kStrings.size(); ++i) {
+          const bool want =
+              ilike ? LikeMatch(Lowered(kStrings[i]), Lowered(p)) : LikeMatch(kStrings[i], p);
+          EXPECT_EQ(got[i], want ? "true" : "false")
+              << "'" << kStrings[i] << "' " << (ilike ? "ILIKE" : "LIKE") << " '" << p
+              << "' (dictionary " << dictionary << ")";
+        }
+        EXPECT_EQ(got.back(), "NULL");
+      }
+    }
+  }
+}
+
+TEST(ExpressionKernels, InOfStringsAndIntegersFollowsThreeValuedLogic) {
+  for (bool dictionary : {false, true}) {
+    const columnar::RecordBatch batch = Strings(dictionary);
+    auto in = MakeCall(Fn::kIn, {S(), Str("abc"), Str("%"), Str("zzz")}).value();
+    std::vector<std::string> want(kStrings.size() + 1, "false");
+    want[3] = want[9] = "true";
+    want.back() = "NULL";
+    EXPECT_EQ(Texts(Evaluate(*in, batch).value()), want);
+    // A NULL in the list: no match is unknown.
+    auto with_null =
+        MakeCall(Fn::kIn, {S(), Str("abc"), Constant(Value{}, columnar::String())}).value();
+    std::vector<std::string> want_null(kStrings.size() + 1, "NULL");
+    want_null[3] = "true";
+    EXPECT_EQ(Texts(Evaluate(*with_null, batch).value()), want_null);
+  }
+  ValueColumnBuilder xs(columnar::Int64());
+  for (int64_t v : {5, -3, 70, 0}) EXPECT_TRUE(xs.Append(Value::Int(v)));
+  xs.AppendNull();
+  columnar::RecordBatch ints;
+  ints.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", columnar::Int64()}}});
+  ints.columns = {xs.Finish()};
+  ints.num_rows = 5;
+  const ExprPtr x = ColumnRef(0, columnar::Int64(), "x");
+  std::vector<ExprPtr> args{x};
+  for (int64_t v = 70; v >= -70; v -= 7) args.push_back(Int(v));  // 70, 63, ..., 0, ..., -70
+  EXPECT_EQ(Texts(Evaluate(*MakeCall(Fn::kIn, args).value(), ints).value()),
+            (std::vector<std::string>{"false", "false", "true", "true", "NULL"}));
+  args.push_back(Constant(Value{}, columnar::Int64()));
+  EXPECT_EQ(Texts(Evaluate(*MakeCall(Fn::kIn, args).value(), ints).value()),
+            (std::vector<std::string>{"NULL", "NULL", "true", "true", "NULL"}));
+  auto not_in = MakeCall(Fn::kNot, {MakeCall(Fn::kIn, {x, Int(5), Int(0)}).value()}).value();
+  EXPECT_EQ(Texts(Evaluate(*not_in, ints).value()),
+            (std::vector<std::string>{"false", "true", "true", "false", "NULL"}));
+}
+
+// Decimals of scale 2 from unscaled values, a NULL last.
+ColumnPtr Decimals(const columnar::DataType& type, const std::vector<__int128>& unscaled) {
+  ValueColumnBuilder b(type);
+  for (__int128 v : unscaled) EXPECT_TRUE(b.Append(Value{v}));
+  b.AppendNull();
+  return b.Finish();
+}
+
+TEST(ExpressionKernels, NumericCastsAgreeWithCastValue) {
+  const columnar::DataType d152 = columnar::Decimal128(15, 2);
+  const std::vector<__int128> unscaled = {0, 1, -1, 5, 7, 105, -99999, 123456789012345};
+  columnar::RecordBatch batch;
+  batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"d", d152}}});
+  batch.columns = {Decimals(d152, unscaled)};
+  batch.num_rows = static_cast<int64_t>(unscaled.size()) + 1;
+  const ExprPtr d = ColumnRef(0, d152, "d");
+  for (const columnar::DataType& to :
+       {columnar::Float64(), columnar::Decimal128(18, 4), columnar::Decimal128(38, 2)}) {
+    auto cast = MakeCast(d, to).value();
+    const ColumnPtr got = Evaluate(*cast, batch).value();
+    ASSERT_EQ(got->type, to);
+    for (int64_t r = 0; r < batch.num_rows; ++r) {
+      const Value want = CastValue(ValueAt(*batch.columns[0], r).value(), d152, to).value();
+      EXPECT_EQ(ValueToText(ValueAt(*got, r).value(), to), ValueToText(want, to))
+          << "row " << r << " to " << to.ToString();
+    }
+  }
+  // Out of the target's range: the row rule's error, not a wrapped value.
+  auto narrow = MakeCast(d, columnar::Decimal128(5, 2)).value();
+  auto err = Evaluate(*narrow, batch);
+  ASSERT_FALSE(err);
+  EXPECT_NE(err.error().message.find("out of range"), std::string::npos) << err.error().message;
+}
+
+TEST(ExpressionKernels, DecimalComparisonsAndCaseOverFixedWidthValues) {
+  const columnar::DataType t = columnar::Decimal128(38, 4);
+  columnar::RecordBatch batch;
+  batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"a", t}, {"b", t}}});
+  batch.columns = {Decimals(t, {10000, -5, 7, 123456}), Decimals(t, {10000, 5, -7, 123457})};
+  batch.num_rows = 5;
+  const ExprPtr a = ColumnRef(0, t, "a"), b = ColumnRef(1, t, "b");
+  auto eval = [&](const ExprPtr& e) { return Texts(Evaluate(*e, batch).value()); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(eval(MakeCall(Fn::kEq, {a, b}).value()),
+            (V{"true", "false", "false", "false", "NULL"}));
+  EXPECT_EQ(eval(MakeCall(Fn::kLt, {a, b}).value()), (V{"false", "true", "false", "true", "NULL"}));
+  EXPECT_EQ(eval(MakeCall(Fn::kGtEq, {a, b}).value()),
+            (V{"true", "false", "true", "false", "NULL"}));
+  // CASE WHEN a < b THEN a ELSE b END: the smaller, NULL where the pick is NULL.
+  auto smaller = MakeCall(Fn::kCase, {MakeCall(Fn::kLt, {a, b}).value(), a, b}).value();
+  EXPECT_EQ(eval(smaller), (V{"1.0000", "-0.0005", "-0.0007", "12.3456", "NULL"}));
+  // A NULL condition is not true: the ELSE.
+  auto else_null =
+      MakeCall(Fn::kCase, {MakeCall(Fn::kLt, {a, b}).value(), a, Constant(Value{}, t)}).value();
+  EXPECT_EQ(eval(else_null), (V{"NULL", "-0.0005", "NULL", "12.3456", "NULL"}));
+}
+
+}  // namespace
+}  // namespace floe::exec
