@@ -1,6 +1,12 @@
 #include "floe/exec/hash_join.h"
 
-#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <string_view>
 
 #include "floe/exec/value.h"
 
@@ -12,6 +18,24 @@ using columnar::TypeId;
 
 bool IsInt64Like(const columnar::DataType& t) {
   return t.id == TypeId::kInt64 || t.id == TypeId::kTimestamp || t.id == TypeId::kTime64;
+}
+
+// A 64-bit finaliser (splitmix64's): every input bit moves every output bit.
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// A double as GROUP BY and joins compare it: -0.0 as 0.0, every NaN as one.
+uint64_t DoubleBits(double x) {
+  if (x == 0) x = 0;
+  if (std::isnan(x)) x = std::numeric_limits<double>::quiet_NaN();
+  uint64_t bits = 0;
+  std::memcpy(&bits, &x, 8);
+  return bits;
 }
 
 }  // namespace
@@ -33,30 +57,109 @@ Status JoinHashTable::CheckTypes(const std::vector<columnar::ColumnPtr>& keys, i
   return {};
 }
 
-bool JoinHashTable::IntKey(const std::vector<columnar::ColumnPtr>& keys, int64_t r,
-                           int64_t* key) const {
-  const columnar::Column& c = *keys[0];
-  if (c.type.id == TypeId::kNull || c.IsNull(r)) return false;
-  *key = kind_ == Kind::kInt64 ? c.Value<int64_t>(r) : c.Value<int32_t>(r);
-  return true;
+Status JoinHashTable::HashRows(const std::vector<columnar::ColumnPtr>& keys, int64_t rows,
+                               std::vector<uint64_t>* hashes, std::vector<uint8_t>* valid) const {
+  hashes->assign(static_cast<size_t>(rows), 0x9e3779b97f4a7c15ULL);
+  valid->assign(static_cast<size_t>(rows), 1);
+  uint64_t* h = hashes->data();
+  uint8_t* ok = valid->data();
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const columnar::Column& c = *keys[k];
+    if (c.type.id == TypeId::kNull) {  // NULL everywhere: nothing matches
+      std::fill(valid->begin(), valid->end(), 0);
+      break;
+    }
+    if (c.null_count > 0) {
+      for (int64_t r = 0; r < rows; ++r) {
+        if (c.IsNull(r)) ok[r] = 0;
+      }
+    }
+    auto fold = [&](auto value_hash) {
+      for (int64_t r = 0; r < rows; ++r) h[r] = Mix(h[r] ^ value_hash(r));
+    };
+    switch (kinds_[k]) {
+      case KeyKind::kInt64: {
+        const int64_t* v = c.Values<int64_t>();
+        fold([v](int64_t r) { return static_cast<uint64_t>(v[r]); });
+        break;
+      }
+      case KeyKind::kInt32: {
+        const int32_t* v = c.Values<int32_t>();
+        fold([v](int64_t r) { return static_cast<uint64_t>(static_cast<int64_t>(v[r])); });
+        break;
+      }
+      case KeyKind::kDouble: {
+        const double* v = c.Values<double>();
+        fold([v](int64_t r) { return DoubleBits(v[r]); });
+        break;
+      }
+      case KeyKind::kBool:
+        fold([&c](int64_t r) { return static_cast<uint64_t>(c.BoolAt(r)); });
+        break;
+      case KeyKind::kDecimal: {
+        const uint8_t* v = c.values.data();
+        fold([v](int64_t r) {
+          uint64_t lo = 0, hi = 0;
+          std::memcpy(&lo, v + r * 16, 8);
+          std::memcpy(&hi, v + r * 16 + 8, 8);
+          return lo ^ Mix(hi);
+        });
+        break;
+      }
+      case KeyKind::kBytes:
+        fold([&c](int64_t r) { return std::hash<std::string_view>{}(c.BytesAt(r)); });
+        break;
+      case KeyKind::kOther: {
+        std::string bytes;
+        for (int64_t r = 0; r < rows; ++r) {
+          if (!ok[r]) continue;
+          FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(c, r));
+          bytes.clear();
+          AppendKeyBytes(v, &bytes);
+          h[r] = Mix(h[r] ^ std::hash<std::string>{}(bytes));
+        }
+        break;
+      }
+    }
+  }
+  return {};
 }
 
-Result<bool> JoinHashTable::BytesKey(const std::vector<columnar::ColumnPtr>& keys, int64_t r,
-                                     std::string* key) const {
-  key->clear();
-  for (const columnar::ColumnPtr& c : keys) {
-    if (c->type.id == TypeId::kNull || c->IsNull(r)) return false;
-    if (c->type.id == TypeId::kString || c->type.id == TypeId::kBinary) {
-      // A string's bytes, length first, without a Value.
-      const std::string_view v = c->BytesAt(r);
-      const auto n = static_cast<uint32_t>(v.size());
-      key->push_back('s');
-      key->append(reinterpret_cast<const char*>(&n), 4);
-      key->append(v);
-      continue;
+bool JoinHashTable::KeysEqual(const std::vector<columnar::ColumnPtr>& keys, int64_t r,
+                              int64_t b) const {
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const columnar::Column& x = *keys[k];
+    const columnar::Column& y = *keys_[k];
+    switch (kinds_[k]) {
+      case KeyKind::kInt64:
+        if (x.Values<int64_t>()[r] != y.Values<int64_t>()[b]) return false;
+        break;
+      case KeyKind::kInt32:
+        if (x.Values<int32_t>()[r] != y.Values<int32_t>()[b]) return false;
+        break;
+      case KeyKind::kDouble:
+        if (DoubleBits(x.Values<double>()[r]) != DoubleBits(y.Values<double>()[b])) return false;
+        break;
+      case KeyKind::kBool:
+        if (x.BoolAt(r) != y.BoolAt(b)) return false;
+        break;
+      case KeyKind::kDecimal:
+        if (std::memcmp(x.values.data() + r * 16, y.values.data() + b * 16, 16) != 0) return false;
+        break;
+      case KeyKind::kBytes:
+        if (x.BytesAt(r) != y.BytesAt(b)) return false;
+        break;
+      case KeyKind::kOther: {
+        auto vx = ValueAt(x, r);
+        auto vy = ValueAt(y, b);
+        if (!vx || !vy) return false;
+        std::string bx, by;
+        AppendKeyBytes(*vx, &bx);
+        AppendKeyBytes(*vy, &by);
+        if (bx != by) return false;
+        break;
+      }
     }
-    FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*c, r));
-    AppendKeyBytes(v, key);
   }
   return true;
 }
@@ -64,28 +167,58 @@ Result<bool> JoinHashTable::BytesKey(const std::vector<columnar::ColumnPtr>& key
 Result<JoinHashTable> JoinHashTable::Build(std::vector<columnar::ColumnPtr> keys, int64_t rows) {
   JoinHashTable t;
   if (keys.empty()) return InvalidInput("a join needs at least one key");
-  for (const auto& k : keys) t.types_.push_back(k->type);
-  FLOE_RETURN_IF_ERROR(t.CheckTypes(keys, rows));
-  if (keys.size() == 1 && IsInt64Like(keys[0]->type)) {
-    t.kind_ = Kind::kInt64;
-  } else if (keys.size() == 1 && keys[0]->type.id == TypeId::kDate32) {
-    t.kind_ = Kind::kInt32;
+  if (rows >= std::numeric_limits<int32_t>::max()) {
+    return InvalidInput("a join's build side of {} rows: at most 2^31 - 1 are supported", rows);
   }
-  t.next_.assign(static_cast<size_t>(rows), -1);
-  std::string bytes;
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t* last = nullptr;
-    if (t.kind_ != Kind::kBytes) {
-      int64_t key = 0;
-      if (!t.IntKey(keys, r, &key)) continue;
-      last = &t.ints_.try_emplace(key, -1).first->second;
-    } else {
-      FLOE_ASSIGN_OR_RETURN(bool valid, t.BytesKey(keys, r, &bytes));
-      if (!valid) continue;
-      last = &t.bytes_.try_emplace(bytes, -1).first->second;
+  for (const auto& k : keys) {
+    t.types_.push_back(k->type);
+    const columnar::DataType& type = k->type;
+    KeyKind kind = KeyKind::kOther;
+    if (IsInt64Like(type)) {
+      kind = KeyKind::kInt64;
+    } else if (type.id == TypeId::kDate32) {
+      kind = KeyKind::kInt32;
+    } else if (type.id == TypeId::kFloat64) {
+      kind = KeyKind::kDouble;
+    } else if (type.id == TypeId::kBool) {
+      kind = KeyKind::kBool;
+    } else if (type.id == TypeId::kDecimal128) {
+      kind = KeyKind::kDecimal;
+    } else if (type.id == TypeId::kString || type.id == TypeId::kBinary ||
+               type.id == TypeId::kFixedSizeBinary) {
+      kind = KeyKind::kBytes;
     }
-    t.next_[static_cast<size_t>(r)] = *last;
-    *last = r;
+    t.kinds_.push_back(kind);
+  }
+  FLOE_RETURN_IF_ERROR(t.CheckTypes(keys, rows));
+  t.keys_ = std::move(keys);
+  std::vector<uint64_t> hashes;
+  std::vector<uint8_t> valid;
+  FLOE_RETURN_IF_ERROR(t.HashRows(t.keys_, rows, &hashes, &valid));
+  // At most half full: twice the rows, a power of two (at least 16 slots).
+  const uint64_t capacity = std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(rows * 2, 16)));
+  t.shift_ = 64 - std::countr_zero(capacity);
+  t.slots_.assign(capacity, Slot{});
+  t.next_.assign(static_cast<size_t>(rows), -1);
+  const uint64_t mask = capacity - 1;
+  // Rows go in from the last, so each key's chain runs in build order from its head.
+  for (int64_t r = rows - 1; r >= 0; --r) {
+    if (!valid[r]) continue;
+    const uint64_t h = hashes[r];
+    const auto tag = static_cast<uint32_t>(h);
+    for (uint64_t i = h >> t.shift_;; i = (i + 1) & mask) {
+      Slot& s = t.slots_[i];
+      if (s.head < 0) {
+        s.tag = tag;
+        s.head = static_cast<int32_t>(r);
+        break;
+      }
+      if (s.tag == tag && t.KeysEqual(t.keys_, r, s.head)) {
+        t.next_[r] = s.head;
+        s.head = static_cast<int32_t>(r);
+        break;
+      }
+    }
   }
   return t;
 }
@@ -94,30 +227,24 @@ Status JoinHashTable::Probe(const std::vector<columnar::ColumnPtr>& keys, int64_
                             std::vector<int64_t>* probe_rows,
                             std::vector<int64_t>* build_rows) const {
   FLOE_RETURN_IF_ERROR(CheckTypes(keys, rows));
-  std::string bytes;
-  std::vector<int64_t> chain;
+  std::vector<uint64_t> hashes;
+  std::vector<uint8_t> valid;
+  FLOE_RETURN_IF_ERROR(HashRows(keys, rows, &hashes, &valid));
+  const uint64_t mask = slots_.size() - 1;
   for (int64_t r = 0; r < rows; ++r) {
-    int64_t last = -1;
-    if (kind_ != Kind::kBytes) {
-      int64_t key = 0;
-      if (!IntKey(keys, r, &key)) continue;
-      auto it = ints_.find(key);
-      if (it == ints_.end()) continue;
-      last = it->second;
-    } else {
-      FLOE_ASSIGN_OR_RETURN(bool valid, BytesKey(keys, r, &bytes));
-      if (!valid) continue;
-      auto it = bytes_.find(bytes);
-      if (it == bytes_.end()) continue;
-      last = it->second;
-    }
-    // The chain runs from the last build row back; pairs go out in build order.
-    chain.clear();
-    for (int64_t b = last; b >= 0; b = next_[static_cast<size_t>(b)]) chain.push_back(b);
-    std::reverse(chain.begin(), chain.end());
-    for (int64_t b : chain) {
-      probe_rows->push_back(r);
-      build_rows->push_back(b);
+    if (!valid[r]) continue;
+    const uint64_t h = hashes[r];
+    const auto tag = static_cast<uint32_t>(h);
+    for (uint64_t i = h >> shift_;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.head < 0) break;
+      if (s.tag == tag && KeysEqual(keys, r, s.head)) {
+        for (int32_t b = s.head; b >= 0; b = next_[b]) {
+          probe_rows->push_back(r);
+          build_rows->push_back(b);
+        }
+        break;
+      }
     }
   }
   return {};

@@ -1,14 +1,13 @@
 // JoinHashTable: the build side of an equi-join -- the rows of a batch indexed by the values of
-// their key columns -- and the probe of another batch's keys against it, a batch at a time. One
-// integer-like key column (bigint, date, timestamp) uses a table of its values, others the bytes of
-// their values (exec/value.h's AppendKeyBytes). SQL's equality of keys: a NULL key matches nothing,
-// -0.0 equals 0.0, NaN equals NaN (as GROUP BY groups them). Both sides' key columns must have the
-// same normalised types. Immutable once built: several threads may probe at once.
+// their key columns -- and the probe of another batch's keys against it, a batch at a time. Keys
+// are hashed a column at a time; the table is open-addressed by the hash and holds, per distinct
+// key, its first build row, the rows with equal keys chained in build order. SQL's equality of
+// keys: a NULL key matches nothing, -0.0 equals 0.0, NaN equals NaN (as GROUP BY groups them).
+// Both sides' key columns must have the same normalised types. Immutable once built: several
+// threads may probe at once. Up to 2^31 - 1 build rows.
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -29,18 +28,26 @@ class JoinHashTable {
   int64_t rows() const { return static_cast<int64_t>(next_.size()); }
 
  private:
-  enum class Kind { kInt64, kInt32, kBytes };
-  // The key of row `r` of `keys` in the table's form; false when a key column is NULL there.
-  bool IntKey(const std::vector<columnar::ColumnPtr>& keys, int64_t r, int64_t* key) const;
-  Result<bool> BytesKey(const std::vector<columnar::ColumnPtr>& keys, int64_t r,
-                        std::string* key) const;
+  // How a key column's values are hashed and compared.
+  enum class KeyKind { kInt64, kInt32, kDouble, kBool, kBytes, kDecimal, kOther };
+  struct Slot {
+    uint32_t tag = 0;   // the low half of the key's hash (the slot comes from the high bits)
+    int32_t head = -1;  // the first build row with the key (-1: empty)
+  };
+
+  // Each row's hash of its keys into `hashes`, and whether none of its keys is NULL into `valid`.
+  Status HashRows(const std::vector<columnar::ColumnPtr>& keys, int64_t rows,
+                  std::vector<uint64_t>* hashes, std::vector<uint8_t>* valid) const;
+  // Whether row `r` of `keys` has the keys of build row `b`.
+  bool KeysEqual(const std::vector<columnar::ColumnPtr>& keys, int64_t r, int64_t b) const;
   Status CheckTypes(const std::vector<columnar::ColumnPtr>& keys, int64_t rows) const;
 
-  Kind kind_ = Kind::kBytes;
   std::vector<columnar::DataType> types_;
-  std::unordered_map<int64_t, int64_t> ints_;       // key -> last build row with it
-  std::unordered_map<std::string, int64_t> bytes_;  // the same, by key bytes
-  std::vector<int64_t> next_;  // build row -> the previous build row with its key, or -1
+  std::vector<KeyKind> kinds_;
+  std::vector<columnar::ColumnPtr> keys_;  // the build side's key columns
+  std::vector<Slot> slots_;                // open addressing, linear probing; a power of two long
+  int shift_ = 64;                         // a hash's slot: hash >> shift_
+  std::vector<int32_t> next_;              // build row -> the next build row with its key, or -1
 };
 
 }  // namespace floe::exec
