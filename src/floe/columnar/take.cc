@@ -30,7 +30,19 @@ std::vector<Run> RunsOf(const std::vector<int64_t>& indices) {
   return runs;
 }
 
-bool WorthRuns(const std::vector<Run>& runs, size_t rows) { return runs.size() * 8 <= rows; }
+// How many runs RunsOf would give, without building them.
+size_t CountRuns(const std::vector<int64_t>& indices) {
+  size_t runs = indices.empty() ? 0 : 1;
+  for (size_t i = 1; i < indices.size(); ++i) runs += indices[i] != indices[i - 1] + 1 ? 1 : 0;
+  return runs;
+}
+
+// The indices as runs when they average at least 8 rows a run (worth copying run by run); else
+// empty.
+std::vector<Run> RunsIfWorth(const std::vector<int64_t>& indices) {
+  if (CountRuns(indices) * 8 > indices.size()) return {};
+  return RunsOf(indices);
+}
 
 // The flat (not nested) values of `c` at `runs`, `n` rows in all, into `out`.
 Status TakeFlatRuns(const Column& c, const std::vector<Run>& runs, int64_t n, Column* out) {
@@ -240,8 +252,13 @@ Result<ColumnPtr> TakeWith(const Column& c, const std::vector<int64_t>& indices,
 }  // namespace
 
 Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
-  const std::vector<Run> runs = RunsOf(indices);
-  return TakeWith(c, indices, WorthRuns(runs, indices.size()) ? &runs : nullptr);
+  if (!indices.empty() && indices.front() == 0 &&
+      static_cast<int64_t>(indices.size()) == c.length && indices.back() == c.length - 1 &&
+      CountRuns(indices) == 1) {
+    return std::make_shared<Column>(c);  // every row in order: the same buffers
+  }
+  const std::vector<Run> runs = RunsIfWorth(indices);
+  return TakeWith(c, indices, runs.empty() ? nullptr : &runs);
 }
 
 Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,
@@ -249,8 +266,8 @@ Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& i
   RecordBatch out;
   out.schema = batch.schema;
   out.num_rows = static_cast<int64_t>(indices.size());
-  const std::vector<Run> runs = RunsOf(indices);
-  const std::vector<Run>* by_runs = WorthRuns(runs, indices.size()) ? &runs : nullptr;
+  const std::vector<Run> runs = RunsIfWorth(indices);
+  const std::vector<Run>* by_runs = runs.empty() ? nullptr : &runs;
   std::vector<Result<ColumnPtr>> taken(batch.columns.size());
   auto one = [&](size_t i) { taken[i] = TakeWith(*batch.columns[i], indices, by_runs); };
   // Columns at once on the pool when the rows are many and scattered (a sort's permutation: every

@@ -708,7 +708,106 @@ ColumnPtr ValueColumnBuilder::Finish() {
   return out;
 }
 
+namespace {
+
+// `n` copies of the `width` bytes at `bytes`.
+Buffer Repeated(const void* bytes, size_t width, int64_t n) {
+  std::vector<uint8_t> out(static_cast<size_t>(n) * width);
+  for (int64_t i = 0; i < n; ++i) std::memcpy(out.data() + i * width, bytes, width);
+  return Buffer(std::move(out));
+}
+
+// The constant column of the common types built whole, not value by value; null where the
+// value does not fit the type's fast form.
+ColumnPtr ConstantFixed(const Value& v, const DataType& type, int64_t n) {
+  auto c = std::make_shared<columnar::Column>();
+  c->type = type;
+  c->length = n;
+  if (v.is_null()) {
+    const int width = type.id == TypeId::kDecimal128 ? 16 : type.id == TypeId::kDate32 ? 4 : 8;
+    switch (type.id) {
+      case TypeId::kInt64:
+      case TypeId::kTimestamp:
+      case TypeId::kTime64:
+      case TypeId::kDate32:
+      case TypeId::kFloat64:
+      case TypeId::kDecimal128:
+        c->values = Buffer(std::vector<uint8_t>(static_cast<size_t>(n) * width, 0));
+        break;
+      case TypeId::kBool:
+        c->values = Buffer(std::vector<uint8_t>(static_cast<size_t>(columnar::BitmapBytes(n)), 0));
+        break;
+      case TypeId::kString:
+      case TypeId::kBinary:
+        c->offsets = Buffer(std::vector<uint8_t>(static_cast<size_t>(n + 1) * 4, 0));
+        break;
+      default:
+        return nullptr;
+    }
+    c->null_count = n;
+    c->validity = Buffer(std::vector<uint8_t>(static_cast<size_t>(columnar::BitmapBytes(n)), 0));
+    return c;
+  }
+  switch (type.id) {
+    case TypeId::kBool:
+      if (v.v.index() != 1) return nullptr;
+      if (v.b()) {
+        std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(n)), 0xff);
+        if (n % 8 != 0) bits.back() = static_cast<uint8_t>((1u << (n % 8)) - 1);  // no bit past n
+        c->values = Buffer(std::move(bits));
+      } else {
+        c->values = Buffer(std::vector<uint8_t>(static_cast<size_t>(columnar::BitmapBytes(n)), 0));
+      }
+      return c;
+    case TypeId::kInt64:
+    case TypeId::kTimestamp:
+    case TypeId::kTime64: {
+      if (v.v.index() != 2) return nullptr;
+      const int64_t x = v.i();
+      c->values = Repeated(&x, 8, n);
+      return c;
+    }
+    case TypeId::kDate32: {
+      if (v.v.index() != 2) return nullptr;
+      const auto x = static_cast<int32_t>(v.i());
+      c->values = Repeated(&x, 4, n);
+      return c;
+    }
+    case TypeId::kFloat64: {
+      if (v.v.index() != 3) return nullptr;
+      const double x = v.d();
+      c->values = Repeated(&x, 8, n);
+      return c;
+    }
+    case TypeId::kDecimal128: {
+      if (v.v.index() != 5) return nullptr;
+      const __int128 x = v.dec();
+      c->values = Repeated(&x, 16, n);
+      return c;
+    }
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      if (v.v.index() != 4) return nullptr;
+      const std::string& x = v.s();
+      if (static_cast<double>(x.size()) * static_cast<double>(n) >= 2147483647.0) return nullptr;
+      c->values = x.empty() ? Buffer(std::vector<uint8_t>{}) : Repeated(x.data(), x.size(), n);
+      std::vector<uint8_t> offsets(static_cast<size_t>(n + 1) * 4);
+      for (int64_t i = 0; i <= n; ++i) {
+        const auto o = static_cast<int32_t>(i * static_cast<int64_t>(x.size()));
+        std::memcpy(offsets.data() + i * 4, &o, 4);
+      }
+      c->offsets = Buffer(std::move(offsets));
+      return c;
+    }
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
 Result<ColumnPtr> MakeConstantColumn(const Value& v, const DataType& type, int64_t n) {
+  if (ColumnPtr fixed = ConstantFixed(v, type, n)) return fixed;
   ValueColumnBuilder b(type);
   for (int64_t i = 0; i < n; ++i) {
     FLOE_RETURN_IF_ERROR(b.Append(v));
