@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -34,10 +35,21 @@ int ValueWidth(const ColumnDescriptor& leaf) {
 
 // Makes room for `extra` more elements, growing geometrically: callers append a page's worth
 // at a time, and reserving the exact size each time would copy the batch once per page.
+// The move is a memcpy: vector's own reallocation copies element by element under an allocator
+// with its own construct (ByteVector's), a byte at a time.
 template <typename V>
 void Grow(V* v, size_t extra) {
   const size_t need = v->size() + extra;
-  if (need > v->capacity()) v->reserve(std::max(need, v->capacity() * 2));
+  if (need <= v->capacity()) return;
+  using T = typename V::value_type;
+  static_assert(std::is_trivially_copyable_v<T>);
+  V bigger;
+  bigger.reserve(std::max(need, v->capacity() * 2));
+  if (!v->empty()) {
+    bigger.resize(v->size());
+    std::memcpy(bigger.data(), v->data(), v->size() * sizeof(T));
+  }
+  v->swap(bigger);
 }
 
 template <typename T>
