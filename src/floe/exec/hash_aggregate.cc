@@ -126,21 +126,35 @@ KeyDict::KeyDict(const DataType& type) {
       kind_ = Kind::kGeneric;
       break;
   }
-  values_.emplace_back();  // code 0: NULL
-  ints_.push_back(0);
+  ints_.push_back(0);  // code 0: NULL
+  if (IsInt()) {
+    int_slots_.assign(64, IntSlot{});
+    return;
+  }
+  values_.emplace_back();
   bytes_.emplace_back();
   slots_.assign(64, 0);
 }
 
 void KeyDict::Grow() {
+  if (IsInt()) {
+    std::vector<IntSlot> old = std::move(int_slots_);
+    int_slots_.assign(old.size() * 2, IntSlot{});
+    const size_t mask = int_slots_.size() - 1;
+    for (const IntSlot& slot : old) {
+      if (slot.code == 0) continue;
+      size_t i = MixInt(slot.value) & mask;
+      while (int_slots_[i].code != 0) i = (i + 1) & mask;
+      int_slots_[i] = slot;
+    }
+    return;
+  }
   std::vector<uint32_t> old = std::move(slots_);
   slots_.assign(old.size() * 2, 0);
   const size_t mask = slots_.size() - 1;
   for (uint32_t code : old) {
     if (code == 0) continue;
-    uint64_t h = kind_ == Kind::kInt64 || kind_ == Kind::kInt32
-                     ? MixInt(ints_[code])
-                     : XXH3_64bits(bytes_[code].data(), bytes_[code].size());
+    const uint64_t h = XXH3_64bits(bytes_[code].data(), bytes_[code].size());
     size_t i = h & mask;
     while (slots_[i] != 0) i = (i + 1) & mask;
     slots_[i] = code;
@@ -148,19 +162,55 @@ void KeyDict::Grow() {
 }
 
 uint32_t KeyDict::InternInt(int64_t x) {
-  const size_t mask = slots_.size() - 1;
+  const size_t mask = int_slots_.size() - 1;
   for (size_t i = MixInt(x) & mask;; i = (i + 1) & mask) {
-    uint32_t code = slots_[i];
-    if (code == 0) {
-      code = static_cast<uint32_t>(values_.size());
-      slots_[i] = code;
+    IntSlot& slot = int_slots_[i];
+    if (slot.code == 0) {
+      const auto code = static_cast<uint32_t>(ints_.size());
+      slot = IntSlot{x, code};
       ints_.push_back(x);
-      values_.push_back(Value::Int(x));
-      if (values_.size() * 2 > slots_.size()) Grow();
+      if (ints_.size() * 2 > int_slots_.size()) Grow();
       return code;
     }
-    if (ints_[code] == x) return code;
+    if (slot.value == x) return slot.code;
   }
+}
+
+Result<columnar::ColumnPtr> KeyDict::Values(const DataType& type,
+                                            const std::vector<uint32_t>& codes, size_t n,
+                                            size_t stride, size_t offset) const {
+  if (n * stride > codes.size()) return Internal("{} groups of {} keys past the codes", n, stride);
+  if (IsInt()) {
+    auto c = std::make_shared<columnar::Column>();
+    c->type = type;
+    c->length = static_cast<int64_t>(n);
+    const size_t width = kind_ == Kind::kInt32 ? 4 : 8;
+    std::vector<uint8_t> values(n * width, 0);
+    std::vector<uint8_t> bits(static_cast<size_t>(columnar::BitmapBytes(c->length)), 0);
+    int64_t nulls = 0;
+    for (size_t g = 0; g < n; ++g) {
+      const uint32_t code = codes[g * stride + offset];
+      if (code == 0) {
+        ++nulls;
+        continue;
+      }
+      columnar::SetBit(bits.data(), static_cast<int64_t>(g));
+      if (width == 4) {
+        const auto v = static_cast<int32_t>(ints_[code]);
+        std::memcpy(values.data() + g * 4, &v, 4);
+      } else {
+        std::memcpy(values.data() + g * 8, &ints_[code], 8);
+      }
+    }
+    c->values = Buffer(std::move(values));
+    c->null_count = nulls;
+    if (nulls > 0) c->validity = Buffer(std::move(bits));
+    return columnar::ColumnPtr(std::move(c));
+  }
+  ValueColumnBuilder b(type);
+  for (size_t g = 0; g < n; ++g)
+    FLOE_RETURN_IF_ERROR(b.Append(values_[codes[g * stride + offset]]));
+  return b.Finish();
 }
 
 uint32_t KeyDict::InternBytes(std::string_view b, const Value* v) {
@@ -375,7 +425,7 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
   if (a.distinct) {
     std::string k;
     AppendKeyBytes(v, &k);
-    if (!s.distinct.insert(std::move(k)).second) return {};
+    if (!s.K().distinct.insert(std::move(k)).second) return {};
   }
   ++s.count;
   switch (a.fn) {
@@ -393,10 +443,10 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
       }
       break;
     case AggFn::kMin:
-      if (s.best.is_null() || CompareValues(v, s.best) < 0) s.best = v;
+      if (s.Best().is_null() || CompareValues(v, s.Best()) < 0) s.K().best = v;
       break;
     case AggFn::kMax:
-      if (s.best.is_null() || CompareValues(v, s.best) > 0) s.best = v;
+      if (s.Best().is_null() || CompareValues(v, s.Best()) > 0) s.K().best = v;
       break;
     default:
       break;
@@ -566,7 +616,7 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
   const bool null = arg.type.id == TypeId::kNull || !arg.IsValid(r);
   if (a.fn == AggFn::kFirst) {
     if (s.count++ == 0 && !null) {
-      FLOE_ASSIGN_OR_RETURN(s.best, ValueAt(arg, r));
+      FLOE_ASSIGN_OR_RETURN(s.K().best, ValueAt(arg, r));
     }
     return {};
   }
@@ -588,7 +638,7 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
     }
     case AggFn::kAnyValue:
       if (s.count++ == 0) {
-        FLOE_ASSIGN_OR_RETURN(s.best, ValueAt(arg, r));
+        FLOE_ASSIGN_OR_RETURN(s.K().best, ValueAt(arg, r));
       }
       return {};
     case AggFn::kArgMin:
@@ -596,11 +646,10 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
       const columnar::Column& by = *in.arg2;
       if (by.type.id == TypeId::kNull || !by.IsValid(r)) return {};
       FLOE_ASSIGN_OR_RETURN(Value key, ValueAt(by, r));
-      const int c = s.count == 0 ? 0 : CompareValues(key, s.best);
+      const int c = s.count == 0 ? 0 : CompareValues(key, s.Best());
       if (s.count == 0 || (a.fn == AggFn::kArgMin ? c < 0 : c > 0)) {
-        if (!s.kept) s.kept = std::make_unique<Kept>();
-        FLOE_ASSIGN_OR_RETURN(s.kept->payload, ValueAt(arg, r));
-        s.best = std::move(key);
+        FLOE_ASSIGN_OR_RETURN(s.K().payload, ValueAt(arg, r));
+        s.kept->best = std::move(key);
       }
       ++s.count;
       return {};
@@ -612,9 +661,10 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
       FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(arg, r));
       const double x = AsDouble(v, arg.type);
       ++s.count;
-      const double delta = x - s.mean;
-      s.mean += delta / static_cast<double>(s.count);
-      s.m2 += delta * (x - s.mean);
+      Kept& k = s.K();
+      const double delta = x - k.mean;
+      k.mean += delta / static_cast<double>(s.count);
+      k.m2 += delta * (x - k.mean);
       return {};
     }
     case AggFn::kApproxCountDistinct: {
@@ -712,13 +762,12 @@ void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
       break;
     case AggFn::kAnyValue:
     case AggFn::kFirst:
-      if (s.count == 0) s.best = std::move(o.best);
+      if (s.count == 0) s.kept = std::move(o.kept);
       break;
     case AggFn::kArgMin:
     case AggFn::kArgMax: {
-      const int c = s.count == 0 ? 0 : CompareValues(o.best, s.best);
+      const int c = s.count == 0 ? 0 : CompareValues(o.Best(), s.Best());
       if (s.count == 0 || (a.fn == AggFn::kArgMin ? c < 0 : c > 0)) {
-        s.best = std::move(o.best);
         s.kept = std::move(o.kept);
       }
       break;
@@ -729,9 +778,11 @@ void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
     case AggFn::kStddevPop: {
       // Chan et al.'s pairwise combination of two running means and sums of squares.
       const double n1 = static_cast<double>(s.count), n2 = static_cast<double>(o.count);
-      const double delta = o.mean - s.mean;
-      s.mean += delta * n2 / (n1 + n2);
-      s.m2 += o.m2 + delta * delta * n1 * n2 / (n1 + n2);
+      Kept& k = s.K();
+      const Kept& ok = o.K();
+      const double delta = ok.mean - k.mean;
+      k.mean += delta * n2 / (n1 + n2);
+      k.m2 += ok.m2 + delta * delta * n1 * n2 / (n1 + n2);
       break;
     }
     case AggFn::kApproxCountDistinct:
@@ -776,8 +827,10 @@ Status HashAggregate::Merge(HashAggregate&& other) {
       }
       if (agg.distinct) {
         // Re-count from the union of the sets; sums of distinct values are recomputed at Finish.
-        for (auto& key : o.distinct) s.distinct.insert(key);
-        s.count = static_cast<int64_t>(s.distinct.size());
+        if (o.kept) {
+          for (auto& key : o.kept->distinct) s.K().distinct.insert(key);
+        }
+        s.count = s.kept ? static_cast<int64_t>(s.kept->distinct.size()) : 0;
       }
       const bool int_best = !agg.distinct && (agg.fn == AggFn::kMin || agg.fn == AggFn::kMax) &&
                             IntegerValued(agg.arg->type.id);
@@ -791,11 +844,11 @@ Status HashAggregate::Merge(HashAggregate&& other) {
         s.isum += o.isum;
         s.dsum += o.dsum;
       }
-      if (!o.best.is_null()) {
-        int c = s.best.is_null() ? 0 : CompareValues(o.best, s.best);
-        if (s.best.is_null() || (agg.fn == AggFn::kMin && c < 0) ||
+      if (!o.Best().is_null()) {
+        int c = s.Best().is_null() ? 0 : CompareValues(o.Best(), s.Best());
+        if (s.Best().is_null() || (agg.fn == AggFn::kMin && c < 0) ||
             (agg.fn == AggFn::kMax && c > 0)) {
-          s.best = o.best;
+          s.K().best = o.Best();
         }
       }
     }
@@ -890,7 +943,7 @@ Result<Value> HashAggregate::FinishKept(const Aggregate& a, State& s) const {
       return s.count == 0 ? Value{} : Value::Bool(s.ibest != 0);
     case AggFn::kAnyValue:
     case AggFn::kFirst:
-      return s.best;
+      return s.Best();
     case AggFn::kArgMin:
     case AggFn::kArgMax:
       return s.count == 0 || !s.kept ? Value{} : s.kept->payload;
@@ -900,7 +953,8 @@ Result<Value> HashAggregate::FinishKept(const Aggregate& a, State& s) const {
     case AggFn::kStddevPop: {
       const bool sample = a.fn == AggFn::kVarSamp || a.fn == AggFn::kStddevSamp;
       if (s.count < (sample ? 2 : 1)) return Value{};
-      const double var = std::max(0.0, s.m2) / static_cast<double>(s.count - (sample ? 1 : 0));
+      const double var = std::max(0.0, s.kept ? s.kept->m2 : 0.0) /
+                         static_cast<double>(s.count - (sample ? 1 : 0));
       const bool root = a.fn == AggFn::kStddevSamp || a.fn == AggFn::kStddevPop;
       return Value::Double(root ? std::sqrt(var) : var);
     }
@@ -960,11 +1014,10 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
   const int64_t n = groups_;
   const size_t nkeys = keys_.size();
   for (size_t k = 0; k < nkeys; ++k) {
-    ValueColumnBuilder b(keys_[k]->type);
-    for (int64_t g = 0; g < n; ++g) {
-      FLOE_RETURN_IF_ERROR(b.Append(dicts_[k].value(codes_[static_cast<size_t>(g) * nkeys + k])));
-    }
-    out.columns.push_back(b.Finish());
+    FLOE_ASSIGN_OR_RETURN(
+        columnar::ColumnPtr keys,
+        dicts_[k].Values(keys_[k]->type, codes_, static_cast<size_t>(n), nkeys, k));
+    out.columns.push_back(std::move(keys));
     schema->fields.push_back({fmt::format("k{}", k), keys_[k]->type});
   }
   for (size_t a = 0; a < aggregates_.size(); ++a) {
@@ -975,7 +1028,7 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
       if (agg.distinct && (agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg)) {
         s.isum = 0;
         s.dsum = 0;
-        for (const auto& key : s.distinct) {
+        for (const auto& key : s.K().distinct) {
           Value v = DecodeKey(key);
           if (v.v.index() == 2) {
             s.isum += v.i();
@@ -1031,7 +1084,7 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
           if (!agg.distinct && IntegerValued(agg.arg->type.id)) {
             if (s.count > 0) v = Value::Int(s.ibest);
           } else {
-            v = s.best;
+            v = s.Best();
           }
           break;
         default:  // FinishKept's

@@ -76,20 +76,34 @@ class KeyDict {
   // codes[r] for every row of `c` (a column of the dictionary's type).
   Status Intern(const columnar::Column& c, std::vector<uint32_t>* codes);
   uint32_t InternValue(const Value& v);
-  const Value& value(uint32_t code) const { return values_[code]; }
-  size_t size() const { return values_.size(); }
+  Value value(uint32_t code) const {
+    if (IsInt()) return code == 0 ? Value{} : Value::Int(ints_[code]);
+    return values_[code];
+  }
+  size_t size() const { return IsInt() ? ints_.size() : values_.size(); }
+  // A column of `type` (the dictionary's) holding the values of codes[g * stride + offset] for
+  // g < n (code 0: NULL).
+  Result<columnar::ColumnPtr> Values(const DataType& type, const std::vector<uint32_t>& codes,
+                                     size_t n, size_t stride, size_t offset) const;
 
  private:
   enum class Kind { kInt64, kInt32, kBytes, kGeneric };
+  bool IsInt() const { return kind_ == Kind::kInt64 || kind_ == Kind::kInt32; }
   uint32_t InternInt(int64_t x);
   uint32_t InternBytes(std::string_view b, const Value* v);
   void Grow();
 
   Kind kind_;
-  std::vector<uint32_t> slots_;     // open addressing: code, 0 = empty (NULL is never hashed)
+  // Integers: open addressing by value, the value beside its code (code 0 = empty).
+  struct IntSlot {
+    int64_t value = 0;
+    uint32_t code = 0;
+  };
+  std::vector<IntSlot> int_slots_;
+  std::vector<uint32_t> slots_;     // others: open addressing, code (0 = empty; NULL never hashed)
   std::vector<int64_t> ints_;       // kInt*: the value of each code
   std::vector<std::string> bytes_;  // kBytes, kGeneric: the hashed bytes of each code
-  std::vector<Value> values_;       // every code's value (values_[0] is NULL)
+  std::vector<Value> values_;       // kBytes, kGeneric: every code's value (values_[0] is NULL)
   // The last column dictionary seen (Column::dictionary) and the code of each of its entries.
   columnar::ColumnPtr last_dictionary_;
   std::vector<uint32_t> dictionary_codes_;
@@ -110,24 +124,34 @@ class HashAggregate {
   void SetAbsentKeys(std::vector<bool> absent) { absent_keys_ = std::move(absent); }
 
  private:
-  // What the functions that keep values keep, apart from the State of every group.
+  // What a group's aggregate keeps beyond counts and sums, allocated when first needed: a State
+  // stays small (groups are many, and most aggregates are counts, sums and integer MIN/MAX).
   struct Kept {
-    std::vector<Value> values;               // quantiles, string_agg
-    std::vector<std::vector<Value>> orders;  // string_agg's ORDER BY keys, one per value
-    Value payload;                           // arg_min/arg_max: the argument at `best`
-    HyperLogLog sketch;                      // approx_count_distinct
+    Value best;               // MIN/MAX of a non-integer argument; any_value, first; arg_min's key
+    double mean = 0, m2 = 0;  // variances: Welford's running mean and sum of squared deviations
+    std::unordered_set<std::string> distinct;  // DISTINCT: the key bytes of the values seen
+    std::vector<Value> values;                 // quantiles, string_agg
+    std::vector<std::vector<Value>> orders;    // string_agg's ORDER BY keys, one per value
+    Value payload;                             // arg_min/arg_max: the argument at `best`
+    HyperLogLog sketch;                        // approx_count_distinct
   };
   struct State {
     int64_t count = 0;
-    __int128 isum = 0;
-    double dsum = 0;
     // MIN/MAX of an integer-valued argument (valid when count > 0); bool_and/or's answer;
     // count_if's count of non-null arguments.
     int64_t ibest = 0;
-    Value best;               // MIN/MAX of any other argument; any_value, first; arg_min's key
-    double mean = 0, m2 = 0;  // variances: Welford's running mean and sum of squared deviations
-    std::unordered_set<std::string> distinct;
+    double dsum = 0;
+    __int128 isum = 0;
     std::unique_ptr<Kept> kept;
+
+    Kept& K() {
+      if (!kept) kept = std::make_unique<Kept>();
+      return *kept;
+    }
+    const Value& Best() const {
+      static const Value kNone;
+      return kept ? kept->best : kNone;
+    }
   };
   // The group of each code tuple (codes_ holds keys_.size() codes per group), creating new ones.
   void GroupsOf(const std::vector<std::vector<uint32_t>>& codes, int64_t rows,
