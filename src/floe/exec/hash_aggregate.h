@@ -136,12 +136,12 @@ class HashAggregate {
     HyperLogLog sketch;                        // approx_count_distinct
   };
   struct State {
+    __int128 isum = 0;  // first: no padding before it, 48 bytes in all
     int64_t count = 0;
     // MIN/MAX of an integer-valued argument (valid when count > 0); bool_and/or's answer;
     // count_if's count of non-null arguments.
     int64_t ibest = 0;
     double dsum = 0;
-    __int128 isum = 0;
     std::unique_ptr<Kept> kept;
 
     Kept& K() {
