@@ -282,6 +282,15 @@ TEST_F(JoinTest, SubqueriesInExpressionsRunAsJoins) {
   EXPECT_EQ(Rows("select c.name from db.customers c where not exists (select 1 from db.events e "
                  "where e.customer = c.name) order by 1 nulls last"),
             (Strings{R"("c9")", "null"}));
+  // The kept side (6 customers) is far smaller than the events: built, the events stream through
+  // it; a residual decides each pair (c0's largest amount is 30.0, the others' above it).
+  EXPECT_EQ(Rows("select c.name from db.customers c where not exists (select 1 from db.events e "
+                 "where e.customer = c.name and e.amount > 30) order by 1 nulls last"),
+            (Strings{R"("c0")", R"("c9")", "null"}));
+  EXPECT_EQ(Rows("select c.name from db.customers c where exists (select 1 from db.events e "
+                 "where e.customer = c.name and e.amount > 30 and e.day > date '2024-01-04') "
+                 "order by 1"),
+            (Strings{R"("c1")", R"("c2")", R"("c3")"}));
   // Scalar, uncorrelated (in WHERE and, as one value for every group, in HAVING).
   EXPECT_EQ(Rows("select count(*) from db.events where amount > (select avg(amount) "
                  "from db.events)"),

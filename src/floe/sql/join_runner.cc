@@ -101,6 +101,7 @@ class JoinRun {
   Status Prune(const Step& join, const std::vector<ColumnPtr>& build_keys, int64_t rows,
                Pruning* pruning) const;
   Status ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume);
+  Status ProduceSemiByKeptSide(const Step& j, const Pruning& pruning, const BatchConsumer& consume);
   Status Emit(const Step& s, int worker, RecordBatch b, const BatchConsumer& consume) const;
   Result<RecordBatch> NullExtended(const RecordBatch& kept, const std::vector<int64_t>& rows,
                                    const std::vector<bool>& null_slots) const;
@@ -562,7 +563,73 @@ Status JoinRun::Produce(const Step& s, const Pruning& pruning, const BatchConsum
   return StreamPlan(p, ctx_, it->second, stats_, emit);
 }
 
+// A semi or anti join whose kept side is estimated far smaller than the side it is tested
+// against: the kept rows are built into the hash table and the other side streams through it,
+// marking the kept rows it matches (the residual checked on each pair); then the marked rows
+// (semi) or the others (anti) go on. Spares building a table of the large side.
+Status JoinRun::ProduceSemiByKeptSide(const Step& j, const Pruning& pruning,
+                                      const BatchConsumer& consume) {
+  const bool anti = j.kind == JoinNode::Kind::kAnti;
+  FLOE_ASSIGN_OR_RETURN(RecordBatch kept, Materialize(*j.probe, pruning));
+  if (kept.num_rows == 0) return {};
+  std::vector<ColumnPtr> kept_keys;
+  for (const auto& k : j.probe_keys) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, kept));
+    kept_keys.push_back(std::move(c));
+  }
+  FLOE_ASSIGN_OR_RETURN(exec::JoinHashTable table,
+                        exec::JoinHashTable::Build(kept_keys, kept.num_rows));
+  std::vector<std::vector<char>> matched(static_cast<size_t>(SourceWorkers(ctx_)));
+  for (auto& m : matched) m.assign(static_cast<size_t>(kept.num_rows), 0);
+  FLOE_RETURN_IF_ERROR(Produce(*j.build, pruning, [&](int w, RecordBatch other) -> Status {
+    std::vector<ColumnPtr> keys;
+    for (const auto& k : j.build_keys) {
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, other));
+      keys.push_back(std::move(c));
+    }
+    std::vector<int64_t> other_rows, kept_rows;
+    FLOE_RETURN_IF_ERROR(table.Probe(keys, other.num_rows, &other_rows, &kept_rows));
+    std::vector<char>& m = matched[static_cast<size_t>(w)];
+    if (!j.residual) {
+      for (int64_t r : kept_rows) m[static_cast<size_t>(r)] = 1;
+      return {};
+    }
+    if (other_rows.empty()) return {};
+    RecordBatch pairs;
+    pairs.num_rows = static_cast<int64_t>(other_rows.size());
+    pairs.columns.resize(nslots_);
+    for (size_t i = 0; i < nslots_; ++i) {
+      if (kept.columns[i]) {
+        FLOE_ASSIGN_OR_RETURN(pairs.columns[i], columnar::Take(*kept.columns[i], kept_rows));
+      } else if (i < other.columns.size() && other.columns[i]) {
+        FLOE_ASSIGN_OR_RETURN(pairs.columns[i], columnar::Take(*other.columns[i], other_rows));
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, pairs));
+    if (mask->type.id != columnar::TypeId::kBool) return {};
+    for (size_t r = 0; r < kept_rows.size(); ++r) {
+      const auto row = static_cast<int64_t>(r);
+      if (mask->IsValid(row) && mask->BoolAt(row)) m[static_cast<size_t>(kept_rows[r])] = 1;
+    }
+    return {};
+  }));
+  std::vector<int64_t> keep;
+  for (int64_t r = 0; r < kept.num_rows; ++r) {
+    bool hit = false;
+    for (const auto& m : matched) hit = hit || m[static_cast<size_t>(r)] != 0;
+    if (hit != anti) keep.push_back(r);
+  }
+  FLOE_ASSIGN_OR_RETURN(RecordBatch out, Gather(kept, keep));
+  return Emit(j, 0, std::move(out), consume);
+}
+
 Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume) {
+  // Semi and anti joins build on the kept side when it is estimated under half the other.
+  if ((j.kind == JoinNode::Kind::kSemi || j.kind == JoinNode::Kind::kAnti) && !j.null_aware &&
+      !j.probe_keys.empty() && j.probe->rows * 2 < j.build->rows &&
+      !(j.build->relation != nullptr && j.build->relation->single_row)) {
+    return ProduceSemiByKeptSide(j, pruning, consume);
+  }
   FLOE_ASSIGN_OR_RETURN(RecordBatch build, Materialize(*j.build, pruning));
   if (j.build->relation != nullptr && j.build->relation->single_row && build.num_rows > 1) {
     return InvalidInput("a subquery used as a value gave {} rows, not at most one", build.num_rows);
