@@ -433,7 +433,34 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
     std::optional<exec::Value> lo, hi;
     std::map<std::string, exec::Value> distinct;
     std::string key;
-    for (int64_t r = 0; r < rows; ++r) {
+    const columnar::TypeId t = c.type.id;
+    const bool wide = t == columnar::TypeId::kInt64 || t == columnar::TypeId::kTimestamp ||
+                      t == columnar::TypeId::kTime64;
+    const bool typed = wide || t == columnar::TypeId::kDate32;
+    if (typed) {
+      // Integer keys by their raw values: no Value per build row.
+      std::set<int64_t> few;
+      bool any = false;
+      int64_t min = 0, max = 0;
+      for (int64_t r = 0; r < rows; ++r) {
+        if (c.null_count > 0 && c.IsNull(r)) continue;
+        const int64_t v = wide ? c.Values<int64_t>()[r] : c.Values<int32_t>()[r];
+        min = any ? std::min(min, v) : v;
+        max = any ? std::max(max, v) : v;
+        any = true;
+        if (few.size() <= kPruneInListMax) few.insert(v);
+      }
+      if (any) {
+        lo = exec::Value::Int(min);
+        hi = exec::Value::Int(max);
+      }
+      for (int64_t v : few) {
+        key.clear();
+        exec::AppendKeyBytes(exec::Value::Int(v), &key);
+        distinct.emplace(key, exec::Value::Int(v));
+      }
+    }
+    for (int64_t r = 0; r < rows && !typed; ++r) {
       if (c.type.id == columnar::TypeId::kNull || c.IsNull(r)) continue;
       FLOE_ASSIGN_OR_RETURN(exec::Value v, exec::ValueAt(c, r));
       if (!lo || exec::CompareValues(v, *lo) < 0) lo = v;
