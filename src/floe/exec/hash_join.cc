@@ -202,7 +202,9 @@ Result<JoinHashTable> JoinHashTable::Build(std::vector<columnar::ColumnPtr> keys
   t.next_.assign(static_cast<size_t>(rows), -1);
   const uint64_t mask = capacity - 1;
   // Rows go in from the last, so each key's chain runs in build order from its head.
+  constexpr int64_t kAhead = 16;  // as Probe's
   for (int64_t r = rows - 1; r >= 0; --r) {
+    if (r >= kAhead) __builtin_prefetch(&t.slots_[hashes[r - kAhead] >> t.shift_]);
     if (!valid[r]) continue;
     const uint64_t h = hashes[r];
     const auto tag = static_cast<uint32_t>(h);
@@ -231,7 +233,11 @@ Status JoinHashTable::Probe(const std::vector<columnar::ColumnPtr>& keys, int64_
   std::vector<uint8_t> valid;
   FLOE_RETURN_IF_ERROR(HashRows(keys, rows, &hashes, &valid));
   const uint64_t mask = slots_.size() - 1;
+  // A row's slot is fetched a few rows ahead: a large table's slots are cache misses, and
+  // several can be in flight at once.
+  constexpr int64_t kAhead = 16;
   for (int64_t r = 0; r < rows; ++r) {
+    if (r + kAhead < rows) __builtin_prefetch(&slots_[hashes[r + kAhead] >> shift_]);
     if (!valid[r]) continue;
     const uint64_t h = hashes[r];
     const auto tag = static_cast<uint32_t>(h);
