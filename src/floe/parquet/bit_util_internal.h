@@ -4,10 +4,12 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace floe::parquet::internal {
@@ -85,6 +87,55 @@ inline void UnpackBits(const uint8_t* in, size_t in_bytes, uint64_t bit_offset, 
     }
     out[i] = v & mask;
   }
+}
+
+// Unpacks 32 values of W bits (1..64), LSB first, from `in`: the 4 * W bytes they fill, plus up
+// to 9 bytes past them that may be read (not used) -- the caller checks those exist. With the
+// width a constant, every value's byte and shift are too: the loop unrolls into loads and shifts.
+template <int W>
+void Unpack32(const uint8_t* in, uint64_t* out) {
+  constexpr uint64_t kMask = W == 64 ? ~uint64_t{0} : (uint64_t{1} << W) - 1;
+#pragma GCC unroll 32
+  for (int i = 0; i < 32; ++i) {
+    const uint64_t bit = static_cast<uint64_t>(i) * W;
+    const size_t byte = static_cast<size_t>(bit >> 3);
+    const int shift = static_cast<int>(bit & 7);
+    uint64_t v = LoadLittleEndian<uint64_t>(in + byte) >> shift;
+    if (shift + W > 64) v |= uint64_t{in[byte + 8]} << (64 - shift);
+    out[i] = v & kMask;
+  }
+}
+
+using Unpack32Fn = void (*)(const uint8_t*, uint64_t*);
+
+template <size_t... W>
+constexpr std::array<Unpack32Fn, sizeof...(W) + 1> MakeUnpack32Table(std::index_sequence<W...>) {
+  return {nullptr, &Unpack32<static_cast<int>(W) + 1>...};
+}
+
+// Unpack32 for a width of 1..64 (null for 0).
+inline Unpack32Fn Unpack32For(int bit_width) {
+  static constexpr auto kTable = MakeUnpack32Table(std::make_index_sequence<64>{});
+  return bit_width >= 1 && bit_width <= 64 ? kTable[static_cast<size_t>(bit_width)] : nullptr;
+}
+
+// Unpacks `n` values of `bit_width` bits from bit `bit_offset` of `in` as UnpackBits does, by 32
+// at a time through Unpack32 where the offset is a whole group's and `readable` bytes from `in`
+// (at least in_bytes) leave room for its reads past the values. Returns how many it unpacked:
+// a multiple of 32, possibly 0 (the caller unpacks the rest with UnpackBits).
+inline size_t UnpackGroups(const uint8_t* in, size_t readable, uint64_t bit_offset, int bit_width,
+                           uint64_t* out, size_t n) {
+  const Unpack32Fn unpack = Unpack32For(bit_width);
+  if (unpack == nullptr || bit_offset % (32 * static_cast<uint64_t>(bit_width)) != 0) return 0;
+  const size_t group_bytes = 4 * static_cast<size_t>(bit_width);
+  size_t byte = static_cast<size_t>(bit_offset / 8);
+  size_t done = 0;
+  while (done + 32 <= n && byte + group_bytes + 9 <= readable) {
+    unpack(in + byte, out + done);
+    byte += group_bytes;
+    done += 32;
+  }
+  return done;
 }
 
 // Appends `n` values of `bit_width` bits, LSB first, padded with zero bits to a whole byte.

@@ -134,8 +134,17 @@ Status DeltaBinaryPackedDecoder::DecodeValues(std::span<T> out) {
   while (i < n) {
     if (miniblock_left_ == 0) FLOE_RETURN_IF_ERROR(NextMiniblock());
     size_t k = static_cast<size_t>(std::min<int64_t>({miniblock_left_, n - i, 64}));
-    internal::UnpackBits(packed_, packed_bytes_, packed_index_ * bit_width_, bit_width_, scratch,
-                         k);
+    // Whole groups of 32 by the width's own unrolled loop (reads may run on into the rest of the
+    // page, never past it); a remainder bit by bit.
+    const auto readable = static_cast<size_t>(data_.data() + data_.size() - packed_);
+    const size_t fast = internal::UnpackGroups(packed_, readable, packed_index_ * bit_width_,
+                                               bit_width_, scratch, k);
+    if (fast > 0) {
+      k = fast;
+    } else {
+      internal::UnpackBits(packed_, packed_bytes_, packed_index_ * bit_width_, bit_width_, scratch,
+                           k);
+    }
     uint64_t last = last_value_;
     for (size_t j = 0; j < k; ++j) {
       last += min_delta_ + scratch[j];  // unsigned: wraps as the spec requires
