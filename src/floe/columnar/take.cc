@@ -261,6 +261,32 @@ Result<ColumnPtr> Take(const Column& c, const std::vector<int64_t>& indices) {
   return TakeWith(c, indices, runs.empty() ? nullptr : &runs);
 }
 
+Result<std::vector<ColumnPtr>> TakeColumns(const std::vector<ColumnPtr>& columns,
+                                           const std::vector<int64_t>& indices) {
+  std::vector<ColumnPtr> out(columns.size());
+  const Column* first = nullptr;
+  for (const ColumnPtr& c : columns) {
+    if (c) {
+      first = c.get();
+      break;
+    }
+  }
+  if (first == nullptr) return out;
+  const auto n = static_cast<int64_t>(indices.size());
+  const bool whole = n > 0 && n == first->length && indices.front() == 0 &&
+                     indices.back() == n - 1 && CountRuns(indices) == 1;
+  const std::vector<Run> runs = whole ? std::vector<Run>{} : RunsIfWorth(indices);
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!columns[i]) continue;
+    if (whole && columns[i]->length == n) {
+      out[i] = columns[i];  // every row in order: the column itself
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(out[i], TakeWith(*columns[i], indices, runs.empty() ? nullptr : &runs));
+  }
+  return out;
+}
+
 Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,
                          ThreadPool* pool) {
   RecordBatch out;

@@ -13,6 +13,10 @@
 namespace floe::columnar {
 
 Result<ColumnPtr> Take(const Column& column, const std::vector<int64_t>& indices);
+// Columns of one length (null entries stay null) taken at the same indices: the indices' runs
+// worked out once for all of them (a join's slots).
+Result<std::vector<ColumnPtr>> TakeColumns(const std::vector<ColumnPtr>& columns,
+                                           const std::vector<int64_t>& indices);
 // With a pool, the columns of a scattered selection are taken at once on it (safe from within
 // the pool's own tasks: the caller takes columns too).
 Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,

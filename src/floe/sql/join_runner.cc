@@ -58,11 +58,30 @@ using Pruning = std::map<const JoinNode*, iceberg::ExprPtr>;
 Result<RecordBatch> Gather(const RecordBatch& b, const std::vector<int64_t>& idx) {
   RecordBatch out;
   out.num_rows = static_cast<int64_t>(idx.size());
-  out.columns.resize(b.columns.size());
-  for (size_t c = 0; c < b.columns.size(); ++c) {
-    if (b.columns[c]) {
-      FLOE_ASSIGN_OR_RETURN(out.columns[c], columnar::Take(*b.columns[c], idx));
+  FLOE_ASSIGN_OR_RETURN(out.columns, columnar::TakeColumns(b.columns, idx));
+  return out;
+}
+
+// The pairs (probe_rows[i], build_rows[i]) as rows of the slot layout: each slot from the side
+// that has it (the probe's first).
+Result<RecordBatch> Pair(const RecordBatch& probe, const std::vector<int64_t>& probe_rows,
+                         const RecordBatch& build, const std::vector<int64_t>& build_rows,
+                         size_t nslots) {
+  std::vector<ColumnPtr> from_probe(nslots), from_build(nslots);
+  for (size_t i = 0; i < nslots; ++i) {
+    if (i < probe.columns.size() && probe.columns[i]) {
+      from_probe[i] = probe.columns[i];
+    } else if (i < build.columns.size() && build.columns[i]) {
+      from_build[i] = build.columns[i];
     }
+  }
+  RecordBatch out;
+  out.num_rows = static_cast<int64_t>(probe_rows.size());
+  FLOE_ASSIGN_OR_RETURN(out.columns, columnar::TakeColumns(from_probe, probe_rows));
+  FLOE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> built,
+                        columnar::TakeColumns(from_build, build_rows));
+  for (size_t i = 0; i < nslots; ++i) {
+    if (built[i]) out.columns[i] = std::move(built[i]);
   }
   return out;
 }
@@ -702,16 +721,7 @@ Status JoinRun::ProduceSemiByKeptSide(const Step& j, const Pruning& pruning,
       return {};
     }
     if (other_rows.empty()) return {};
-    RecordBatch pairs;
-    pairs.num_rows = static_cast<int64_t>(other_rows.size());
-    pairs.columns.resize(nslots_);
-    for (size_t i = 0; i < nslots_; ++i) {
-      if (kept.columns[i]) {
-        FLOE_ASSIGN_OR_RETURN(pairs.columns[i], columnar::Take(*kept.columns[i], kept_rows));
-      } else if (i < other.columns.size() && other.columns[i]) {
-        FLOE_ASSIGN_OR_RETURN(pairs.columns[i], columnar::Take(*other.columns[i], other_rows));
-      }
-    }
+    FLOE_ASSIGN_OR_RETURN(RecordBatch pairs, Pair(kept, kept_rows, other, other_rows, nslots_));
     FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, pairs));
     if (mask->type.id != columnar::TypeId::kBool) return {};
     for (size_t r = 0; r < kept_rows.size(); ++r) {
@@ -784,16 +794,7 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
       auto settle = [&]() -> Status {
         if (pr.empty()) return {};
         if (j.residual) {
-          RecordBatch out;
-          out.num_rows = static_cast<int64_t>(pr.size());
-          out.columns.resize(nslots_);
-          for (size_t i = 0; i < nslots_; ++i) {
-            if (probe.columns[i]) {
-              FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*probe.columns[i], pr));
-            } else if (build.columns[i]) {
-              FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*build.columns[i], br));
-            }
-          }
+          FLOE_ASSIGN_OR_RETURN(RecordBatch out, Pair(probe, pr, build, br, nslots_));
           FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, out));
           for (size_t r = 0; r < pr.size(); ++r) {
             const auto row = static_cast<int64_t>(r);
@@ -852,16 +853,7 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
     // Joins pairs (probe row, build row) that meet the keys, then the residual.
     auto pairs = [&](std::vector<int64_t>* pr, std::vector<int64_t>* br) -> Status {
       if (pr->empty()) return {};
-      RecordBatch out;
-      out.num_rows = static_cast<int64_t>(pr->size());
-      out.columns.resize(nslots_);
-      for (size_t i = 0; i < nslots_; ++i) {
-        if (probe.columns[i]) {
-          FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*probe.columns[i], *pr));
-        } else if (build.columns[i]) {
-          FLOE_ASSIGN_OR_RETURN(out.columns[i], columnar::Take(*build.columns[i], *br));
-        }
-      }
+      FLOE_ASSIGN_OR_RETURN(RecordBatch out, Pair(probe, *pr, build, *br, nslots_));
       if (j.residual) {
         FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, out));
         std::vector<int64_t> keep;
