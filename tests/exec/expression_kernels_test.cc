@@ -3,6 +3,8 @@
 // list, CASE, numeric casts against CastValue, decimal comparisons against the integers they are.
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -209,6 +211,77 @@ TEST(ExpressionKernels, DecimalComparisonsAndCaseOverFixedWidthValues) {
   auto else_null =
       MakeCall(Fn::kCase, {MakeCall(Fn::kLt, {a, b}).value(), a, Constant(Value{}, t)}).value();
   EXPECT_EQ(eval(else_null), (V{"NULL", "-0.0005", "NULL", "12.3456", "NULL"}));
+}
+
+// column <op> constant against CompareValues row by row (the order the row rule uses: NaN above
+// every number, -0.0 equal to 0.0, NULL rows NULL), for every comparison and every typed column.
+TEST(ExpressionKernels, ComparisonsWithAConstantFollowCompareValues) {
+  struct Case {
+    columnar::DataType type;
+    std::vector<Value> rows;  // a NULL added last
+    std::vector<Value> constants;
+  };
+  const double nan = std::nan("");
+  const std::vector<Case> cases = {
+      {columnar::Int64(),
+       {Value::Int(-5), Value::Int(0), Value::Int(7), Value::Int(INT64_MAX)},
+       {Value::Int(0), Value::Int(7), Value::Int(INT64_MIN)}},
+      {columnar::Date32(),
+       {Value::Int(19725), Value::Int(19726), Value::Int(-1)},
+       {Value::Int(19726)}},
+      {columnar::Float64(),
+       {Value::Double(-0.0), Value::Double(1.5), Value::Double(nan), Value::Double(-3)},
+       {Value::Double(0.0), Value::Double(1.5), Value::Double(nan)}},
+      {columnar::Decimal128(15, 2),
+       {Value{__int128{5}}, Value{__int128{-700}}, Value{__int128{123456789}}},
+       {Value{__int128{5}}, Value{__int128{0}}}},
+      {columnar::String(),
+       {Value::Str("FRANCE"), Value::Str(""), Value::Str("GERMANY"), Value::Str("FRANCE ")},
+       {Value::Str("FRANCE"), Value::Str("")}},
+  };
+  for (const Case& c : cases) {
+    ValueColumnBuilder b(c.type);
+    for (const Value& v : c.rows) ASSERT_TRUE(b.Append(v));
+    b.AppendNull();
+    columnar::RecordBatch batch;
+    batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", c.type}}});
+    batch.columns = {b.Finish()};
+    batch.num_rows = batch.columns[0]->length;
+    const ExprPtr x = ColumnRef(0, c.type, "x");
+    std::vector<Value> constants = c.constants;
+    constants.push_back(Value{});  // x <op> NULL is NULL
+    for (const Value& k : constants) {
+      for (Fn fn : {Fn::kEq, Fn::kNotEq, Fn::kLt, Fn::kLtEq, Fn::kGt, Fn::kGtEq}) {
+        auto call = MakeCall(fn, {x, Constant(k, c.type)}).value();
+        const std::vector<std::string> got = Texts(Evaluate(*call, batch).value());
+        ASSERT_EQ(got.size(), c.rows.size() + 1);
+        for (size_t r = 0; r < c.rows.size(); ++r) {
+          std::string want = "NULL";
+          if (!k.is_null()) {
+            const int s = CompareValues(c.rows[r], k);
+            const bool holds = fn == Fn::kEq      ? s == 0
+                               : fn == Fn::kNotEq ? s != 0
+                               : fn == Fn::kLt    ? s < 0
+                               : fn == Fn::kLtEq  ? s <= 0
+                               : fn == Fn::kGt    ? s > 0
+                                                  : s >= 0;
+            want = holds ? "true" : "false";
+          }
+          EXPECT_EQ(got[r], want) << c.type.ToString() << " row " << r << " " << FnName(fn) << " "
+                                  << ValueToText(k, c.type);
+        }
+        EXPECT_EQ(got.back(), "NULL");
+      }
+    }
+  }
+  // A dictionary-coded string column: each distinct value compared once, the same answers.
+  auto call = MakeCall(Fn::kLt, {S(), Str("b")}).value();
+  for (bool dictionary : {false, true}) {
+    const std::vector<std::string> got = Texts(Evaluate(*call, Strings(dictionary)).value());
+    for (size_t i = 0; i < kStrings.size(); ++i) {
+      EXPECT_EQ(got[i], kStrings[i] < std::string("b") ? "true" : "false") << kStrings[i];
+    }
+  }
 }
 
 }  // namespace

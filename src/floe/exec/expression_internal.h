@@ -39,10 +39,11 @@ Result<ColumnPtr> RowKernel(const Expr& e, const std::vector<ColumnPtr>& cols, i
   return out.Finish();
 }
 
-// Evaluate's typed loops (expression_kernels.cc). A call of IN, LIKE or ILIKE whose arguments past
-// the first are literals is TakesConstantArgs: ConstantArgsKernel evaluates it from its first
-// argument's column alone. TypedKernel evaluates NOT, CASE, numeric casts and decimal
-// comparisons from their arguments' columns. Both give a null ColumnPtr where they do not apply.
+// Evaluate's typed loops (expression_kernels.cc). A comparison, IN, LIKE or ILIKE whose arguments
+// past the first are literals (the first not) is TakesConstantArgs: ConstantArgsKernel evaluates it
+// from its first argument's column alone. TypedKernel evaluates NOT, CASE, numeric casts and
+// decimal comparisons from their arguments' columns. Both give a null ColumnPtr where they do not
+// apply.
 bool TakesConstantArgs(const Expr& e);
 Result<ColumnPtr> ConstantArgsKernel(const Expr& e, const columnar::Column& first);
 Result<ColumnPtr> TypedKernel(const Expr& e, const std::vector<ColumnPtr>& cols);

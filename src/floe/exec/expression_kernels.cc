@@ -1,9 +1,10 @@
 // Evaluate's typed loops for the calls whose row-at-a-time rule (EvalScalar over Values) would
-// dominate a query: NOT, IN and LIKE against constants (a string column
+// dominate a query: NOT; comparisons, IN and LIKE against constants (a string column
 // decoded from a dictionary is tested once per distinct value), CASE over fixed-width values,
 // casts between numbers, and comparisons of decimals. Each gives exactly what the row rule gives,
 // and a null ColumnPtr where it does not apply (the caller then takes the row rule).
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -361,9 +362,121 @@ Result<ColumnPtr> CompareDecimals(const Expr& e, const Column& a, const Column& 
       [&](int64_t i) { return holds(sign[i]); });
 }
 
+bool IsComparisonFn(Fn fn) { return fn >= Fn::kEq && fn <= Fn::kGtEq; }
+
+// Whether CompareValues' sign `c` satisfies comparison `fn`.
+bool Holds(Fn fn, int c) {
+  switch (fn) {
+    case Fn::kEq:
+      return c == 0;
+    case Fn::kNotEq:
+      return c != 0;
+    case Fn::kLt:
+      return c < 0;
+    case Fn::kLtEq:
+      return c <= 0;
+    case Fn::kGt:
+      return c > 0;
+    default:
+      return c >= 0;
+  }
+}
+
+// A Boolean column of n rows from `test(i)`, a byte of results at a time without branches; NULL
+// where `a` is.
+template <typename Test>
+ColumnPtr Bits(const Column& a, Test test) {
+  const int64_t n = a.length;
+  auto c = std::make_shared<Column>();
+  c->type = columnar::Bool();
+  c->length = n;
+  std::vector<uint8_t> out(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  const int64_t whole = n / 8 * 8;
+  for (int64_t i = 0; i < whole; i += 8) {
+    uint8_t byte = 0;
+    for (int k = 0; k < 8; ++k) byte |= static_cast<uint8_t>(test(i + k) ? 1u << k : 0u);
+    out[static_cast<size_t>(i / 8)] = byte;
+  }
+  for (int64_t i = whole; i < n; ++i) {
+    if (test(i)) columnar::SetBit(out.data(), i);
+  }
+  c->values = Buffer(std::move(out));
+  c->null_count = a.null_count;
+  if (a.null_count > 0) c->validity = a.validity;
+  return c;
+}
+
+// column <op> constant, typed, the constant never made a column.
+template <typename T>
+ColumnPtr CompareWith(Fn fn, const Column& a, T y) {
+  const T* x = a.Values<T>();
+  switch (fn) {
+    case Fn::kEq:
+      return Bits(a, [x, y](int64_t i) { return x[i] == y; });
+    case Fn::kNotEq:
+      return Bits(a, [x, y](int64_t i) { return x[i] != y; });
+    case Fn::kLt:
+      return Bits(a, [x, y](int64_t i) { return x[i] < y; });
+    case Fn::kLtEq:
+      return Bits(a, [x, y](int64_t i) { return x[i] <= y; });
+    case Fn::kGt:
+      return Bits(a, [x, y](int64_t i) { return x[i] > y; });
+    default:
+      return Bits(a, [x, y](int64_t i) { return x[i] >= y; });
+  }
+}
+
+Result<ColumnPtr> CompareConstant(const Expr& e, const Column& a) {
+  const Expr& lit = *e.args[1];
+  if (!(lit.type == a.type)) return ColumnPtr{};
+  const Value& v = lit.value;
+  const int64_t n = a.length;
+  if (v.is_null()) {
+    return BoolColumn(
+        n, n, [](int64_t) { return false; }, [](int64_t) { return false; });
+  }
+  const TypeId t = a.type.id;
+  if (IsInt64Like(t) && v.v.index() == 2) return CompareWith<int64_t>(e.fn, a, v.i());
+  if (t == TypeId::kDate32 && v.v.index() == 2) {
+    if (v.i() < INT32_MIN || v.i() > INT32_MAX) return ColumnPtr{};
+    return CompareWith<int32_t>(e.fn, a, static_cast<int32_t>(v.i()));
+  }
+  if (t == TypeId::kFloat64 && v.v.index() == 3 && !std::isnan(v.d())) {
+    // NaN sorts above every number (CompareValues): a NaN row is greater than the constant.
+    const double y = v.d();
+    const double* x = a.Values<double>();
+    const Fn fn = e.fn;
+    return Bits(a, [x, y, fn](int64_t i) {
+      const int c = std::isnan(x[i]) ? 1 : x[i] < y ? -1 : x[i] > y ? 1 : 0;
+      return Holds(fn, c);
+    });
+  }
+  if (t == TypeId::kDecimal128 && v.v.index() == 5) {
+    const __int128 y = v.dec();
+    const Fn fn = e.fn;
+    return Bits(a, [&a, y, fn](int64_t i) {
+      const __int128 x = Decimal(a, i);
+      return Holds(fn, x < y ? -1 : x > y ? 1 : 0);
+    });
+  }
+  if (IsStringLike(t) && v.v.index() == 4) {
+    const std::string_view y = v.s();
+    const Fn fn = e.fn;
+    return StringTest(a, false, [y, fn](std::string_view x) {
+      const int c = x.compare(y);
+      return Holds(fn, c < 0 ? -1 : c > 0 ? 1 : 0);
+    });
+  }
+  return ColumnPtr{};
+}
+
 }  // namespace
 
 bool TakesConstantArgs(const Expr& e) {
+  if (IsComparisonFn(e.fn)) {
+    return e.args.size() == 2 && e.args[0]->kind != Expr::Kind::kLiteral &&
+           e.args[1]->kind == Expr::Kind::kLiteral;
+  }
   if (e.fn != Fn::kIn && e.fn != Fn::kLike && e.fn != Fn::kILike) return false;
   if (e.args.size() < 2) return false;
   for (size_t i = 1; i < e.args.size(); ++i) {
@@ -373,6 +486,7 @@ bool TakesConstantArgs(const Expr& e) {
 }
 
 Result<ColumnPtr> ConstantArgsKernel(const Expr& e, const Column& first) {
+  if (IsComparisonFn(e.fn)) return CompareConstant(e, first);
   if (e.fn == Fn::kIn) return InConstants(e, first);
   return LikeConstant(e, first);
 }
