@@ -213,6 +213,32 @@ TEST(ExpressionKernels, DecimalComparisonsAndCaseOverFixedWidthValues) {
   EXPECT_EQ(eval(else_null), (V{"NULL", "-0.0005", "NULL", "12.3456", "NULL"}));
 }
 
+// Decimal +, - and *: the 64-bit way where values and results fit it, the 128-bit way past it,
+// one answer either way (the exact products and sums of the unscaled integers).
+TEST(ExpressionKernels, DecimalArithmeticPastSixtyFourBitsStaysExact) {
+  const columnar::DataType t = columnar::Decimal128(38, 0);
+  const __int128 big = (__int128{1} << 62) + 12345;  // big * 3 and big * big pass 2^63
+  const std::vector<__int128> xs = {3, -7, big, 3037000500, -big, (__int128{1} << 80)};
+  const std::vector<__int128> ys = {5, 7, 3, 3037000500, -2, 3};
+  columnar::RecordBatch batch;
+  batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", t}, {"y", t}}});
+  batch.columns = {Decimals(t, xs), Decimals(t, ys)};
+  batch.num_rows = static_cast<int64_t>(xs.size()) + 1;
+  const ExprPtr x = ColumnRef(0, t, "x"), y = ColumnRef(1, t, "y");
+  for (Fn fn : {Fn::kAdd, Fn::kSub, Fn::kMul}) {
+    auto call = MakeCall(fn, {x, y}).value();
+    const ColumnPtr got = Evaluate(*call, batch).value();
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const __int128 want = fn == Fn::kAdd   ? xs[i] + ys[i]
+                            : fn == Fn::kSub ? xs[i] - ys[i]
+                                             : xs[i] * ys[i];
+      EXPECT_TRUE(ValueAt(*got, static_cast<int64_t>(i)).value().dec() == want)
+          << FnName(fn) << " row " << i;
+    }
+    EXPECT_TRUE(got->IsNull(static_cast<int64_t>(xs.size())));
+  }
+}
+
 // column <op> constant against CompareValues row by row (the order the row rule uses: NaN above
 // every number, -0.0 equal to 0.0, NULL rows NULL), for every comparison and every typed column.
 TEST(ExpressionKernels, ComparisonsWithAConstantFollowCompareValues) {

@@ -814,8 +814,41 @@ Result<ColumnPtr> DecimalLoop(const Expr& e, const columnar::Column& a, const co
   c->length = n;
   ValidWhereBoth(a, b, c.get());
   std::vector<uint8_t> out(static_cast<size_t>(n) * 16, 0);
+  // Most values and results fit 64 bits: those go through 64-bit arithmetic (its overflow checks
+  // send the rest the 128-bit way). A decimal fits when its high half only extends the sign.
+  auto small = [](const columnar::Column& c, int64_t i, int64_t* v) {
+    if (c.type.id == TypeId::kInt64) {
+      *v = c.Values<int64_t>()[i];
+      return true;
+    }
+    int64_t lo = 0, hi = 0;
+    std::memcpy(&lo, c.Values<uint8_t>() + i * 16, 8);
+    std::memcpy(&hi, c.Values<uint8_t>() + i * 16 + 8, 8);
+    *v = lo;
+    return hi == (lo >> 63);
+  };
+  const bool factors_small = ma <= INT64_MAX && mb <= INT64_MAX;
+  const auto ma64 = static_cast<int64_t>(factors_small ? ma : 1);
+  const auto mb64 = static_cast<int64_t>(factors_small ? mb : 1);
   for (int64_t i = 0; i < n; ++i) {
     if (c->null_count > 0 && !c->IsValid(i)) continue;
+    int64_t x64 = 0, y64 = 0, r64 = 0;
+    if (factors_small && small(a, i, &x64) && small(b, i, &y64)) {
+      bool overflow64 = false;
+      if (mul) {
+        overflow64 = __builtin_mul_overflow(x64, y64, &r64);
+      } else {
+        overflow64 = __builtin_mul_overflow(x64, ma64, &x64) ||
+                     __builtin_mul_overflow(y64, mb64, &y64) ||
+                     (e.fn == Fn::kAdd ? __builtin_add_overflow(x64, y64, &r64)
+                                       : __builtin_sub_overflow(x64, y64, &r64));
+      }
+      if (!overflow64) {  // |r| < 2^63 < 10^38
+        const auto wide = static_cast<__int128>(r64);
+        std::memcpy(out.data() + i * 16, &wide, 16);
+        continue;
+      }
+    }
     __int128 x = read(a, i), y = read(b, i), r = 0;
     bool overflow = false;
     if (mul) {
