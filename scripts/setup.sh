@@ -38,7 +38,7 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 packages=(
   build-essential cmake ninja-build pkg-config ccache git ca-certificates curl
   libcurl4-openssl-dev libssl-dev
-  libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
+  libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev libdeflate-dev
   thrift-compiler libthrift-dev libboost-dev
   nlohmann-json3-dev libsqlite3-dev libpg-query-dev libcli11-dev libfmt-dev libxxhash-dev
   libroaring-dev libre2-dev

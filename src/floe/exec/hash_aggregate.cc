@@ -515,14 +515,9 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
       s.count += rows;
       if (t == TypeId::kInt64) {
         const int64_t* v = arg->Values<int64_t>();
-        __int128 isum = 0;
-        double dsum = 0;
-        for (int64_t r = 0; r < rows; ++r) {
-          isum += v[r];
-          dsum += static_cast<double>(v[r]);
-        }
+        __int128 isum = 0;  // SUM and AVG of integers come from the exact sum alone
+        for (int64_t r = 0; r < rows; ++r) isum += v[r];
         s.isum += isum;
-        s.dsum += dsum;
       } else if (t == TypeId::kFloat64) {
         const double* v = arg->Values<double>();
         double dsum = 0;
@@ -549,7 +544,6 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
         State& s = st[g[r] * stride];
         ++s.count;
         s.isum += v[r];
-        s.dsum += static_cast<double>(v[r]);
       }
       return {};
     }

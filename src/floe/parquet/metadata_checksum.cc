@@ -1,6 +1,6 @@
 #include "floe/parquet/metadata_checksum.h"
 
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include <algorithm>
 #include <cstring>
@@ -49,10 +49,7 @@ std::optional<size_t> ValueOffset(ByteView footer) {
 
 }  // namespace
 
-uint32_t Crc32(ByteView bytes) {
-  return static_cast<uint32_t>(
-      crc32(crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(bytes.size())));
-}
+uint32_t Crc32(ByteView bytes) { return libdeflate_crc32(0, bytes.data(), bytes.size()); }
 
 std::string PageIndexCrcValue(
     const std::vector<std::vector<std::pair<std::optional<uint32_t>, std::optional<uint32_t>>>>&
