@@ -16,7 +16,9 @@ Prints, for each thread count, every query's medians (min-max), the ratio DuckDB
 (above 1: floe faster), peak RSS of each, and the geometric mean of the ratios.
 Usage: bench/tpch/run.py FLOE_BINARY [--sf 1] [--workdir /tmp/floe-tpch] [--threads 1,2]
        [--rounds 5] [--json FILE] [QUERY ...]
-The data and tables are kept in WORKDIR and reused by a later run of the same scale factor.
+The data and tables are kept in WORKDIR (its data/ and wh/) and reused by a later run of the same
+scale factor. Exits non-zero when a query fails on either engine or the two answer with different
+numbers of rows (answers themselves are checked by tests/sql/tpch.py).
 """
 import argparse
 import glob
@@ -24,6 +26,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -103,7 +106,9 @@ def prepare(args):
     stamp = os.path.join(args.workdir, "ready.json")
     if os.path.exists(stamp) and json.load(open(stamp)).get("sf") == args.sf:
         return
-    subprocess.run(["rm", "-rf", args.workdir], check=True)
+    # Only what an earlier run made here is replaced, never the rest of WORKDIR.
+    for made in ("data", "wh"):
+        shutil.rmtree(os.path.join(args.workdir, made), ignore_errors=True)
     data = os.path.join(args.workdir, "data")
     os.makedirs(data)
     subprocess.run([args.tpch_python, "-c", tpch.GENERATE, str(args.sf), data], check=True)
@@ -150,6 +155,7 @@ def main():
                           r"\1tpch.\2", sql)
         queries[n] = {"floe": floe_sql, "duckdb": sql}
     results = {}
+    failures = 0
     for threads in [int(t) for t in args.threads.split(",")]:
         workers = {e: Worker(e, python, env, warehouse, threads, tables) for e in ("floe", "duckdb")}
         print(f"\nTPC-H SF {args.sf:g}, {threads} thread(s): median (min-max) of {args.rounds} "
@@ -160,6 +166,7 @@ def main():
         for n in numbers:
             times = {"floe": [], "duckdb": []}
             peaks = {"floe": [], "duckdb": []}
+            rows = {}
             failed = None
             for rnd in range(args.rounds + 1):
                 order = ["floe", "duckdb"] if rnd % 2 == 0 else ["duckdb", "floe"]
@@ -168,6 +175,7 @@ def main():
                     if "error" in out:
                         failed = f"{e}: {out['error']}"
                         break
+                    rows[e] = out["rows"]
                     if rnd > 0:  # round 0 is the warm-up
                         times[e].append(out["s"])
                         peaks[e].append(out["kib"] / 1024)
@@ -176,6 +184,13 @@ def main():
             if failed:
                 print(f"Q{n:02d}    failed ({failed})")
                 results.setdefault(threads, {})[n] = {"error": failed}
+                failures += 1
+                continue
+            if rows["floe"] != rows["duckdb"]:
+                failed = f"floe gave {rows['floe']} rows, DuckDB {rows['duckdb']}"
+                print(f"Q{n:02d}    failed ({failed})")
+                results.setdefault(threads, {})[n] = {"error": failed}
+                failures += 1
                 continue
             ratio = statistics.median(times["duckdb"]) / statistics.median(times["floe"])
             ratios.append(ratio)
@@ -191,7 +206,8 @@ def main():
                   f"(slowest query {min(ratios):.2f}x)")
     if args.json:
         json.dump(results, open(args.json, "w"), indent=1)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
