@@ -617,6 +617,7 @@ void Binder::FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out) {
   }
   if (common.empty()) {
     out->push_back(c);
+    ImpliedFilters(c, out);
     return;
   }
   auto rest = std::make_unique<ast::Expr>();
@@ -648,6 +649,55 @@ void Binder::FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out) {
   if (rest) {
     rest->has_aggregate = c->has_aggregate;
     owned_.push_back(std::move(rest));
+    out->push_back(owned_.back().get());
+    ImpliedFilters(owned_.back().get(), out);
+  }
+}
+
+void Binder::ImpliedFilters(const ast::Expr* disjunction, std::vector<const ast::Expr*>* out) {
+  if (disjunction->kind != Kind::kOr || disjunction->has_aggregate) return;
+  // Only under inner joins: below an outer join, a row the filter drops would come back
+  // NULL-extended, and the OR could hold for it (an arm testing IS NULL).
+  for (const Node& n : nodes_) {
+    if (n.kind != JoinNode::Kind::kRelation && n.kind != JoinNode::Kind::kInner) return;
+  }
+  const size_t arms = disjunction->args.size();
+  // Per relation, per arm: the arm's conjuncts on that relation alone.
+  std::map<int, std::vector<std::vector<const ast::Expr*>>> restricts;
+  std::set<int> everything;
+  for (size_t i = 0; i < arms; ++i) {
+    std::vector<const ast::Expr*> conjuncts;
+    Conjuncts(disjunction->args[i].get(), &conjuncts);
+    for (const ast::Expr* x : conjuncts) {
+      std::set<int> rels;
+      if (!RelationsOf(*x, &rels)) return;  // a subquery, a window: nothing to reason about
+      everything.insert(rels.begin(), rels.end());
+      if (rels.size() != 1) continue;
+      auto& per_arm = restricts[*rels.begin()];
+      per_arm.resize(arms);
+      per_arm[i].push_back(x);
+    }
+  }
+  if (everything.size() < 2) return;  // the OR is one relation's filter already
+  for (const auto& [relation, per_arm] : restricts) {
+    if (std::any_of(per_arm.begin(), per_arm.end(), [](const auto& a) { return a.empty(); })) {
+      continue;  // an arm that does not restrict it: no filter follows
+    }
+    auto implied = std::make_unique<ast::Expr>();
+    implied->kind = Kind::kOr;
+    implied->location = disjunction->location;
+    for (const auto& arm : per_arm) {
+      if (arm.size() == 1) {
+        implied->args.push_back(CloneExpr(*arm[0]));
+        continue;
+      }
+      auto both = std::make_unique<ast::Expr>();
+      both->kind = Kind::kAnd;
+      both->location = arm[0]->location;
+      for (const ast::Expr* x : arm) both->args.push_back(CloneExpr(*x));
+      implied->args.push_back(std::move(both));
+    }
+    owned_.push_back(std::move(implied));
     out->push_back(owned_.back().get());
   }
 }

@@ -111,6 +111,10 @@ class Binder {
   Status PlanSubqueries(const ast::Select& s, std::vector<const ast::Expr*>* where);
   Status PlanAndPlace(const ast::Select& s, const ast::Expr* where);
   void FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out);
+  // For an OR of conditions over several relations of inner joins: each relation every arm
+  // restricts gets the OR of those restrictions as a filter of its own (implied by the OR, which
+  // stays), so its scan is pruned and filtered before the join.
+  void ImpliedFilters(const ast::Expr* disjunction, std::vector<const ast::Expr*>* out);
   Status AddSubqueryJoin(const ast::Expr& sub, bool negated);
   struct Decorrelated {
     LogicalPlan plan;
