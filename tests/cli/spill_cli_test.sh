@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SET memory_limit through `floe query` on a generated table (floe gen events): a self-join and a
+# SET memory_limit through `floe query` on a generated table (floe gen orders): a self-join and a
 # GROUP BY whose in-memory state is several times the limit complete, print the answer they print
 # without a limit, report spilled_bytes in --stats, and peak at a resident set well below the run
 # without a limit (measured on the same machine in this test: the limit run must stay under 70% of
@@ -40,20 +40,20 @@ PY
 spilled() { grep -o '"spilled_bytes": [0-9]*' "$work/out" | grep -o '[0-9]*$'; }
 answer() { grep -v '"stats"' "$work/out" | grep -v '^{"data_files_opened"'; }
 
-f gen events --rows 1000000 --out "$work/ev" >/dev/null
-first="$(ls "$work"/ev/*.parquet | head -1)"
-f table create db.ev --like "$first" >/dev/null
-for p in "$work"/ev/*.parquet; do f table append db.ev "$p" >/dev/null; done
+f gen orders --rows 1000000 --out "$work/or" >/dev/null
+first="$(ls "$work"/or/*.parquet | head -1)"
+f table create db.o --like "$first" >/dev/null
+for p in "$work"/or/*.parquet; do f table append db.o "$p" >/dev/null; done
 
-# The join's build side (1M rows of event_ts and quantity with their hash table) takes about 96 MB
-# by the budget's estimate; the GROUP BY's 203,177 groups with their COUNT(DISTINCT) sets and the
-# values median keeps take about 330 MB more resident memory than a plain scan: each limit below is
-# about a quarter of its query's state.
-join="select count(*) as n, sum(a.quantity) as q from db.ev a join db.ev b on a.event_ts = b.event_ts"
-group="select count(*) as n, sum(c) as c, min(m) as lo, max(m) as hi from (select event_ts, customer_id, count(distinct product_id) as c, median(quantity) as m from db.ev group by event_ts, customer_id) t"
+# The join's build side (1M order ids and item counts with their hash table) is about 80 MB by the
+# budget's estimate: 20MB is a quarter. The GROUP BY's 250,000 groups with their COUNT(DISTINCT)
+# sets and the values median keeps take about 520 MB more resident memory than a plain scan:
+# 128MB is a quarter.
+join="select count(*) as n, sum(b.item_count) as q from db.o a join db.o b on a.order_id = b.order_id"
+group="select count(*) as n, sum(c) as c, min(m) as lo, max(m) as hi from (select order_id % 250000 as g, count(distinct customer_id) as c, median(item_count) as m from db.o group by g) t"
 for q in "$join" "$group"; do
   kind=$([[ "$q" == "$join" ]] && echo join || echo group-by)
-  limit=$([[ "$q" == "$join" ]] && echo 24MB || echo 80MB)
+  limit=$([[ "$q" == "$join" ]] && echo 20MB || echo 128MB)
   rss_free=$(peak_rss query --format csv --stats -e "$q")
   want="$(answer)"
   [[ "$rss_free" -gt 0 && -z "$(spilled)" ]]

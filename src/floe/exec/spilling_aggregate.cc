@@ -9,13 +9,14 @@ namespace floe::exec {
 
 namespace {
 
-constexpr uint32_t kPartitions = 32;
+constexpr uint32_t kPartitions = 64;
 // A partition split again gets this many parts; splitting stops at kMaxDepth.
 constexpr uint32_t kSubPartitions = 16;
 constexpr int kMaxDepth = 3;
 // The state is re-estimated after at least this many rows (and as many as it has groups, so
 // that estimating stays a small share of the work).
 constexpr int64_t kCheckRows = 65536;
+constexpr int64_t kMinCheckRows = 1024;
 // Merging the workers' partials and splitting the total by partition briefly hold a partial's
 // groups twice (COUNT(DISTINCT) sets are copied): a partial counts double.
 constexpr int64_t kMergeFactor = 2;
@@ -40,28 +41,61 @@ int64_t SpillingAggregate::Limit() const {
   return budget_ != nullptr && budget_->limit() > 0 ? budget_->limit() : INT64_MAX / 4;
 }
 
-bool SpillingAggregate::OverBudget(HashAggregate& a, MemoryReservation& held, int64_t* rows_since,
-                                   int64_t rows) {
-  *rows_since += rows;
-  if (*rows_since < std::max(kCheckRows, a.groups())) return false;
-  *rows_since = 0;
-  held.Set(kMergeFactor * a.EstimatedBytes());
-  return held.Exceeded();
+bool SpillingAggregate::OverBudget(const HashAggregate& a, const HashAggregate* other,
+                                   MemoryReservation& held, Check* check, int64_t rows,
+                                   int sharers) {
+  check->rows += rows;
+  check->since += rows;
+  if (check->since < check->next) return false;
+  check->since = 0;
+  int64_t bytes = a.EstimatedBytes();
+  if (other != nullptr) bytes += other->EstimatedBytes();
+  held.Set(kMergeFactor * bytes);
+  if (held.Exceeded()) return true;
+  // Next when the rows, at what a row has cost so far, could take an eighth of what is left to
+  // the `sharers` growing at once -- never sooner than kMinCheckRows (estimating visits every
+  // group), never later than kCheckRows or as many rows as there are groups.
+  const int64_t per_row = std::max<int64_t>(1, held.held() / std::max<int64_t>(1, check->rows));
+  const int64_t left = std::max<int64_t>(0, Limit() - (budget_ ? budget_->used() : 0));
+  const int64_t soon = left / (8 * per_row * std::max(1, sharers));
+  check->next = std::clamp<int64_t>(soon, kMinCheckRows, std::max(kCheckRows, a.groups()));
+  return false;
 }
+
+namespace {
+
+// Rows [from, from + n) of a batch.
+Result<columnar::RecordBatch> Slice(const columnar::RecordBatch& b, int64_t from, int64_t n) {
+  if (from == 0 && n == b.num_rows) return b;
+  std::vector<int64_t> idx(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = from + i;
+  return columnar::Take(b, idx);
+}
+
+}  // namespace
 
 Status SpillingAggregate::Consume(int worker, const columnar::RecordBatch& batch) {
   if (batch.num_rows == 0) return {};
   Worker& w = workers_[static_cast<size_t>(worker)];
-  if (!spilling_.load()) {
-    FLOE_RETURN_IF_ERROR(w.aggregate->Consume(batch));
-    // Without keys there is one group: nothing to partition.
-    if (dir_ != nullptr && !keys_.empty() &&
-        OverBudget(*w.aggregate, *w.held, &w.rows_since_check, batch.num_rows)) {
+  // Without keys there is one group: nothing to partition.
+  if (dir_ == nullptr || keys_.empty()) return w.aggregate->Consume(batch);
+  // A batch bigger than the rows until the next estimate goes in slices, so that a batch of new
+  // groups cannot overshoot the budget by much before it is noticed.
+  int64_t from = 0;
+  while (from < batch.num_rows && !spilling_.load()) {
+    const int64_t n =
+        std::min(batch.num_rows - from, std::max(kMinCheckRows, w.check.next - w.check.since));
+    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch part, Slice(batch, from, n));
+    FLOE_RETURN_IF_ERROR(w.aggregate->Consume(part));
+    from += n;
+    if (OverBudget(*w.aggregate, nullptr, *w.held, &w.check, n,
+                   static_cast<int>(workers_.size()))) {
       spilling_ = true;
     }
-    return {};
   }
-  return Spill(batch);
+  if (from == batch.num_rows) return {};
+  FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch rest, Slice(batch, from, batch.num_rows - from));
+  return Spill(rest);
 }
 
 Status SpillingAggregate::Spill(const columnar::RecordBatch& batch) {
@@ -127,20 +161,15 @@ Status SpillingAggregate::FinishPartition(std::unique_ptr<HashAggregate> memory,
   MemoryReservation held(budget_);
   held.Set(kMergeFactor * memory->EstimatedBytes());
   bool split = false;
-  int64_t since = 0;
+  Check check;
   FLOE_RETURN_IF_ERROR(file->Rewind());
   for (;;) {
     FLOE_ASSIGN_OR_RETURN(auto b, file->Next(types_));
     if (!b) break;
     FLOE_RETURN_IF_ERROR(rows->Consume(*b));
-    since += b->num_rows;
-    if (depth < kMaxDepth && since >= std::max(kCheckRows, rows->groups())) {
-      since = 0;
-      held.Set(kMergeFactor * (memory->EstimatedBytes() + rows->EstimatedBytes()));
-      if (held.Exceeded()) {
-        split = true;
-        break;
-      }
+    if (depth < kMaxDepth && OverBudget(*rows, memory.get(), held, &check, b->num_rows, 1)) {
+      split = true;
+      break;
     }
   }
   if (!split) {

@@ -35,14 +35,23 @@ class SpillingAggregate {
   int64_t partitions() const { return partitions_; }
 
  private:
+  // When to estimate an aggregate's state again: soon when the rows so far, at the bytes a row
+  // has cost, could use much of what the budget has left; rarely when far from it.
+  struct Check {
+    int64_t rows = 0;     // consumed in all
+    int64_t since = 0;    // since the last estimate
+    int64_t next = 4096;  // rows until the next one
+  };
   struct Worker {
     std::unique_ptr<HashAggregate> aggregate;
     std::unique_ptr<MemoryReservation> held;
-    int64_t rows_since_check = 0;
+    Check check;
   };
   std::unique_ptr<HashAggregate> NewAggregate() const;
-  // Re-estimates a partial's state every so many rows; true when the budget is passed.
-  bool OverBudget(HashAggregate& a, MemoryReservation& held, int64_t* rows_since, int64_t rows);
+  // Counts `rows` more into `a` (besides `other`, null or another aggregate `held` covers) and,
+  // when due, re-estimates their state into `held`; true when the budget is passed.
+  bool OverBudget(const HashAggregate& a, const HashAggregate* other, MemoryReservation& held,
+                  Check* check, int64_t rows, int sharers);
   Status Spill(const columnar::RecordBatch& batch);
   // The groups of `memory` and of the rows in `file`, together.
   Status FinishPartition(std::unique_ptr<HashAggregate> memory, SpillFile* file, int depth,
