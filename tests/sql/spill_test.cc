@@ -189,6 +189,7 @@ TEST_F(SpillTest, Settings) {
   int64_t spilled = 0;
   EXPECT_EQ(Rows("select value from floe_settings() where name = 'memory_limit'", &spilled),
             Strings{R"("4000000000")"});
+  EXPECT_EQ(Rows("select current_setting('memory_limit')", &spilled), Strings{R"("4000000000")"});
   Set("SET memory_limit = '512MiB'");
   EXPECT_EQ(Rows("select value from floe_settings() where name = 'memory_limit'", &spilled),
             Strings{R"("536870912")"});
@@ -198,6 +199,10 @@ TEST_F(SpillTest, Settings) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("memory_limit"), std::string::npos) << bad.error().message;
   EXPECT_NE(bad.error().message.find("'lots'"), std::string::npos) << bad.error().message;
+  auto unknown = engine_->Execute("select current_setting('memory_limits')");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("unknown setting 'memory_limits'"), std::string::npos)
+      << unknown.error().message;
   auto pct = engine_->Execute("SET memory_limit = '300%'");
   ASSERT_FALSE(pct);
   EXPECT_NE(pct.error().message.find("'300%'"), std::string::npos) << pct.error().message;
