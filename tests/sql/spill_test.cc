@@ -21,16 +21,16 @@ using Strings = std::vector<std::string>;
 using iceberg::Primitive;
 using iceberg::TypeId;
 
-constexpr int kDim = 120000;
-constexpr int kFacts = 150000;
+constexpr int kDim = 60000;
+constexpr int kFacts = 80000;
 
 // db.dim (kDim rows): even rows have key 7 (a skewed key: half the build side), every 50th odd
 // row a NULL key, the others key = row; a padded name; w = row % 1000.
 // db.facts (kFacts rows): key NULL where row % 5 == 2, 7 for rows 1 and 3, else an odd key
-// (row % 40000) * 2 + 1 (in db.dim's range; every 25th a key db.dim holds only as NULL); s a padded
-// string of row % 30011; v = row % 997. The join's build side (db.dim, the smaller) holds about 13
-// MB in memory, the aggregates' groups and the sort's rows as much or more: the 3 MB limit below is
-// a fraction of each.
+// (row % 20000) * 2 + 1 (in db.dim's range; every 25th a key db.dim holds only as NULL); s a padded
+// string of row % 30011; v = row % 997. The join's build side (db.dim, the smaller) holds about 6.5
+// MB in memory, the aggregates' groups and the sort's rows as much or more: the 1.5 MiB limit below
+// is a quarter of it or less.
 class SpillTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -70,7 +70,7 @@ class SpillTest : public ::testing::Test {
       } else if (i <= 3) {
         ASSERT_TRUE(fk.Append(Value::Int(7)));
       } else {
-        ASSERT_TRUE(fk.Append(Value::Int((i % 40000) * 2 + 1)));
+        ASSERT_TRUE(fk.Append(Value::Int((i % 20000) * 2 + 1)));
       }
       ASSERT_TRUE(fs.Append(Value::Str(fmt::format("string-{:06d}-of-facts", i % 30011))));
       ASSERT_TRUE(fv.Append(Value::Double(static_cast<double>(i % 997))));
@@ -117,7 +117,7 @@ class SpillTest : public ::testing::Test {
     ASSERT_TRUE(r) << statement << ": " << r.error().ToString();
   }
 
-  // Runs `sql` without a limit (nothing spills) and with 3 MB (it spills): the same rows.
+  // Runs `sql` without a limit (nothing spills) and with 1.5 MiB (it spills): the same rows.
   void Same(const std::string& sql, bool ordered = false) {
     SCOPED_TRACE(sql);
     Set("RESET memory_limit");
@@ -125,7 +125,7 @@ class SpillTest : public ::testing::Test {
     const Strings want = Rows(sql, &spilled, ordered);
     EXPECT_EQ(spilled, 0);
     EXPECT_FALSE(want.empty());
-    Set("SET memory_limit = '3MB'");
+    Set("SET memory_limit = '1536KiB'");
     const Strings got = Rows(sql, &spilled, ordered);
     EXPECT_GT(spilled, 0);
     EXPECT_EQ(got.size(), want.size());
@@ -139,8 +139,15 @@ class SpillTest : public ::testing::Test {
 };
 
 TEST_F(SpillTest, InnerJoinWithSkewedKey) {
-  // Key 7: 60,000 build rows times 3 probe rows, one partition no hash splits.
-  Same("select f.id, d.name from db.facts f join db.dim d on f.k = d.k");
+  // Key 7: 30,000 build rows times 2 probe rows, one partition no hash splits.
+  const std::string sql = "select f.id, d.name from db.facts f join db.dim d on f.k = d.k";
+  Same(sql);
+  // 32 partitions of each side, and that one's build and probe rows split again, to no avail
+  // (then joined a chunk of build rows at a time).
+  Set("SET memory_limit = '1536KiB'");
+  auto r = engine_->Execute(sql);
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_GT(r->stats.spill_partitions, 64);
 }
 
 TEST_F(SpillTest, OuterJoinsWithNullKeys) {
@@ -159,7 +166,7 @@ TEST_F(SpillTest, SemiAndAntiJoins) {
   Same("select id from db.facts f where not exists (select 1 from db.dim d where d.k = f.k)");
   Same("select id from db.facts where k not in (select k from db.dim where k is not null)");
   // NOT IN a set holding NULL: never true, spilled or not.
-  Set("SET memory_limit = '3MB'");
+  Set("SET memory_limit = '1536KiB'");
   int64_t spilled = 0;
   EXPECT_EQ(Rows("select count(*) from db.facts where k not in (select k from db.dim)", &spilled),
             Strings{"0"});
@@ -167,10 +174,23 @@ TEST_F(SpillTest, SemiAndAntiJoins) {
 
 TEST_F(SpillTest, GroupByWithValueKeepingAggregates) {
   Same(
-      "select id % 50000 as g, count(*), count(distinct s), sum(v), min(s), max(v), avg(v), "
+      "select id % 25000 as g, count(*), count(distinct s), sum(v), min(s), max(v), avg(v), "
       "median(v), string_agg(s, ',' order by s) from db.facts group by g");
   // NULL is a group of its own.
   Same("select k, count(*), count(distinct v), quantile_disc(v, 0.25) from db.facts group by k");
+}
+
+TEST_F(SpillTest, GroupByWhosePartitionsAreSplitAgain) {
+  // 80,000 groups, each with its own distinct set and kept values: a 64th of them is still past
+  // the limit, so each partition is split again by another hash.
+  const std::string sql =
+      "select id, count(distinct s), median(v), string_agg(s, '-'), max(k) from db.facts "
+      "group by id";
+  Same(sql);
+  Set("SET memory_limit = '1536KiB'");
+  auto r = engine_->Execute(sql);
+  ASSERT_TRUE(r) << r.error().ToString();
+  EXPECT_GT(r->stats.spill_partitions, 64);
 }
 
 TEST_F(SpillTest, GroupByOverAJoin) {
@@ -209,7 +229,7 @@ TEST_F(SpillTest, Settings) {
 }
 
 TEST_F(SpillTest, TempDirectoryThatCannotBeWritten) {
-  Set("SET memory_limit = '3MB'");
+  Set("SET memory_limit = '1536KiB'");
   Set("SET temp_directory = '/proc/floe-no-such-dir'");
   auto r = engine_->Execute("select f.id, d.name from db.facts f join db.dim d on f.k = d.k");
   ASSERT_FALSE(r);
@@ -220,7 +240,7 @@ TEST_F(SpillTest, TempDirectoryThatCannotBeWritten) {
 
 TEST_F(SpillTest, TempDirectoryIsEmptiedAfterTheStatement) {
   testing::TempDir tmp;
-  Set("SET memory_limit = '3MB'");
+  Set("SET memory_limit = '1536KiB'");
   Set(fmt::format("SET temp_directory = '{}'", tmp.str()));
   int64_t spilled = 0;
   Rows("select id, s from db.facts order by s, id", &spilled, true);

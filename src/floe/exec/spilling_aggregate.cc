@@ -162,6 +162,7 @@ Status SpillingAggregate::FinishPartition(std::unique_ptr<HashAggregate> memory,
   held.Set(kMergeFactor * memory->EstimatedBytes());
   bool split = false;
   Check check;
+  check.next = kMinCheckRows;  // the partition's groups held in memory count from the start
   FLOE_RETURN_IF_ERROR(file->Rewind());
   for (;;) {
     FLOE_ASSIGN_OR_RETURN(auto b, file->Next(types_));
