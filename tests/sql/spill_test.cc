@@ -165,6 +165,13 @@ TEST_F(SpillTest, SemiAndAntiJoins) {
   Same("select id from db.facts where k in (select k from db.dim)");
   Same("select id from db.facts f where not exists (select 1 from db.dim d where d.k = f.k)");
   Same("select id from db.facts where k not in (select k from db.dim where k is not null)");
+  // With a residual on each matching pair.
+  Same(
+      "select id from db.facts f where exists (select 1 from db.dim d where d.k = f.k and "
+      "d.w > f.v)");
+  Same(
+      "select id from db.facts f where not exists (select 1 from db.dim d where d.k = f.k and "
+      "d.w > f.v + 500)");
   // NOT IN a set holding NULL: never true, spilled or not.
   Set("SET memory_limit = '1536KiB'");
   int64_t spilled = 0;
