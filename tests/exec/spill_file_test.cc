@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "floe/exec/external_sort.h"
+#include "floe/exec/key_partition.h"
 #include "floe/exec/value.h"
 #include "support/temp_dir.h"
 
@@ -89,6 +91,45 @@ TEST(SpillFile, AnUnwritableDirectoryIsOneError) {
   ASSERT_FALSE(f);
   EXPECT_NE(f.error().message.find("temp_directory '/proc/floe-spill-test'"), std::string::npos)
       << f.error().message;
+}
+
+// A row's partition is its key values' (what splitting a hash aggregate's groups uses), for the
+// types with a fast path and the others.
+TEST(KeyPartition, RowsAndKeyValuesAgree) {
+  ValueColumnBuilder i64(columnar::Int64()), date(columnar::Date32()), str(columnar::String()),
+      dbl(columnar::Float64());
+  std::vector<int32_t> i32s;  // an int column as a file gives it, without nulls
+  const int64_t n = 500;
+  for (int64_t r = 0; r < n; ++r) {
+    if (r % 11 == 0) {
+      for (auto* b : {&i64, &date, &str, &dbl}) b->AppendNull();
+      i32s.push_back(7);
+      continue;
+    }
+    EXPECT_TRUE(i64.Append(Value::Int(r * 1000003)));
+    i32s.push_back(static_cast<int32_t>(r % 77));
+    EXPECT_TRUE(date.Append(Value::Int(19000 + r % 5)));
+    EXPECT_TRUE(str.Append(Value::Str("k" + std::to_string(r % 13))));
+    EXPECT_TRUE(dbl.Append(Value::Double(r % 3 == 0 ? -0.0 : static_cast<double>(r % 7))));
+  }
+  auto i32 = std::make_shared<columnar::Column>();
+  i32->type = columnar::Int32();
+  i32->length = n;
+  i32->values = Buffer::Adopt(std::move(i32s));
+  const std::vector<columnar::ColumnPtr> keys = {i64.Finish(), i32, date.Finish(), str.Finish(),
+                                                 dbl.Finish()};
+  for (uint64_t seed : {0, 1, 2}) {
+    auto parts = PartitionRows(keys, n, seed, 16);
+    ASSERT_TRUE(parts);
+    std::set<uint32_t> seen;
+    for (int64_t r = 0; r < n; ++r) {
+      std::vector<Value> key;
+      for (const auto& k : keys) key.push_back(ValueAt(*k, r).value());
+      EXPECT_EQ((*parts)[static_cast<size_t>(r)], PartitionOfKey(key, seed, 16)) << r;
+      seen.insert((*parts)[static_cast<size_t>(r)]);
+    }
+    EXPECT_GT(seen.size(), 8u);  // spread
+  }
 }
 
 TEST(ExternalSort, MergedRunsGiveTheInMemoryOrder) {

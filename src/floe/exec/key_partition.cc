@@ -34,8 +34,27 @@ Result<std::vector<uint32_t>> PartitionRows(const std::vector<columnar::ColumnPt
   for (int64_t r = 0; r < rows; ++r) {
     bytes.clear();
     for (const auto& k : keys) {
-      FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*k, r));
-      AppendKeyBytes(v, &bytes);
+      const columnar::Column& c = *k;
+      // The bytes AppendKeyBytes gives the row's Value (PartitionOfKey's), without the Value for
+      // the common key types.
+      if (c.type.id == columnar::TypeId::kNull || c.IsNull(r)) {
+        bytes.push_back(0);  // monostate
+      } else if (c.type.id == columnar::TypeId::kInt64 || c.type.id == columnar::TypeId::kInt32 ||
+                 c.type.id == columnar::TypeId::kDate32) {
+        const int64_t x =
+            c.type.id == columnar::TypeId::kInt64 ? c.Value<int64_t>(r) : c.Value<int32_t>(r);
+        bytes.push_back(2);  // int64_t
+        bytes.append(reinterpret_cast<const char*>(&x), 8);
+      } else if (c.type.id == columnar::TypeId::kString || c.type.id == columnar::TypeId::kBinary) {
+        const std::string_view v = c.BytesAt(r);
+        const auto n = static_cast<uint32_t>(v.size());
+        bytes.push_back(4);  // std::string
+        bytes.append(reinterpret_cast<const char*>(&n), 4);
+        bytes.append(v);
+      } else {
+        FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(c, r));
+        AppendKeyBytes(v, &bytes);
+      }
     }
     out[static_cast<size_t>(r)] = PartOf(bytes, seed, parts);
   }
