@@ -15,7 +15,10 @@ TEST(SettingsTest, EveryKnobOfTheReadPathHasOneEntryWithItsStructsDefault) {
   std::set<std::string> names;
   for (const auto& d : AllSettings()) {
     EXPECT_TRUE(names.insert(std::string(d.name)).second) << d.name;
-    EXPECT_TRUE(d.name.starts_with("read.") || d.name == "trace") << d.name;
+    // The session's, named as DuckDB names them: trace, memory_limit, temp_directory.
+    EXPECT_TRUE(d.name.starts_with("read.") || d.name == "trace" || d.name == "memory_limit" ||
+                d.name == "temp_directory")
+        << d.name;
     EXPECT_FALSE(d.description.empty()) << d.name;
     // The default parses as a value of the setting (it is in its own range).
     auto v = ParseSettingValue(d, SettingDefault(d));
@@ -36,6 +39,11 @@ TEST(SettingsTest, EveryKnobOfTheReadPathHasOneEntryWithItsStructsDefault) {
   EXPECT_EQ(SettingDefault(*FindSetting("trace")), "");
   EXPECT_EQ(ParseSettingValue(*FindSetting("trace"), "/tmp/a b.jsonl")->text, "/tmp/a b.jsonl");
   EXPECT_TRUE(FindSetting("trace")->runtime_wide);
+  // 80% of the machine's memory by default; where to spill: '' (a fresh directory) by default.
+  EXPECT_GT(std::stoll(SettingDefault(*FindSetting("memory_limit"))), 0);
+  EXPECT_EQ(SettingDefault(*FindSetting("temp_directory")), "");
+  EXPECT_TRUE(FindSetting("memory_limit")->runtime_wide);
+  EXPECT_TRUE(FindSetting("temp_directory")->runtime_wide);
 }
 
 TEST(SettingsTest, SizesTakeUnitsAndValuesAreRangeChecked) {

@@ -69,6 +69,8 @@ def main():
     ap.add_argument("--sf", type=float, default=0.1)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap.add_argument("--tpch-python", default=os.path.join(root, ".venv-tpch", "bin", "python"))
+    ap.add_argument("--set", action="append", default=[],
+                    help="NAME=VALUE for every query (memory_limit=2MB: the answers when spilled)")
     ap.add_argument("queries", nargs="*", type=int)
     args = ap.parse_args()
     shutil.rmtree(args.workdir, ignore_errors=True)
@@ -96,14 +98,17 @@ def main():
         floe_sql = re.sub(r"(\b(?:FROM|JOIN)\s+|,\s*\n\s*)(" + "|".join(TABLES) + r")\b(?!\.)",
                           r"\1tpch.\2", sql)
         start = time.monotonic()
-        out = floe("query", "--format", "json", "-e", floe_sql, check=False)
+        settings = [x for s in args.set for x in ("--set", s)]
+        out = floe("query", "--format", "json", "--stats", *settings, "-e", floe_sql, check=False)
         took = time.monotonic() - start
         want = [[value(v) for v in row] for row in con.execute(sql).fetchall()]
         if out.returncode != 0:
             failures += 1
             print(f"Q{n:02d} FAIL (floe error) {out.stderr.strip()}", file=sys.stderr)
             continue
-        got = json.loads(out.stdout)["rows"]
+        answer = json.loads(out.stdout)
+        got = answer["rows"]
+        spilled = answer.get("stats", {}).get("spilled_bytes", 0)
         if "order by" not in sql.lower():
             got = sorted(got, key=lambda r: json.dumps(r, default=str))
             want = sorted(want, key=lambda r: json.dumps(r, default=str))
@@ -114,7 +119,8 @@ def main():
             print(f"Q{n:02d} FAIL\n  floe:   {got[:3]} ({len(got)} rows)\n  duckdb: {want[:3]} "
                   f"({len(want)} rows)", file=sys.stderr)
         else:
-            print(f"Q{n:02d} ok ({len(got)} rows, {took:.2f} s with floe's start)")
+            spill = f", spilled {spilled} bytes" if spilled else ""
+            print(f"Q{n:02d} ok ({len(got)} rows, {took:.2f} s with floe's start{spill})")
     print(f"{len(numbers) - failures}/{len(numbers)} TPC-H queries agree with DuckDB "
           f"(scale factor {args.sf})")
     return 1 if failures else 0

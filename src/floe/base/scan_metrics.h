@@ -83,6 +83,10 @@ struct ScanMetrics {
   // Page indexes and statistics the Parquet reader did not use because they broke a rule (the
   // rows were read without them), and the first reason.
   MetricCounter metadata_rejected;
+  // Joins, aggregates and sorts past SET memory_limit: bytes written to spill files, and the
+  // files (partitions, sorted runs) written.
+  MetricCounter spilled_bytes;
+  MetricCounter spill_partitions;
 
   ScanMetrics() = default;
   ScanMetrics(const ScanMetrics& o) = default;
@@ -137,7 +141,9 @@ struct ScanMetrics {
                    &ScanMetrics::heads,
                    &ScanMetrics::bytes_fetched,
                    &ScanMetrics::footer_cache_hits,
-                   &ScanMetrics::metadata_rejected}) {
+                   &ScanMetrics::metadata_rejected,
+                   &ScanMetrics::spilled_bytes,
+                   &ScanMetrics::spill_partitions}) {
       both(m);
     }
     return out;

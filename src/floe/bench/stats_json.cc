@@ -31,14 +31,20 @@ std::string StatsJson(const ScanMetrics& s, const io::RequestCounts& r, double w
         {"join", s.data_files_skipped_join}}) {
     if (n > 0) join += fmt::format(R"(, "{}": {})", name, n);
   }
+  // Only when a join, aggregate or sort passed SET memory_limit: what it wrote to disk.
+  std::string spilled;
+  if (s.spilled_bytes > 0) {
+    spilled = fmt::format(R"("spilled_bytes": {}, "spill_partitions": {}, )", s.spilled_bytes,
+                          s.spill_partitions);
+  }
   return fmt::format(
       R"({{"data_files_opened": {}, "data_files_skipped": {{"partition": {}, "bounds": {}{}}}, {})"
-      R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {})"
+      R"("row_groups_read": {}, "row_groups_skipped": {}, "pages_skipped": {}, {}{})"
       R"("requests": {{"GET": {}, "HEAD": {}, "PUT": {}, "LIST": {}, "DELETE": {}}}, )"
       R"("bytes_fetched": {}, "wall_ms": {:.1f}}})",
       s.data_files_opened, s.data_files_skipped_partition, s.data_files_skipped_bounds, join,
-      deletes, s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, r.get, r.head,
-      r.put, r.list, r.del, r.bytes_read, wall_ms);
+      deletes, s.row_groups_read, s.row_groups_skipped, s.pages_skipped, rejected, spilled, r.get,
+      r.head, r.put, r.list, r.del, r.bytes_read, wall_ms);
 }
 
 }  // namespace floe::bench

@@ -815,14 +815,19 @@ void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
 }
 
 Status HashAggregate::Merge(HashAggregate&& other) {
+  std::vector<uint32_t> tuple(keys_.size());
+  for (int64_t og = 0; og < other.groups_; ++og) MergeGroup(other, og, &tuple);
+  return {};
+}
+
+void HashAggregate::MergeGroup(HashAggregate& other, int64_t og, std::vector<uint32_t>* tuple) {
   const size_t k = keys_.size();
-  std::vector<uint32_t> tuple(k);
-  for (int64_t og = 0; og < other.groups_; ++og) {
+  {
     for (size_t i = 0; i < k; ++i) {
-      tuple[i] = dicts_[i].InternValue(
+      (*tuple)[i] = dicts_[i].InternValue(
           other.dicts_[i].value(other.codes_[static_cast<size_t>(og) * k + i]));
     }
-    int32_t g = k == 0 ? 0 : GroupOfCodes(tuple.data());
+    int32_t g = k == 0 ? 0 : GroupOfCodes(tuple->data());
     for (size_t a = 0; a < aggregates_.size(); ++a) {
       State& s = state(g, a);
       State& o = other.state(static_cast<int32_t>(og), a);
@@ -859,7 +864,6 @@ Status HashAggregate::Merge(HashAggregate&& other) {
       }
     }
   }
-  return {};
 }
 
 namespace {
@@ -1104,6 +1108,58 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
   out.num_rows = n;
   out.schema = schema;
   return out;
+}
+
+// What a memory budget counts (spilling_aggregate.h): the tables' and states' storage, each key
+// value's bytes, and the values COUNT(DISTINCT) and the value-keeping functions hold, counted by
+// number (a string past the small-string buffer is under-counted there).
+size_t KeyDict::EstimatedBytes() const {
+  size_t n = int_slots_.capacity() * sizeof(IntSlot) + slots_.capacity() * sizeof(uint32_t) +
+             ints_.capacity() * sizeof(int64_t) +
+             bytes_.capacity() * sizeof(std::string) + values_.capacity() * sizeof(Value) +
+             dictionary_codes_.capacity() * sizeof(uint32_t);
+  // A key past the small-string buffer: its hashed bytes and its Value's string, each on the heap.
+  size_t heap = 0;
+  for (const auto& b : bytes_) heap += b.capacity() > 15 ? b.capacity() + 1 : 0;
+  return n + 2 * heap;
+}
+
+int64_t HashAggregate::EstimatedBytes() const {
+  size_t n = states_.capacity() * sizeof(State) + codes_.capacity() * sizeof(uint32_t) +
+             by_code_.capacity() * sizeof(int32_t) + table_.capacity() * sizeof(int32_t) +
+             packed_.capacity() * sizeof(uint64_t) + dense_.capacity() * sizeof(int32_t);
+  for (const auto& d : dicts_) n += d.EstimatedBytes();
+  // Which aggregates allocate a group's Kept: DISTINCT, the functions after kMax, and MIN/MAX
+  // of anything but integers.
+  bool keeps = false;
+  for (const auto& a : aggregates_) {
+    const bool integer_best = (a.fn == AggFn::kMin || a.fn == AggFn::kMax) && a.arg &&
+                              IntegerValued(a.arg->type.id);
+    keeps = keeps || a.distinct || a.fn > AggFn::kMax ||
+            ((a.fn == AggFn::kMin || a.fn == AggFn::kMax) && !integer_best);
+  }
+  if (keeps) {
+    for (const State& s : states_) {
+      if (!s.kept) continue;
+      const Kept& k = *s.kept;
+      n += sizeof(Kept) + k.distinct.size() * 64 + k.distinct.bucket_count() * sizeof(void*) +
+           k.values.capacity() * sizeof(Value) + k.orders.capacity() * sizeof(std::vector<Value>);
+      if (k.best.v.index() == 4) n += k.best.s().capacity();
+      for (const auto& o : k.orders) n += o.capacity() * sizeof(Value);
+    }
+  }
+  return static_cast<int64_t>(n);
+}
+
+void HashAggregate::SplitInto(const std::function<uint32_t(const std::vector<Value>&)>& part_of,
+                              std::vector<std::unique_ptr<HashAggregate>>* parts) {
+  const size_t k = keys_.size();
+  std::vector<Value> key(k);
+  std::vector<uint32_t> tuple(k);
+  for (int64_t g = 0; g < groups_; ++g) {
+    for (size_t i = 0; i < k; ++i) key[i] = dicts_[i].value(codes_[static_cast<size_t>(g) * k + i]);
+    (*parts)[part_of(key)]->MergeGroup(*this, g, &tuple);
+  }
 }
 
 }  // namespace floe::exec

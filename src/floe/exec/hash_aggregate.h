@@ -6,6 +6,7 @@
 // merge into one (Merge), so a scan's workers each aggregate their own batches. Not thread-safe.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -85,6 +86,7 @@ class KeyDict {
   // g < n (code 0: NULL).
   Result<columnar::ColumnPtr> Values(const DataType& type, const std::vector<uint32_t>& codes,
                                      size_t n, size_t stride, size_t offset) const;
+  size_t EstimatedBytes() const;
 
  private:
   enum class Kind { kInt64, kInt32, kBytes, kGeneric };
@@ -119,6 +121,12 @@ class HashAggregate {
   // One row per group: the keys, then the aggregates. Without keys there is exactly one row.
   Result<columnar::RecordBatch> Finish();
   int64_t groups() const { return groups_; }
+  // Roughly the bytes the groups' keys and states hold (a memory budget's estimate).
+  int64_t EstimatedBytes() const;
+  // Moves every group to the aggregate `part_of` its key values picks among `parts` (empty
+  // aggregates of the same keys and aggregates), as Merge would; this one is spent after.
+  void SplitInto(const std::function<uint32_t(const std::vector<Value>&)>& part_of,
+                 std::vector<std::unique_ptr<HashAggregate>>* parts);
   // For one set of GROUP BY GROUPING SETS / ROLLUP / CUBE: which of the query's keys (by index)
   // this aggregate's keys leave out, for GROUPING().
   void SetAbsentKeys(std::vector<bool> absent) { absent_keys_ = std::move(absent); }
@@ -172,6 +180,8 @@ class HashAggregate {
   Status UpdateKept(State& s, const Aggregate& a, const Inputs& in, int64_t r);
   Status UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups, int64_t rows);
   static void MergeState(const Aggregate& a, State& s, State& o);
+  // Folds group `og` of `other` into this one's group of the same keys (`tuple`: scratch).
+  void MergeGroup(HashAggregate& other, int64_t og, std::vector<uint32_t>* tuple);
   Result<Value> FinishKept(const Aggregate& a, State& s) const;
 
   std::vector<ExprPtr> keys_;

@@ -913,6 +913,17 @@ Result<ExprPtr> Binder::BindFunc(const ast::Expr& b, Scope scope) {
     return Fail(loc, ErrorKind::kInvalidInput, fmt::format("{} is not an aggregate", name));
   }
   const std::vector<ast::ExprPtr>& jargs = b.args;
+  if (name == "current_setting" && resolver_.current_setting) {
+    // DuckDB's and Postgres's: a setting's value, a constant of the statement.
+    if (jargs.size() != 1 || jargs[0]->kind != Kind::kConst ||
+        jargs[0]->constant.kind != ast::Const::Kind::kString) {
+      return Fail(loc, ErrorKind::kInvalidInput,
+                  "current_setting takes one constant setting name, e.g. 'memory_limit'");
+    }
+    auto value = resolver_.current_setting(jargs[0]->constant.text);
+    if (!value) return Fail(jargs[0]->location, value.error().kind, value.error().message);
+    return exec::Constant(exec::Value::Str(std::move(*value)), columnar::String());
+  }
   const exec::FunctionLookup found = exec::FindFunction(name);
   const exec::ScalarFunction* fn = found.function;  // may turn into its without_unit entry
   // date_trunc / extract / date_part take their unit as a string constant.

@@ -31,6 +31,9 @@ struct TableResolver {
       table_function;
   // Rows of information_schema.NAME (tables, columns, schemata); unset: there is none.
   std::function<Result<columnar::RecordBatch>(std::string_view)> read_information_schema;
+  // current_setting('NAME'): the value a setting has for the statement (as floe_settings()
+  // shows it); unset: the function is unknown.
+  std::function<Result<std::string>(std::string_view)> current_setting;
 
   // Whether `names` (a FROM's dotted name) is a metadata table (ns.t.files) or an
   // information_schema view: rows the resolver makes, not a table scan.

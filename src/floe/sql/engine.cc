@@ -223,6 +223,13 @@ TableResolver Engine::MakeResolver(const QueryOptions& options) {
   resolver.read_information_schema = [this](std::string_view name) {
     return ReadInformationSchema(warehouse_, name);
   };
+  resolver.current_setting = [options](std::string_view name) -> Result<std::string> {
+    const SettingDef* d = FindSetting(name);
+    if (d == nullptr) {
+      return InvalidInput("unknown setting '{}' (SELECT * FROM floe_settings() lists them)", name);
+    }
+    return d->get(options);
+  };
   return resolver;
 }
 

@@ -390,6 +390,10 @@ std::vector<std::string> ExplainRun(const QueryResult& r, double wall_ms) {
                               s.delete_files_opened.value(), s.delete_requests.value(),
                               Bytes(s.delete_bytes_fetched), s.rows_deleted.value()));
   }
+  if (s.spilled_bytes > 0) {
+    out.push_back(fmt::format("  spilled past memory_limit: {} in {} files", Bytes(s.spilled_bytes),
+                              s.spill_partitions.value()));
+  }
   int64_t rows = 0;
   for (const auto& b : r.batches) rows += b.num_rows;
   out.push_back(fmt::format("  rows: {} decoded, {} from the scans, {} in the answer; {:.1f} ms",

@@ -7,6 +7,7 @@
 
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
+#include "floe/exec/grace_hash_join.h"
 #include "floe/exec/hash_join.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/scan.h"
@@ -110,7 +111,11 @@ class JoinRun {
  private:
   Result<double> Estimate(const JoinNode& n);
   Result<RecordBatch> RelationRows(const JoinNode& n);
-  Result<RecordBatch> Materialize(const Step& s, const Pruning& pruning);
+  Result<RecordBatch> Materialize(const Step& s, const Pruning& pruning,
+                                  exec::MemoryReservation* held = nullptr,
+                                  std::unique_ptr<exec::GraceHashJoin>* grace = nullptr,
+                                  const Step* join = nullptr);
+  std::unique_ptr<exec::GraceHashJoin> NewGraceJoin(const Step& j) const;
   void FlattenInner(const JoinNode& n, std::vector<const JoinNode*>* inputs,
                     std::vector<exec::ExprPtr>* conditions) const;
   Status SplitConditions(const std::vector<exec::ExprPtr>& conditions, Step* join) const;
@@ -620,11 +625,63 @@ Result<RecordBatch> JoinRun::NullExtended(const RecordBatch& kept, const std::ve
   return out;
 }
 
-Result<RecordBatch> JoinRun::Materialize(const Step& s, const Pruning& pruning) {
+// A build row's share of the hash table beside its values (chain link, map node, bucket).
+constexpr int64_t kTableRowBytes = 64;
+
+std::unique_ptr<exec::GraceHashJoin> JoinRun::NewGraceJoin(const Step& j) const {
+  exec::GraceJoinSpec spec;
+  switch (j.kind) {
+    case JoinNode::Kind::kLeft:
+      spec.type = exec::JoinType::kLeft;
+      break;
+    case JoinNode::Kind::kFull:
+      spec.type = exec::JoinType::kFull;
+      break;
+    case JoinNode::Kind::kSemi:
+      spec.type = exec::JoinType::kSemi;
+      break;
+    case JoinNode::Kind::kAnti:
+      spec.type = exec::JoinType::kAnti;
+      break;
+    default:
+      spec.type = exec::JoinType::kInner;
+      break;
+  }
+  spec.null_aware = j.null_aware;
+  spec.probe_keys = j.probe_keys;
+  spec.build_keys = j.build_keys;
+  spec.residual = j.residual;
+  spec.slot_types = plan_.slot_types;
+  spec.probe_slots = j.probe->slots;
+  spec.build_slots = j.build->slots;
+  return std::make_unique<exec::GraceHashJoin>(std::move(spec), ctx_.budget, ctx_.spill);
+}
+
+// With `held`, the build side of `join`: its rows (and the hash table to come) are counted
+// against the memory budget, and once they pass it -- for a join with equi-keys, when a spill
+// directory is set -- they go to a grace hash join (`grace`) instead, leaving no rows here.
+Result<RecordBatch> JoinRun::Materialize(const Step& s, const Pruning& pruning,
+                                         exec::MemoryReservation* held,
+                                         std::unique_ptr<exec::GraceHashJoin>* grace,
+                                         const Step* join) {
   std::mutex mu;
   std::vector<RecordBatch> parts;
+  const bool can_spill = held != nullptr && ctx_.spill != nullptr && join != nullptr &&
+                         !join->build_keys.empty() &&
+                         !(join->build->relation != nullptr && join->build->relation->single_row);
   FLOE_RETURN_IF_ERROR(Produce(s, pruning, [&](int, RecordBatch b) -> Status {
     std::lock_guard lock(mu);
+    if (can_spill && *grace) return (*grace)->AddBuild(b);
+    if (held != nullptr) {
+      held->Grow(exec::BatchBytes(b) + b.num_rows * kTableRowBytes);
+      if (can_spill && held->Exceeded()) {
+        *grace = NewGraceJoin(*join);
+        for (const auto& p : parts) FLOE_RETURN_IF_ERROR((*grace)->AddBuild(p));
+        parts.clear();
+        held->Set(0);
+        return (*grace)->AddBuild(b);
+      }
+    }
     parts.push_back(std::move(b));
     return {};
   }));
@@ -747,7 +804,16 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
       !(j.build->relation != nullptr && j.build->relation->single_row)) {
     return ProduceSemiByKeptSide(j, pruning, consume);
   }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch build, Materialize(*j.build, pruning));
+  exec::MemoryReservation held(ctx_.budget);
+  std::unique_ptr<exec::GraceHashJoin> grace;
+  FLOE_ASSIGN_OR_RETURN(RecordBatch build, Materialize(*j.build, pruning, &held, &grace, &j));
+  if (grace) {
+    // The build side passed the memory budget: both sides partitioned to disk, joined a
+    // partition at a time (no pruning of the probe side by the build's keys).
+    FLOE_RETURN_IF_ERROR(Produce(*j.probe, pruning,
+                                 [&](int, RecordBatch b) -> Status { return grace->AddProbe(b); }));
+    return grace->Finish([&](RecordBatch b) { return Emit(j, 0, std::move(b), consume); });
+  }
   if (j.build->relation != nullptr && j.build->relation->single_row && build.num_rows > 1) {
     return InvalidInput("a subquery used as a value gave {} rows, not at most one", build.num_rows);
   }

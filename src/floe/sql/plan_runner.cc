@@ -5,9 +5,11 @@
 
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
+#include "floe/exec/external_sort.h"
 #include "floe/exec/filter.h"
 #include "floe/exec/hash_aggregate.h"
 #include "floe/exec/sort.h"
+#include "floe/exec/spilling_aggregate.h"
 #include "floe/exec/table_scan.h"
 #include "floe/iceberg/scan.h"
 #include "floe/sql/join_runner.h"
@@ -62,6 +64,12 @@ struct Stream {
 struct WorkerState {
   Stream* stream = nullptr;  // set when rows stream to a sink
   std::unique_ptr<exec::HashAggregate> aggregate;
+  // GROUP BY (no grouping sets): the aggregate every worker feeds, spilling past the budget.
+  exec::SpillingAggregate* grouped = nullptr;
+  int index = 0;  // this worker's
+  // ORDER BY without LIMIT: the sort every worker feeds (under `external_mu`).
+  exec::ExternalSort* external = nullptr;
+  std::mutex* external_mu = nullptr;
   // GROUPING SETS / ROLLUP / CUBE: one aggregate per set, of that set's keys.
   std::vector<std::unique_ptr<exec::HashAggregate>> set_aggregates;
   std::unique_ptr<exec::Sort> sort;
@@ -87,6 +95,10 @@ Status ProjectInto(const LogicalPlan& plan, const RecordBatch& in, WorkerState* 
   if (out.num_rows == 0) return {};
   if (w->stream) return w->stream->Deliver(std::move(out));
   if (w->sort) return w->sort->Consume(out);
+  if (w->external) {
+    std::lock_guard lock(*w->external_mu);
+    return w->external->Consume(out);
+  }
   w->row_count += out.num_rows;
   w->rows.push_back(std::move(out));
   return {};
@@ -103,6 +115,7 @@ Status ConsumeSource(const LogicalPlan& plan, RecordBatch batch, WorkerState* w)
     w->rows.push_back(std::move(batch));
     return {};
   }
+  if (w->grouped) return w->grouped->Consume(w->index, batch);
   if (w->aggregate) return w->aggregate->Consume(batch);
   if (!w->set_aggregates.empty()) {
     for (auto& a : w->set_aggregates) FLOE_RETURN_IF_ERROR(a->Consume(batch));
@@ -288,18 +301,39 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
     stream.to_skip = plan.offset;
     stream.to_take = plan.limit;
   }
-  auto new_worker = [&] {
+  // ORDER BY without LIMIT sorts every row: on disk past the memory budget. Rows without an
+  // aggregate or window go to it as the workers project them.
+  std::unique_ptr<exec::ExternalSort> external;
+  std::mutex external_mu;
+  if (!plan.order.empty() && plan.limit < 0) {
+    external = std::make_unique<exec::ExternalSort>(plan.order, plan.offset, ctx.budget, ctx.spill);
+  }
+  std::unique_ptr<exec::SpillingAggregate> grouped_aggregate;
+  auto new_worker = [&](int index) {
     WorkerState w = NewWorker(plan);
     if (streaming) w.stream = &stream;
+    if (w.aggregate && grouped_aggregate) {
+      w.aggregate.reset();
+      w.grouped = grouped_aggregate.get();
+      w.index = index;
+    }
+    if (external && !plan.aggregate && plan.windows.empty()) {
+      w.external = external.get();
+      w.external_mu = &external_mu;
+    }
     return w;
   };
   if (counted) {
-    workers.push_back(new_worker());
+    workers.push_back(new_worker(0));
   } else {
     const bool parallel =
         plan.source == LogicalPlan::Source::kTable || plan.source == LogicalPlan::Source::kJoin;
     const int nworkers = parallel ? SourceWorkers(ctx) : 1;
-    for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker());
+    if (plan.aggregate && plan.grouping_sets.empty()) {
+      grouped_aggregate = std::make_unique<exec::SpillingAggregate>(
+          plan.group_keys, plan.aggregates, nworkers, ctx.budget, ctx.spill);
+    }
+    for (int i = 0; i < nworkers; ++i) workers.push_back(new_worker(i));
     FLOE_RETURN_IF_ERROR(ProduceSource(
         plan, ctx, nullptr, &result.stats,
         [&](int w, RecordBatch b) { return ConsumeSource(plan, std::move(b), &workers[w]); }));
@@ -308,7 +342,7 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
   // Merge the workers.
   std::vector<RecordBatch> projected;
   std::unique_ptr<exec::Sort> sort;
-  if (!plan.order.empty()) {
+  if (!plan.order.empty() && !external) {
     sort = std::make_unique<exec::Sort>(plan.order, plan.limit, plan.offset);
   }
   if (plan.aggregate) {
@@ -326,6 +360,9 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
         sets.push_back(ExpandGroupingSet(plan, plan.grouping_sets[s], part));
       }
       FLOE_ASSIGN_OR_RETURN(grouped, columnar::Concatenate(sets));
+    } else if (grouped_aggregate) {
+      FLOE_ASSIGN_OR_RETURN(grouped, grouped_aggregate->Finish());
+      grouped_aggregate.reset();
     } else {
       exec::HashAggregate& total = *workers[0].aggregate;
       for (size_t i = 1; i < workers.size(); ++i) {
@@ -370,7 +407,40 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
     }
   }
   columnar::SchemaPtr schema = OutputSchema(plan, sample);
-  if (sort) {
+  // The outputs of a batch of projected rows (the hidden ORDER BY columns dropped), named.
+  auto named = [&](const RecordBatch& b) {
+    auto out_schema = std::make_shared<columnar::Schema>();
+    RecordBatch out;
+    out.num_rows = b.num_rows;
+    for (size_t i = 0; i < plan.outputs.size(); ++i) {
+      out.columns.push_back(b.columns[i]);
+      out_schema->fields.push_back({plan.names[i], b.columns[i]->type});
+    }
+    out.schema = out_schema;
+    return out;
+  };
+  if (external) {
+    for (const auto& b : projected) FLOE_RETURN_IF_ERROR(external->Consume(b));
+    projected.clear();
+    if (sink != nullptr && !streaming && external->spilled()) {
+      // Sorted from disk: the rows go out as they are merged, never all in memory.
+      bool first = true;
+      FLOE_RETURN_IF_ERROR(external->Finish(schema, [&](RecordBatch b) -> Status {
+        RecordBatch out = named(b);
+        if (first) result.schema = out.schema;
+        first = false;
+        if (out.num_rows > 0) return (*sink)(out);
+        return {};
+      }));
+      return result;
+    }
+    std::vector<RecordBatch> parts;
+    FLOE_RETURN_IF_ERROR(external->Finish(schema, [&](RecordBatch b) -> Status {
+      parts.push_back(std::move(b));
+      return {};
+    }));
+    FLOE_ASSIGN_OR_RETURN(final_batch, columnar::Concatenate(parts));
+  } else if (sort) {
     for (const auto& b : projected) {
       FLOE_RETURN_IF_ERROR(sort->Consume(b));
     }
@@ -404,15 +474,8 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
     result.schema = names;
     return result;
   }
-  auto out_schema = std::make_shared<columnar::Schema>();
-  RecordBatch out;
-  out.num_rows = final_batch.num_rows;
-  for (size_t i = 0; i < plan.outputs.size(); ++i) {
-    out.columns.push_back(final_batch.columns[i]);
-    out_schema->fields.push_back({plan.names[i], final_batch.columns[i]->type});
-  }
-  out.schema = out_schema;
-  result.schema = out_schema;
+  RecordBatch out = named(final_batch);
+  result.schema = out.schema;
   if (sink != nullptr) {
     if (out.num_rows > 0) FLOE_RETURN_IF_ERROR((*sink)(out));
   } else {
@@ -458,7 +521,18 @@ Result<QueryResult> RunPlan(const LogicalPlan& plan, iceberg::Warehouse& wh,
   RunContext ctx;
   ctx.wh = &wh;
   ctx.options = &options;
-  return RunPlanIn(plan, ctx, options.sink ? &options.sink : nullptr);
+  exec::MemoryBudget budget(options.memory_limit > 0 ? options.memory_limit
+                                                     : exec::PhysicalMemoryShare(80));
+  // Removed, with whatever was spilled, when the statement ends (an error included).
+  exec::SpillDirectory spill(options.temp_directory);
+  ctx.budget = &budget;
+  ctx.spill = &spill;
+  auto r = RunPlanIn(plan, ctx, options.sink ? &options.sink : nullptr);
+  if (r) {
+    r->stats.spilled_bytes += spill.bytes_written;
+    r->stats.spill_partitions += spill.files;
+  }
+  return r;
 }
 
 }  // namespace floe::sql

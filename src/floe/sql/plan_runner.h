@@ -10,6 +10,8 @@
 #include <mutex>
 
 #include "floe/base/result.h"
+#include "floe/exec/memory_budget.h"
+#include "floe/exec/spill_file.h"
 #include "floe/iceberg/warehouse.h"
 #include "floe/sql/logical_plan.h"
 #include "floe/sql/query.h"
@@ -26,6 +28,10 @@ struct RunContext {
   const QueryOptions* options = nullptr;
   std::mutex mu;
   std::map<const LogicalPlan*, columnar::RecordBatch> shared;  // a CTE's rows, by its plan
+  // SET memory_limit and temp_directory: what joins, aggregates and sorts may hold, and where
+  // they spill past it (null: no limit, no spilling).
+  exec::MemoryBudget* budget = nullptr;
+  exec::SpillDirectory* spill = nullptr;
 };
 
 // Receives a plan's batches from worker `worker` (0 <= worker < SourceWorkers); workers call it

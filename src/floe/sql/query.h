@@ -38,6 +38,11 @@ struct QueryOptions {
   // Asked as table scans read, from their threads: true stops the statement with a kCancelled
   // error (the shell's Ctrl-C). Unset: never.
   std::function<bool()> cancelled;
+  // SET memory_limit: the bytes a statement's joins, aggregates and sorts may hold before they
+  // spill to temp_directory (exec/memory_budget.h); 0: 80% of the machine's memory.
+  int64_t memory_limit = 0;
+  // SET temp_directory: where they spill; empty: a fresh directory under $TMPDIR (else /tmp).
+  std::string temp_directory;
 };
 
 struct QueryResult {

@@ -9,6 +9,7 @@
 
 #include "floe/bench/worksheet.h"  // ParseSize
 #include "floe/columnar/column_builder.h"
+#include "floe/exec/memory_budget.h"
 #include "floe/iceberg/runtime.h"
 #include "floe/sql/query.h"
 
@@ -31,9 +32,10 @@ SettingDef Def(std::string_view name, SettingType type, double min, double max,
                std::vector<std::string_view> choices, std::string_view description,
                void (*apply)(const SettingValue&, QueryOptions*),
                std::string (*get)(const QueryOptions&)) {
-  // The caches belong to the warehouse's runtime, not to a statement over one table; the trace
-  // to the session.
-  const bool runtime_wide = name.ends_with("-cache-bytes") || name == "trace";
+  // The caches belong to the warehouse's runtime, not to a statement over one table; the trace,
+  // the memory limit and the spill directory to the session.
+  const bool runtime_wide = name.ends_with("-cache-bytes") || name == "trace" ||
+                            name == "memory_limit" || name == "temp_directory";
   return {name, type, min, max, std::move(choices), description, apply, get, runtime_wide};
 }
 
@@ -130,6 +132,19 @@ std::vector<SettingDef> MakeSettings() {
                                         : iceberg::RuntimeOptions{}.metadata_cache_bytes);
       }));
   s.push_back(Def(
+      "memory_limit", T::kSize, 1 << 20, kMaxBytes * 1024, {},
+      "Bytes a statement's joins, aggregates and sorts hold before they spill to temp_directory "
+      "(also 'N%' of RAM; default 80% of RAM)",
+      [](V v, O o) { o->memory_limit = v.integer; },
+      [](C o) {
+        return Int(o.memory_limit > 0 ? o.memory_limit : exec::PhysicalMemoryShare(80));
+      }));
+  s.push_back(Def(
+      "temp_directory", T::kText, 0, 0, {},
+      "Directory joins, aggregates and sorts past memory_limit spill to ('' = a fresh one "
+      "under $TMPDIR or /tmp, removed after the statement)",
+      [](V v, O o) { o->temp_directory = v.text; }, [](C o) { return o.temp_directory; }));
+  s.push_back(Def(
       "trace", T::kText, 0, 0, {},
       "File each statement's store requests are appended to, a JSON line each ('' = off; "
       "floe trace summarize FILE groups them)",
@@ -209,7 +224,8 @@ std::string SettingRange(const SettingDef& d) {
     case SettingType::kBool:
       return "true|false";
     case SettingType::kText:
-      return "a file path, or '' (off)";
+      return d.name == "temp_directory" ? "a directory, or '' (a fresh one)"
+                                        : "a file path, or '' (off)";
     case SettingType::kChoice: {
       std::string out;
       for (auto c : d.choices) out += (out.empty() ? "" : "|") + std::string(c);
@@ -270,6 +286,21 @@ Result<SettingValue> ParseSettingValue(const SettingDef& d, std::string_view raw
     case SettingType::kInt:
     case SettingType::kSize: {
       int64_t x = 0;
+      if (d.name == "memory_limit" && text.ends_with('%')) {
+        // A share of the machine's memory, as DuckDB's memory_limit takes it.
+        std::string pct(text.substr(0, text.size() - 1));
+        char* end = nullptr;
+        const double share = pct.empty() ? 0 : std::strtod(pct.c_str(), &end);
+        if (pct.empty() || end != pct.c_str() + pct.size() || !(share > 0 && share <= 100)) {
+          return bad("is not a share of memory (e.g. 50%)");
+        }
+        text = {};
+        x = exec::PhysicalMemoryShare(share);
+        if (x < d.min) return bad(fmt::format("is out of range ({})", SettingRange(d)));
+        v.integer = x;
+        v.text = Int(x);
+        return v;
+      }
       auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
       if (text.empty() || ec != std::errc() || p != text.data() + text.size()) {
         if (d.type == SettingType::kInt || ec == std::errc::result_out_of_range) {
