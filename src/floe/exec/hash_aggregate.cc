@@ -1115,9 +1115,8 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
 // number (a string past the small-string buffer is under-counted there).
 size_t KeyDict::EstimatedBytes() const {
   size_t n = int_slots_.capacity() * sizeof(IntSlot) + slots_.capacity() * sizeof(uint32_t) +
-             ints_.capacity() * sizeof(int64_t) +
-             bytes_.capacity() * sizeof(std::string) + values_.capacity() * sizeof(Value) +
-             dictionary_codes_.capacity() * sizeof(uint32_t);
+             ints_.capacity() * sizeof(int64_t) + bytes_.capacity() * sizeof(std::string) +
+             values_.capacity() * sizeof(Value) + dictionary_codes_.capacity() * sizeof(uint32_t);
   // A key past the small-string buffer: its hashed bytes and its Value's string, each on the heap.
   size_t heap = 0;
   for (const auto& b : bytes_) heap += b.capacity() > 15 ? b.capacity() + 1 : 0;
@@ -1133,8 +1132,8 @@ int64_t HashAggregate::EstimatedBytes() const {
   // of anything but integers.
   bool keeps = false;
   for (const auto& a : aggregates_) {
-    const bool integer_best = (a.fn == AggFn::kMin || a.fn == AggFn::kMax) && a.arg &&
-                              IntegerValued(a.arg->type.id);
+    const bool integer_best =
+        (a.fn == AggFn::kMin || a.fn == AggFn::kMax) && a.arg && IntegerValued(a.arg->type.id);
     keeps = keeps || a.distinct || a.fn > AggFn::kMax ||
             ((a.fn == AggFn::kMin || a.fn == AggFn::kMax) && !integer_best);
   }
