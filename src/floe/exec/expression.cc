@@ -539,22 +539,7 @@ Result<Value> Arith(Fn fn, const DataType& type, const Value& a, const Value& b)
   return Internal("bad arithmetic");
 }
 
-bool CompareResult(Fn fn, int c) {
-  switch (fn) {
-    case Fn::kEq:
-      return c == 0;
-    case Fn::kNotEq:
-      return c != 0;
-    case Fn::kLt:
-      return c < 0;
-    case Fn::kLtEq:
-      return c <= 0;
-    case Fn::kGt:
-      return c > 0;
-    default:
-      return c >= 0;
-  }
-}
+using internal::CompareResult;
 
 // One row of a call, from its argument values.
 Result<Value> EvalScalar(const Expr& e, const std::vector<Value>& a) {

@@ -45,6 +45,8 @@ Result<ColumnPtr> RowKernel(const Expr& e, const std::vector<ColumnPtr>& cols, i
 // decimal comparisons from their arguments' columns. Both give a null ColumnPtr where they do not
 // apply.
 bool TakesConstantArgs(const Expr& e);
+// Whether a comparison's sign (CompareValues': -1, 0, 1) satisfies comparison `fn`.
+bool CompareResult(Fn fn, int sign);
 Result<ColumnPtr> ConstantArgsKernel(const Expr& e, const columnar::Column& first);
 Result<ColumnPtr> TypedKernel(const Expr& e, const std::vector<ColumnPtr>& cols);
 // The type a cast node converts to: its own, or the narrower integer named in its text.

@@ -45,6 +45,25 @@ ColumnPtr BoolColumn(int64_t n, int64_t nulls, Valid valid, Bit bit) {
   return c;
 }
 
+// `hit(i)` for each row of `a` as a Boolean column, NULL where `a` is; with `null_otherwise`
+// (IN with a NULL in its list) also NULL where the row does not hit.
+template <typename Hit>
+ColumnPtr HitColumn(const Column& a, bool null_otherwise, Hit hit) {
+  const int64_t n = a.length;
+  if (!null_otherwise) {
+    return BoolColumn(
+        n, a.null_count, [&](int64_t i) { return a.IsValid(i); }, hit);
+  }
+  std::vector<uint8_t> hits(static_cast<size_t>(n), 0);
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    hits[i] = a.IsValid(i) && hit(i) ? 1 : 0;
+    nulls += hits[i] ? 0 : 1;
+  }
+  return BoolColumn(
+      n, nulls, [&](int64_t i) { return hits[i] != 0; }, [](int64_t) { return true; });
+}
+
 // A Boolean per row of string column `a` from `test` of its bytes: once per dictionary entry when
 // the column carries its dictionary. NULL where `a` is NULL, or where the row is not true and
 // `null_otherwise` (IN with a NULL in its list).
@@ -66,19 +85,7 @@ ColumnPtr StringTest(const Column& a, bool null_otherwise, Test test) {
     }
     return test(a.BytesAt(i));
   };
-  if (!null_otherwise) {
-    return BoolColumn(
-        n, a.null_count, [&](int64_t i) { return a.IsValid(i); }, hit);
-  }
-  // True where it hits, NULL elsewhere.
-  std::vector<uint8_t> hits(static_cast<size_t>(n), 0);
-  int64_t nulls = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    hits[i] = a.IsValid(i) && hit(i) ? 1 : 0;
-    nulls += hits[i] ? 0 : 1;
-  }
-  return BoolColumn(
-      n, nulls, [&](int64_t i) { return hits[i] != 0; }, [](int64_t) { return true; });
+  return HitColumn(a, null_otherwise, hit);
 }
 
 // LIKE's pattern compiled: when it has no '_' and no escape, the pieces between its '%'s.
@@ -150,7 +157,6 @@ Result<ColumnPtr> InConstants(const Expr& e, const Column& a) {
     }
     if (!(e.args[i]->type == a.type)) return ColumnPtr{};
   }
-  const int64_t n = a.length;
   if (IsStringLike(t)) {
     std::unordered_set<std::string_view> set;
     for (size_t i = 1; i < e.args.size(); ++i) {
@@ -174,18 +180,7 @@ Result<ColumnPtr> InConstants(const Expr& e, const Column& a) {
       return t == TypeId::kDate32 ? a.Values<int32_t>()[i] : a.Values<int64_t>()[i];
     };
     auto hit = [&](int64_t i) { return std::binary_search(set.begin(), set.end(), value(i)); };
-    if (!has_null) {
-      return BoolColumn(
-          n, a.null_count, [&](int64_t i) { return a.IsValid(i); }, hit);
-    }
-    std::vector<uint8_t> hits(static_cast<size_t>(n), 0);
-    int64_t nulls = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      hits[i] = a.IsValid(i) && hit(i) ? 1 : 0;
-      nulls += hits[i] ? 0 : 1;
-    }
-    return BoolColumn(
-        n, nulls, [&](int64_t i) { return hits[i] != 0; }, [](int64_t) { return true; });
+    return HitColumn(a, has_null, hit);
   }
   return ColumnPtr{};
 }
@@ -341,46 +336,12 @@ Result<ColumnPtr> CompareDecimals(const Expr& e, const Column& a, const Column& 
     sign[i] = x < y ? -1 : x > y ? 1 : 0;
   }
   const Fn fn = e.fn;
-  auto holds = [fn](int c) {
-    switch (fn) {
-      case Fn::kEq:
-        return c == 0;
-      case Fn::kNotEq:
-        return c != 0;
-      case Fn::kLt:
-        return c < 0;
-      case Fn::kLtEq:
-        return c <= 0;
-      case Fn::kGt:
-        return c > 0;
-      default:
-        return c >= 0;
-    }
-  };
   return BoolColumn(
       n, nulls, [&](int64_t i) { return a.IsValid(i) && b.IsValid(i); },
-      [&](int64_t i) { return holds(sign[i]); });
+      [&](int64_t i) { return CompareResult(fn, sign[i]); });
 }
 
 bool IsComparisonFn(Fn fn) { return fn >= Fn::kEq && fn <= Fn::kGtEq; }
-
-// Whether CompareValues' sign `c` satisfies comparison `fn`.
-bool Holds(Fn fn, int c) {
-  switch (fn) {
-    case Fn::kEq:
-      return c == 0;
-    case Fn::kNotEq:
-      return c != 0;
-    case Fn::kLt:
-      return c < 0;
-    case Fn::kLtEq:
-      return c <= 0;
-    case Fn::kGt:
-      return c > 0;
-    default:
-      return c >= 0;
-  }
-}
 
 // A Boolean column of n rows from `test(i)`, a byte of results at a time without branches; NULL
 // where `a` is.
@@ -448,7 +409,7 @@ Result<ColumnPtr> CompareConstant(const Expr& e, const Column& a) {
     const Fn fn = e.fn;
     return Bits(a, [x, y, fn](int64_t i) {
       const int c = std::isnan(x[i]) ? 1 : x[i] < y ? -1 : x[i] > y ? 1 : 0;
-      return Holds(fn, c);
+      return CompareResult(fn, c);
     });
   }
   if (t == TypeId::kDecimal128 && v.v.index() == 5) {
@@ -456,7 +417,7 @@ Result<ColumnPtr> CompareConstant(const Expr& e, const Column& a) {
     const Fn fn = e.fn;
     return Bits(a, [&a, y, fn](int64_t i) {
       const __int128 x = Decimal(a, i);
-      return Holds(fn, x < y ? -1 : x > y ? 1 : 0);
+      return CompareResult(fn, x < y ? -1 : x > y ? 1 : 0);
     });
   }
   if (IsStringLike(t) && v.v.index() == 4) {
@@ -464,13 +425,30 @@ Result<ColumnPtr> CompareConstant(const Expr& e, const Column& a) {
     const Fn fn = e.fn;
     return StringTest(a, false, [y, fn](std::string_view x) {
       const int c = x.compare(y);
-      return Holds(fn, c < 0 ? -1 : c > 0 ? 1 : 0);
+      return CompareResult(fn, c < 0 ? -1 : c > 0 ? 1 : 0);
     });
   }
   return ColumnPtr{};
 }
 
 }  // namespace
+
+bool CompareResult(Fn fn, int sign) {
+  switch (fn) {
+    case Fn::kEq:
+      return sign == 0;
+    case Fn::kNotEq:
+      return sign != 0;
+    case Fn::kLt:
+      return sign < 0;
+    case Fn::kLtEq:
+      return sign <= 0;
+    case Fn::kGt:
+      return sign > 0;
+    default:
+      return sign >= 0;
+  }
+}
 
 bool TakesConstantArgs(const Expr& e) {
   if (IsComparisonFn(e.fn)) {
