@@ -151,7 +151,7 @@ Status GraceHashJoin::JoinPartition(SpillFile& build, SpillFile& probe, int dept
   Side b2, p2;
   FLOE_RETURN_IF_ERROR(OpenSide(&b2, parts, "join-build"));
   FLOE_RETURN_IF_ERROR(OpenSide(&p2, parts, "join-probe"));
-  const auto seed = static_cast<uint64_t>(depth + 1);
+  const uint64_t seed = static_cast<uint64_t>(depth) + 1;
   for (auto [from, to, keys] :
        {std::tuple{&build, &b2, &spec_.build_keys}, std::tuple{&probe, &p2, &spec_.probe_keys}}) {
     FLOE_RETURN_IF_ERROR(from->Rewind());

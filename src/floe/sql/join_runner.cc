@@ -764,7 +764,7 @@ Status JoinRun::ProduceSemiByKeptSide(const Step& j, const Pruning& pruning,
                         exec::JoinHashTable::Build(kept_keys, kept.num_rows));
   std::vector<std::vector<char>> matched(static_cast<size_t>(SourceWorkers(ctx_)));
   for (auto& m : matched) m.assign(static_cast<size_t>(kept.num_rows), 0);
-  FLOE_RETURN_IF_ERROR(Produce(*j.build, pruning, [&](int w, RecordBatch other) -> Status {
+  FLOE_RETURN_IF_ERROR(Produce(*j.build, pruning, [&](int w, const RecordBatch& other) -> Status {
     std::vector<ColumnPtr> keys;
     for (const auto& k : j.build_keys) {
       FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, other));
@@ -810,8 +810,9 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
   if (grace) {
     // The build side passed the memory budget: both sides partitioned to disk, joined a
     // partition at a time (no pruning of the probe side by the build's keys).
-    FLOE_RETURN_IF_ERROR(Produce(*j.probe, pruning,
-                                 [&](int, RecordBatch b) -> Status { return grace->AddProbe(b); }));
+    FLOE_RETURN_IF_ERROR(Produce(*j.probe, pruning, [&](int, const RecordBatch& b) -> Status {
+      return grace->AddProbe(b);
+    }));
     return grace->Finish([&](RecordBatch b) { return Emit(j, 0, std::move(b), consume); });
   }
   if (j.build->relation != nullptr && j.build->relation->single_row && build.num_rows > 1) {

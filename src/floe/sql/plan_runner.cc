@@ -425,7 +425,7 @@ Result<QueryResult> RunPlanIn(const LogicalPlan& plan, RunContext& ctx, const Re
     if (sink != nullptr && !streaming && external->spilled()) {
       // Sorted from disk: the rows go out as they are merged, never all in memory.
       bool first = true;
-      FLOE_RETURN_IF_ERROR(external->Finish(schema, [&](RecordBatch b) -> Status {
+      FLOE_RETURN_IF_ERROR(external->Finish(schema, [&](const RecordBatch& b) -> Status {
         RecordBatch out = named(b);
         if (first) result.schema = out.schema;
         first = false;
