@@ -124,6 +124,41 @@ ColumnPtr BinaryBuilder::Finish() {
   return c;
 }
 
+Result<ColumnPtr> RepeatedBinary(const DataType& type, std::string_view value, int64_t rows) {
+  const auto width = static_cast<int64_t>(value.size());
+  if (width > 0 && rows > static_cast<int64_t>(INT32_MAX) / width) {
+    return InvalidInput("{} column of {} copies of {} bytes passes 2 GiB", type.ToString(), rows,
+                        width);
+  }
+  ByteVector bytes(static_cast<size_t>(rows * width));
+  if (rows > 0 && width > 0) {
+    std::memcpy(bytes.data(), value.data(), value.size());
+    // Each copy doubles what is there.
+    for (size_t have = value.size(); have < bytes.size(); have *= 2) {
+      std::memcpy(bytes.data() + have, bytes.data(), std::min(have, bytes.size() - have));
+    }
+  }
+  ByteVector offsets(static_cast<size_t>(rows + 1) * 4);
+  auto* off = reinterpret_cast<int32_t*>(offsets.data());
+  for (int64_t i = 0; i <= rows; ++i) off[i] = static_cast<int32_t>(i * width);
+  auto entry = std::make_shared<Column>();
+  entry->type = type;
+  entry->length = 1;
+  entry->values = Buffer::Copy(AsBytes(value));
+  std::vector<uint8_t> entry_offsets(8, 0);
+  const auto end = static_cast<int32_t>(width);
+  std::memcpy(entry_offsets.data() + 4, &end, 4);
+  entry->offsets = Buffer(std::move(entry_offsets));
+  auto c = std::make_shared<Column>();
+  c->type = type;
+  c->length = rows;
+  c->values = Buffer(std::move(bytes));
+  c->offsets = Buffer(std::move(offsets));
+  c->dictionary = std::move(entry);
+  c->codes = Buffer(std::vector<uint8_t>(static_cast<size_t>(rows) * 4, 0));
+  return ColumnPtr(std::move(c));
+}
+
 ColumnPtr NullColumn(const DataType& t, int64_t rows) {
   auto out = std::make_shared<Column>();
   out->type = t;

@@ -98,6 +98,11 @@ class BinaryBuilder {
   ValidityBuilder validity_;
 };
 
+// A column of `rows` copies of one string or binary value (not fixed-size), with the one-entry
+// dictionary and all-zero codes that let consumers work once: filled by doubling copies rather
+// than row by row (a scan's `_file` column is the file's path on every row). Fails past 2 GiB.
+Result<ColumnPtr> RepeatedBinary(const DataType& type, std::string_view value, int64_t rows);
+
 // A column of `rows` NULLs of any type, nested ones with the children and offsets their layout
 // needs (empty lists, structs of null fields).
 ColumnPtr NullColumn(const DataType& type, int64_t rows);

@@ -788,16 +788,8 @@ ColumnPtr ConstantFixed(const Value& v, const DataType& type, int64_t n) {
     case TypeId::kString:
     case TypeId::kBinary: {
       if (v.v.index() != 4) return nullptr;
-      const std::string& x = v.s();
-      if (static_cast<double>(x.size()) * static_cast<double>(n) >= 2147483647.0) return nullptr;
-      c->values = x.empty() ? Buffer(std::vector<uint8_t>{}) : Repeated(x.data(), x.size(), n);
-      std::vector<uint8_t> offsets(static_cast<size_t>(n + 1) * 4);
-      for (int64_t i = 0; i <= n; ++i) {
-        const auto o = static_cast<int32_t>(i * static_cast<int64_t>(x.size()));
-        std::memcpy(offsets.data() + i * 4, &o, 4);
-      }
-      c->offsets = Buffer(std::move(offsets));
-      return c;
+      auto repeated = columnar::RepeatedBinary(type, v.s(), n);
+      return repeated ? *repeated : nullptr;  // past 2 GiB: value by value, which says so
     }
     default:
       return nullptr;

@@ -543,9 +543,37 @@ Result<columnar::RecordBatch> WithIdentityValues(columnar::RecordBatch conformed
   return conformed;
 }
 
+// A file's `_file` column: every batch of the file gets slices of one column of its path repeated
+// (grown as batches need), not a copy of the path per row each (a hundred bytes a row, as much as
+// the data itself). Thread-safe: a file's batches may be decoded on several threads.
+class RepeatedPath {
+ public:
+  explicit RepeatedPath(std::string_view path) : path_(path) {}
+
+  Result<columnar::ColumnPtr> Rows(int64_t n) {
+    std::lock_guard lock(mu_);
+    if (whole_ == nullptr || whole_->length < n) {
+      const int64_t grown = whole_ == nullptr ? n : std::max(n, 2 * whole_->length);
+      FLOE_ASSIGN_OR_RETURN(whole_, columnar::RepeatedBinary(columnar::String(), path_, grown));
+    }
+    auto c = std::make_shared<columnar::Column>(*whole_);
+    c->length = n;
+    c->values = whole_->values.Slice(0, static_cast<size_t>(n) * path_.size());
+    c->offsets = whole_->offsets.Slice(0, static_cast<size_t>(n + 1) * 4);
+    c->codes = whole_->codes.Slice(0, static_cast<size_t>(n) * 4);
+    return columnar::ColumnPtr(std::move(c));
+  }
+
+ private:
+  std::mutex mu_;
+  std::string path_;
+  columnar::ColumnPtr whole_;
+};
+
 Result<columnar::RecordBatch> WithMetadata(columnar::RecordBatch data, const Schema& projected,
                                            const FileScanTask& task,
-                                           const columnar::ColumnPtr& positions) {
+                                           const columnar::ColumnPtr& positions,
+                                           RepeatedPath& path) {
   columnar::RecordBatch out;
   out.num_rows = data.num_rows;
   auto schema = std::make_shared<columnar::Schema>();
@@ -553,10 +581,7 @@ Result<columnar::RecordBatch> WithMetadata(columnar::RecordBatch data, const Sch
   for (const NestedField& f : projected.fields()) {
     columnar::ColumnPtr c;
     if (f.id == kFilePathFieldId) {
-      columnar::BinaryBuilder b(columnar::String());
-      for (int64_t i = 0; i < data.num_rows; ++i)
-        FLOE_RETURN_IF_ERROR(b.Append(task.file.file_path));
-      c = b.Finish();
+      FLOE_ASSIGN_OR_RETURN(c, path.Rows(data.num_rows));
     } else if (f.id == kRowPositionFieldId) {
       c = positions;
     } else if (f.id == kSpecIdFieldId) {
@@ -716,6 +741,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     if (ro.mask_may_empty_pages) hints.projected_bytes = -1;
 
     if (shape.positions) ro.position_field = PositionField();
+    RepeatedPath path(task.file.file_path);
     auto sink = [&](columnar::RecordBatch b) -> Status {
       columnar::ColumnPtr positions;
       if (shape.positions) positions = DetachLastColumn(&b);
@@ -734,7 +760,7 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
                                                           shape.data_projected, task, has_ids));
       if (shape.metadata) {
         FLOE_ASSIGN_OR_RETURN(conformed,
-                              WithMetadata(std::move(conformed), projected, task, positions));
+                              WithMetadata(std::move(conformed), projected, task, positions, path));
       }
       std::lock_guard lock(mu);
       if (options.preserve_order && (index != next_to_deliver || !held_batches.empty())) {
