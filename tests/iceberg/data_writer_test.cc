@@ -1,6 +1,8 @@
 // TableDataWriter encodes a write's partitions at once on the runtime's decode pool: the files
 // must come out the same as when they are encoded one at a time -- the same partitions, rows,
-// sizes and bytes, in the same order -- and each partition's files cut at the target size.
+// sizes and bytes, in the same order -- and each partition's files cut at the target size. Rows
+// handed over already split by partition (WriteInPartition, a copy-on-write rewrite's) must come
+// out as the writer's own split makes them.
 #include "floe/iceberg/data_writer.h"
 
 #include <string>
@@ -10,8 +12,10 @@
 
 #include "floe/bench/generators.h"
 #include "floe/catalog/sql_catalog.h"
+#include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/runtime.h"
+#include "floe/iceberg/transform_column.h"
 #include "floe/io/local_store.h"
 #include "support/temp_dir.h"
 
@@ -23,9 +27,17 @@ struct Written {
   std::vector<std::string> bytes;  // each file's contents
 };
 
+// Rows of one partition of bucket(5, order_id), with its value.
+struct Part {
+  columnar::RecordBatch rows;
+  int32_t bucket = 0;
+};
+
 // Writes `batches` (orders) into a new table partitioned by bucket(5, order_id) at a 64 KiB
-// target, on a runtime whose decode pool has `threads` threads.
-Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads) {
+// target, on a runtime whose decode pool has `threads` threads -- or `parts` with
+// WriteInPartition -- sorted by `sort` when not empty.
+Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads,
+              const std::vector<Part>& parts = {}, const std::string& sort = "") {
   testing::TempDir dir;
   auto store = io::LocalStore::Open(dir.str()).value();
   auto cat = catalog::SqlCatalog::Open(dir.str() + "/catalog.db").value();
@@ -36,12 +48,16 @@ Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads)
   Schema schema =
       FromColumnarSchema(*bench::WorkloadSchema(bench::Workload::kOrders), &next_id).value();
   PartitionSpec spec = PartitionSpec::Parse("bucket(5, order_id)", schema).value();
+  SortOrder order = sort.empty() ? SortOrder() : SortOrder::Parse(sort, schema).value();
   auto id = catalog::TableIdentifier::Parse("db.t").value();
-  Table t =
-      CreateTable(*cat, io, id, {schema, spec, {}, {{"write.target-file-size-bytes", "65536"}}, ""})
-          .value();
+  Table t = CreateTable(*cat, io, id,
+                        {schema, spec, order, {{"write.target-file-size-bytes", "65536"}}, ""})
+                .value();
   TableDataWriter writer(t, io);
   for (const auto& b : batches) EXPECT_TRUE(writer.Write(b));
+  for (const Part& p : parts) {
+    EXPECT_TRUE(writer.WriteInPartition(p.rows, spec.spec_id(), {Literal::Int(p.bucket)}));
+  }
   auto files = writer.Finish();
   EXPECT_TRUE(files) << files.error().ToString();
   Written w;
@@ -52,6 +68,33 @@ Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads)
     w.bytes.emplace_back(bytes ? std::string(bytes->view().begin(), bytes->view().end()) : "");
   }
   return w;
+}
+
+// `batches` split by bucket(5, order_id), batch by batch: each batch's rows of each bucket.
+std::vector<Part> SplitByBucket(const std::vector<columnar::RecordBatch>& batches) {
+  std::vector<Part> parts;
+  const auto bucket = Transform::Parse("bucket[5]").value();
+  for (const columnar::RecordBatch& b : batches) {
+    const int id = b.schema->IndexOf("order_id").value();
+    auto keys = TransformColumn(bucket, b.columns[id], *Primitive(TypeId::kLong)).value();
+    for (int32_t v = 0; v < 5; ++v) {
+      std::vector<int64_t> rows;
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        if (keys->Value<int32_t>(r) == v) rows.push_back(r);
+      }
+      parts.push_back({columnar::Take(b, rows).value(), v});
+    }
+  }
+  return parts;
+}
+
+void ExpectSameFiles(const Written& a, const Written& b) {
+  ASSERT_EQ(a.files.size(), b.files.size());
+  for (size_t i = 0; i < a.files.size(); ++i) {
+    EXPECT_EQ(a.files[i].partition, b.files[i].partition) << i;
+    EXPECT_EQ(a.files[i].record_count, b.files[i].record_count) << i;
+    EXPECT_TRUE(a.bytes[i] == b.bytes[i]) << "file " << i << " differs";
+  }
 }
 
 TEST(DataWriter, PartitionsEncodedAtOnceComeOutAsOneAtATime) {
@@ -82,6 +125,27 @@ TEST(DataWriter, PartitionsEncodedAtOnceComeOutAsOneAtATime) {
   }
   EXPECT_EQ(rows, 60000);
   EXPECT_EQ(partition_changes, 4);  // each partition's files together
+}
+
+TEST(DataWriter, RowsHandedOverByPartitionComeOutAsTheWritersOwnSplit) {
+  bench::GenOptions o;
+  o.rows = 30000;
+  o.writes = 3;
+  auto batches = bench::Generate(bench::Workload::kOrders, o);
+  ASSERT_TRUE(batches) << batches.error().ToString();
+  ASSERT_GE(batches->size(), 3u);
+  const std::vector<Part> parts = SplitByBucket(*batches);
+  // Unsorted: the batches are encoded as they come, cut into files across batch boundaries.
+  const Written split = Write(*batches, 2);
+  ASSERT_GE(split.files.size(), 10u);
+  ExpectSameFiles(split, Write({}, 2, parts));
+  // Sorted: a partition's batches are gathered and sorted first; some rows by Write, the rest by
+  // partition, land in the same files.
+  const std::string sort = "customer_id DESC, order_id";
+  const Written sorted = Write(*batches, 2, {}, sort);
+  ExpectSameFiles(sorted, Write({}, 2, parts, sort));
+  std::vector<Part> later(parts.begin() + 5, parts.end());
+  ExpectSameFiles(sorted, Write({batches->front()}, 2, later, sort));
 }
 
 }  // namespace

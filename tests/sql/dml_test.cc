@@ -333,6 +333,63 @@ TEST_P(MergeTest, TheSourcesKeyRangePrunesTheTargetScan) {
   EXPECT_EQ(One("select count(*) from db.orders where status = 'x'"), "2");
 }
 
+TEST_P(MergeTest, CopyOnWriteRewritesAFileFromTheRowsItsScanRead) {
+  const std::string src = Source("day2.csv", "id,status,amount\n30,x,1\n31,x,2\n");
+  const std::string merge = "MERGE INTO db.orders t USING read_csv('" + src +
+                            "') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET status = s.status";
+  EXPECT_EQ(Rows(merge), (Strings{"2|0|2|0"}));
+  // Copy-on-write in v2 rewrites the one file ids 30 and 31 lie in from the rows its scan read:
+  // all 25 of them, the 23 outside the source's key range [30, 31] too (the range prunes files,
+  // not rows, there). In v3 the rewrite keeps row lineage and reads the file again; merge-on-read
+  // only reads it.
+  const bool v2 = GetParam().format_version == 2;
+  EXPECT_EQ(last_.stats.data_files_opened, CopyOnWrite() && !v2 ? 2 : 1);
+  EXPECT_EQ(last_.stats.data_files_skipped_bounds, 3);
+  EXPECT_EQ(One("select count(*), sum(id), count_if(status = 'x'), sum(qty) from db.orders "
+                "where day = '2024-01-04'"),
+            "25|925|2|300");
+  EXPECT_EQ(One("select count(*), sum(id) from db.orders"), "100|4950");
+  // A file with deletes is read again (its record count is not its rows).
+  if (CopyOnWrite() && v2) {
+    Rows("ALTER TABLE db.orders SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read')");
+    Rows("DELETE FROM db.orders WHERE id = 55");
+    const std::string src2 = Source("day3.csv", "id,status,amount\n60,y,1\n");
+    EXPECT_EQ(Rows("MERGE INTO db.orders t USING read_csv('" + src2 +
+                   "') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET status = s.status"),
+              (Strings{"1|0|1|0"}));
+    EXPECT_EQ(last_.stats.data_files_opened, 2);
+    EXPECT_EQ(One("select count(*), sum(id), count_if(status = 'y') from db.orders "
+                  "where day = '2024-01-05'"),
+              "24|1495|1");
+    // The rewritten file's position delete file stays, dangling, until compaction (as Spark).
+    EXPECT_EQ(State(), "4|1|1");
+  }
+}
+
+TEST_P(MergeTest, CopyOnWriteReadsAFileAgainWhenItsRowsPassHalfTheMemoryLimit) {
+  // 40,000 rows in one file of day 2024-01-07: more than the 512 KiB half of a 1 MiB limit.
+  std::string csv = "id,status,amount\n";
+  for (int i = 0; i < 40000; ++i)
+    csv += std::to_string(1000 + i) + ",bulk," + std::to_string(i) + "\n";
+  Rows("INSERT INTO db.orders SELECT id, DATE '2024-01-07', status, amount, 1 FROM read_csv('" +
+       Source("bulk.csv", csv) + "')");
+  const std::string src = Source("one.csv", "id,status,amount\n1000,x,1\n41000,x,1\n");
+  const std::string merge = "MERGE INTO db.orders t USING read_csv('" + src +
+                            "') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET status = s.status";
+  EXPECT_EQ(Rows(merge), (Strings{"1|0|1|0"}));
+  // Copy-on-write v2 rewrites the file from its scan's rows (v3 reads it again).
+  EXPECT_EQ(last_.stats.data_files_opened, CopyOnWrite() && GetParam().format_version == 3 ? 2 : 1);
+  // Under a 1 MiB limit copy-on-write keeps none of them and reads the file again; merge-on-read
+  // now scans the file and the one its first MERGE wrote.
+  Rows("SET memory_limit = '1MiB'");
+  EXPECT_EQ(Rows(merge), (Strings{"1|0|1|0"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 2);
+  EXPECT_EQ(One("select count(*), sum(id), count_if(status = 'x') from db.orders "
+                "where day = '2024-01-07'"),
+            "40000|839980000|1");
+  EXPECT_EQ(One("select count(*) from db.orders"), "40100");
+}
+
 TEST_P(MergeTest, ErrorsNameWhatAndWhereAndChangeNothing) {
   const std::string before = Snapshot();
   const std::string src = Source("e.csv", "id,status,amount\n1,a,1\n");

@@ -122,14 +122,35 @@ Status TableDataWriter::Write(const c::RecordBatch& batch) {
   return {};
 }
 
+Status TableDataWriter::WriteInPartition(const c::RecordBatch& batch, int32_t spec_id,
+                                         const std::vector<Literal>& partition) {
+  const TableMetadata& m = table_.metadata;
+  if (spec_id != m.DefaultSpec().spec_id() || m.properties.contains(std::string(kLayoutProperty))) {
+    return Write(batch);
+  }
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(batch, m.CurrentSchema()));
+  if (conformed.num_rows == 0) return {};
+  rows_ += conformed.num_rows;
+  InPartition& part = in_partition_[m.DefaultSpec().PartitionPath(partition)];
+  if (part.batches.empty()) part.values = partition;
+  part.batches.push_back(std::move(conformed));
+  return {};
+}
+
 Result<std::vector<DataFile>> TableDataWriter::Finish() {
   std::vector<DataFile> files;
-  if (batches_.empty()) return files;
+  if (batches_.empty() && in_partition_.empty()) return files;
   const TableMetadata& m = table_.metadata;
   const Schema& schema = m.CurrentSchema();
   const PartitionSpec& spec = m.DefaultSpec();
   const SortOrder& order = m.DefaultSortOrder();
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(batches_, &io_.runtime().decode_pool()));
+  c::RecordBatch all;
+  if (!batches_.empty()) {
+    FLOE_ASSIGN_OR_RETURN(all, c::Concatenate(batches_, &io_.runtime().decode_pool()));
+  } else {
+    // Every row came by partition: `all` is none of them, with their columns.
+    FLOE_ASSIGN_OR_RETURN(all, c::Take(in_partition_.begin()->second.batches.front(), {}));
+  }
   batches_.clear();
   FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions popts, ParquetOptionsFor(m));
   popts.pool = &io_.runtime().decode_pool();  // a file's columns encode at once
@@ -158,7 +179,9 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   struct Group {
     std::string path;
     std::vector<Literal> values;
-    std::vector<int64_t> rows;
+    std::vector<int64_t> rows;  // of `all`
+    // WriteInPartition's rows of the partition, before those of `all`.
+    std::vector<c::RecordBatch> in_partition;
   };
   std::vector<Group> groups;
   for (auto& g : split) {
@@ -171,6 +194,16 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     out.rows = std::move(g.rows);
     groups.push_back(std::move(out));
   }
+  for (auto& [path, part] : in_partition_) {
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.path == path; });
+    if (it == groups.end()) {
+      groups.push_back(Group{path, std::move(part.values), {}, {}});
+      it = groups.end() - 1;
+    }
+    it->in_partition = std::move(part.batches);
+  }
+  in_partition_.clear();
   std::stable_sort(groups.begin(), groups.end(),
                    [](const Group& x, const Group& y) { return x.path < y.path; });
 
@@ -213,8 +246,8 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     std::shared_ptr<const OTreeFileEntry> otree;
   };
   ThreadPool& pool = io_.runtime().decode_pool();
-  auto encode = [&all, &popts, &cutter, &sort_view, &cluster, &otree_plan,
-                 &pool](Group& group) -> Result<std::vector<Encoded>> {
+  auto encode = [&all, &popts, &cutter, &sort_view, &cluster, &otree_plan, &pool, &schema,
+                 &order](Group& group) -> Result<std::vector<Encoded>> {
     std::vector<Encoded> out;
     parquet::WriterOptions o = popts;
     if (otree_plan) {
@@ -245,13 +278,75 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       (void)group;
       return out;
     }
-    if (cluster) {
-      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &group.rows, &pool));
-    } else if (!sort_view.empty()) {
-      FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
+    // The group's rows in order, as pieces: WriteInPartition's batches whole, then rows of `all`
+    // by number. Sorted or clustered, the batches are gathered with those rows first.
+    struct Piece {
+      const c::RecordBatch* batch;
+      const std::vector<int64_t>* rows;  // null: every row of the batch
+    };
+    std::vector<Piece> pieces;
+    c::RecordBatch gathered;
+    std::vector<int64_t> gathered_rows;
+    const bool ordered = cluster || !sort_view.empty();
+    if (ordered && !group.in_partition.empty()) {
+      std::vector<c::RecordBatch> parts = std::move(group.in_partition);
+      if (!group.rows.empty()) {
+        FLOE_ASSIGN_OR_RETURN(c::RecordBatch rest, c::Take(all, group.rows, &pool));
+        parts.push_back(std::move(rest));
+      }
+      FLOE_ASSIGN_OR_RETURN(gathered, c::Concatenate(parts));
+      gathered_rows.resize(static_cast<size_t>(gathered.num_rows));
+      for (size_t i = 0; i < gathered_rows.size(); ++i) gathered_rows[i] = static_cast<int64_t>(i);
+      if (cluster) {
+        FLOE_RETURN_IF_ERROR(ClusterRows(gathered, *cluster, &gathered_rows, &pool));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(SortKeyColumns keys, SortKeysOf(gathered, schema, order));
+        FLOE_RETURN_IF_ERROR(layout::SortRows(keys.View(), &gathered_rows));
+      }
+      pieces.push_back({&gathered, &gathered_rows});
+    } else {
+      if (cluster) {
+        FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &group.rows, &pool));
+      } else if (!sort_view.empty()) {
+        FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
+      }
+      for (const c::RecordBatch& b : group.in_partition) pieces.push_back({&b, nullptr});
+      if (!group.rows.empty()) pieces.push_back({&all, &group.rows});
     }
-    // Each slice is taken from the whole write by the group's row numbers: one copy a row.
-    const auto rows = static_cast<int64_t>(group.rows.size());
+    auto size_of = [](const Piece& p) {
+      return p.rows != nullptr ? static_cast<int64_t>(p.rows->size()) : p.batch->num_rows;
+    };
+    int64_t rows = 0;
+    for (const Piece& p : pieces) rows += size_of(p);
+    // Slices sized by the cutter, taken from the pieces: a whole batch as it is, rows by number
+    // copied once.
+    size_t piece = 0;
+    int64_t offset = 0;  // into pieces[piece]
+    auto write_rows = [&](parquet::ParquetWriter& writer, int64_t n) -> Status {
+      while (n > 0) {
+        const Piece& p = pieces[piece];
+        const int64_t size = size_of(p);
+        const int64_t take = std::min(n, size - offset);
+        if (p.rows == nullptr && offset == 0 && take == size) {
+          FLOE_RETURN_IF_ERROR(writer.Write(*p.batch));
+        } else {
+          std::vector<int64_t> idx(static_cast<size_t>(take));
+          for (int64_t i = 0; i < take; ++i) {
+            idx[static_cast<size_t>(i)] =
+                p.rows != nullptr ? (*p.rows)[static_cast<size_t>(offset + i)] : offset + i;
+          }
+          FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(*p.batch, idx, &pool));
+          FLOE_RETURN_IF_ERROR(writer.Write(slice));
+        }
+        offset += take;
+        n -= take;
+        if (offset == size) {
+          ++piece;
+          offset = 0;
+        }
+      }
+      return {};
+    };
     int64_t start = 0;
     while (start < rows) {
       parquet::MemorySink sink;
@@ -261,9 +356,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
         FLOE_ASSIGN_OR_RETURN(const int64_t measured, writer->MeasureFileSize());
         const int64_t n = cutter.NextSlice(writer->num_rows(), measured, rows - start);
         if (n == 0) break;
-        const std::vector<int64_t> idx(group.rows.begin() + start, group.rows.begin() + start + n);
-        FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, idx, &pool));
-        FLOE_RETURN_IF_ERROR(writer->Write(slice));
+        FLOE_RETURN_IF_ERROR(write_rows(*writer, n));
         start += n;
       }
       // The next file measures with what this one learnt of its columns' compression.

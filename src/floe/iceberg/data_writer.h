@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,12 @@ class TableDataWriter {
   TableDataWriter(Table table, const FileIO& io);
 
   Status Write(const columnar::RecordBatch& batch);
+  // Rows known to lie in one partition of the table (`partition` of spec `spec_id`): a copy-on-
+  // write rewrite's rows of one data file. When that spec is the table's current one and no
+  // clustering layout is declared, they skip the partition split and, in a table without a sort
+  // order, are encoded as they come (no copy); otherwise as Write.
+  Status WriteInPartition(const columnar::RecordBatch& batch, int32_t spec_id,
+                          const std::vector<Literal>& partition);
   Result<std::vector<DataFile>> Finish();
   int64_t rows() const { return rows_; }
   // Called by Finish after each data file is written (its bytes), for progress.
@@ -70,6 +77,12 @@ class TableDataWriter {
   Table table_;
   const FileIO& io_;
   std::vector<columnar::RecordBatch> batches_;
+  // WriteInPartition's rows, by partition path.
+  struct InPartition {
+    std::vector<Literal> values;
+    std::vector<columnar::RecordBatch> batches;
+  };
+  std::map<std::string, InPartition> in_partition_;
   int64_t rows_ = 0;
   std::function<void(int64_t)> on_file_written_;
   bool otree_reindex_ = false;

@@ -100,11 +100,20 @@ Table WriterTable(const Table& table) {
   return w;
 }
 
+// The rows of `batches`, summed.
+int64_t RowsIn(const std::vector<c::RecordBatch>& batches) {
+  int64_t n = 0;
+  for (const c::RecordBatch& b : batches) n += b.num_rows;
+  return n;
+}
+
 // Copy-on-write: the rows of `tasks` (deletes applied) but those `deleted` names, written with
-// `writer`. Returns the rows copied.
+// `writer` -- taken from `read_rows` where those are a file's every row, else read. Returns the
+// rows copied.
 Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
                               const std::vector<FileScanTask>& tasks,
                               const std::map<std::string, std::vector<int64_t>>& deleted,
+                              const std::map<std::string, std::vector<c::RecordBatch>>& read_rows,
                               TableDataWriter* writer, ScanMetrics* metrics) {
   const Schema& schema = table.metadata.CurrentSchema();
   const bool lineage = table.metadata.format_version >= 3;
@@ -121,37 +130,64 @@ Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
     s = positions;
     std::sort(s.begin(), s.end());
   }
+  int64_t copied = 0;
+  // Writes batch `b`'s rows of file `path` but the deleted ones; its columns past `columns` (the
+  // position at `positions`, the file's path) are dropped.
+  // Survivors of one file stay in its partition.
+  auto write_kept = [&](c::RecordBatch b, const FileScanTask& task, size_t columns,
+                        const c::Column& positions) -> Status {
+    auto it = sorted.find(task.file.file_path);
+    const std::vector<int64_t>* gone = it == sorted.end() ? nullptr : &it->second;
+    std::vector<int64_t> keep;
+    keep.reserve(static_cast<size_t>(b.num_rows));
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      const int64_t p = positions.Value<int64_t>(r);
+      if (gone == nullptr || !std::binary_search(gone->begin(), gone->end(), p)) {
+        keep.push_back(r);
+      }
+    }
+    b.columns.resize(columns);
+    auto s = std::make_shared<c::Schema>(*b.schema);
+    s->fields.resize(columns);
+    b.schema = std::move(s);
+    if (keep.empty()) return {};
+    if (static_cast<int64_t>(keep.size()) != b.num_rows) {
+      FLOE_ASSIGN_OR_RETURN(b, c::Take(b, keep));
+    }
+    copied += b.num_rows;
+    return writer->WriteInPartition(b, task.file.spec_id, task.file.partition);
+  };
+  std::vector<FileScanTask> to_read;
+  for (const FileScanTask& t : tasks) {
+    auto have = read_rows.find(t.file.file_path);
+    if (lineage || have == read_rows.end() || !t.deletes.empty() ||
+        RowsIn(have->second) != t.file.record_count) {
+      to_read.push_back(t);
+      continue;
+    }
+    for (const c::RecordBatch& b : have->second) {
+      if (b.num_rows == 0) continue;
+      const size_t columns = b.columns.size() - 1;
+      FLOE_RETURN_IF_ERROR(write_kept(b, t, columns, *b.columns[columns]));
+    }
+  }
+  if (to_read.empty()) return copied;
+  std::unordered_map<std::string, const FileScanTask*> by_path;
+  for (const FileScanTask& t : to_read) by_path[t.file.file_path] = &t;
   ScanReadOptions options;
   ScanHooks hooks;
   hooks.table_schema = &schema;
-  int64_t copied = 0;
   FLOE_RETURN_IF_ERROR(ReadScan(
-      tasks, projected, io, options, hooks,
+      to_read, projected, io, options, hooks,
       [&](c::RecordBatch b) -> Status {
         if (b.num_rows == 0) return {};
-        const c::Column& files = *b.columns[kept_columns];
-        const c::Column& positions = *b.columns[kept_columns + 1];
         // A batch holds the rows of one file.
-        auto it = sorted.find(std::string(files.BytesAt(0)));
-        const std::vector<int64_t>* gone = it == sorted.end() ? nullptr : &it->second;
-        std::vector<int64_t> keep;
-        keep.reserve(static_cast<size_t>(b.num_rows));
-        for (int64_t r = 0; r < b.num_rows; ++r) {
-          const int64_t p = positions.Value<int64_t>(r);
-          if (gone == nullptr || !std::binary_search(gone->begin(), gone->end(), p)) {
-            keep.push_back(r);
-          }
-        }
-        b.columns.resize(kept_columns);
-        auto s = std::make_shared<c::Schema>(*b.schema);
-        s->fields.resize(kept_columns);
-        b.schema = std::move(s);
-        if (keep.empty()) return {};
-        if (static_cast<int64_t>(keep.size()) != b.num_rows) {
-          FLOE_ASSIGN_OR_RETURN(b, c::Take(b, keep));
-        }
-        copied += b.num_rows;
-        return writer->Write(b);
+        const std::string path(b.columns[kept_columns]->BytesAt(0));
+        auto task = by_path.find(path);
+        if (task == by_path.end())
+          return Internal("a rewrite read rows of '{}', not planned", path);
+        const c::ColumnPtr positions = b.columns[kept_columns + 1];
+        return write_kept(std::move(b), *task->second, kept_columns, *positions);
       },
       metrics));
   return copied;
@@ -273,8 +309,8 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
 
   Status built = [&]() -> Status {
     if (policy.mode == RowLevelMode::kCopyOnWrite) {
-      FLOE_ASSIGN_OR_RETURN(result.rows_copied,
-                            CopySurvivors(table, io, tasks, change.deleted, &writer, metrics));
+      FLOE_ASSIGN_OR_RETURN(result.rows_copied, CopySurvivors(table, io, tasks, change.deleted,
+                                                              change.read_rows, &writer, metrics));
       FLOE_RETURN_IF_ERROR(write_new_rows());
       FLOE_RETURN_IF_ERROR(finish_data());
       for (const FileScanTask& t : tasks) {

@@ -66,6 +66,11 @@ struct RowLevelChange {
   // Rows to add (updated and inserted), with the table schema's columns by name; in a v3 table
   // they may carry `_row_id` (an updated row keeps its id; null for an inserted one).
   std::vector<columnar::RecordBatch> new_rows;
+  // Optional: rows the statement already read, by data file -- the table schema's columns in
+  // order, as a write takes them, then `_pos` (int64). Copy-on-write rewrites a file from these
+  // instead of reading it again when they are all of its rows (the file has no deletes and they
+  // reach its record count); else the file is read again.
+  std::map<std::string, std::vector<columnar::RecordBatch>> read_rows;
 };
 
 struct RowLevelResult {

@@ -193,7 +193,12 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
   const Schema& schema = m.CurrentSchema();
   ScanPlan plan;
   ExprPtr filter = options.filter ? options.filter : True();
-  FLOE_ASSIGN_OR_RETURN(plan.filter, Bind(filter, schema));
+  // The rows' filter; the files' adds files_filter.
+  FLOE_ASSIGN_OR_RETURN(const ExprPtr rows_filter, Bind(filter, schema));
+  plan.filter = rows_filter;
+  if (options.files_filter) {
+    FLOE_ASSIGN_OR_RETURN(plan.filter, Bind(And(filter, options.files_filter), schema));
+  }
 
   const Snapshot* snap = nullptr;
   if (options.snapshot_id) {
@@ -330,7 +335,7 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
     if (!only.empty() && !only.contains(e.file.file_path)) continue;
     FileScanTask task;
     const PartitionSpec* spec = m.SpecById(e.file.spec_id);
-    task.residual = Simplify(spec ? Residual(plan.filter, *spec, e.file.partition) : plan.filter);
+    task.residual = Simplify(spec ? Residual(rows_filter, *spec, e.file.partition) : rows_filter);
     for (size_t i = 0; spec && i < spec->fields().size() && i < e.file.partition.size(); ++i) {
       const PartitionField& pf = spec->fields()[i];
       if (pf.transform.kind == TransformKind::kIdentity && !e.file.partition[i].is_null())

@@ -22,7 +22,10 @@
 namespace floe::iceberg {
 
 struct ScanOptions {
-  ExprPtr filter;                             // unbound or bound; null: every row
+  ExprPtr filter;  // unbound or bound; null: every row
+  // Prunes data files (by partition and column bounds) like `filter`, but the rows of the files
+  // kept are not filtered by it: it is left out of their residuals. Null: none.
+  ExprPtr files_filter;
   std::optional<int64_t> snapshot_id;         // time travel by id
   std::optional<int64_t> as_of_timestamp_ms;  // time travel by time
   int max_concurrent_manifest_reads = 64;

@@ -37,6 +37,9 @@ struct LogicalPlan {
 
   std::vector<int32_t> scan_field_ids;  // kTable: the columns read, in scan-output order
   iceberg::ExprPtr pushed_filter;       // kTable: conjuncts pruning can use (unbound)
+  // kTable: prunes data files only, the rows of those kept are not filtered by it (a MERGE's
+  // source key ranges, when copy-on-write rewrites the files it reads from their rows).
+  iceberg::ExprPtr files_filter;
   // kTable: of scan_field_ids, those nothing reads after the scan's filter (filter-only columns
   // of a WHERE the scan decides whole): the scan hands them out as NULLs.
   std::vector<int32_t> scan_unused_ids;

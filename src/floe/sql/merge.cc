@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,10 +12,12 @@
 #include "floe/columnar/take.h"
 #include "floe/exec/filter.h"
 #include "floe/exec/hash_join.h"
+#include "floe/exec/memory_budget.h"
 #include "floe/exec/value.h"
 #include "floe/sql/bind_internal.h"
 #include "floe/sql/dml_target.h"
 #include "floe/sql/plan_runner.h"
+#include "floe/sql/pushdown.h"
 #include "floe/sql/transform.h"
 
 namespace floe::sql {
@@ -137,6 +140,10 @@ class MergeRun {
   // Runs the clauses of `match` on `rows` (a batch of that clause kind's scope).
   Status ApplyClauses(Match match, const c::RecordBatch& rows);
   void AddPositions(const c::RecordBatch& b, const std::vector<int64_t>& rows);
+  // Copy-on-write: keeps a batch of the target scan (one file's rows) for the rewrite.
+  void Keep(const c::RecordBatch& target);
+  // The kept rows of the files the statement changes, as the rewrite takes them.
+  Result<std::map<std::string, std::vector<c::RecordBatch>>> KeptRowsOfChangedFiles(int location);
 
   const ParsedStatement& st_;
   const TableResolver& resolver_;
@@ -163,7 +170,63 @@ class MergeRun {
   std::map<std::string, std::vector<int64_t>> positions_;
   std::vector<c::RecordBatch> new_rows_;
   int64_t deleted_ = 0, updated_ = 0, inserted_ = 0;
+
+  // Copy-on-write rewrites every file it changes: the target scan's batches are kept, by file
+  // (`_pos` and the target's columns), so that those files need not be read twice -- up to half
+  // the memory limit, past which none are kept and the rewrite reads the files again.
+  bool keep_rows_ = false;
+  iceberg::ExprPtr files_filter_;  // the source's key ranges, when rows are kept
+  int64_t kept_bytes_ = 0, keep_limit_ = 0;
+  std::unordered_map<std::string, std::vector<c::RecordBatch>> kept_;
 };
+
+void MergeRun::Keep(const c::RecordBatch& target) {
+  if (!keep_rows_ || target.num_rows == 0) return;
+  const c::Column& files = *target.columns[0];
+  const std::string_view path = files.BytesAt(0);
+  bool one_file = files.dictionary != nullptr && files.dictionary->length == 1;
+  for (int64_t r = 1; !one_file && r < target.num_rows; ++r) {
+    if (files.BytesAt(r) != path) break;
+    one_file = r + 1 == target.num_rows;
+  }
+  one_file = one_file || target.num_rows == 1;
+  c::RecordBatch rows;
+  rows.num_rows = target.num_rows;
+  rows.columns.assign(target.columns.begin() + 2, target.columns.end());
+  rows.columns.push_back(target.columns[1]);
+  const int64_t bytes = exec::BatchBytes(rows);
+  if (!one_file || kept_bytes_ + bytes > keep_limit_) {
+    keep_rows_ = false;
+    kept_.clear();
+    return;
+  }
+  kept_bytes_ += bytes;
+  kept_[std::string(path)].push_back(std::move(rows));
+}
+
+Result<std::map<std::string, std::vector<c::RecordBatch>>> MergeRun::KeptRowsOfChangedFiles(
+    int location) {
+  std::map<std::string, std::vector<c::RecordBatch>> out;
+  if (!keep_rows_) return out;
+  for (auto& [path, batches] : kept_) {
+    if (!positions_.contains(path)) continue;
+    std::vector<c::RecordBatch>& typed = out[path];
+    for (c::RecordBatch& b : batches) {
+      c::ColumnPtr pos = b.columns.back();
+      b.columns.pop_back();
+      FLOE_ASSIGN_OR_RETURN(
+          c::RecordBatch t,
+          internal::ToTableRows(st_, std::move(b), target_, [&](size_t) { return location; }));
+      auto schema = std::make_shared<c::Schema>(*t.schema);
+      schema->fields.push_back({"_pos", c::Int64(), false});
+      t.schema = std::move(schema);
+      t.columns.push_back(std::move(pos));
+      typed.push_back(std::move(t));
+    }
+  }
+  kept_.clear();
+  return out;
+}
 
 Status MergeRun::ReadSource(ast::Merge& m) {
   FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindSelect(st_, m.source, resolver_));
@@ -412,11 +475,22 @@ void MergeRun::PushSourceKeyRanges(int location) {
       if (!hi || exec::CompareValues(*v, *hi) > 0) hi = *v;
     }
     if (!exact || !lo) continue;
+    const std::string& name = target_.names[t.column - 2];
+    if (keep_rows_) {
+      // Files only: the rows of every file read are kept whole for the rewrite.
+      const iceberg::NestedField* f = target_.schema->FindByName(name);
+      auto l = f ? ToIcebergLiteral(*lo, *f->type) : std::nullopt;
+      auto h = f ? ToIcebergLiteral(*hi, *f->type) : std::nullopt;
+      if (!l || !h) continue;
+      iceberg::ExprPtr range = iceberg::And(iceberg::Predicate(iceberg::Op::kGtEq, name, {*l}),
+                                            iceberg::Predicate(iceberg::Op::kLtEq, name, {*h}));
+      files_filter_ = files_filter_ ? iceberg::And(files_filter_, range) : range;
+      continue;
+    }
     const c::DataType& type = target_scope_[static_cast<size_t>(t.column)].type;
     ast::ExprPtr l = ConstantFor(*lo, type, location), h = ConstantFor(*hi, type, location);
     if (!l || !h) continue;
-    target_where_.push_back(
-        Between(target_.names[t.column - 2], std::move(l), std::move(h), location));
+    target_where_.push_back(Between(name, std::move(l), std::move(h), location));
   }
 }
 
@@ -464,6 +538,7 @@ Status MergeRun::ApplyClauses(Match match, const c::RecordBatch& rows) {
 }
 
 Status MergeRun::Probe(const c::RecordBatch& target) {
+  Keep(target);
   std::vector<c::ColumnPtr> keys;
   for (const exec::ExprPtr& k : target_keys_) {
     FLOE_ASSIGN_OR_RETURN(c::ColumnPtr col, exec::Evaluate(*k, target));
@@ -597,6 +672,12 @@ Result<QueryResult> MergeRun::Run() {
   source_matched_.assign(static_cast<size_t>(source_.num_rows), 0);
 
   // The target scan: every column, `_file` and `_pos` (and `_row_id`), pruned by what ON allows.
+  // Copy-on-write rewrites the files it changes from the rows this scan reads (Keep).
+  auto policy =
+      iceberg::PolicyFor(target_plan_.table.metadata, target_relation_, RowLevelOperation::kMerge);
+  keep_rows_ = policy && policy->mode == iceberg::RowLevelMode::kCopyOnWrite && !target_.lineage;
+  keep_limit_ =
+      (options_.memory_limit > 0 ? options_.memory_limit : exec::PhysicalMemoryShare(80)) / 2;
   if (!target_rows_matter) PushSourceKeyRanges(m.target.location);
   std::vector<ast::SelectItem> items;
   items.reserve(target_.names.size() + 1);
@@ -623,6 +704,7 @@ Result<QueryResult> MergeRun::Run() {
   FLOE_ASSIGN_OR_RETURN(LogicalPlan plan,
                         internal::BindRowScan(st_, target_ref, std::move(items), std::move(where),
                                               resolver_, "MERGE"));
+  plan.files_filter = files_filter_;
   if (plan.outputs.size() != target_scope_.size()) {
     return Internal("MERGE: the target scan has {} columns, not {}", plan.outputs.size(),
                     target_scope_.size());
@@ -646,6 +728,10 @@ Result<QueryResult> MergeRun::Run() {
   change.operation = RowLevelOperation::kMerge;
   change.snapshot_id = plan.table.metadata.current_snapshot_id;
   change.filter = plan.pushed_filter;
+  if (files_filter_) {
+    change.filter = change.filter ? iceberg::And(change.filter, files_filter_) : files_filter_;
+  }
+  FLOE_ASSIGN_OR_RETURN(change.read_rows, KeptRowsOfChangedFiles(m.target.location));
   change.deleted = std::move(positions_);
   change.new_rows = std::move(new_rows_);
   FLOE_ASSIGN_OR_RETURN(

@@ -258,6 +258,7 @@ Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::Ex
       }
     }
     so.filter = plan.pushed_filter;
+    so.files_filter = plan.files_filter;
     if (extra_filter) so.filter = so.filter ? iceberg::And(so.filter, extra_filter) : extra_filter;
     so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;

@@ -22,37 +22,6 @@ struct Pushed {
   bool strict = false;
 };
 
-std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col) {
-  if (v.is_null()) return std::nullopt;
-  switch (col.id) {
-    case iceberg::TypeId::kInt:
-    case iceberg::TypeId::kLong:
-      if (v.v.index() == 2) return iceberg::Literal::Long(v.i());
-      break;
-    case iceberg::TypeId::kDouble:
-      if (v.v.index() == 3 && !std::isnan(v.d())) return iceberg::Literal::Double(v.d());
-      break;
-    case iceberg::TypeId::kString:
-      if (v.v.index() == 4) return iceberg::Literal::String(v.s());
-      break;
-    case iceberg::TypeId::kDate:
-      if (v.v.index() == 2) return iceberg::Literal::Date(static_cast<int32_t>(v.i()));
-      break;
-    case iceberg::TypeId::kTimestamp:
-      if (v.v.index() == 2) return iceberg::Literal::Timestamp(v.i());
-      break;
-    case iceberg::TypeId::kTimestampTz:
-      if (v.v.index() == 2) return iceberg::Literal::TimestampTz(v.i());
-      break;
-    case iceberg::TypeId::kBoolean:
-      if (v.v.index() == 1) return iceberg::Literal::Boolean(v.b());
-      break;
-    default:
-      break;
-  }
-  return std::nullopt;
-}
-
 class Pusher {
  public:
   Pusher(const iceberg::Schema& schema, const std::vector<int32_t>& ids)
@@ -198,6 +167,37 @@ void Conjuncts(const exec::ExprPtr& e, std::vector<exec::ExprPtr>* out) {
 }
 
 }  // namespace
+
+std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col) {
+  if (v.is_null()) return std::nullopt;
+  switch (col.id) {
+    case iceberg::TypeId::kInt:
+    case iceberg::TypeId::kLong:
+      if (v.v.index() == 2) return iceberg::Literal::Long(v.i());
+      break;
+    case iceberg::TypeId::kDouble:
+      if (v.v.index() == 3 && !std::isnan(v.d())) return iceberg::Literal::Double(v.d());
+      break;
+    case iceberg::TypeId::kString:
+      if (v.v.index() == 4) return iceberg::Literal::String(v.s());
+      break;
+    case iceberg::TypeId::kDate:
+      if (v.v.index() == 2) return iceberg::Literal::Date(static_cast<int32_t>(v.i()));
+      break;
+    case iceberg::TypeId::kTimestamp:
+      if (v.v.index() == 2) return iceberg::Literal::Timestamp(v.i());
+      break;
+    case iceberg::TypeId::kTimestampTz:
+      if (v.v.index() == 2) return iceberg::Literal::TimestampTz(v.i());
+      break;
+    case iceberg::TypeId::kBoolean:
+      if (v.v.index() == 1) return iceberg::Literal::Boolean(v.b());
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
 
 PushedFilter PushableFilter(const exec::ExprPtr& predicate, const iceberg::Schema& schema,
                             const std::vector<int32_t>& field_ids) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "floe/exec/expression.h"
@@ -21,6 +22,10 @@ struct PushedFilter {
   // to the scanned rows. Null: the scan's rows are exactly the predicate's.
   exec::ExprPtr residual;
 };
+// `v` as a literal of an Iceberg column of type `col`; nullopt when it has no such literal (NULL,
+// NaN, a type pushdown does not handle).
+std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col);
+
 PushedFilter PushableFilter(const exec::ExprPtr& predicate, const iceberg::Schema& schema,
                             const std::vector<int32_t>& field_ids);
 
