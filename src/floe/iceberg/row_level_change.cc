@@ -140,10 +140,17 @@ Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
     const std::vector<int64_t>* gone = it == sorted.end() ? nullptr : &it->second;
     std::vector<int64_t> keep;
     keep.reserve(static_cast<size_t>(b.num_rows));
-    for (int64_t r = 0; r < b.num_rows; ++r) {
-      const int64_t p = positions.Value<int64_t>(r);
-      if (gone == nullptr || !std::binary_search(gone->begin(), gone->end(), p)) {
-        keep.push_back(r);
+    if (gone == nullptr) {
+      for (int64_t r = 0; r < b.num_rows; ++r) keep.push_back(r);
+    } else {
+      // A batch's positions ascend: one walk through the deleted ones beside them.
+      const int64_t* pos = positions.Values<int64_t>();
+      auto next = std::lower_bound(gone->begin(), gone->end(), pos[0]);
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        const int64_t p = pos[r];
+        if (r > 0 && p < pos[r - 1]) next = std::lower_bound(gone->begin(), gone->end(), p);
+        while (next != gone->end() && *next < p) ++next;
+        if (next == gone->end() || *next != p) keep.push_back(r);
       }
     }
     b.columns.resize(columns);

@@ -142,26 +142,28 @@ inline size_t UnpackGroups(const uint8_t* in, size_t readable, uint64_t bit_offs
 // Each value must be below 2^bit_width.
 inline void PackBits(const uint64_t* values, size_t n, int bit_width, std::vector<uint8_t>* out) {
   if (bit_width == 0 || n == 0) return;
-  size_t start = out->size();
-  out->resize(start + static_cast<size_t>(BytesForBits(uint64_t{n} * bit_width)), 0);
+  const size_t start = out->size();
+  const auto bytes = static_cast<size_t>(BytesForBits(uint64_t{n} * bit_width));
+  // Whole 64-bit words little-endian from an accumulator (the last may pass the end: 8 bytes of
+  // slack, cut after).
+  out->resize(start + bytes + 8, 0);
   uint8_t* dst = out->data() + start;
-  uint64_t bit = 0;
-  for (size_t i = 0; i < n; ++i, bit += static_cast<uint64_t>(bit_width)) {
-    uint64_t v = values[i];
-    size_t byte = static_cast<size_t>(bit >> 3);
-    int shift = static_cast<int>(bit & 7);
-    int remaining = bit_width;
-    // First (partial) byte, then whole bytes.
-    dst[byte] |= static_cast<uint8_t>(v << shift);
-    int written = 8 - shift;
-    remaining -= written;
-    while (remaining > 0) {
-      ++byte;
-      dst[byte] |= static_cast<uint8_t>(v >> written);
-      written += 8;
-      remaining -= 8;
+  uint64_t acc = 0;
+  int filled = 0;  // bits of acc in use, < 64
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t v = values[i];  // below 2^bit_width
+    acc |= v << filled;
+    filled += bit_width;
+    if (filled >= 64) {
+      std::memcpy(dst, &acc, 8);
+      dst += 8;
+      filled -= 64;
+      // The bits of v that did not fit (none when it ended the word exactly).
+      acc = filled > 0 ? v >> (bit_width - filled) : 0;
     }
   }
+  if (filled > 0) std::memcpy(dst, &acc, 8);
+  out->resize(start + bytes);
 }
 
 }  // namespace floe::parquet::internal
