@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <map>
 #include <regex>
 
 #include "floe/base/thread_pool.h"
@@ -663,6 +664,68 @@ TEST(WriterTest, APoolWritesTheSameBytesAsOneThread) {
   auto tail = ParseFooter("p.parquet", parallel.size(), parallel);
   ASSERT_TRUE(tail.has_value() && tail->metadata.has_value());
   EXPECT_GT(tail->metadata->row_groups.size(), 2u);
+}
+
+// `column` carrying `entries` as its dictionary: row i's code is that of its value in `entries`
+// (any code where it is NULL), as a column decoded from dictionary pages.
+ColumnPtr WithCodes(const ColumnPtr& column, const ColumnPtr& entries) {
+  auto c = std::make_shared<columnar::Column>(*column);
+  std::map<std::string_view, int32_t> code_of;
+  for (int64_t e = 0; e < entries->length; ++e)
+    code_of[entries->BytesAt(e)] = static_cast<int32_t>(e);
+  std::vector<uint8_t> codes(static_cast<size_t>(column->length) * 4, 0);
+  for (int64_t i = 0; i < column->length; ++i) {
+    if (column->IsNull(i)) continue;
+    auto it = code_of.find(column->BytesAt(i));
+    EXPECT_NE(it, code_of.end()) << i;
+    if (it != code_of.end()) std::memcpy(codes.data() + i * 4, &it->second, 4);
+  }
+  c->dictionary = entries;
+  c->codes = Buffer(std::move(codes));
+  return c;
+}
+
+TEST(WriterTest, StringsWithTheirDecodersCodesWriteTheSameBytesAsWithout) {
+  auto schema = SchemaOf({Field{"s", columnar::String(), true, 1}});
+  // Two batches over two input dictionaries (more entries than the rows use, in another order than
+  // the rows first use them), NULLs, and a third batch whose distinct values pass the dictionary
+  // limit (the writer falls back to PLAIN mid-chunk); then a small limit that cuts the dictionary
+  // in the first batch.
+  const ColumnPtr first_entries =
+      Strings(6, [](int64_t i) { return std::string("v") + std::to_string(5 - i); });
+  const ColumnPtr second_entries =
+      Strings(9, [](int64_t i) { return std::string("v") + std::to_string(i * 2); });
+  auto batch = [&](int64_t n, int mod, const ColumnPtr& entries) {
+    BinaryBuilder b;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i % 7 == 3) {
+        b.AppendNull();
+      } else {
+        EXPECT_TRUE(b.Append(std::string(entries->BytesAt((i * 5) % mod))).has_value());
+      }
+    }
+    return b.Finish();
+  };
+  const ColumnPtr a = batch(20'000, 4, first_entries);
+  const ColumnPtr b = batch(30'000, 9, second_entries);
+  const ColumnPtr many = Strings(40'000, [](int64_t i) { return "w" + std::to_string(i); });
+  const ColumnPtr many_entries = many;  // every value its own entry
+  for (int64_t limit : {int64_t{1} << 20, int64_t{40}}) {
+    WriterOptions o;
+    o.dictionary_size_limit = limit;
+    o.page_row_limit = 6000;
+    const Written plain =
+        WriteAll(schema, {BatchOf(schema, {a}), BatchOf(schema, {b}), BatchOf(schema, {many})}, o);
+    const Written coded = WriteAll(schema,
+                                   {BatchOf(schema, {WithCodes(a, first_entries)}),
+                                    BatchOf(schema, {WithCodes(b, second_entries)}),
+                                    BatchOf(schema, {WithCodes(many, many_entries)})},
+                                   o);
+    EXPECT_TRUE(plain.bytes == coded.bytes) << "limit " << limit;
+    ASSERT_EQ(plain.meta.row_groups.size(), 1u);
+    const ColumnMetaData& md = *plain.meta.row_groups[0].columns[0].meta_data;
+    EXPECT_NE(FindStats(md, PageType::kDataPage, Encoding::kRleDictionary), nullptr) << limit;
+  }
 }
 
 }  // namespace

@@ -710,17 +710,74 @@ class ValueColumnWriter final : public ColumnWriterBase {
   // The non-null values of rows [offset, offset + n) of `column` into the open page (which may
   // end here when the dictionary grows past its limit: a row boundary either way).
   Status AppendValues(const Column& column, int64_t offset, int64_t n) {
-    FLOE_ASSIGN_OR_RETURN(std::span<const T> values, Gather(column, offset, n));
+    bool by_codes = false;
+    if constexpr (kBytes) {
+      by_codes = dict_mode_ && leaf_.conversion == ValueConversion::kByteArray &&
+                 !bloom_.enabled() && column.dictionary != nullptr &&
+                 column.codes.size() >= static_cast<size_t>(column.length) * 4;
+    }
+    if (by_codes) {
+      FLOE_RETURN_IF_ERROR(AppendCodes(column, offset, n));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(std::span<const T> values, Gather(column, offset, n));
+      if (dict_mode_) {
+        AppendDictionaryIndices(values);
+      } else {
+        AppendPlain(values);
+      }
+    }
     if (dict_mode_) {
-      AppendDictionaryIndices(values);
       if (dict_.plain_size() > options_.dictionary_size_limit) {
         FLOE_RETURN_IF_ERROR(FinishPage());
         dict_mode_ = false;  // the pages so far keep the dictionary; the rest do without
       }
-    } else {
-      AppendPlain(values);
     }
     return {};
+  }
+
+  // Byte arrays decoded from dictionary pages (Column::dictionary and codes): each input entry is
+  // looked up in the chunk's dictionary once, on first use, and the rows then map by their codes
+  // -- the same indices in the same order as inserting every row's bytes, without hashing them.
+  Status AppendCodes(const Column& column, int64_t offset, int64_t n) {
+    if constexpr (!kBytes) {
+      return Internal("column '{}': dictionary codes on a {} column", leaf_.dotted_path(),
+                      column.type.ToString());
+    } else {
+      const Column& entries = *column.dictionary;
+      if (remap_source_ != column.dictionary) {
+        remap_source_ = column.dictionary;
+        remap_.assign(static_cast<size_t>(entries.length), -1);
+      }
+      const auto* codes = reinterpret_cast<const int32_t*>(column.codes.data());
+      const uint8_t* valid =
+          column.null_count > 0 && !column.validity.empty() ? column.validity.data() : nullptr;
+      // Room for every entry this call may add.
+      const size_t most = static_cast<size_t>(dict_.size()) + remap_.size();
+      if (seen_.size() < most) seen_.resize(most * 2, 0);
+      int64_t plain = 0;
+      for (int64_t r = offset; r < offset + n; ++r) {
+        if (valid != nullptr && !columnar::GetBit(valid, r)) continue;
+        const int32_t code = codes[r];
+        if (code < 0 || static_cast<size_t>(code) >= remap_.size()) {
+          return Internal("column '{}': dictionary code {} past its {} entries",
+                          leaf_.dotted_path(), code, remap_.size());
+        }
+        int32_t& index = remap_[static_cast<size_t>(code)];
+        const std::string_view v = entries.BytesAt(code);
+        if (index < 0) {
+          added_.clear();
+          dict_.Insert(std::span<const std::string_view>(&v, 1), &index, &added_);
+        }
+        page_indices_.push_back(index);
+        if (!seen_[static_cast<size_t>(index)]) {
+          seen_[static_cast<size_t>(index)] = 1;
+          seen_list_.push_back(index);
+        }
+        plain += static_cast<int64_t>(v.size()) + 4;
+      }
+      page_plain_size_ += plain;
+      return {};
+    }
   }
 
   int64_t EstimatedValueBytes() const override {
@@ -763,6 +820,7 @@ class ValueColumnWriter final : public ColumnWriterBase {
         for (int32_t i : page_indices_) AppendPlainValue(dict_.value(i));
         page_indices_.clear();
         dict_.Reset();
+        remap_source_.reset();
       }
     }
     return {};
@@ -810,6 +868,7 @@ class ValueColumnWriter final : public ColumnWriterBase {
 
   void ResetChunk() override {
     dict_.Reset();
+    remap_source_.reset();
     dict_mode_ = options_.enable_dictionary;
     dictionary_decided_ = false;
     seen_.clear();
@@ -916,6 +975,10 @@ class ValueColumnWriter final : public ColumnWriterBase {
   // Scratch.
   std::vector<int32_t> added_;
   std::vector<T> gathered_;
+  // AppendCodes: the input dictionary the map is of, and each entry's index in dict_ (-1: none
+  // yet).
+  columnar::ColumnPtr remap_source_;
+  std::vector<int32_t> remap_;
   std::vector<char> fixed_scratch_;
 };
 
