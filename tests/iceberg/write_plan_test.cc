@@ -344,7 +344,10 @@ c::RecordBatch TiedRows(int64_t from, int64_t to) {
 }
 
 TEST(PlannedWrite, RowsOfOneWeightFixTheSameLayoutHoweverTheRowsAreSplit) {
-  for (const auto& props : {kOTree}) {
+  // Cubes of 256 rows, and cubes of the rows a file of 8 KB holds (measured on the sample).
+  const std::map<std::string, std::string> by_bytes = {{"floe.layout", "otree(x, y)"},
+                                                       {"write.target-file-size-bytes", "8192"}};
+  for (const auto& props : {kOTree, by_bytes}) {
     Warehouse w;
     Create(w, kT, "", "", props);
     PlanWriteOptions half;

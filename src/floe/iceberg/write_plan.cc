@@ -310,13 +310,22 @@ Status FixPlanLayout(WritePlan* plan, const std::vector<c::RecordBatch>& samples
   FLOE_ASSIGN_OR_RETURN(c::RecordBatch ordered, c::Take(indexed, all));
   const TableMetadata& m = plan->metadata;
   auto rows_per_file = [&]() -> Result<int64_t> {
-    // Measured on the sample; its rows stand for the write's: the rows RowsPerFileAtTarget would
-    // pick from the ordered sample, every column, in that order.
-    const int64_t picks = std::min<int64_t>(n, 50000);
+    // Measured on the sample; its rows stand for the write's. On the sampled rows alone (as the
+    // cubes fill): the extreme rows a sample also carries depend on how the write was split.
+    // Every column of up to 50,000 of them, spread over the ordered sample, in that order.
+    std::vector<int64_t> sampled;
+    for (int64_t row : all) {
+      if (InOTreeSample(weights[static_cast<size_t>(row)], plan->sample_fraction)) {
+        sampled.push_back(row);
+      }
+    }
+    if (sampled.empty()) sampled = all;
+    const auto count = static_cast<int64_t>(sampled.size());
+    const int64_t picks = std::min<int64_t>(count, 50000);
     std::vector<std::vector<int64_t>> local(parts.size());
     std::vector<std::pair<size_t, int64_t>> at(static_cast<size_t>(picks));
     for (int64_t i = 0; i < picks; ++i) {
-      const int64_t row = all[static_cast<size_t>(i * n / picks)];
+      const int64_t row = sampled[static_cast<size_t>(i * count / picks)];
       const size_t p = part_of(row);
       at[static_cast<size_t>(i)] = {p, static_cast<int64_t>(local[p].size())};
       local[p].push_back(row - starts[p]);
