@@ -17,8 +17,8 @@ all run on them, as on a machine of that size):
   2 CPUs otherwise lets one task run at a time)
   floe, 1 core / floe, 2 cores   floe's own single-process append (`floe table append` of the
                    same files), for reference
-Each arm process writes once to warm up (its workers started, the caches filled) and once
-timed: from the Dataset -- read into Ray's object store before the clock starts -- to the commit,
+Each arm process writes once to warm up (its workers started, the caches filled), lets the
+cluster settle (3 s) and writes once timed: from the Dataset -- read into Ray's object store before the clock starts -- to the commit,
 plan and sampling included. Rounds interleave the arms, the order rotating, after one warm-up
 round. Printed: each arm's median (min-max) seconds and rows/s, the 2-worker/1-worker throughput
 ratio (target >= 1.8x) and floe's own 2-core/1-core ratio, and, for the OTree, whether the 1- and
@@ -90,6 +90,11 @@ def ray_arm(args):
     ds = ray.data.from_arrow([pq.read_table(f) for f in files]).materialize()
     out = {}
     for name in (args.table + "_warmup", args.table):
+        if name == args.table:
+            # The cluster settled: the processes Ray starts beside the warm-up's workers (its
+            # prestarted ones importing, its agents) busy the arm's cores for a second or two
+            # after ray.init, whatever the warm-up took.
+            time.sleep(3)
         t = wh.create_table(name, schema, **create_args(args.workload))
         t0 = time.perf_counter()
         wrote = floe.ray.write(ds, t, expected_rows=n, concurrency=args.workers,

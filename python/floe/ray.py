@@ -6,10 +6,12 @@
     floe.ray.write(ray.data.read_parquet("s3://bucket/raw/"), t)   # tasks write, one commit
     ds = floe.ray.read(t, filter="day >= DATE '2024-01-03'", columns=["id", "amount"])
 
-A write is a plan on the driver (floe.plan_write), one floe.write_task per Ray write task
-(ray.data's Datasink: each task's blocks become that task's data files, laid out by the table's
-spec, sort order and layout) and one commit on the driver when every task has finished; a write
-that fails commits nothing. An OTree table's layout is fixed first from a sample every task
+A write is a plan on the driver (floe.plan_write), one floe.write_task per Ray write task (each
+task's blocks become that task's data files, laid out by the table's spec, sort order and layout)
+and one commit on the driver when every task has finished; a write that fails commits nothing.
+The tasks of a materialized dataset (ds.materialize(): its blocks in the object store, their
+rows known) are plain Ray tasks on its blocks; any other dataset streams through ray.data's
+write, a Datasink. An OTree table's layout is fixed first from a sample every task
 takes of its blocks, so the layout does not depend on how Ray splits the rows.
 
 A read is planned on the driver (the snapshot and the data files the filter keeps, pruned by
@@ -22,12 +24,13 @@ bucket, with AWS keys in their environment). The catalog is used by the driver a
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import pyarrow as pa
 import ray
 from ray.data import Datasink
 from ray.data.block import BlockAccessor, BlockMetadata
+from ray.data.dataset import MaterializedDataset
 from ray.data.datasource import Datasource, ReadTask
 
 import floe
@@ -93,6 +96,105 @@ def _task_env(num_cpus: int) -> Dict[str, Any]:
     return {"env_vars": {"FLOE_THREADS": str(max(1, int(num_cpus)))}}
 
 
+def _materialized_shares(
+    dataset: "ray.data.Dataset", rows_per_task: Optional[int]
+) -> Optional[Tuple[List[List[Any]], int]]:
+    """The blocks of a materialized dataset -- in the object store already, their rows known --
+    in the shares the write tasks take (each at least `rows_per_task` rows, the blocks bundled in
+    order; else a block each), and its rows; None for any other dataset."""
+    if not isinstance(dataset, MaterializedDataset):
+        return None
+    shares: List[List[Any]] = []
+    share: List[Any] = []
+    rows = total = 0
+    for bundle in dataset.iter_internal_ref_bundles():
+        if any(s is not None for s in (getattr(bundle, "slices", None) or ())):
+            return None  # a part of a block: not every row of the block is the dataset's
+        for ref, meta in zip(bundle.block_refs, bundle.metadata):
+            if meta.num_rows is None:
+                return None
+            if meta.num_rows == 0:
+                continue
+            share.append(ref)
+            rows += meta.num_rows
+            total += meta.num_rows
+            if not rows_per_task or rows >= rows_per_task:
+                shares.append(share)
+                share, rows = [], 0
+    if share:
+        shares.append(share)
+    return shares, total
+
+
+def _sample_share(plan: floe.WritePlan, *blocks: Any) -> pa.Table:
+    return plan.sample(_arrow(blocks))
+
+
+def _write_share(plan: floe.WritePlan, task_id: int, *blocks: Any) -> Optional[bytes]:
+    data = _arrow(blocks)
+    if data.num_rows == 0:
+        return None
+    return floe.write_task(plan, data, task_id)
+
+
+_remote: Dict[Any, Any] = {}
+
+
+def _run_tasks(
+    fn: Any, args: List[List[Any]], options: Dict[str, Any], concurrency: Optional[int]
+) -> Tuple[List[Any], Optional[BaseException]]:
+    """fn(*args[i]) for every i, each a Ray task (`options`: its resources), at most
+    `concurrency` at once: every task's result (None where it failed or did not run) and the
+    first error. After an error no task starts; those running are waited for, so that what they
+    wrote can be removed."""
+    if fn not in _remote:
+        _remote[fn] = ray.remote(fn)
+    remote = _remote[fn].options(**options)
+    results: List[Any] = [None] * len(args)
+    running: Dict[Any, int] = {}
+    limit = concurrency if concurrency and concurrency > 0 else len(args)
+    started = 0
+    error: Optional[BaseException] = None
+    while running or (error is None and started < len(args)):
+        while error is None and started < len(args) and len(running) < limit:
+            running[remote.remote(*args[started])] = started
+            started += 1
+        done, _ = ray.wait(list(running), num_returns=1)
+        for ref in done:
+            i = running.pop(ref)
+            try:
+                results[i] = ray.get(ref)
+            except Exception as e:  # the first is raised by the caller
+                error = error or e
+    return results, error
+
+
+def _write_materialized(
+    shares: List[List[Any]],
+    table: floe.Table,
+    plan: floe.WritePlan,
+    num_cpus: int,
+    concurrency: Optional[int],
+) -> Dict[str, Any]:
+    # Plain Ray tasks on the blocks where they are, as many as the shares: a sampling pass first
+    # for an OTree, then the writes, then the commit here.
+    options = {"num_cpus": num_cpus, "runtime_env": _task_env(num_cpus)}
+    if plan.needs_sample and shares:
+        samples, error = _run_tasks(_sample_share, [[plan] + s for s in shares], options,
+                                    concurrency)
+        if error is not None:
+            raise error
+        plan = plan.with_samples(samples)
+    results, error = _run_tasks(
+        _write_share, [[plan, i] + s for i, s in enumerate(shares)], options, concurrency
+    )
+    written = [r for r in results if r is not None]
+    if error is not None:
+        floe.abort_write(table, plan, written)
+        raise error
+    return floe.commit_files(table, plan, written)
+
+
 def write(
     dataset: "ray.data.Dataset",
     table: floe.Table,
@@ -110,6 +212,11 @@ def write(
     Returns rows, data files, bytes and the new snapshot's id (None when the dataset has no rows).
     For an OTree table the rows are counted (or `expected_rows` taken) and sampled first: two
     passes over the dataset before the write (materialize() it to read its source once)."""
+    materialized = _materialized_shares(dataset, rows_per_task)
+    if materialized is not None:
+        shares, rows = materialized
+        plan = floe.plan_write(table, rows if expected_rows is None else expected_rows)
+        return _write_materialized(shares, table, plan, num_cpus, concurrency)
     plan = floe.plan_write(table, expected_rows)
     if plan.needs_sample:
         if expected_rows is None:

@@ -329,6 +329,49 @@ TEST(PlannedWrite, AnOTreeLayoutIsTheSameHoweverTheRowsAreSplit) {
   EXPECT_EQ(Ids(w, two), want);
 }
 
+// Rows(from, to) with few OTree keys: most rows share their weight with others.
+c::RecordBatch TiedRows(int64_t from, int64_t to) {
+  c::RecordBatch b = Rows(from, to);
+  c::FixedWidthBuilder<int64_t> x(c::Int64()), y(c::Int64());
+  for (int64_t r = 0; r < b.num_rows; ++r) {
+    const int64_t id = b.columns[0]->Value<int64_t>(r);
+    x.Append(id % 4);
+    y.Append(id % 3);
+  }
+  b.columns[2] = x.Finish();
+  b.columns[3] = y.Finish();
+  return b;
+}
+
+TEST(PlannedWrite, RowsOfOneWeightFixTheSameLayoutHoweverTheRowsAreSplit) {
+  // Cubes of 256 rows, and cubes of the rows a file of 8 KB holds (measured on the sample).
+  const std::map<std::string, std::string> by_bytes = {{"floe.layout", "otree(x, y)"},
+                                                       {"write.target-file-size-bytes", "8192"}};
+  for (const auto& props : {kOTree, by_bytes}) {
+    Warehouse w;
+    Create(w, kT, "", "", props);
+    PlanWriteOptions half;
+    half.expected_rows = kRows;
+    half.sample_rows = kRows / 2;
+    const WritePlan base = PlanWrite(*w.cat, *w.io, kT, half).value();
+    auto fixed = [&](const std::vector<std::pair<int64_t, int64_t>>& split) {
+      WritePlan p = base;
+      std::vector<c::RecordBatch> samples;
+      for (const auto& [from, to] : split) {
+        samples.push_back(SampleForPlan(p, TiedRows(from, to)).value());
+      }
+      EXPECT_TRUE(FixPlanLayout(&p, samples));
+      return p;
+    };
+    const WritePlan one = fixed({{0, kRows}});
+    ASSERT_TRUE(one.otree);
+    EXPECT_GT(one.otree->cubes.cubes.size(), 1u);
+    EXPECT_EQ(fixed({{kRows / 3, kRows}, {0, kRows / 3}}).ToJson(), one.ToJson());
+    EXPECT_EQ(fixed({{2 * kRows / 3, kRows}, {0, 1000}, {1000, 2 * kRows / 3}}).ToJson(),
+              one.ToJson());
+  }
+}
+
 TEST(PlannedWrite, WithEveryRowSampledTheCubesAreTheSingleWritersOnes) {
   Warehouse w;
   const catalog::TableIdentifier single{{"db"}, "single"}, planned{{"db"}, "planned"};

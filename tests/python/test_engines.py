@@ -114,6 +114,53 @@ def test_ray_otree_layout_is_a_single_plans(tmp_path, ray_cluster):
     assert sorted(by_ray.scan(columns=["id"]).to_arrow().column("id").to_pylist()) == list(range(12000))
 
 
+def test_ray_writes_a_materialized_dataset_in_plain_tasks(tmp_path, ray_cluster):
+    # Its blocks in the object store already: plain Ray tasks, each a share of the blocks of at
+    # least rows_per_task rows, numbered in order; an OTree sampled by the same shares.
+    import floe.ray
+
+    wh = floe.Warehouse(str(tmp_path / "wh"))
+    t = wh.create_table("db.events", rows(0, 0).schema, partition_by="day", sort_by="id")
+    ds = ray_cluster.data.from_arrow([rows(i, i + 2500) for i in range(0, 20000, 2500)])
+    ds = ds.materialize()
+    out = floe.ray.write(ds, t, rows_per_task=10000)
+    assert out["rows"] == 20000 and out["data_files"] == 10
+    snaps = t.snapshots()
+    assert len(snaps) == 1 and snaps[0]["summary"]["floe.write-tasks"] == "2"
+    for f in pq_files(t):
+        ids = pq.read_table(f, columns=["id"]).column("id").to_pylist()
+        assert ids == sorted(ids) and len(ids) == 2000
+    assert sorted(t.scan(columns=["id"]).to_arrow().column("id").to_pylist()) == list(range(20000))
+
+    props = {"floe.layout": "otree(x, y)", "floe.otree.target-rows-per-file": "1000"}
+    by_ray = wh.create_table("db.ray", rows(0, 0).schema, properties=props)
+    by_one = wh.create_table("db.one", rows(0, 0).schema, properties=props)
+    data = rows(0, 12000)
+    ds = ray_cluster.data.from_arrow(data).repartition(3).materialize()
+    floe.ray.write(ds, by_ray)  # the rows counted from the blocks' metadata: every row sampled
+    plan = floe.plan_write(by_one)
+    plan = plan.with_samples([plan.sample(data)])
+    floe.commit_files(by_one, plan, [floe.write_task(plan, data, 0)])
+    assert by_ray.properties["floe.otree.revision"] == by_one.properties["floe.otree.revision"]
+    assert cubes_of(by_ray) == cubes_of(by_one) and len(cubes_of(by_ray)) > 4
+
+    empty = wh.create_table("db.empty", rows(0, 0).schema)
+    assert floe.ray.write(ray_cluster.data.from_arrow(rows(0, 0)).materialize(), empty)["rows"] == 0
+    assert empty.snapshots() == []
+
+
+def test_ray_a_failed_task_commits_nothing_and_removes_the_others_files(tmp_path, ray_cluster):
+    import floe.ray
+
+    wh = floe.Warehouse(str(tmp_path / "wh"))
+    t = wh.create_table("db.events", rows(0, 0).schema, partition_by="day")
+    bad = rows(3000, 4000).set_column(2, "x", pa.array(["?"] * 1000))
+    ds = ray_cluster.data.from_arrow([rows(0, 1000), rows(1000, 2000), rows(2000, 3000), bad])
+    with pytest.raises(Exception, match="column 'x' has type string"):
+        floe.ray.write(ds.materialize(), t, concurrency=2)
+    assert t.snapshots() == [] and pq_files(t) == []
+
+
 def test_spark_writes_in_tasks_and_commits_once(tmp_path, monkeypatch):
     pytest.importorskip("pyspark")
     monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)  # Spark's Python workers: this one

@@ -216,11 +216,31 @@ Result<c::RecordBatch> SampleForPlan(const WritePlan& plan, const c::RecordBatch
 
 Status FixPlanLayout(WritePlan* plan, const std::vector<c::RecordBatch>& samples) {
   if (!plan->NeedsSample()) return {};
+  const std::vector<std::string>& names = plan->otree_base->columns;
+  // The layout reads the indexed columns alone: they are gathered into one batch, and every other
+  // column is read where the samples are, at the few rows that need it (ties of weight, the rows
+  // a file's bytes are measured on).
   std::vector<c::RecordBatch> parts;
+  std::vector<c::RecordBatch> key_parts;
+  std::vector<int64_t> starts;  // each part's first row among all the samples' rows
+  int64_t n = 0;
   for (const c::RecordBatch& s : samples) {
     if (s.num_rows == 0) continue;
     FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed,
                           ConformToSchema(s, plan->metadata.CurrentSchema()));
+    c::RecordBatch keyed;
+    auto keyed_schema = std::make_shared<c::Schema>();
+    for (const std::string& name : names) {
+      auto idx = conformed.schema->IndexOf(name);
+      if (!idx) return Internal("OTree column '{}' is not in the rows", name);
+      keyed_schema->fields.push_back(conformed.schema->fields[*idx]);
+      keyed.columns.push_back(conformed.columns[*idx]);
+    }
+    keyed.schema = std::move(keyed_schema);
+    keyed.num_rows = conformed.num_rows;
+    starts.push_back(n);
+    n += conformed.num_rows;
+    key_parts.push_back(std::move(keyed));
     parts.push_back(std::move(conformed));
   }
   if (parts.empty()) {
@@ -229,31 +249,102 @@ Status FixPlanLayout(WritePlan* plan, const std::vector<c::RecordBatch>& samples
         "none (a write of no rows needs no plan)",
         plan->table.ToString());
   }
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch sample, c::Concatenate(parts));
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch indexed, c::Concatenate(key_parts));
   // The rows in one order whatever the tasks' order: a cube that fills on the sample takes its
-  // lightest rows, ties broken by position, so the position must not depend on the split.
+  // lightest rows, ties broken by position, so the position must not depend on the split. By
+  // weight, ties (rare) by the whole row's value hash, then by position.
   std::vector<const c::Column*> keys;
-  FLOE_ASSIGN_OR_RETURN(keys, KeysOf(sample, plan->otree_base->columns));
-  std::vector<int64_t> all(static_cast<size_t>(sample.num_rows));
+  FLOE_ASSIGN_OR_RETURN(keys, KeysOf(indexed, names));
+  std::vector<int64_t> all(static_cast<size_t>(n));
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
   const std::vector<uint32_t> weights = layout::RowWeights(keys, all);
-  std::vector<uint64_t> hashes(all.size());
-  {
-    // Ties of weight (rare) ordered by the whole row's value hash.
-    std::vector<const c::Column*> every;
-    every.reserve(sample.columns.size());
-    for (const auto& col : sample.columns) every.push_back(col.get());
-    const std::vector<uint32_t> whole = layout::RowWeights(every, all);
-    for (size_t i = 0; i < all.size(); ++i) hashes[i] = (uint64_t{weights[i]} << 32) | whole[i];
+  if (n <= int64_t{UINT32_MAX}) {
+    std::vector<uint64_t> packed(all.size());  // weight, then position
+    for (size_t i = 0; i < all.size(); ++i) packed[i] = (uint64_t{weights[i]} << 32) | i;
+    std::sort(packed.begin(), packed.end());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(packed[i] & UINT32_MAX);
+  } else {
+    std::stable_sort(all.begin(), all.end(), [&](int64_t a, int64_t b) {
+      return weights[static_cast<size_t>(a)] < weights[static_cast<size_t>(b)];
+    });
   }
-  std::stable_sort(all.begin(), all.end(), [&](int64_t a, int64_t b) {
-    return hashes[static_cast<size_t>(a)] < hashes[static_cast<size_t>(b)];
-  });
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch ordered, c::Take(sample, all));
+  auto part_of = [&](int64_t row) {
+    return static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), row) -
+                               starts.begin() - 1);
+  };
+  // The rows that share a weight with another, their whole rows hashed where their part holds them.
+  std::vector<std::pair<size_t, size_t>> runs;  // [begin, end) in `all` of one weight
+  for (size_t b = 0; b < all.size();) {
+    size_t e = b + 1;
+    const uint32_t w = weights[static_cast<size_t>(all[b])];
+    while (e < all.size() && weights[static_cast<size_t>(all[e])] == w) ++e;
+    if (e - b > 1) runs.emplace_back(b, e);
+    b = e;
+  }
+  if (!runs.empty()) {
+    std::vector<std::vector<int64_t>> tied_rows(parts.size());
+    std::vector<uint32_t> whole(all.size());
+    for (const auto& [b, e] : runs) {
+      for (size_t i = b; i < e; ++i) {
+        const size_t p = part_of(all[i]);
+        tied_rows[p].push_back(all[i] - starts[p]);
+      }
+    }
+    for (size_t p = 0; p < parts.size(); ++p) {
+      if (tied_rows[p].empty()) continue;
+      std::vector<const c::Column*> every;
+      every.reserve(parts[p].columns.size());
+      for (const auto& col : parts[p].columns) every.push_back(col.get());
+      const std::vector<uint32_t> h = layout::RowWeights(every, tied_rows[p]);
+      for (size_t k = 0; k < h.size(); ++k) {
+        whole[static_cast<size_t>(tied_rows[p][k] + starts[p])] = h[k];
+      }
+    }
+    for (const auto& [b, e] : runs) {
+      std::stable_sort(all.begin() + static_cast<std::ptrdiff_t>(b),
+                       all.begin() + static_cast<std::ptrdiff_t>(e), [&](int64_t x, int64_t y) {
+                         return whole[static_cast<size_t>(x)] < whole[static_cast<size_t>(y)];
+                       });
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch ordered, c::Take(indexed, all));
   const TableMetadata& m = plan->metadata;
   auto rows_per_file = [&]() -> Result<int64_t> {
-    // Measured on the sample; its rows stand for the write's.
-    return RowsPerFileAtTarget(m, ordered);
+    // Measured on the sample; its rows stand for the write's. On the sampled rows alone (as the
+    // cubes fill): the extreme rows a sample also carries depend on how the write was split.
+    // Every column of up to 50,000 of them, spread over the ordered sample, in that order.
+    std::vector<int64_t> sampled;
+    for (int64_t row : all) {
+      if (InOTreeSample(weights[static_cast<size_t>(row)], plan->sample_fraction)) {
+        sampled.push_back(row);
+      }
+    }
+    if (sampled.empty()) sampled = all;
+    const auto count = static_cast<int64_t>(sampled.size());
+    const int64_t picks = std::min<int64_t>(count, 50000);
+    std::vector<std::vector<int64_t>> local(parts.size());
+    std::vector<std::pair<size_t, int64_t>> at(static_cast<size_t>(picks));
+    for (int64_t i = 0; i < picks; ++i) {
+      const int64_t row = sampled[static_cast<size_t>(i * count / picks)];
+      const size_t p = part_of(row);
+      at[static_cast<size_t>(i)] = {p, static_cast<int64_t>(local[p].size())};
+      local[p].push_back(row - starts[p]);
+    }
+    std::vector<c::RecordBatch> taken;
+    std::vector<int64_t> first(parts.size(), 0);
+    int64_t so_far = 0;
+    for (size_t p = 0; p < parts.size(); ++p) {
+      if (local[p].empty()) continue;
+      FLOE_ASSIGN_OR_RETURN(c::RecordBatch t, c::Take(parts[p], local[p]));
+      first[p] = so_far;
+      so_far += t.num_rows;
+      taken.push_back(std::move(t));
+    }
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch gathered, c::Concatenate(taken));
+    std::vector<int64_t> back(at.size());
+    for (size_t i = 0; i < at.size(); ++i) back[i] = first[at[i].first] + at[i].second;
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch picked, c::Take(gathered, back));
+    return RowsPerFileAtTarget(m, picked);
   };
   FLOE_ASSIGN_OR_RETURN(plan->otree, PlanOTreeFromSample(m, *plan->otree_base, ordered,
                                                          plan->sample_fraction, rows_per_file));
