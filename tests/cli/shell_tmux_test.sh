@@ -39,6 +39,18 @@ type_text() { T send-keys -t "$1" -l "$2"; }
 semicolon() { T send-keys -t "$1" -H 3b; }  # a ';' typed (tmux reads a bare one as a separator)
 enter() { T send-keys -t "$1" Enter; }
 statement() { type_text "$1" "$2" && semicolon "$1" && enter "$1"; }
+# Waits until session $1's last non-empty line is an empty prompt: the shell reads again (keys
+# sent while it still prints a result may be flushed when it takes the terminal back).
+prompt() {
+  local i
+  for ((i = 0; i < 600; ++i)); do
+    [[ "$(screen "$1" | grep -v '^ *$' | tail -1)" =~ ^floe\>\ *$ ]] && return 0
+    sleep 0.1
+  done
+  echo "--- screen of $1, waiting for an empty prompt" >&2
+  screen "$1" >&2
+  return 1
+}
 
 T new-session -d -s sh -x 60 -y 50 "env HOME=$work $floe --warehouse $wh query"
 wait_for sh '^floe>'
@@ -62,8 +74,9 @@ type_text sh "select sum(amo" && T send-keys -t sh Tab && wait_for sh 'select su
 check "Tab completes a column name" $?
 
 # Ctrl-C drops the line being typed; the shell goes on.
-type_text sh "select 'dropped' as gone" && T send-keys -t sh C-c && wait_for sh "gone\^C$" &&
-  type_text sh ".mode csv" && enter sh && statement sh "select 42 as answer" && wait_for sh '^42$' &&
+prompt sh && type_text sh "select 'dropped' as gone" && T send-keys -t sh C-c &&
+  wait_for sh "gone\^C$" && prompt sh && type_text sh ".mode csv" && enter sh &&
+  statement sh "select 42 as answer" && wait_for sh '^42$' &&
   ! screen sh | grep -q '^dropped$'
 check "Ctrl-C cancels the line, and the shell takes the next" $?
 
