@@ -97,11 +97,16 @@ void ExpectSameFiles(const Written& a, const Written& b) {
   }
 }
 
-TEST(DataWriter, PartitionsEncodedAtOnceComeOutAsOneAtATime) {
+// `rows` generated orders in `writes` batches.
+Result<std::vector<columnar::RecordBatch>> Orders(int64_t rows, int writes) {
   bench::GenOptions o;
-  o.rows = 60000;
-  o.writes = 1;
-  auto batches = bench::Generate(bench::Workload::kOrders, o);
+  o.rows = rows;
+  o.writes = writes;
+  return bench::Generate(bench::Workload::kOrders, o);
+}
+
+TEST(DataWriter, PartitionsEncodedAtOnceComeOutAsOneAtATime) {
+  auto batches = Orders(60000, 1);
   ASSERT_TRUE(batches) << batches.error().ToString();
   const Written one = Write(*batches, 1);
   const Written four = Write(*batches, 4);
@@ -128,10 +133,7 @@ TEST(DataWriter, PartitionsEncodedAtOnceComeOutAsOneAtATime) {
 }
 
 TEST(DataWriter, RowsHandedOverByPartitionComeOutAsTheWritersOwnSplit) {
-  bench::GenOptions o;
-  o.rows = 30000;
-  o.writes = 3;
-  auto batches = bench::Generate(bench::Workload::kOrders, o);
+  auto batches = Orders(30000, 3);
   ASSERT_TRUE(batches) << batches.error().ToString();
   ASSERT_GE(batches->size(), 3u);
   const std::vector<Part> parts = SplitByBucket(*batches);
