@@ -3,6 +3,7 @@
 // keeps everything in one growable buffer. Not thread safe; one writer owns one sink.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,9 @@ class OutputSink {
   virtual int64_t position() const = 0;
   // Called once after the last byte (the footer); a multipart sink completes its upload here.
   virtual Status Close() { return {}; }
+  // A hint: the file will likely reach about `total_bytes`, so a buffering sink can grow once
+  // rather than by doublings (each a copy of what it holds, into pages never touched before).
+  virtual void Reserve(int64_t total_bytes) { (void)total_bytes; }
 };
 
 class MemorySink final : public OutputSink {
@@ -30,6 +34,10 @@ class MemorySink final : public OutputSink {
     return {};
   }
   int64_t position() const override { return static_cast<int64_t>(bytes_.size()); }
+  void Reserve(int64_t total_bytes) override {
+    const size_t want = static_cast<size_t>(std::max<int64_t>(total_bytes, 0));
+    if (want > bytes_.capacity()) bytes_.reserve(std::max(want, bytes_.capacity() * 2));
+  }
 
   const std::vector<uint8_t>& bytes() const { return bytes_; }
   // Hands the file over (the sink is empty afterwards).

@@ -282,6 +282,10 @@ Status ParquetWriter::FlushRowGroup() {
   int64_t compressed = 0;
   // Each chunk's last page is encoded and compressed at once; the chunks then land in order.
   FLOE_RETURN_IF_ERROR(ForEachLeaf(true, [this](size_t i) { return writers_[i]->ClosePage(); }));
+  // The chunks, then (when this is the last row group) the page index and footer: room for them
+  // at once.
+  const int64_t chunks = BufferedBytes();
+  sink_->Reserve(sink_->position() + chunks + chunks / 64 + (int64_t{16} << 10));
   for (size_t i = 0; i < writers_.size(); ++i) {
     auto result = writers_[i]->Flush(colocated_[i] ? &colocated_sink_ : sink_);
     if (!result) {
