@@ -5,6 +5,7 @@
 // out as the writer's own split makes them.
 #include "floe/iceberg/data_writer.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,12 @@ struct Written {
   std::vector<std::string> bytes;  // each file's contents
 };
 
-// Rows of one partition of bucket(5, order_id), with its value.
+// Rows of one partition of bucket(5, order_id), with its value: `rows` whole, or with `numbers`
+// those rows of it.
 struct Part {
   columnar::RecordBatch rows;
   int32_t bucket = 0;
+  std::optional<std::vector<int64_t>> numbers;
 };
 
 // Writes `batches` (orders) into a new table partitioned by bucket(5, order_id) at a 64 KiB
@@ -56,7 +59,8 @@ Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads,
   TableDataWriter writer(t, io);
   for (const auto& b : batches) EXPECT_TRUE(writer.Write(b));
   for (const Part& p : parts) {
-    EXPECT_TRUE(writer.WriteInPartition(p.rows, spec.spec_id(), {Literal::Int(p.bucket)}));
+    EXPECT_TRUE(
+        writer.WriteInPartition(p.rows, spec.spec_id(), {Literal::Int(p.bucket)}, p.numbers));
   }
   auto files = writer.Finish();
   EXPECT_TRUE(files) << files.error().ToString();
@@ -70,8 +74,10 @@ Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads,
   return w;
 }
 
-// `batches` split by bucket(5, order_id), batch by batch: each batch's rows of each bucket.
-std::vector<Part> SplitByBucket(const std::vector<columnar::RecordBatch>& batches) {
+// `batches` split by bucket(5, order_id), batch by batch: each batch's rows of each bucket, taken
+// -- or, `by_number`, the batch with their numbers.
+std::vector<Part> SplitByBucket(const std::vector<columnar::RecordBatch>& batches,
+                                bool by_number = false) {
   std::vector<Part> parts;
   const auto bucket = Transform::Parse("bucket[5]").value();
   for (const columnar::RecordBatch& b : batches) {
@@ -82,7 +88,11 @@ std::vector<Part> SplitByBucket(const std::vector<columnar::RecordBatch>& batche
       for (int64_t r = 0; r < b.num_rows; ++r) {
         if (keys->Value<int32_t>(r) == v) rows.push_back(r);
       }
-      parts.push_back({columnar::Take(b, rows).value(), v});
+      if (by_number) {
+        parts.push_back({b, v, rows});
+      } else {
+        parts.push_back({columnar::Take(b, rows).value(), v, std::nullopt});
+      }
     }
   }
   return parts;
@@ -141,11 +151,15 @@ TEST(DataWriter, RowsHandedOverByPartitionComeOutAsTheWritersOwnSplit) {
   const Written split = Write(*batches, 2);
   ASSERT_GE(split.files.size(), 10u);
   ExpectSameFiles(split, Write({}, 2, parts));
+  // Rows handed over by number (a rewrite's survivors) are taken as the partition encodes.
+  const std::vector<Part> numbered = SplitByBucket(*batches, /*by_number=*/true);
+  ExpectSameFiles(split, Write({}, 2, numbered));
   // Sorted: a partition's batches are gathered and sorted first; some rows by Write, the rest by
   // partition, land in the same files.
   const std::string sort = "customer_id DESC, order_id";
   const Written sorted = Write(*batches, 2, {}, sort);
   ExpectSameFiles(sorted, Write({}, 2, parts, sort));
+  ExpectSameFiles(sorted, Write({}, 2, numbered, sort));
   std::vector<Part> later(parts.begin() + 5, parts.end());
   ExpectSameFiles(sorted, Write({batches->front()}, 2, later, sort));
 }

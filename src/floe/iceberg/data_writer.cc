@@ -123,17 +123,22 @@ Status TableDataWriter::Write(const c::RecordBatch& batch) {
 }
 
 Status TableDataWriter::WriteInPartition(const c::RecordBatch& batch, int32_t spec_id,
-                                         const std::vector<Literal>& partition) {
+                                         const std::vector<Literal>& partition,
+                                         std::optional<std::vector<int64_t>> rows) {
   const TableMetadata& m = table_.metadata;
   if (spec_id != m.DefaultSpec().spec_id() || m.properties.contains(std::string(kLayoutProperty))) {
-    return Write(batch);
+    if (!rows) return Write(batch);
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch taken, c::Take(batch, *rows));
+    return Write(taken);
   }
   FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(batch, m.CurrentSchema()));
-  if (conformed.num_rows == 0) return {};
-  rows_ += conformed.num_rows;
+  BatchRows b{std::move(conformed), std::move(rows)};
+  if (b.rows && static_cast<int64_t>(b.rows->size()) == b.batch.num_rows) b.rows.reset();
+  if (b.size() == 0) return {};
+  rows_ += b.size();
   InPartition& part = in_partition_[m.DefaultSpec().PartitionPath(partition)];
   if (part.batches.empty()) part.values = partition;
-  part.batches.push_back(std::move(conformed));
+  part.batches.push_back(std::move(b));
   return {};
 }
 
@@ -149,7 +154,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     FLOE_ASSIGN_OR_RETURN(all, c::Concatenate(batches_, &io_.runtime().decode_pool()));
   } else {
     // Every row came by partition: `all` is none of them, with their columns.
-    FLOE_ASSIGN_OR_RETURN(all, c::Take(in_partition_.begin()->second.batches.front(), {}));
+    FLOE_ASSIGN_OR_RETURN(all, c::Take(in_partition_.begin()->second.batches.front().batch, {}));
   }
   batches_.clear();
   FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions popts, ParquetOptionsFor(m));
@@ -181,7 +186,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     std::vector<Literal> values;
     std::vector<int64_t> rows;  // of `all`
     // WriteInPartition's rows of the partition, before those of `all`.
-    std::vector<c::RecordBatch> in_partition;
+    std::vector<BatchRows> in_partition;
   };
   std::vector<Group> groups;
   for (auto& g : split) {
@@ -278,8 +283,9 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       (void)group;
       return out;
     }
-    // The group's rows in order, as pieces: WriteInPartition's batches whole, then rows of `all`
-    // by number. Sorted or clustered, the batches are gathered with those rows first.
+    // The group's rows in order, as pieces: WriteInPartition's batches (whole, or their rows by
+    // number), then rows of `all` by number. Sorted or clustered, the batches are gathered with
+    // those rows first.
     struct Piece {
       const c::RecordBatch* batch;
       const std::vector<int64_t>* rows;  // null: every row of the batch
@@ -289,7 +295,16 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     std::vector<int64_t> gathered_rows;
     const bool ordered = cluster || !sort_view.empty();
     if (ordered && !group.in_partition.empty()) {
-      std::vector<c::RecordBatch> parts = std::move(group.in_partition);
+      std::vector<c::RecordBatch> parts;
+      for (BatchRows& b : group.in_partition) {
+        if (!b.rows) {
+          parts.push_back(std::move(b.batch));
+          continue;
+        }
+        FLOE_ASSIGN_OR_RETURN(c::RecordBatch taken, c::Take(b.batch, *b.rows, &pool));
+        parts.push_back(std::move(taken));
+      }
+      group.in_partition.clear();
       if (!group.rows.empty()) {
         FLOE_ASSIGN_OR_RETURN(c::RecordBatch rest, c::Take(all, group.rows, &pool));
         parts.push_back(std::move(rest));
@@ -310,7 +325,9 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       } else if (!sort_view.empty()) {
         FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
       }
-      for (const c::RecordBatch& b : group.in_partition) pieces.push_back({&b, nullptr});
+      for (const BatchRows& b : group.in_partition) {
+        pieces.push_back({&b.batch, b.rows ? &*b.rows : nullptr});
+      }
       if (!group.rows.empty()) pieces.push_back({&all, &group.rows});
     }
     auto size_of = [](const Piece& p) {

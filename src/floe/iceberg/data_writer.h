@@ -47,9 +47,12 @@ class TableDataWriter {
   // Rows known to lie in one partition of the table (`partition` of spec `spec_id`): a copy-on-
   // write rewrite's rows of one data file. When that spec is the table's current one and no
   // clustering layout is declared, they skip the partition split and, in a table without a sort
-  // order, are encoded as they come (no copy); otherwise as Write.
+  // order, are encoded as they come (no copy); otherwise as Write. With `rows` (ascending), only
+  // those rows of the batch: taken while the partition encodes, a file's worth at a time, so the
+  // copy runs on the encoding threads and its memory is reused file after file.
   Status WriteInPartition(const columnar::RecordBatch& batch, int32_t spec_id,
-                          const std::vector<Literal>& partition);
+                          const std::vector<Literal>& partition,
+                          std::optional<std::vector<int64_t>> rows = std::nullopt);
   Result<std::vector<DataFile>> Finish();
   int64_t rows() const { return rows_; }
   // Called by Finish after each data file is written (its bytes), for progress.
@@ -77,10 +80,15 @@ class TableDataWriter {
   Table table_;
   const FileIO& io_;
   std::vector<columnar::RecordBatch> batches_;
-  // WriteInPartition's rows, by partition path.
+  // WriteInPartition's rows, by partition path: batches, each with the rows of it written.
+  struct BatchRows {
+    columnar::RecordBatch batch;
+    std::optional<std::vector<int64_t>> rows;  // ascending; none: every row
+    int64_t size() const { return rows ? static_cast<int64_t>(rows->size()) : batch.num_rows; }
+  };
   struct InPartition {
     std::vector<Literal> values;
-    std::vector<columnar::RecordBatch> batches;
+    std::vector<BatchRows> batches;
   };
   std::map<std::string, InPartition> in_partition_;
   int64_t rows_ = 0;

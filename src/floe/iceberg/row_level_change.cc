@@ -138,11 +138,10 @@ Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
                         const c::Column& positions) -> Status {
     auto it = sorted.find(task.file.file_path);
     const std::vector<int64_t>* gone = it == sorted.end() ? nullptr : &it->second;
-    std::vector<int64_t> keep;
-    keep.reserve(static_cast<size_t>(b.num_rows));
-    if (gone == nullptr) {
-      for (int64_t r = 0; r < b.num_rows; ++r) keep.push_back(r);
-    } else {
+    std::optional<std::vector<int64_t>> keep;  // none: every row
+    if (gone != nullptr) {
+      keep.emplace();
+      keep->reserve(static_cast<size_t>(b.num_rows));
       // A batch's positions ascend: one walk through the deleted ones beside them.
       const int64_t* pos = positions.Values<int64_t>();
       auto next = std::lower_bound(gone->begin(), gone->end(), pos[0]);
@@ -150,19 +149,18 @@ Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
         const int64_t p = pos[r];
         if (r > 0 && p < pos[r - 1]) next = std::lower_bound(gone->begin(), gone->end(), p);
         while (next != gone->end() && *next < p) ++next;
-        if (next == gone->end() || *next != p) keep.push_back(r);
+        if (next == gone->end() || *next != p) keep->push_back(r);
       }
     }
     b.columns.resize(columns);
     auto s = std::make_shared<c::Schema>(*b.schema);
     s->fields.resize(columns);
     b.schema = std::move(s);
-    if (keep.empty()) return {};
-    if (static_cast<int64_t>(keep.size()) != b.num_rows) {
-      FLOE_ASSIGN_OR_RETURN(b, c::Take(b, keep));
-    }
-    copied += b.num_rows;
-    return writer->WriteInPartition(b, task.file.spec_id, task.file.partition);
+    const int64_t kept = keep ? static_cast<int64_t>(keep->size()) : b.num_rows;
+    if (kept == 0) return {};
+    copied += kept;
+    // The writer takes the kept rows as it encodes the file (on its threads).
+    return writer->WriteInPartition(b, task.file.spec_id, task.file.partition, std::move(keep));
   };
   std::vector<FileScanTask> to_read;
   for (const FileScanTask& t : tasks) {
