@@ -115,6 +115,9 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(const columnar::Schem
     w->file_statistics_.emplace_back(ValueOrder::For(w->schema_.leaves[i].element));
   }
   w->column_sizes_.assign(w->schema_.leaves.size(), 0);
+  w->copied_values_.assign(w->schema_.leaves.size(), 0);
+  w->copied_nulls_.assign(w->schema_.leaves.size(), 0);
+  w->copied_.assign(w->schema_.leaves.size(), false);
   for (const LeafColumn& leaf : w->schema_.leaves) w->nested_ = w->nested_ || leaf.nested();
 
   w->metadata_.version = 1;
@@ -268,9 +271,115 @@ Status ParquetWriter::Write(const columnar::RecordBatch& batch) {
   return {};
 }
 
+Status ParquetWriter::WriteRowGroupWithCopies(const std::vector<columnar::ColumnPtr>& columns,
+                                              int64_t offset, int64_t num_rows,
+                                              std::vector<std::optional<CopiedChunk>> copied) {
+  if (closed_) return InvalidInput("Parquet writer: WriteRowGroupWithCopies after Close");
+  if (failed_) return InvalidInput("Parquet writer: WriteRowGroupWithCopies after a failed write");
+  const columnar::Schema& want = *columnar_schema_;
+  if (copied.size() != schema_.leaves.size() ||
+      columns.size() != static_cast<size_t>(want.num_fields())) {
+    return InvalidInput(
+        "Parquet writer: a row group with copies needs {} chunks and {} columns, "
+        "not {} and {}",
+        schema_.leaves.size(), want.num_fields(), copied.size(), columns.size());
+  }
+  if (num_rows <= 0 || offset < 0) {
+    return InvalidInput("Parquet writer: a row group with copies of {} rows from row {}", num_rows,
+                        offset);
+  }
+  for (size_t i = 0; i < schema_.leaves.size(); ++i) {
+    const LeafColumn& leaf = schema_.leaves[i];
+    const auto top = static_cast<size_t>(leaf.top_level_index);
+    const columnar::Field& f = want.fields[top];
+    if (copied[i]) {
+      const ColumnChunk& chunk = copied[i]->chunk;
+      if (!chunk.meta_data || chunk.meta_data->type != leaf.physical_type() ||
+          chunk.meta_data->path_in_schema != leaf.path) {
+        return InvalidInput("Parquet writer: the chunk copied for column '{}' is of another column",
+                            leaf.dotted_path());
+      }
+      const ColumnMetaData& md = *chunk.meta_data;
+      if (static_cast<int64_t>(copied[i]->bytes.size()) != md.total_compressed_size ||
+          (!leaf.nested() && md.num_values != num_rows) || !md.statistics ||
+          !md.statistics->null_count) {
+        return InvalidInput(
+            "Parquet writer: the chunk copied for column '{}' does not hold {} "
+            "rows with their null count",
+            leaf.dotted_path(), num_rows);
+      }
+      continue;
+    }
+    const columnar::ColumnPtr& c = columns[top];
+    if (!c || !(c->type == f.type) || c->length < offset + num_rows) {
+      return InvalidInput("Parquet writer: column '{}' is not given as {} with {} rows from row {}",
+                          f.name, f.type.ToString(), num_rows, offset);
+    }
+    if (!f.nullable && c->null_count > 0) {
+      return InvalidInput("Parquet writer: required column '{}' holds {} nulls", f.name,
+                          c->null_count);
+    }
+  }
+  FLOE_RETURN_IF_ERROR(FlushRowGroup());
+  FLOE_RETURN_IF_ERROR(ForEachLeaf(!nested_, [&](size_t i) -> Status {
+    if (copied[i]) return {};
+    const LeafColumn& leaf = schema_.leaves[i];
+    const columnar::Column& column = *columns[static_cast<size_t>(leaf.top_level_index)];
+    if (!leaf.nested()) return writers_[i]->WriteFlat(column, offset, num_rows);
+    FLOE_RETURN_IF_ERROR(
+        ShredLeaf(leaf, columnar_schema_->fields[static_cast<size_t>(leaf.top_level_index)], column,
+                  offset, num_rows, &shredded_));
+    return writers_[i]->WriteShredded(shredded_);
+  }));
+  row_group_rows_ = num_rows;
+  return EndRowGroup(&copied);
+}
+
+Result<ColumnChunkResult> ParquetWriter::PlaceCopy(CopiedChunk c, size_t leaf) {
+  OutputSink* sink = colocated_[leaf] ? &colocated_sink_ : sink_;
+  ColumnChunk chunk = std::move(c.chunk);
+  ColumnMetaData& md = *chunk.meta_data;
+  const int64_t delta = sink->position() - md.chunk_start();
+  FLOE_RETURN_IF_ERROR(sink->Write(c.bytes.view()));
+  const bool has_dictionary = md.dictionary_page_offset && *md.dictionary_page_offset > 0 &&
+                              *md.dictionary_page_offset < md.data_page_offset;
+  if (has_dictionary) {
+    *md.dictionary_page_offset += delta;
+  } else {
+    md.dictionary_page_offset.reset();
+  }
+  md.data_page_offset += delta;
+  if (md.index_page_offset) *md.index_page_offset += delta;
+  // Placed again, with this file's offsets, by Close.
+  md.bloom_filter_offset.reset();
+  md.bloom_filter_length.reset();
+  chunk.column_index_offset.reset();
+  chunk.column_index_length.reset();
+  chunk.offset_index_offset.reset();
+  chunk.offset_index_length.reset();
+  chunk.file_offset = md.chunk_start();
+  if (c.offset_index) {
+    for (PageLocation& p : c.offset_index->page_locations) p.offset += delta;
+  }
+  copied_[leaf] = true;
+  copied_values_[leaf] += md.num_values;
+  copied_nulls_[leaf] += *md.statistics->null_count;
+  ColumnChunkResult out{.chunk = std::move(chunk),
+                        .column_index = std::move(c.column_index),
+                        .offset_index = std::move(c.offset_index),
+                        .bloom_filter = std::move(c.bloom_filter),
+                        .statistics = StatisticsBuilder(file_statistics_[leaf].order())};
+  return out;
+}
+
 Status ParquetWriter::FlushRowGroup() {
   if (closed_) return InvalidInput("Parquet writer: FlushRowGroup after Close");
+  return EndRowGroup(nullptr);
+}
+
+Status ParquetWriter::EndRowGroup(std::vector<std::optional<CopiedChunk>>* copied) {
   if (row_group_rows_ == 0) return {};
+  auto is_copy = [copied](size_t i) { return copied != nullptr && (*copied)[i].has_value(); };
   RowGroup rg;
   rg.num_rows = row_group_rows_;
   if (metadata_.row_groups.size() <= INT16_MAX) {
@@ -281,13 +390,18 @@ Status ParquetWriter::FlushRowGroup() {
   std::vector<std::optional<OffsetIndex>> offset_indexes;
   int64_t compressed = 0;
   // Each chunk's last page is encoded and compressed at once; the chunks then land in order.
-  FLOE_RETURN_IF_ERROR(ForEachLeaf(true, [this](size_t i) { return writers_[i]->ClosePage(); }));
+  FLOE_RETURN_IF_ERROR(ForEachLeaf(
+      true, [&](size_t i) -> Status { return is_copy(i) ? Status{} : writers_[i]->ClosePage(); }));
   // The chunks, then (when this is the last row group) the page index and footer: room for them
   // at once.
-  const int64_t chunks = BufferedBytes();
+  int64_t chunks = BufferedBytes();
+  for (size_t i = 0; i < writers_.size(); ++i) {
+    if (is_copy(i)) chunks += static_cast<int64_t>((*copied)[i]->bytes.size());
+  }
   sink_->Reserve(sink_->position() + chunks + chunks / 64 + (int64_t{16} << 10));
   for (size_t i = 0; i < writers_.size(); ++i) {
-    auto result = writers_[i]->Flush(colocated_[i] ? &colocated_sink_ : sink_);
+    auto result = is_copy(i) ? PlaceCopy(std::move(*(*copied)[i]), i)
+                             : writers_[i]->Flush(colocated_[i] ? &colocated_sink_ : sink_);
     if (!result) {
       failed_ = true;
       return std::unexpected(result.error());
@@ -434,16 +548,19 @@ Result<WrittenFile> ParquetWriter::Close() {
     m.physical_type = leaf.physical_type();
     m.logical_type = leaf.element.logical_type;
     m.compressed_size = column_sizes_[c];
-    m.num_values = s.null_count() + s.non_null_count();
-    m.null_count = s.null_count();
-    if (s.order().kind == ValueOrder::Kind::kFloat) m.nan_count = s.nan_count();
-    if (s.has_min_max()) {
-      m.min = s.EncodeMin();
-      m.max = s.EncodeMax();
+    m.num_values = s.null_count() + s.non_null_count() + copied_values_[c];
+    m.null_count = s.null_count() + copied_nulls_[c];
+    m.copied = copied_[c];
+    if (!m.copied) {
+      if (s.order().kind == ValueOrder::Kind::kFloat) m.nan_count = s.nan_count();
+      if (s.has_min_max()) {
+        m.min = s.EncodeMin();
+        m.max = s.EncodeMax();
+      }
+      Statistics truncated = s.ToStatistics(options_.statistics_truncate_length);
+      m.min_truncated = truncated.min_value;
+      m.max_truncated = truncated.max_value;
     }
-    Statistics truncated = s.ToStatistics(options_.statistics_truncate_length);
-    m.min_truncated = truncated.min_value;
-    m.max_truncated = truncated.max_value;
     out.columns.push_back(std::move(m));
   }
   out.metadata = metadata_;

@@ -14,6 +14,7 @@
 #include "floe/columnar/column.h"
 #include "floe/parquet/column_writer.h"
 #include "floe/parquet/compression.h"
+#include "floe/parquet/copied_chunk.h"
 #include "floe/parquet/file_metadata.h"
 #include "floe/parquet/output_sink.h"
 #include "floe/parquet/write_schema.h"
@@ -104,6 +105,10 @@ struct ColumnMetrics {
   // incremented).
   std::optional<std::string> min_truncated;
   std::optional<std::string> max_truncated;
+  // Some of the leaf's chunks were copied from another file (WriteRowGroupWithCopies): the
+  // counts and size above are whole, but there are no bounds and no NaN count -- that file's
+  // footer may hold truncated ones; the caller has its own metrics of it.
+  bool copied = false;
 };
 
 struct WrittenFile {
@@ -126,6 +131,13 @@ class ParquetWriter {
   // nulls. A batch failing those checks leaves the writer as it was; an error while encoding
   // (a decimal past its precision, a sink failure) abandons the file: later calls fail.
   Status Write(const columnar::RecordBatch& batch);
+  // Ends the open row group, then writes one row group of `num_rows` rows whose leaf i is
+  // `copied[i]` when that is set -- a chunk of another file's row group of as many rows, placed
+  // as it is (copied_chunk.h) -- and otherwise encoded from rows [offset, offset + num_rows) of
+  // `columns`, the writer's top-level columns (one whose leaves are all copied may be null).
+  // A rewrite that changes a few columns of a file keeps its row groups and copies the rest.
+  Status WriteRowGroupWithCopies(const std::vector<columnar::ColumnPtr>& columns, int64_t offset,
+                                 int64_t num_rows, std::vector<std::optional<CopiedChunk>> copied);
   // Ends the open row group now (no-op when it is empty).
   Status FlushRowGroup();
   // Ends the last row group, writes Bloom filters, page index and footer; the writer is done.
@@ -149,6 +161,11 @@ class ParquetWriter {
  private:
   ParquetWriter() = default;
   Status CheckBatch(const columnar::RecordBatch& batch) const;
+  // Ends the open row group: its leaves' chunks as encoded, or copied[i] in place of leaf i's
+  // when `copied` is given and that is set.
+  Status EndRowGroup(std::vector<std::optional<CopiedChunk>>* copied);
+  // Writes `c` at the end of leaf `leaf`'s sink; its metadata and page index, moved there.
+  Result<ColumnChunkResult> PlaceCopy(CopiedChunk c, size_t leaf);
   int64_t BufferedBytes() const;
   // Close: writes the co-located chunks at the current position and makes their offsets absolute.
   Status PlaceColocatedChunks();
@@ -177,6 +194,9 @@ class ParquetWriter {
   std::vector<std::vector<std::optional<OffsetIndex>>> offset_indexes_;
   std::vector<StatisticsBuilder> file_statistics_;  // per leaf
   std::vector<int64_t> column_sizes_;
+  // Per leaf, the levels and nulls of its copied chunks, and whether it has any.
+  std::vector<int64_t> copied_values_, copied_nulls_;
+  std::vector<bool> copied_;
   // colocated_columns: which leaves, and their chunks so far (offsets relative to the buffer
   // until Close writes it behind the row groups and shifts them).
   std::vector<bool> colocated_;
