@@ -11,6 +11,7 @@
 #include "floe/exec/value.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
+#include "floe/parquet/footer.h"
 #include "support/answer_rows.h"
 #include "support/temp_dir.h"
 
@@ -364,6 +365,82 @@ TEST_P(MergeTest, CopyOnWriteRewritesAFileFromTheRowsItsScanRead) {
     // The rewritten file's position delete file stays, dangling, until compaction (as Spark).
     EXPECT_EQ(State(), "4|1|1");
   }
+}
+
+TEST_P(MergeTest, CopyOnWriteUpdatesRewriteAFileInPlaceCopyingItsUnchangedColumns) {
+  if (!CopyOnWrite() || GetParam().format_version != 2) GTEST_SKIP() << "copy-on-write v2 only";
+  auto file_of_day = [&](const std::string& day) {
+    std::string path =
+        One("select file_path from db.orders.files where file_path like '%/day=" + day + "/%'");
+    return path.size() > 1 && path.front() == '"' ? path.substr(1, path.size() - 2) : path;
+  };
+  const std::string old_file = file_of_day("2024-01-04");
+  // The lower bounds all stay ('open' is still status's); of the upper bounds only status's
+  // changes, from 'shipped' to 'x'.
+  auto bounds = [&](const std::string& file) {
+    return One("select lower_bounds, upper_bounds from db.orders.files where file_path = '" + file +
+               "'");
+  };
+  const std::string bounds_before = bounds(old_file);
+  const std::string order_before =
+      One("select string_agg(cast(id as string), ',' order by _pos) from db.orders "
+          "where day = '2024-01-04'");
+  const std::string src = Source("inplace.csv", "id,status,amount\n30,x,1\n31,x,2\n");
+  EXPECT_EQ(Rows("MERGE INTO db.orders t USING read_csv('" + src +
+                 "') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET status = s.status"),
+            (Strings{"2|0|2|0"}));
+  EXPECT_NE(last_.message.find("1 data files added (1 rewritten in place, their unchanged "
+                               "columns copied), 1 removed"),
+            std::string::npos)
+      << last_.message;
+  // The rows keep their places; only status changed.
+  EXPECT_EQ(One("select string_agg(cast(id as string), ',' order by _pos) from db.orders "
+                "where day = '2024-01-04'"),
+            order_before);
+  EXPECT_EQ(One("select count(*), sum(id), count_if(status = 'x'), sum(qty), sum(amount) from "
+                "db.orders where day = '2024-01-04'"),
+            "25|925|2|300|925.0");
+  // The new file's chunks of the columns the MERGE did not change are the old file's bytes; its
+  // status chunk is new.
+  const std::string new_file = file_of_day("2024-01-04");
+  ASSERT_NE(new_file, old_file);
+  auto chunks = [](const std::string& uri) {
+    const size_t scheme = uri.find("://");
+    const std::string path = scheme == std::string::npos ? uri : uri.substr(scheme + 3);
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> out;
+    auto tail = parquet::ParseFooter(path, bytes.size(), AsBytes(bytes));
+    EXPECT_TRUE(tail && tail->metadata) << uri;
+    if (!tail || !tail->metadata) return out;
+    for (const parquet::ColumnChunk& c : tail->metadata->row_groups.at(0).columns) {
+      const parquet::ColumnMetaData& md = *c.meta_data;
+      out.push_back(bytes.substr(static_cast<size_t>(md.chunk_start()),
+                                 static_cast<size_t>(md.total_compressed_size)));
+    }
+    return out;
+  };
+  const std::vector<std::string> before = chunks(old_file), after = chunks(new_file);
+  ASSERT_EQ(after.size(), 5u);
+  for (size_t c : {0u, 1u, 3u, 4u}) EXPECT_TRUE(after[c] == before[c]) << "column " << c;
+  EXPECT_FALSE(after[2] == before[2]);
+  // Its metrics: the copied columns' bounds are the old file's; status's are the new values'.
+  std::string want = bounds_before;
+  const size_t at = want.rfind("shipped");
+  ASSERT_NE(at, std::string::npos) << want;
+  want.replace(at, 7, "x");
+  EXPECT_EQ(bounds(new_file), want);
+
+  // A MERGE that also deletes rows of a file rewrites it from its rows, as before.
+  const std::string src2 = Source("mixed.csv", "id,status,amount\n50,y,1\n51,gone,2\n");
+  EXPECT_EQ(Rows("MERGE INTO db.orders t USING read_csv('" + src2 +
+                 "') s ON t.id = s.id WHEN MATCHED AND s.status = 'gone' THEN DELETE "
+                 "WHEN MATCHED THEN UPDATE SET status = s.status"),
+            (Strings{"2|1|1|0"}));
+  EXPECT_EQ(last_.message.find("in place"), std::string::npos) << last_.message;
+  EXPECT_EQ(One("select count(*), sum(id), count_if(status = 'y') from db.orders "
+                "where day = '2024-01-05'"),
+            "24|1499|1");  // ids 50-74 but 51
 }
 
 TEST_P(MergeTest, CopyOnWriteReadsAFileAgainWhenItsRowsPassHalfTheMemoryLimit) {

@@ -8,11 +8,13 @@
 #include <fmt/format.h>
 
 #include "floe/base/parallel_for.h"
+#include "floe/base/uuid.h"
 #include "floe/columnar/take.h"
 #include "floe/iceberg/commit.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/delete_loader.h"
 #include "floe/iceberg/delete_writer.h"
+#include "floe/iceberg/in_place_rewrite.h"
 #include "floe/iceberg/metadata_columns.h"
 #include "floe/iceberg/row_lineage.h"
 #include "floe/iceberg/runtime.h"
@@ -292,12 +294,65 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
   for (const FileScanTask& t : tasks) v.files.push_back(EntryOf(t));
 
   std::vector<std::string> written;  // removed again if the commit fails
+  std::vector<DataFile> rewritten;   // in place
   TableDataWriter writer(WriterTable(table), io);
+  // Files rewritten in place: their replacement rows are in them.
+  std::set<std::string> in_place;
   auto write_new_rows = [&]() -> Status {
     for (const c::RecordBatch& b : change.new_rows) {
       if (b.num_rows == 0) continue;
       result.rows_added += b.num_rows;
       FLOE_RETURN_IF_ERROR(writer.Write(b));
+    }
+    for (const auto& [path, r] : change.replaced) {
+      if (in_place.contains(path)) continue;
+      for (const c::RecordBatch& b : r.rows) {
+        if (b.num_rows == 0) continue;
+        result.rows_added += b.num_rows;
+        FLOE_RETURN_IF_ERROR(writer.Write(b));
+      }
+    }
+    return {};
+  };
+  // Copy-on-write: the files whose deleted positions are all replaced, rewritten in place where
+  // they can be (in_place_rewrite.h).
+  auto rewrite_in_place = [&]() -> Status {
+    for (const FileScanTask& t : tasks) {
+      const std::string& path = t.file.file_path;
+      auto rep = change.replaced.find(path);
+      auto rows = change.read_rows.find(path);
+      if (rep == change.replaced.end() || rows == change.read_rows.end()) continue;
+      const std::vector<int64_t>& gone = change.deleted.at(path);
+      if (std::set<int64_t>(gone.begin(), gone.end()) !=
+          std::set<int64_t>(rep->second.positions.begin(), rep->second.positions.end())) {
+        continue;  // rows deleted too: they leave the file
+      }
+      InPlaceChange ch;
+      ch.rows = rows->second;
+      FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rep->second.rows));
+      std::vector<int64_t> order(rep->second.positions.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return rep->second.positions[static_cast<size_t>(a)] <
+               rep->second.positions[static_cast<size_t>(b)];
+      });
+      for (int64_t i : order) ch.positions.push_back(rep->second.positions[static_cast<size_t>(i)]);
+      FLOE_ASSIGN_OR_RETURN(ch.replacements, c::Take(all, order));
+      const PartitionSpec& spec = m.DefaultSpec();
+      const std::string dir =
+          m.location + "/data" +
+          (spec.fields().empty() ? "" : "/" + spec.PartitionPath(t.file.partition));
+      const std::string location = fmt::format("{}/00000-{}.parquet", dir, NewUuid());
+      FLOE_ASSIGN_OR_RETURN(std::optional<DataFile> f,
+                            RewriteInPlace(WriterTable(table), io, t, ch, location));
+      if (!f) continue;
+      written.push_back(f->file_path);
+      result.bytes_written += f->file_size_in_bytes;
+      result.rows_added += ch.replacements.num_rows;
+      result.rows_copied += f->record_count - ch.replacements.num_rows;
+      ++result.files_rewritten_in_place;
+      rewritten.push_back(std::move(*f));
+      in_place.insert(path);
     }
     return {};
   };
@@ -307,6 +362,7 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
       written.push_back(f.file_path);
       result.bytes_written += f.file_size_in_bytes;
     }
+    files.insert(files.begin(), rewritten.begin(), rewritten.end());
     result.data_files_added = static_cast<int64_t>(files.size());
     u.added = std::move(files);
     return {};
@@ -314,8 +370,14 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
 
   Status built = [&]() -> Status {
     if (policy.mode == RowLevelMode::kCopyOnWrite) {
-      FLOE_ASSIGN_OR_RETURN(result.rows_copied, CopySurvivors(table, io, tasks, change.deleted,
-                                                              change.read_rows, &writer, metrics));
+      FLOE_RETURN_IF_ERROR(rewrite_in_place());
+      std::vector<FileScanTask> rest;
+      for (const FileScanTask& t : tasks) {
+        if (!in_place.contains(t.file.file_path)) rest.push_back(t);
+      }
+      FLOE_ASSIGN_OR_RETURN(int64_t copied, CopySurvivors(table, io, rest, change.deleted,
+                                                          change.read_rows, &writer, metrics));
+      result.rows_copied += copied;
       FLOE_RETURN_IF_ERROR(write_new_rows());
       FLOE_RETURN_IF_ERROR(finish_data());
       for (const FileScanTask& t : tasks) {

@@ -71,14 +71,25 @@ struct RowLevelChange {
   // instead of reading it again when they are all of its rows (the file has no deletes and they
   // reach its record count); else the file is read again.
   std::map<std::string, std::vector<columnar::RecordBatch>> read_rows;
+  // Optional: rows that take the places of rows they change (an UPDATE's), by data file -- their
+  // positions (also in `deleted`) and, row for row, the new rows (as `new_rows`). Copy-on-write
+  // rewrites a file whose deleted positions are all replaced, and whose rows are all in
+  // `read_rows`, in place (in_place_rewrite.h): its unchanged columns' chunks are copied. Else,
+  // and in merge-on-read, these rows are added as `new_rows` are.
+  struct Replaced {
+    std::vector<int64_t> positions;
+    std::vector<columnar::RecordBatch> rows;
+  };
+  std::map<std::string, Replaced> replaced;
 };
 
 struct RowLevelResult {
   RowLevelMode mode = RowLevelMode::kCopyOnWrite;
-  std::optional<int64_t> snapshot_id;  // the commit; none when nothing changed
-  int64_t rows_removed = 0;            // positions deleted (rows deleted plus rows updated)
-  int64_t rows_added = 0;              // rows written (updated plus inserted)
-  int64_t rows_copied = 0;             // copy-on-write: unchanged rows rewritten
+  std::optional<int64_t> snapshot_id;    // the commit; none when nothing changed
+  int64_t rows_removed = 0;              // positions deleted (rows deleted plus rows updated)
+  int64_t rows_added = 0;                // rows written (updated plus inserted)
+  int64_t rows_copied = 0;               // copy-on-write: unchanged rows rewritten
+  int64_t files_rewritten_in_place = 0;  // copy-on-write: files whose unchanged columns were copied
   int64_t data_files_added = 0;
   int64_t data_files_removed = 0;  // copy-on-write: files rewritten
   int64_t delete_files_added = 0;

@@ -99,10 +99,15 @@ QueryResult RowLevelSummary(RowLevelOperation op, const iceberg::RowLevelResult&
     out.message =
         fmt::format("{}: no rows matched; nothing was committed", iceberg::OperationName(op));
   } else {
+    const std::string in_place =
+        r.files_rewritten_in_place > 0
+            ? fmt::format(" ({} rewritten in place, their unchanged columns copied)",
+                          r.files_rewritten_in_place)
+            : std::string();
     out.message = fmt::format(
-        "{} ({}): {} data files added, {} removed; {} delete files added, {} removed; "
+        "{} ({}): {} data files added{}, {} removed; {} delete files added, {} removed; "
         "snapshot {}",
-        iceberg::OperationName(op), mode, r.data_files_added, r.data_files_removed,
+        iceberg::OperationName(op), mode, r.data_files_added, in_place, r.data_files_removed,
         r.delete_files_added, r.delete_files_removed, *r.snapshot_id);
   }
   return out;

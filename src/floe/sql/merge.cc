@@ -140,6 +140,9 @@ class MergeRun {
   // Runs the clauses of `match` on `rows` (a batch of that clause kind's scope).
   Status ApplyClauses(Match match, const c::RecordBatch& rows);
   void AddPositions(const c::RecordBatch& b, const std::vector<int64_t>& rows);
+  // Copy-on-write: `updated` (rows of the table) take the places of `rows` of `b` (a batch of
+  // the scan's scope: `_file`, `_pos` first), so their files may be rewritten in place.
+  Status Replace(const c::RecordBatch& b, const std::vector<int64_t>& rows, c::RecordBatch updated);
   // Copy-on-write: keeps a batch of the target scan (one file's rows) for the rewrite.
   void Keep(const c::RecordBatch& target);
   // The kept rows of the files the statement changes, as the rewrite takes them.
@@ -169,6 +172,7 @@ class MergeRun {
   std::vector<uint8_t> source_matched_;
   std::map<std::string, std::vector<int64_t>> positions_;
   std::vector<c::RecordBatch> new_rows_;
+  std::map<std::string, iceberg::RowLevelChange::Replaced> replaced_;
   int64_t deleted_ = 0, updated_ = 0, inserted_ = 0;
 
   // Copy-on-write rewrites every file it changes: the target scan's batches are kept, by file
@@ -494,6 +498,31 @@ void MergeRun::PushSourceKeyRanges(int location) {
   }
 }
 
+Status MergeRun::Replace(const c::RecordBatch& b, const std::vector<int64_t>& rows,
+                         c::RecordBatch updated) {
+  const c::Column& files = *b.columns[0];
+  const c::Column& positions = *b.columns[1];
+  // Row k of `updated` takes the place of row rows[k] of `b`: by file (a batch is one file's).
+  std::map<std::string_view, std::vector<int64_t>> by_file;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    by_file[files.BytesAt(rows[k])].push_back(static_cast<int64_t>(k));
+  }
+  const bool one_file = by_file.size() == 1;
+  for (const auto& [path, ks] : by_file) {
+    iceberg::RowLevelChange::Replaced& r = replaced_[std::string(path)];
+    for (int64_t k : ks) {
+      r.positions.push_back(positions.Value<int64_t>(rows[static_cast<size_t>(k)]));
+    }
+    if (one_file) {
+      r.rows.push_back(std::move(updated));
+      return {};
+    }
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, c::Take(updated, ks));
+    r.rows.push_back(std::move(part));
+  }
+  return {};
+}
+
 void MergeRun::AddPositions(const c::RecordBatch& b, const std::vector<int64_t>& rows) {
   const c::Column& files = *b.columns[0];
   const c::Column& positions = *b.columns[1];
@@ -530,7 +559,11 @@ Status MergeRun::ApplyClauses(Match match, const c::RecordBatch& rows) {
       FLOE_ASSIGN_OR_RETURN(c::RecordBatch typed,
                             internal::ToTableRows(st_, std::move(values), target_,
                                                   [&](size_t) { return clause.location; }));
-      new_rows_.push_back(std::move(typed));
+      if (clause.action == Action::kUpdate && keep_rows_) {
+        FLOE_RETURN_IF_ERROR(Replace(rows, take, std::move(typed)));
+      } else {
+        new_rows_.push_back(std::move(typed));
+      }
       (clause.action == Action::kUpdate ? updated_ : inserted_) += n;
     }
   }
@@ -734,6 +767,7 @@ Result<QueryResult> MergeRun::Run() {
   FLOE_ASSIGN_OR_RETURN(change.read_rows, KeptRowsOfChangedFiles(m.target.location));
   change.deleted = std::move(positions_);
   change.new_rows = std::move(new_rows_);
+  change.replaced = std::move(replaced_);
   FLOE_ASSIGN_OR_RETURN(
       iceberg::RowLevelResult r,
       iceberg::CommitRowLevelChange(*wh_.catalog, *wh_.io, plan.table, change, &stats_));

@@ -1,0 +1,197 @@
+#include "floe/iceberg/in_place_rewrite.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "floe/base/clock.h"
+#include "floe/columnar/take.h"
+#include "floe/iceberg/data_writer.h"
+#include "floe/iceberg/metrics.h"
+#include "floe/iceberg/row_order.h"
+#include "floe/iceberg/runtime.h"
+#include "floe/iceberg/schema_conform.h"
+#include "floe/parquet/copied_chunk.h"
+#include "floe/parquet/footer.h"
+#include "floe/parquet/writer.h"
+
+namespace floe::iceberg {
+
+namespace c = columnar;
+
+namespace {
+
+// Whether rows of `a` and `b` (same type and length) hold the same values, nulls included.
+// Nested columns count as different: they are encoded anew.
+bool SameValues(const c::Column& a, const c::Column& b) {
+  if (!(a.type == b.type) || a.length != b.length || a.type.IsNested()) return false;
+  const int width = a.type.FixedWidth();
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (a.IsNull(i) != b.IsNull(i)) return false;
+    if (a.IsNull(i)) continue;
+    if (a.type.id == c::TypeId::kBool) {
+      if (a.BoolAt(i) != b.BoolAt(i)) return false;
+    } else if (width > 0) {
+      const auto w = static_cast<size_t>(width);
+      if (std::memcmp(a.values.data() + static_cast<size_t>(i) * w,
+                      b.values.data() + static_cast<size_t>(i) * w, w) != 0) {
+        return false;
+      }
+    } else if (a.BytesAt(i) != b.BytesAt(i)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO& io,
+                                               const FileScanTask& task,
+                                               const InPlaceChange& change,
+                                               const std::string& location) {
+  const TableMetadata& m = table.metadata;
+  const Schema& schema = m.CurrentSchema();
+  const DataFile& old = task.file;
+  if (m.format_version >= 3 || !task.deletes.empty() || old.spec_id != m.DefaultSpec().spec_id() ||
+      m.properties.contains(std::string(kLayoutProperty)) || change.rows.empty() ||
+      change.positions.empty() ||
+      static_cast<int64_t>(change.positions.size()) != change.replacements.num_rows) {
+    return std::nullopt;
+  }
+
+  // The file's rows in position order, conformed as a write takes them. A scan may decode a
+  // file's parts on several threads: its batches come in any order, each a run of positions.
+  std::vector<const c::RecordBatch*> in_order;
+  for (const c::RecordBatch& b : change.rows) {
+    if (b.num_rows > 0) in_order.push_back(&b);
+  }
+  std::sort(in_order.begin(), in_order.end(), [](const c::RecordBatch* a, const c::RecordBatch* b) {
+    return a->columns.back()->Value<int64_t>(0) < b->columns.back()->Value<int64_t>(0);
+  });
+  std::vector<c::RecordBatch> rows;
+  int64_t next = 0;
+  for (const c::RecordBatch* batch : in_order) {
+    const c::RecordBatch& b = *batch;
+    const c::Column& pos = *b.columns.back();
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      if (pos.Value<int64_t>(r) != next++) return std::nullopt;
+    }
+    c::RecordBatch data = b;
+    data.columns.pop_back();
+    auto s = std::make_shared<c::Schema>(*b.schema);
+    s->fields.pop_back();
+    data.schema = std::move(s);
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(data, schema));
+    rows.push_back(std::move(conformed));
+  }
+  if (next != old.record_count) return std::nullopt;
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch replacements, ConformToSchema(change.replacements, schema));
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rows));
+  const c::SchemaPtr columnar_schema = all.schema;
+
+  // The columns whose values change: those encoded anew.
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch before, c::Take(all, change.positions));
+  std::vector<bool> changed(all.columns.size());
+  std::set<int32_t> changed_ids;
+  for (size_t i = 0; i < all.columns.size(); ++i) {
+    changed[i] = !SameValues(*before.columns[i], *replacements.columns[i]);
+    if (changed[i]) changed_ids.insert(columnar_schema->fields[i].field_id);
+  }
+  for (const auto& f : m.DefaultSpec().fields()) {
+    if (changed_ids.contains(f.source_id)) return std::nullopt;  // the row would move
+  }
+  for (const SortField& f : m.DefaultSortOrder().fields()) {
+    if (changed_ids.contains(f.source_id)) return std::nullopt;  // the file would be unsorted
+  }
+
+  // The changed columns with the new values in place.
+  std::vector<c::ColumnPtr> columns(all.columns.size());
+  {
+    std::vector<int64_t> take(static_cast<size_t>(all.num_rows));
+    for (int64_t r = 0; r < all.num_rows; ++r) take[static_cast<size_t>(r)] = r;
+    for (size_t k = 0; k < change.positions.size(); ++k) {
+      const int64_t p = change.positions[k];
+      if (p < 0 || p >= all.num_rows || (k > 0 && p <= change.positions[k - 1])) {
+        return std::nullopt;
+      }
+      take[static_cast<size_t>(p)] = all.num_rows + static_cast<int64_t>(k);
+    }
+    std::vector<c::ColumnPtr> sources;
+    for (size_t i = 0; i < all.columns.size(); ++i) {
+      if (!changed[i]) continue;
+      auto one = std::make_shared<c::Schema>();
+      one->fields = {columnar_schema->fields[i]};
+      FLOE_ASSIGN_OR_RETURN(
+          c::RecordBatch both,
+          c::Concatenate({c::RecordBatch{one, {all.columns[i]}, all.num_rows},
+                          c::RecordBatch{one, {replacements.columns[i]}, replacements.num_rows}}));
+      sources.push_back(both.columns[0]);
+    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<c::ColumnPtr> placed, c::TakeColumns(sources, take));
+    size_t k = 0;
+    for (size_t i = 0; i < all.columns.size(); ++i) {
+      if (changed[i]) columns[i] = placed[k++];
+    }
+  }
+
+  // The old file, whose unchanged chunks are copied.
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(old.file_path));
+  FLOE_ASSIGN_OR_RETURN(parquet::FooterTail tail,
+                        parquet::ParseFooter(old.file_path, bytes.size(), bytes.view()));
+  if (!tail.metadata) return std::nullopt;
+  const parquet::FileMetaData& md = *tail.metadata;
+
+  FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions options, ParquetOptionsFor(m));
+  options.pool = &io.runtime().decode_pool();
+  parquet::MemorySink sink;
+  sink.Reserve(static_cast<int64_t>(bytes.size()) + (int64_t{64} << 10));
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(columnar_schema, &sink, options));
+  // The file must be what this schema writes, leaf for leaf, for its chunks to be reused.
+  if (writer->write_schema().elements != md.schema) return std::nullopt;
+  const auto& leaves = writer->write_schema().leaves;
+  int64_t start = 0;
+  for (size_t r = 0; r < md.row_groups.size(); ++r) {
+    const int64_t n = md.row_groups[r].num_rows;
+    if (md.row_groups[r].columns.size() != leaves.size()) return std::nullopt;
+    std::vector<std::optional<parquet::CopiedChunk>> copied(leaves.size());
+    for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+      if (changed[static_cast<size_t>(leaves[leaf].top_level_index)]) continue;
+      FLOE_ASSIGN_OR_RETURN(copied[leaf], parquet::CopyChunk(bytes, md, r, leaf));
+    }
+    FLOE_RETURN_IF_ERROR(writer->WriteRowGroupWithCopies(columns, start, n, std::move(copied)));
+    start += n;
+  }
+  if (start != all.num_rows) return std::nullopt;
+  FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
+  const int64_t put_at = UnixMillisNow();
+  FLOE_RETURN_IF_ERROR(io.Write(location, sink.bytes()));
+
+  DataFile f;
+  f.file_path = location;
+  f.written_at_ms = put_at;
+  f.partition = old.partition;
+  f.spec_id = old.spec_id;
+  f.record_count = written.num_rows;
+  f.file_size_in_bytes = written.file_size;
+  f.split_offsets = written.split_offsets;
+  f.sort_order_id = old.sort_order_id;
+  FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, written, &f));
+  // A copied column's values are the old file's: so are its bounds.
+  for (const parquet::ColumnMetrics& col : written.columns) {
+    if (!col.copied || col.field_id < 0) continue;
+    const int32_t id = col.field_id;
+    if (auto it = old.lower_bounds.find(id); it != old.lower_bounds.end()) {
+      f.lower_bounds[id] = it->second;
+    }
+    if (auto it = old.upper_bounds.find(id); it != old.upper_bounds.end()) {
+      f.upper_bounds[id] = it->second;
+    }
+    if (auto it = old.nan_value_counts.find(id); it != old.nan_value_counts.end()) {
+      f.nan_value_counts[id] = it->second;
+    }
+  }
+  return f;
+}
+
+}  // namespace floe::iceberg
