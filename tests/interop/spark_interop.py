@@ -537,6 +537,18 @@ def main():
               f"floe's MERGE leaves the rows Spark's leaves ({len(got)} rows, {len(want)} expected)")
         same("SELECT status, count(*), sum(amount), sum(id) FROM fl.dml_dv GROUP BY status "
              "ORDER BY status", "fl.dml_dv after floe's MERGE, read by floe and Spark")
+        # A copy-on-write MERGE that only updates rows: floe rewrites each file in place (its
+        # unchanged columns' chunks copied, page index and statistics with them). Spark reads the
+        # rows floe reads, and its filters on a copied column still find them.
+        out = floe("query", "-e", "MERGE INTO fl.dml_cow t USING (SELECT id, 'moved' AS status "
+                                  "FROM fl.dml_cow WHERE id % 5 = 0) s ON t.id = s.id "
+                                  "WHEN MATCHED THEN UPDATE SET status = s.status")
+        check("rewritten in place" in out, f"floe's update-only MERGE rewrote in place: {out}")
+        sql("REFRESH TABLE floe.fl.dml_cow")
+        same("SELECT status, count(*), sum(amount), sum(id) FROM fl.dml_cow GROUP BY status "
+             "ORDER BY status", "fl.dml_cow after floe's in-place MERGE, read by floe and Spark")
+        same("SELECT id, status, amount FROM fl.dml_cow WHERE id BETWEEN 100 AND 140 ORDER BY id",
+             "fl.dml_cow's rows 100-140 after the in-place MERGE")
         mor_tables = [*mor_tables, *dml_modes]
 
         # floe's orphan removal knows Spark's spelling of every referenced file: Spark reads the
