@@ -177,18 +177,22 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
   f.split_offsets = written.split_offsets;
   f.sort_order_id = old.sort_order_id;
   FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, written, &f));
-  // A copied column's values are the old file's: so are its bounds.
+  // A copied column's values are the old file's: so are its bounds, where the table's metrics
+  // mode keeps bounds for it.
   for (const parquet::ColumnMetrics& col : written.columns) {
-    if (!col.copied || col.field_id < 0) continue;
+    if (!col.copied || col.field_id < 0 || schema.FindById(col.field_id) == nullptr) continue;
     const int32_t id = col.field_id;
+    FLOE_ASSIGN_OR_RETURN(MetricsMode mode, ColumnMetricsMode(m, schema.NameOf(id)));
+    if (mode.kind == MetricsMode::Kind::kNone) continue;
+    if (auto it = old.nan_value_counts.find(id); it != old.nan_value_counts.end()) {
+      f.nan_value_counts[id] = it->second;
+    }
+    if (mode.kind == MetricsMode::Kind::kCounts) continue;
     if (auto it = old.lower_bounds.find(id); it != old.lower_bounds.end()) {
       f.lower_bounds[id] = it->second;
     }
     if (auto it = old.upper_bounds.find(id); it != old.upper_bounds.end()) {
       f.upper_bounds[id] = it->second;
-    }
-    if (auto it = old.nan_value_counts.find(id); it != old.nan_value_counts.end()) {
-      f.nan_value_counts[id] = it->second;
     }
   }
   return f;
