@@ -85,16 +85,39 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
     FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(data, schema));
     rows.push_back(std::move(conformed));
   }
-  if (next != old.record_count) return std::nullopt;
+  if (rows.empty() || next != old.record_count) return std::nullopt;
   FLOE_ASSIGN_OR_RETURN(c::RecordBatch replacements, ConformToSchema(change.replacements, schema));
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rows));
-  const c::SchemaPtr columnar_schema = all.schema;
+  const int64_t num_rows = next;
+  const c::SchemaPtr columnar_schema = rows.front().schema;
+  const size_t num_columns = columnar_schema->fields.size();
+  for (size_t k = 0; k < change.positions.size(); ++k) {
+    const int64_t p = change.positions[k];
+    if (p < 0 || p >= num_rows || (k > 0 && p <= change.positions[k - 1])) return std::nullopt;
+  }
+
+  // The old rows at the positions, batch by batch (no copy of the file's other rows).
+  std::vector<c::RecordBatch> old_rows;
+  {
+    size_t k = 0;
+    int64_t batch_start = 0;
+    for (const c::RecordBatch& b : rows) {
+      std::vector<int64_t> local;
+      for (; k < change.positions.size() && change.positions[k] < batch_start + b.num_rows; ++k) {
+        local.push_back(change.positions[k] - batch_start);
+      }
+      if (!local.empty()) {
+        FLOE_ASSIGN_OR_RETURN(c::RecordBatch taken, c::Take(b, local));
+        old_rows.push_back(std::move(taken));
+      }
+      batch_start += b.num_rows;
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch before, c::Concatenate(old_rows));
 
   // The columns whose values change: those encoded anew.
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch before, c::Take(all, change.positions));
-  std::vector<bool> changed(all.columns.size());
+  std::vector<bool> changed(num_columns);
   std::set<int32_t> changed_ids;
-  for (size_t i = 0; i < all.columns.size(); ++i) {
+  for (size_t i = 0; i < num_columns; ++i) {
     changed[i] = !SameValues(*before.columns[i], *replacements.columns[i]);
     if (changed[i]) changed_ids.insert(columnar_schema->fields[i].field_id);
   }
@@ -105,32 +128,29 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
     if (changed_ids.contains(f.source_id)) return std::nullopt;  // the file would be unsorted
   }
 
-  // The changed columns with the new values in place.
-  std::vector<c::ColumnPtr> columns(all.columns.size());
+  // The changed columns with the new values in place: each column's old values then its new
+  // ones, taken in position order.
+  std::vector<c::ColumnPtr> columns(num_columns);
   {
-    std::vector<int64_t> take(static_cast<size_t>(all.num_rows));
-    for (int64_t r = 0; r < all.num_rows; ++r) take[static_cast<size_t>(r)] = r;
+    std::vector<int64_t> take(static_cast<size_t>(num_rows));
+    for (int64_t r = 0; r < num_rows; ++r) take[static_cast<size_t>(r)] = r;
     for (size_t k = 0; k < change.positions.size(); ++k) {
-      const int64_t p = change.positions[k];
-      if (p < 0 || p >= all.num_rows || (k > 0 && p <= change.positions[k - 1])) {
-        return std::nullopt;
-      }
-      take[static_cast<size_t>(p)] = all.num_rows + static_cast<int64_t>(k);
+      take[static_cast<size_t>(change.positions[k])] = num_rows + static_cast<int64_t>(k);
     }
     std::vector<c::ColumnPtr> sources;
-    for (size_t i = 0; i < all.columns.size(); ++i) {
+    for (size_t i = 0; i < num_columns; ++i) {
       if (!changed[i]) continue;
       auto one = std::make_shared<c::Schema>();
       one->fields = {columnar_schema->fields[i]};
-      FLOE_ASSIGN_OR_RETURN(
-          c::RecordBatch both,
-          c::Concatenate({c::RecordBatch{one, {all.columns[i]}, all.num_rows},
-                          c::RecordBatch{one, {replacements.columns[i]}, replacements.num_rows}}));
+      std::vector<c::RecordBatch> parts;
+      for (const c::RecordBatch& b : rows) parts.push_back({one, {b.columns[i]}, b.num_rows});
+      parts.push_back({one, {replacements.columns[i]}, replacements.num_rows});
+      FLOE_ASSIGN_OR_RETURN(c::RecordBatch both, c::Concatenate(parts));
       sources.push_back(both.columns[0]);
     }
     FLOE_ASSIGN_OR_RETURN(std::vector<c::ColumnPtr> placed, c::TakeColumns(sources, take));
     size_t k = 0;
-    for (size_t i = 0; i < all.columns.size(); ++i) {
+    for (size_t i = 0; i < num_columns; ++i) {
       if (changed[i]) columns[i] = placed[k++];
     }
   }
@@ -162,40 +182,47 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
     FLOE_RETURN_IF_ERROR(writer->WriteRowGroupWithCopies(columns, start, n, std::move(copied)));
     start += n;
   }
-  if (start != all.num_rows) return std::nullopt;
+  if (start != num_rows) return std::nullopt;
   FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
   const int64_t put_at = UnixMillisNow();
   FLOE_RETURN_IF_ERROR(io.Write(location, sink.bytes()));
-
-  DataFile f;
-  f.file_path = location;
-  f.written_at_ms = put_at;
-  f.partition = old.partition;
-  f.spec_id = old.spec_id;
-  f.record_count = written.num_rows;
-  f.file_size_in_bytes = written.file_size;
-  f.split_offsets = written.split_offsets;
-  f.sort_order_id = old.sort_order_id;
-  FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, written, &f));
-  // A copied column's values are the old file's: so are its bounds, where the table's metrics
-  // mode keeps bounds for it.
-  for (const parquet::ColumnMetrics& col : written.columns) {
-    if (!col.copied || col.field_id < 0 || schema.FindById(col.field_id) == nullptr) continue;
-    const int32_t id = col.field_id;
-    FLOE_ASSIGN_OR_RETURN(MetricsMode mode, ColumnMetricsMode(m, schema.NameOf(id)));
-    if (mode.kind == MetricsMode::Kind::kNone) continue;
-    if (auto it = old.nan_value_counts.find(id); it != old.nan_value_counts.end()) {
-      f.nan_value_counts[id] = it->second;
+  // From here on an error leaves no file behind.
+  auto described = [&]() -> Result<DataFile> {
+    DataFile f;
+    f.file_path = location;
+    f.written_at_ms = put_at;
+    f.partition = old.partition;
+    f.spec_id = old.spec_id;
+    f.record_count = written.num_rows;
+    f.file_size_in_bytes = written.file_size;
+    f.split_offsets = written.split_offsets;
+    f.sort_order_id = old.sort_order_id;
+    FLOE_RETURN_IF_ERROR(ApplyMetrics(m, schema, written, &f));
+    // A copied column's values are the old file's: so are its bounds, where the table's metrics
+    // mode keeps bounds for it.
+    for (const parquet::ColumnMetrics& col : written.columns) {
+      if (!col.copied || col.field_id < 0 || schema.FindById(col.field_id) == nullptr) continue;
+      const int32_t id = col.field_id;
+      FLOE_ASSIGN_OR_RETURN(MetricsMode mode, ColumnMetricsMode(m, schema.NameOf(id)));
+      if (mode.kind == MetricsMode::Kind::kNone) continue;
+      if (auto it = old.nan_value_counts.find(id); it != old.nan_value_counts.end()) {
+        f.nan_value_counts[id] = it->second;
+      }
+      if (mode.kind == MetricsMode::Kind::kCounts) continue;
+      if (auto it = old.lower_bounds.find(id); it != old.lower_bounds.end()) {
+        f.lower_bounds[id] = it->second;
+      }
+      if (auto it = old.upper_bounds.find(id); it != old.upper_bounds.end()) {
+        f.upper_bounds[id] = it->second;
+      }
     }
-    if (mode.kind == MetricsMode::Kind::kCounts) continue;
-    if (auto it = old.lower_bounds.find(id); it != old.lower_bounds.end()) {
-      f.lower_bounds[id] = it->second;
-    }
-    if (auto it = old.upper_bounds.find(id); it != old.upper_bounds.end()) {
-      f.upper_bounds[id] = it->second;
-    }
+    return f;
+  }();
+  if (!described) {
+    (void)io.Delete(location);
+    return std::unexpected(described.error());
   }
-  return f;
+  return std::move(*described);
 }
 
 }  // namespace floe::iceberg
