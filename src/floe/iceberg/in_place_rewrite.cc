@@ -143,6 +143,7 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
       auto one = std::make_shared<c::Schema>();
       one->fields = {columnar_schema->fields[i]};
       std::vector<c::RecordBatch> parts;
+      parts.reserve(rows.size() + 1);
       for (const c::RecordBatch& b : rows) parts.push_back({one, {b.columns[i]}, b.num_rows});
       parts.push_back({one, {replacements.columns[i]}, replacements.num_rows});
       FLOE_ASSIGN_OR_RETURN(c::RecordBatch both, c::Concatenate(parts));
