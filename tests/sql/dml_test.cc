@@ -441,6 +441,24 @@ TEST_P(MergeTest, CopyOnWriteUpdatesRewriteAFileInPlaceCopyingItsUnchangedColumn
   EXPECT_EQ(One("select count(*), sum(id), count_if(status = 'y') from db.orders "
                 "where day = '2024-01-05'"),
             "24|1499|1");  // ids 50-74 but 51
+
+  // Two small files of one partition, both updated: merged into one file as Spark's rewrite
+  // does, not each kept in place.
+  Rows("INSERT INTO db.orders VALUES (500, DATE '2024-01-04', 'open', 9.0, 1)");
+  auto files_of_day = [&] {
+    return One("select count(*) from db.orders.files where file_path like '%/day=2024-01-04/%'");
+  };
+  ASSERT_EQ(files_of_day(), "2");
+  const std::string src3 = Source("two.csv", "id,status,amount\n32,z,1\n500,z,2\n");
+  EXPECT_EQ(Rows("MERGE INTO db.orders t USING read_csv('" + src3 +
+                 "') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET status = s.status"),
+            (Strings{"2|0|2|0"}));
+  EXPECT_NE(last_.message.find("1 data files added, 2 removed"), std::string::npos)
+      << last_.message;
+  EXPECT_EQ(files_of_day(), "1");
+  EXPECT_EQ(One("select count(*), sum(id), count_if(status = 'z') from db.orders "
+                "where day = '2024-01-04'"),
+            "26|1425|2");
 }
 
 TEST_P(MergeTest, CopyOnWriteReadsAFileAgainWhenItsRowsPassHalfTheMemoryLimit) {

@@ -4,7 +4,9 @@
 // changed are encoded anew and the others' column chunks are copied as they are (pages, page
 // index, Bloom filters: parquet/copied_chunk.h), so the rewrite costs the changed columns, not
 // the whole file. A file that cannot be rewritten so (its layout depends on a changed column, it
-// was written under another schema, it has deletes) is left to the usual rewrite of its rows.
+// was written under another schema, it has deletes) is left to the usual rewrite of its rows, as
+// are small files the statement rewrites beside others of their partition (row_level_change.cc:
+// the usual rewrite merges them).
 #pragma once
 
 #include <optional>

@@ -315,10 +315,23 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
     return {};
   };
   // Copy-on-write: the files whose deleted positions are all replaced, rewritten in place where
-  // they can be (in_place_rewrite.h).
+  // they can be (in_place_rewrite.h). Not a small file (under half the target size) that shares
+  // its partition with other files the statement rewrites: the usual rewrite merges those into
+  // files of the target size, as Spark's does, where in place would keep every small file.
   auto rewrite_in_place = [&]() -> Status {
+    const int64_t target = m.PropertyInt("write.target-file-size-bytes", int64_t{512} << 20);
+    auto partition_of = [](const DataFile& f) {
+      std::string key = std::to_string(f.spec_id);
+      for (const Literal& v : f.partition) key += "\x1f" + (v.is_null() ? "\x1e" : v.ToString());
+      return key;
+    };
+    std::map<std::string, int> per_partition;
+    for (const FileScanTask& t : tasks) ++per_partition[partition_of(t.file)];
     for (const FileScanTask& t : tasks) {
       const std::string& path = t.file.file_path;
+      if (t.file.file_size_in_bytes < target / 2 && per_partition.at(partition_of(t.file)) > 1) {
+        continue;
+      }
       auto rep = change.replaced.find(path);
       auto rows = change.read_rows.find(path);
       if (rep == change.replaced.end() || rows == change.read_rows.end()) continue;
