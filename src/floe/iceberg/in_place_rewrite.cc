@@ -6,6 +6,7 @@
 
 #include "floe/base/clock.h"
 #include "floe/columnar/take.h"
+#include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/data_writer.h"
 #include "floe/iceberg/metrics.h"
 #include "floe/iceberg/row_order.h"
@@ -46,6 +47,28 @@ bool SameValues(const c::Column& a, const c::Column& b) {
 
 }  // namespace
 
+Result<c::ColumnPtr> WithReplacements(const c::ColumnPtr& column, const c::Column& row_positions,
+                                      const std::vector<int64_t>& positions,
+                                      const c::ColumnPtr& replacement) {
+  const int64_t n = column->length;
+  std::vector<int64_t> take(static_cast<size_t>(n));
+  bool any = false;
+  for (int64_t r = 0; r < n; ++r) {
+    const int64_t p = row_positions.Value<int64_t>(r);
+    auto it = std::lower_bound(positions.begin(), positions.end(), p);
+    const bool replaced = it != positions.end() && *it == p;
+    take[static_cast<size_t>(r)] = replaced ? n + (it - positions.begin()) : r;
+    any = any || replaced;
+  }
+  if (!any) return column;
+  auto one = std::make_shared<c::Schema>();
+  one->fields = {{"v", column->type, true}};
+  FLOE_ASSIGN_OR_RETURN(
+      c::RecordBatch both,
+      c::Concatenate({{one, {column}, n}, {one, {replacement}, replacement->length}}));
+  return c::Take(*both.columns[0], take);
+}
+
 Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO& io,
                                                const FileScanTask& task,
                                                const InPlaceChange& change,
@@ -59,6 +82,23 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
       static_cast<int64_t>(change.positions.size()) != change.replacements.num_rows) {
     return std::nullopt;
   }
+
+  // The columns the change holds: every one, or those of `change.columns`.
+  std::optional<Schema> partial;
+  if (!change.columns.empty()) {
+    std::vector<NestedField> fields;
+    for (const NestedField& f : schema.fields()) {
+      if (std::find(change.columns.begin(), change.columns.end(), f.id) != change.columns.end()) {
+        fields.push_back(f);
+      }
+    }
+    if (fields.size() != change.columns.size()) return std::nullopt;
+    partial.emplace(schema.schema_id(), std::move(fields));
+  }
+  const Schema& held = partial ? *partial : schema;
+  FLOE_ASSIGN_OR_RETURN(c::Schema table_columns, ToColumnarSchema(schema));
+  const auto columnar_schema = std::make_shared<const c::Schema>(std::move(table_columns));
+  const size_t num_columns = columnar_schema->fields.size();
 
   // The file's rows in position order, conformed as a write takes them. A scan may decode a
   // file's parts on several threads: its batches come in any order, each a run of positions.
@@ -82,14 +122,20 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
     auto s = std::make_shared<c::Schema>(*b.schema);
     s->fields.pop_back();
     data.schema = std::move(s);
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(data, schema));
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(data, held));
     rows.push_back(std::move(conformed));
   }
   if (rows.empty() || next != old.record_count) return std::nullopt;
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch replacements, ConformToSchema(change.replacements, schema));
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch replacements, ConformToSchema(change.replacements, held));
   const int64_t num_rows = next;
-  const c::SchemaPtr columnar_schema = rows.front().schema;
-  const size_t num_columns = columnar_schema->fields.size();
+  // Column `i` of the held ones is the table's column at_[i].
+  std::vector<size_t> at;
+  for (const NestedField& f : held.fields()) {
+    size_t i = 0;
+    while (i < num_columns && columnar_schema->fields[i].field_id != f.id) ++i;
+    if (i == num_columns) return std::nullopt;
+    at.push_back(i);
+  }
   for (size_t k = 0; k < change.positions.size(); ++k) {
     const int64_t p = change.positions[k];
     if (p < 0 || p >= num_rows || (k > 0 && p <= change.positions[k - 1])) return std::nullopt;
@@ -114,12 +160,15 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
   }
   FLOE_ASSIGN_OR_RETURN(c::RecordBatch before, c::Concatenate(old_rows));
 
-  // The columns whose values change: those encoded anew.
+  // The columns whose values change: those encoded anew (by the table's column index).
   std::vector<bool> changed(num_columns);
+  std::vector<size_t> changed_held;  // the same, as indexes of the held columns
   std::set<int32_t> changed_ids;
-  for (size_t i = 0; i < num_columns; ++i) {
-    changed[i] = !SameValues(*before.columns[i], *replacements.columns[i]);
-    if (changed[i]) changed_ids.insert(columnar_schema->fields[i].field_id);
+  for (size_t h = 0; h < at.size(); ++h) {
+    if (SameValues(*before.columns[h], *replacements.columns[h])) continue;
+    changed[at[h]] = true;
+    changed_held.push_back(h);
+    changed_ids.insert(columnar_schema->fields[at[h]].field_id);
   }
   for (const auto& f : m.DefaultSpec().fields()) {
     if (changed_ids.contains(f.source_id)) return std::nullopt;  // the row would move
@@ -138,10 +187,9 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
       take[static_cast<size_t>(change.positions[k])] = num_rows + static_cast<int64_t>(k);
     }
     std::vector<c::ColumnPtr> sources;
-    for (size_t i = 0; i < num_columns; ++i) {
-      if (!changed[i]) continue;
+    for (size_t i : changed_held) {
       auto one = std::make_shared<c::Schema>();
-      one->fields = {columnar_schema->fields[i]};
+      one->fields = {rows.front().schema->fields[i]};
       std::vector<c::RecordBatch> parts;
       parts.reserve(rows.size() + 1);
       for (const c::RecordBatch& b : rows) parts.push_back({one, {b.columns[i]}, b.num_rows});
@@ -150,10 +198,7 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
       sources.push_back(both.columns[0]);
     }
     FLOE_ASSIGN_OR_RETURN(std::vector<c::ColumnPtr> placed, c::TakeColumns(sources, take));
-    size_t k = 0;
-    for (size_t i = 0; i < num_columns; ++i) {
-      if (changed[i]) columns[i] = placed[k++];
-    }
+    for (size_t k = 0; k < changed_held.size(); ++k) columns[at[changed_held[k]]] = placed[k];
   }
 
   // The old file, whose unchanged chunks are copied.

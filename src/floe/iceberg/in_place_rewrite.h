@@ -24,13 +24,23 @@ namespace floe::iceberg {
 
 struct InPlaceChange {
   // Every row of the file in position order, as a write takes them (the table schema's columns
-  // in order), then `_pos` (int64): the rows the statement's scan read.
+  // in order, or those of `columns`), then `_pos` (int64): the rows the statement's scan read.
   std::vector<columnar::RecordBatch> rows;
-  // Positions (ascending, distinct) and, row for row, what they become (the table schema's
-  // columns in order).
+  // Positions (ascending, distinct) and, row for row, what they become (the columns of `rows`).
   std::vector<int64_t> positions;
   columnar::RecordBatch replacements;
+  // The top-level field ids of the columns `rows` and `replacements` hold, when not every
+  // column: the others are unchanged.
+  std::vector<int32_t> columns;
 };
+
+// `column` (values of a file's rows, their positions `row_positions`) with the rows at
+// `positions` (ascending) holding `replacement`'s value for that position (row k for
+// positions[k]) instead.
+Result<columnar::ColumnPtr> WithReplacements(const columnar::ColumnPtr& column,
+                                             const columnar::Column& row_positions,
+                                             const std::vector<int64_t>& positions,
+                                             const columnar::ColumnPtr& replacement);
 
 // Writes `task`'s file with `change` applied at `location` and returns it, its metrics those of
 // the new file (a copied column's bounds are the old file's). nullopt when the file cannot be

@@ -20,6 +20,7 @@
 #include "floe/iceberg/runtime.h"
 #include "floe/iceberg/scan.h"
 #include "floe/iceberg/scan_reader.h"
+#include "floe/iceberg/schema_conform.h"
 #include "floe/iceberg/table_properties.h"
 
 namespace floe::iceberg {
@@ -112,11 +113,20 @@ int64_t RowsIn(const std::vector<c::RecordBatch>& batches) {
 // Copy-on-write: the rows of `tasks` (deletes applied) but those `deleted` names, written with
 // `writer` -- taken from `read_rows` where those are a file's every row, else read. Returns the
 // rows copied.
+// A file whose replaced rows hold only some columns (RowLevelChange::partial_columns), rewritten
+// from its rows: the replaced positions (ascending) and, by the table schema's column index, the
+// values they take there.
+struct Patch {
+  std::vector<int64_t> positions;
+  std::vector<std::pair<size_t, c::ColumnPtr>> columns;
+};
+
 Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
                               const std::vector<FileScanTask>& tasks,
                               const std::map<std::string, std::vector<int64_t>>& deleted,
                               const std::map<std::string, std::vector<c::RecordBatch>>& read_rows,
-                              TableDataWriter* writer, ScanMetrics* metrics) {
+                              const std::map<std::string, Patch>& patches, TableDataWriter* writer,
+                              ScanMetrics* metrics) {
   const Schema& schema = table.metadata.CurrentSchema();
   const bool lineage = table.metadata.format_version >= 3;
   std::vector<NestedField> fields = schema.fields();
@@ -140,6 +150,14 @@ Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
                         const c::Column& positions) -> Status {
     auto it = sorted.find(task.file.file_path);
     const std::vector<int64_t>* gone = it == sorted.end() ? nullptr : &it->second;
+    // Its deleted rows are all replaced, only in some columns: they stay, with those set.
+    if (auto patch = patches.find(task.file.file_path); patch != patches.end()) {
+      gone = nullptr;
+      for (const auto& [i, values] : patch->second.columns) {
+        FLOE_ASSIGN_OR_RETURN(b.columns[i], WithReplacements(b.columns[i], positions,
+                                                             patch->second.positions, values));
+      }
+    }
     std::optional<std::vector<int64_t>> keep;  // none: every row
     if (gone != nullptr) {
       keep.emplace();
@@ -198,6 +216,59 @@ Result<int64_t> CopySurvivors(const Table& table, const FileIO& io,
       },
       metrics));
   return copied;
+}
+
+// A file's replaced rows in position order: their positions (ascending) and the rows.
+Result<std::pair<std::vector<int64_t>, c::RecordBatch>> InPositionOrder(
+    const RowLevelChange::Replaced& r) {
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(r.rows));
+  std::vector<int64_t> order(r.positions.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return r.positions[static_cast<size_t>(a)] < r.positions[static_cast<size_t>(b)];
+  });
+  std::vector<int64_t> positions;
+  positions.reserve(order.size());
+  for (int64_t i : order) positions.push_back(r.positions[static_cast<size_t>(i)]);
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch rows, c::Take(all, order));
+  return std::pair{std::move(positions), std::move(rows)};
+}
+
+// The patches of the files of `rest` whose replaced rows hold `change.partial_columns` only:
+// every deleted position of such a file must be a replaced one.
+Result<std::map<std::string, Patch>> PatchesFor(const Schema& schema, const RowLevelChange& change,
+                                                const std::vector<FileScanTask>& rest) {
+  std::vector<NestedField> fields;
+  std::vector<size_t> index;  // of each field in the table schema
+  for (size_t i = 0; i < schema.fields().size(); ++i) {
+    const NestedField& f = schema.fields()[i];
+    if (std::find(change.partial_columns.begin(), change.partial_columns.end(), f.id) !=
+        change.partial_columns.end()) {
+      fields.push_back(f);
+      index.push_back(i);
+    }
+  }
+  const Schema held(schema.schema_id(), std::move(fields));
+  std::map<std::string, Patch> out;
+  for (const FileScanTask& t : rest) {
+    const std::string& path = t.file.file_path;
+    auto rep = change.replaced.find(path);
+    const std::vector<int64_t>& gone = change.deleted.at(path);
+    if (rep == change.replaced.end() ||
+        std::set<int64_t>(gone.begin(), gone.end()) !=
+            std::set<int64_t>(rep->second.positions.begin(), rep->second.positions.end())) {
+      return Internal("{}: rows of '{}' deleted that no row of some columns replaces",
+                      OperationName(change.operation), path);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto sorted, InPositionOrder(rep->second));
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(sorted.second, held));
+    Patch& p = out[path];
+    p.positions = std::move(sorted.first);
+    for (size_t h = 0; h < index.size(); ++h) {
+      p.columns.emplace_back(index[h], conformed.columns[h]);
+    }
+  }
+  return out;
 }
 
 Result<const PartitionSpec*> SpecOf(const TableMetadata& m, const DataFile& f) {
@@ -298,6 +369,11 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
   TableDataWriter writer(WriterTable(table), io);
   // Files rewritten in place: their replacement rows are in them.
   std::set<std::string> in_place;
+  const bool partial = !change.partial_columns.empty();
+  if (partial && policy.mode != RowLevelMode::kCopyOnWrite) {
+    return Internal("{}: rows of some columns only, in merge-on-read",
+                    OperationName(change.operation));
+  }
   auto write_new_rows = [&]() -> Status {
     for (const c::RecordBatch& b : change.new_rows) {
       if (b.num_rows == 0) continue;
@@ -305,7 +381,8 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
       FLOE_RETURN_IF_ERROR(writer.Write(b));
     }
     for (const auto& [path, r] : change.replaced) {
-      if (in_place.contains(path)) continue;
+      // Partial rows are set in their files' rewrites (CopySurvivors).
+      if (in_place.contains(path) || partial) continue;
       for (const c::RecordBatch& b : r.rows) {
         if (b.num_rows == 0) continue;
         result.rows_added += b.num_rows;
@@ -327,6 +404,10 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
     };
     std::map<std::string, int> per_partition;
     for (const FileScanTask& t : tasks) ++per_partition[partition_of(t.file)];
+    // The files to rewrite so, then rewritten at once (each encodes its changed columns).
+    std::vector<const FileScanTask*> files;
+    std::vector<InPlaceChange> changes;
+    std::vector<std::string> locations;
     for (const FileScanTask& t : tasks) {
       const std::string& path = t.file.file_path;
       if (t.file.file_size_in_bytes < target / 2 && per_partition.at(partition_of(t.file)) > 1) {
@@ -342,32 +423,38 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
       }
       InPlaceChange ch;
       ch.rows = rows->second;
-      FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rep->second.rows));
-      std::vector<int64_t> order(rep->second.positions.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
-      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        return rep->second.positions[static_cast<size_t>(a)] <
-               rep->second.positions[static_cast<size_t>(b)];
-      });
-      for (int64_t i : order) ch.positions.push_back(rep->second.positions[static_cast<size_t>(i)]);
-      FLOE_ASSIGN_OR_RETURN(ch.replacements, c::Take(all, order));
+      ch.columns = change.partial_columns;
+      FLOE_ASSIGN_OR_RETURN(auto sorted, InPositionOrder(rep->second));
+      ch.positions = std::move(sorted.first);
+      ch.replacements = std::move(sorted.second);
       const PartitionSpec& spec = m.DefaultSpec();
       const std::string dir =
           m.location + "/data" +
           (spec.fields().empty() ? "" : "/" + spec.PartitionPath(t.file.partition));
-      const std::string location = fmt::format("{}/00000-{}.parquet", dir, NewUuid());
-      FLOE_ASSIGN_OR_RETURN(std::optional<DataFile> f,
-                            RewriteInPlace(WriterTable(table), io, t, ch, location));
-      if (!f) continue;
-      written.push_back(f->file_path);
-      result.bytes_written += f->file_size_in_bytes;
-      result.rows_added += ch.replacements.num_rows;
-      result.rows_copied += f->record_count - ch.replacements.num_rows;
-      ++result.files_rewritten_in_place;
-      rewritten.push_back(std::move(*f));
-      in_place.insert(path);
+      files.push_back(&t);
+      changes.push_back(std::move(ch));
+      locations.push_back(fmt::format("{}/00000-{}.parquet", dir, NewUuid()));
     }
-    return {};
+    std::vector<std::optional<DataFile>> done(files.size());
+    const Table writer_table = WriterTable(table);
+    Status all = AtOnce(io, files.size(), [&](size_t i) -> Status {
+      FLOE_ASSIGN_OR_RETURN(done[i],
+                            RewriteInPlace(writer_table, io, *files[i], changes[i], locations[i]));
+      return {};
+    });
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (!done[i]) continue;
+      DataFile& f = *done[i];
+      const int64_t replaced = changes[i].replacements.num_rows;
+      written.push_back(f.file_path);
+      result.bytes_written += f.file_size_in_bytes;
+      result.rows_added += replaced;
+      result.rows_copied += f.record_count - replaced;
+      ++result.files_rewritten_in_place;
+      in_place.insert(files[i]->file.file_path);
+      rewritten.push_back(std::move(f));
+    }
+    return all;
   };
   auto finish_data = [&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(std::vector<DataFile> files, writer.Finish());
@@ -388,8 +475,16 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
       for (const FileScanTask& t : tasks) {
         if (!in_place.contains(t.file.file_path)) rest.push_back(t);
       }
+      std::map<std::string, Patch> patches;
+      const std::map<std::string, std::vector<c::RecordBatch>> no_rows;  // partial: read again
+      if (partial) {
+        FLOE_ASSIGN_OR_RETURN(patches, PatchesFor(m.CurrentSchema(), change, rest));
+      }
+      for (const auto& [path, p] : patches) result.rows_added += std::ssize(p.positions);
       FLOE_ASSIGN_OR_RETURN(int64_t copied, CopySurvivors(table, io, rest, change.deleted,
-                                                          change.read_rows, &writer, metrics));
+                                                          partial ? no_rows : change.read_rows,
+                                                          patches, &writer, metrics));
+      for (const auto& [path, p] : patches) copied -= std::ssize(p.positions);
       result.rows_copied += copied;
       FLOE_RETURN_IF_ERROR(write_new_rows());
       FLOE_RETURN_IF_ERROR(finish_data());

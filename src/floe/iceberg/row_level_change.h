@@ -81,6 +81,12 @@ struct RowLevelChange {
     std::vector<columnar::RecordBatch> rows;
   };
   std::map<std::string, Replaced> replaced;
+  // Optional, with `replaced`: the top-level field ids of the only columns `read_rows` and the
+  // replaced rows hold (in the table schema's order) -- a statement that only updates rows and
+  // read just the columns it reads or sets. Every deleted position is then a replaced one. A file
+  // not rewritten in place is read again, whole, and written with its replaced rows' columns
+  // set. Empty: whole rows.
+  std::vector<int32_t> partial_columns;
 };
 
 struct RowLevelResult {

@@ -14,6 +14,7 @@
 #include "floe/exec/hash_join.h"
 #include "floe/exec/memory_budget.h"
 #include "floe/exec/value.h"
+#include "floe/iceberg/row_order.h"
 #include "floe/sql/bind_internal.h"
 #include "floe/sql/dml_target.h"
 #include "floe/sql/plan_runner.h"
@@ -40,6 +41,8 @@ struct BoundClause {
   Action action = Action::kNothing;
   exec::ExprPtr condition;  // null: always
   std::vector<exec::ExprPtr> values;
+  // UPDATE: which target columns it sets (the others keep their values).
+  std::vector<bool> sets;
   int location = -1;
 };
 
@@ -51,6 +54,15 @@ void TakeConjuncts(ast::ExprPtr e, std::vector<ast::ExprPtr>* out) {
     return;
   }
   out->push_back(std::move(e));
+}
+
+// `e` with each column reference `i` made `to[i]`.
+exec::ExprPtr Renumbered(const exec::ExprPtr& e, const std::vector<int>& to) {
+  if (!e) return e;
+  auto out = std::make_shared<exec::Expr>(*e);
+  if (out->kind == exec::Expr::Kind::kColumn) out->column = to[static_cast<size_t>(out->column)];
+  for (exec::ExprPtr& a : out->args) a = Renumbered(a, to);
+  return out;
 }
 
 // One byte per row of `b`: 1 where `predicate` is true (NULL is not).
@@ -136,6 +148,10 @@ class MergeRun {
   Result<std::vector<exec::ExprPtr>> StarValues(const ast::MergeClause& clause,
                                                 const std::vector<RelationColumn>& scope);
   void PushSourceKeyRanges(int location);
+  // Copy-on-write updates of some columns: the target scan narrowed to the columns the statement
+  // reads or sets (the rewrite copies the others: in_place_rewrite.h). Renumbers the bound
+  // expressions; `read_` lists the target columns scanned.
+  void NarrowTargetScan();
   Status Probe(const c::RecordBatch& target);
   // Runs the clauses of `match` on `rows` (a batch of that clause kind's scope).
   Status ApplyClauses(Match match, const c::RecordBatch& rows);
@@ -179,6 +195,12 @@ class MergeRun {
   // (`_pos` and the target's columns), so that those files need not be read twice -- up to half
   // the memory limit, past which none are kept and the rewrite reads the files again.
   bool keep_rows_ = false;
+  // The target columns the scan reads (indexes into target_.names): all but with narrow_, when
+  // updated rows hold those columns only (narrow_target_, narrow_schema_).
+  std::vector<size_t> read_;
+  bool narrow_ = false;
+  iceberg::Schema narrow_schema_;
+  TargetColumns narrow_target_;
   iceberg::ExprPtr files_filter_;  // the source's key ranges, when rows are kept
   int64_t kept_bytes_ = 0, keep_limit_ = 0;
   std::unordered_map<std::string, std::vector<c::RecordBatch>> kept_;
@@ -220,7 +242,8 @@ Result<std::map<std::string, std::vector<c::RecordBatch>>> MergeRun::KeptRowsOfC
       b.columns.pop_back();
       FLOE_ASSIGN_OR_RETURN(
           c::RecordBatch t,
-          internal::ToTableRows(st_, std::move(b), target_, [&](size_t) { return location; }));
+          internal::ToTableRows(st_, std::move(b), narrow_ ? narrow_target_ : target_,
+                                [&](size_t) { return location; }));
       auto schema = std::make_shared<c::Schema>(*t.schema);
       schema->fields.push_back({"_pos", c::Int64(), false});
       t.schema = std::move(schema);
@@ -377,11 +400,13 @@ Result<BoundClause> MergeRun::BindClause(ast::MergeClause& clause) {
                     "UPDATE SET * needs a source row: use it in WHEN MATCHED");
       }
       FLOE_ASSIGN_OR_RETURN(b.values, StarValues(clause, scope));
+      b.sets.assign(target_.names.size(), true);
     } else {
       FLOE_ASSIGN_OR_RETURN(auto assigned,
                             internal::ResolveAssignments(st_, target_, clause.set, table));
       for (size_t i = 0; i < target_.names.size(); ++i) {
         auto it = assigned.find(target_.names[i]);
+        b.sets.push_back(it != assigned.end());
         if (it == assigned.end()) {
           // The target's own value: column 2 + i of the target scan (after _file and _pos).
           b.values.push_back(exec::ColumnRef(static_cast<int>(2 + i), target_scope_[2 + i].type,
@@ -498,6 +523,90 @@ void MergeRun::PushSourceKeyRanges(int location) {
   }
 }
 
+void MergeRun::NarrowTargetScan() {
+  const iceberg::TableMetadata& meta = target_plan_.table.metadata;
+  if (!keep_rows_ || target_.lineage ||
+      meta.properties.contains(std::string(iceberg::kLayoutProperty))) {
+    return;
+  }
+  const size_t n = target_.names.size();
+  const int k = static_cast<int>(target_scope_.size());
+  std::vector<bool> read(n, false), set(n, false);
+  auto reads = [&](const exec::ExprPtr& e, bool target_only) {
+    if (!e) return;
+    std::vector<int> cols;
+    ColumnsOf(*e, &cols);
+    for (int col : cols) {
+      if (col >= 2 && (target_only || col < k)) read[static_cast<size_t>(col - 2)] = true;
+    }
+  };
+  for (const exec::ExprPtr& e : target_keys_) reads(e, true);
+  for (const exec::ExprPtr& e : residual_) reads(e, false);
+  for (const BoundClause& b : clauses_) {
+    const bool update = b.match == Match::kMatched && b.action == Action::kUpdate;
+    const bool other = (b.match == Match::kMatched && b.action == Action::kNothing) ||
+                       (b.match == Match::kNotMatched &&
+                        (b.action == Action::kInsert || b.action == Action::kNothing));
+    if (!update && !other) return;  // deletes, or unmatched target rows
+    if (b.match != Match::kMatched) continue;
+    reads(b.condition, false);
+    if (!update) continue;
+    for (size_t i = 0; i < n; ++i) {
+      if (!b.sets[i]) continue;
+      set[i] = read[i] = true;
+      reads(b.values[i], false);
+    }
+  }
+  // A set partition source or sort key moves rows or unsorts files: whole rows are rewritten.
+  for (size_t i = 0; i < n; ++i) {
+    if (!set[i]) continue;
+    const int32_t id = target_.schema->fields()[i].id;
+    for (const auto& f : meta.DefaultSpec().fields()) {
+      if (f.source_id == id) return;
+    }
+    for (const iceberg::SortField& f : meta.DefaultSortOrder().fields()) {
+      if (f.source_id == id) return;
+    }
+  }
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < n; ++i) {
+    if (read[i]) kept.push_back(i);
+  }
+  if (kept.size() == n) return;
+
+  // Target column i is scanned at 2 + its place in `kept`; the source's columns follow.
+  const int k2 = static_cast<int>(2 + kept.size());
+  std::vector<int> to(target_scope_.size() + source_scope_.size(), -1);
+  to[0] = 0;
+  to[1] = 1;
+  for (size_t j = 0; j < kept.size(); ++j) to[2 + kept[j]] = static_cast<int>(2 + j);
+  for (size_t j = 0; j < source_scope_.size(); ++j) {
+    to[static_cast<size_t>(k) + j] = k2 + static_cast<int>(j);
+  }
+  for (exec::ExprPtr& e : target_keys_) e = Renumbered(e, to);
+  for (exec::ExprPtr& e : residual_) e = Renumbered(e, to);
+  for (BoundClause& b : clauses_) {
+    if (b.match != Match::kMatched) continue;
+    b.condition = Renumbered(b.condition, to);
+    if (b.action != Action::kUpdate) continue;
+    std::vector<exec::ExprPtr> values;
+    values.reserve(kept.size());
+    for (size_t i : kept) values.push_back(Renumbered(b.values[i], to));
+    b.values = std::move(values);
+  }
+  std::vector<iceberg::NestedField> fields;
+  narrow_target_.lineage = false;
+  for (size_t i : kept) {
+    fields.push_back(target_.schema->fields()[i]);
+    narrow_target_.names.push_back(target_.names[i]);
+    narrow_target_.types.push_back(target_.types[i]);
+  }
+  narrow_schema_ = iceberg::Schema(target_.schema->schema_id(), std::move(fields));
+  narrow_target_.schema = &narrow_schema_;
+  read_ = std::move(kept);
+  narrow_ = true;
+}
+
 Status MergeRun::Replace(const c::RecordBatch& b, const std::vector<int64_t>& rows,
                          c::RecordBatch updated) {
   const c::Column& files = *b.columns[0];
@@ -533,8 +642,6 @@ void MergeRun::AddPositions(const c::RecordBatch& b, const std::vector<int64_t>&
 
 Status MergeRun::ApplyClauses(Match match, const c::RecordBatch& rows) {
   std::vector<uint8_t> decided(static_cast<size_t>(rows.num_rows), 0);
-  std::vector<std::string> names = target_.names;
-  if (target_.lineage) names.emplace_back("_row_id");
   for (const BoundClause& clause : clauses_) {
     if (clause.match != match) continue;
     std::vector<uint8_t> holds(decided.size(), 1);
@@ -554,12 +661,17 @@ Status MergeRun::ApplyClauses(Match match, const c::RecordBatch& rows) {
     }
     if (clause.action == Action::kDelete) deleted_ += n;
     if (clause.action == Action::kUpdate || clause.action == Action::kInsert) {
+      // A narrowed scan's updated rows hold the columns it read.
+      const TargetColumns& t =
+          narrow_ && clause.action == Action::kUpdate ? narrow_target_ : target_;
+      std::vector<std::string> names = t.names;
+      if (t.lineage) names.emplace_back("_row_id");
       FLOE_ASSIGN_OR_RETURN(c::RecordBatch subset, c::Take(rows, take));
       FLOE_ASSIGN_OR_RETURN(c::RecordBatch values, exec::Project(subset, clause.values, names));
       FLOE_ASSIGN_OR_RETURN(c::RecordBatch typed,
-                            internal::ToTableRows(st_, std::move(values), target_,
+                            internal::ToTableRows(st_, std::move(values), t,
                                                   [&](size_t) { return clause.location; }));
-      if (clause.action == Action::kUpdate && keep_rows_) {
+      if (clause.action == Action::kUpdate && (keep_rows_ || narrow_)) {
         FLOE_RETURN_IF_ERROR(Replace(rows, take, std::move(typed)));
       } else {
         new_rows_.push_back(std::move(typed));
@@ -712,9 +824,12 @@ Result<QueryResult> MergeRun::Run() {
   keep_limit_ =
       (options_.memory_limit > 0 ? options_.memory_limit : exec::PhysicalMemoryShare(80)) / 2;
   if (!target_rows_matter) PushSourceKeyRanges(m.target.location);
+  for (size_t i = 0; i < target_.names.size(); ++i) read_.push_back(i);
+  NarrowTargetScan();
   std::vector<ast::SelectItem> items;
-  items.reserve(target_.names.size() + 1);
-  for (const std::string& name : target_.names) {
+  items.reserve(read_.size() + 1);
+  for (size_t i : read_) {
+    const std::string& name = target_.names[i];
     items.push_back(internal::Item(internal::NameRef(name, m.target.location), name));
   }
   if (target_.lineage) {
@@ -738,9 +853,9 @@ Result<QueryResult> MergeRun::Run() {
                         internal::BindRowScan(st_, target_ref, std::move(items), std::move(where),
                                               resolver_, "MERGE"));
   plan.files_filter = files_filter_;
-  if (plan.outputs.size() != target_scope_.size()) {
-    return Internal("MERGE: the target scan has {} columns, not {}", plan.outputs.size(),
-                    target_scope_.size());
+  const size_t width = 2 + read_.size() + (target_.lineage ? 1 : 0);
+  if (plan.outputs.size() != width) {
+    return Internal("MERGE: the target scan has {} columns, not {}", plan.outputs.size(), width);
   }
   QueryOptions o = options_;
   o.sink = [&](const c::RecordBatch& b) -> Status { return Probe(b); };
@@ -768,6 +883,9 @@ Result<QueryResult> MergeRun::Run() {
   change.deleted = std::move(positions_);
   change.new_rows = std::move(new_rows_);
   change.replaced = std::move(replaced_);
+  if (narrow_) {
+    for (size_t i : read_) change.partial_columns.push_back(target_.schema->fields()[i].id);
+  }
   FLOE_ASSIGN_OR_RETURN(
       iceberg::RowLevelResult r,
       iceberg::CommitRowLevelChange(*wh_.catalog, *wh_.io, plan.table, change, &stats_));
