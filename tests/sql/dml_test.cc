@@ -181,6 +181,40 @@ TEST_P(DmlTest, UpdateWritesNewValuesAndKeepsTheOthers) {
   EXPECT_EQ(State(), CopyOnWrite() ? "4|0|0" : "6|2|18");
 }
 
+TEST_P(DmlTest, CopyOnWriteUpdatesRewriteTheirFilesInPlace) {
+  // ids 30-32 of day 2024-01-04 (ids 25-49, qty = id - 25).
+  EXPECT_EQ(Rows("update db.orders set amount = amount + qty where id between 30 and 32"),
+            (Strings{"3|0|3|0"}));
+  // The scan read the file, and the rewrite its amount column (or all of it).
+  EXPECT_EQ(last_.stats.data_files_opened, CopyOnWrite() ? 2 : 1);
+  if (CopyOnWrite() && GetParam().format_version == 2) {
+    EXPECT_NE(last_.message.find("1 data files added (1 rewritten in place"), std::string::npos)
+        << last_.message;
+    EXPECT_EQ(One("select string_agg(cast(id as string), ',' order by _pos) from db.orders "
+                  "where day = '2024-01-04' and id < 35"),
+              "\"25,26,27,28,29,30,31,32,33,34\"");
+  }
+  EXPECT_EQ(Rows("select id, status, amount, qty from db.orders where id between 29 and 33 "
+                 "order by id"),
+            (Strings{R"(29|"shipped"|29.0|4)", R"(30|"shipped"|35.0|5)", R"(31|"open"|37.0|6)",
+                     R"(32|"shipped"|39.0|7)", R"(33|"shipped"|33.0|8)"}));
+  EXPECT_EQ(One("select count(*), sum(id), sum(amount), sum(qty) from db.orders"),
+            "100|4950|4968.0|1200");
+  // Two small files of one partition are merged into one, as Spark's rewrite does.
+  Rows("insert into db.orders values (500, date '2024-01-04', 'open', 9.0, 1)");
+  EXPECT_EQ(Rows("update db.orders set qty = qty + 1 where id in (26, 500)"),
+            (Strings{"2|0|2|0"}));
+  if (CopyOnWrite()) {
+    EXPECT_NE(last_.message.find("1 data files added, 2 removed"), std::string::npos)
+        << last_.message;
+  }
+  EXPECT_EQ(Rows("select id, day, status, amount, qty from db.orders where id in (26, 30, 500) "
+                 "order by id"),
+            (Strings{R"(26|"2024-01-04"|"shipped"|26.0|2)", R"(30|"2024-01-04"|"shipped"|35.0|5)",
+                     R"(500|"2024-01-04"|"open"|9.0|2)"}));
+  EXPECT_EQ(One("select count(*), sum(amount), sum(qty) from db.orders"), "101|4977.0|1203");
+}
+
 TEST_P(DmlTest, UpdateOfThePartitionColumnMovesTheRow) {
   EXPECT_EQ(Rows("update db.orders set day = '2024-01-10' where id = 7"), (Strings{"1|0|1|0"}));
   EXPECT_EQ(One("select day, status from db.orders where id = 7"), "\"2024-01-10\"|\"shipped\"");

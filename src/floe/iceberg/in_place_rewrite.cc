@@ -5,6 +5,7 @@
 #include <set>
 
 #include "floe/base/clock.h"
+#include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/data_writer.h"
@@ -13,6 +14,7 @@
 #include "floe/iceberg/runtime.h"
 #include "floe/iceberg/schema_conform.h"
 #include "floe/parquet/copied_chunk.h"
+#include "floe/parquet/file_reader.h"
 #include "floe/parquet/footer.h"
 #include "floe/parquet/writer.h"
 
@@ -45,6 +47,36 @@ bool SameValues(const c::Column& a, const c::Column& b) {
   return true;
 }
 
+// The columns of `held` decoded from a whole file's `bytes` (its footer `md`), in batches each
+// followed by `_pos`, as a scan's rows come.
+Result<std::vector<c::RecordBatch>> DecodeColumns(const std::string& path, const Buffer& bytes,
+                                                  const parquet::FileMetaData& md,
+                                                  const Schema& held) {
+  FLOE_ASSIGN_OR_RETURN(parquet::FileReader reader,
+                        parquet::FileReader::Make(path, bytes.size(), md));
+  parquet::ReadOptions options;
+  for (const NestedField& f : held.fields()) options.field_ids.push_back(f.id);
+  FLOE_ASSIGN_OR_RETURN(parquet::ReadPlan plan, reader.Plan(options));
+  parquet::FetchedBytes fetched;
+  fetched.Add(0, bytes);
+  FLOE_ASSIGN_OR_RETURN(std::vector<c::RecordBatch> batches,
+                        reader.ReadAll(std::move(plan), std::move(fetched)));
+  std::vector<c::RecordBatch> out;
+  int64_t next = 0;
+  for (c::RecordBatch& b : batches) {
+    if (b.num_rows == 0) continue;
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch conformed, ConformToSchema(b, held, true));
+    c::FixedWidthBuilder<int64_t> pos(c::Int64());
+    for (int64_t r = 0; r < b.num_rows; ++r) pos.Append(next++);
+    auto schema = std::make_shared<c::Schema>(*conformed.schema);
+    schema->fields.push_back({"_pos", c::Int64(), false});
+    conformed.schema = std::move(schema);
+    conformed.columns.push_back(pos.Finish());
+    out.push_back(std::move(conformed));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<c::ColumnPtr> WithReplacements(const c::ColumnPtr& column, const c::Column& row_positions,
@@ -72,13 +104,13 @@ Result<c::ColumnPtr> WithReplacements(const c::ColumnPtr& column, const c::Colum
 Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO& io,
                                                const FileScanTask& task,
                                                const InPlaceChange& change,
-                                               const std::string& location) {
+                                               const std::string& location,
+                                               ScanMetrics* metrics) {
   const TableMetadata& m = table.metadata;
   const Schema& schema = m.CurrentSchema();
   const DataFile& old = task.file;
   if (m.format_version >= 3 || !task.deletes.empty() || old.spec_id != m.DefaultSpec().spec_id() ||
-      m.properties.contains(std::string(kLayoutProperty)) || change.rows.empty() ||
-      change.positions.empty() ||
+      m.properties.contains(std::string(kLayoutProperty)) || change.positions.empty() ||
       static_cast<int64_t>(change.positions.size()) != change.replacements.num_rows) {
     return std::nullopt;
   }
@@ -100,10 +132,31 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
   const auto columnar_schema = std::make_shared<const c::Schema>(std::move(table_columns));
   const size_t num_columns = columnar_schema->fields.size();
 
-  // The file's rows in position order, conformed as a write takes them. A scan may decode a
-  // file's parts on several threads: its batches come in any order, each a run of positions.
+  // The old file, whose unchanged chunks are copied.
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(old.file_path));
+  FLOE_ASSIGN_OR_RETURN(parquet::FooterTail tail,
+                        parquet::ParseFooter(old.file_path, bytes.size(), bytes.view()));
+  if (!tail.metadata) return std::nullopt;
+  const parquet::FileMetaData& md = *tail.metadata;
+  FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions options, ParquetOptionsFor(m));
+  options.pool = &io.runtime().decode_pool();
+  parquet::MemorySink sink;
+  sink.Reserve(static_cast<int64_t>(bytes.size()) + (int64_t{64} << 10));
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(columnar_schema, &sink, options));
+  // The file must be what this schema writes, leaf for leaf, for its chunks to be reused.
+  if (writer->write_schema().elements != md.schema) return std::nullopt;
+
+  // The file's rows in position order, conformed as a write takes them: those the statement
+  // read, or the held columns decoded from the file. A scan may decode a file's parts on several
+  // threads: its batches come in any order, each a run of positions.
+  std::vector<c::RecordBatch> decoded;
+  if (change.rows.empty()) {
+    FLOE_ASSIGN_OR_RETURN(decoded, DecodeColumns(old.file_path, bytes, md, held));
+    if (metrics != nullptr) ++metrics->data_files_opened;
+  }
+  const std::vector<c::RecordBatch>& given = change.rows.empty() ? decoded : change.rows;
   std::vector<const c::RecordBatch*> in_order;
-  for (const c::RecordBatch& b : change.rows) {
+  for (const c::RecordBatch& b : given) {
     if (b.num_rows > 0) in_order.push_back(&b);
   }
   std::sort(in_order.begin(), in_order.end(), [](const c::RecordBatch* a, const c::RecordBatch* b) {
@@ -201,20 +254,6 @@ Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO&
     for (size_t k = 0; k < changed_held.size(); ++k) columns[at[changed_held[k]]] = placed[k];
   }
 
-  // The old file, whose unchanged chunks are copied.
-  FLOE_ASSIGN_OR_RETURN(Buffer bytes, io.Read(old.file_path));
-  FLOE_ASSIGN_OR_RETURN(parquet::FooterTail tail,
-                        parquet::ParseFooter(old.file_path, bytes.size(), bytes.view()));
-  if (!tail.metadata) return std::nullopt;
-  const parquet::FileMetaData& md = *tail.metadata;
-
-  FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions options, ParquetOptionsFor(m));
-  options.pool = &io.runtime().decode_pool();
-  parquet::MemorySink sink;
-  sink.Reserve(static_cast<int64_t>(bytes.size()) + (int64_t{64} << 10));
-  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(columnar_schema, &sink, options));
-  // The file must be what this schema writes, leaf for leaf, for its chunks to be reused.
-  if (writer->write_schema().elements != md.schema) return std::nullopt;
   const auto& leaves = writer->write_schema().leaves;
   int64_t start = 0;
   for (size_t r = 0; r < md.row_groups.size(); ++r) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/scan_metrics.h"
 #include "floe/columnar/column.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/manifest.h"
@@ -48,9 +49,12 @@ Result<columnar::ColumnPtr> WithReplacements(const columnar::ColumnPtr& column,
 // than the table's current one, the table declares a layout (floe.layout), a changed column is
 // a partition source or a sort key, the file's Parquet schema is not what the table's current
 // schema writes, or `change.rows` are not the file's rows in order.
+// Without `change.rows` the changed columns' old values are decoded from the file, which counts
+// in `metrics` (may be null) as a data file opened, as a rewrite's second read of it does.
 Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO& io,
                                                const FileScanTask& task,
                                                const InPlaceChange& change,
-                                               const std::string& location);
+                                               const std::string& location,
+                                               ScanMetrics* metrics = nullptr);
 
 }  // namespace floe::iceberg

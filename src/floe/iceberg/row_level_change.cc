@@ -414,15 +414,17 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
         continue;
       }
       auto rep = change.replaced.find(path);
-      auto rows = change.read_rows.find(path);
-      if (rep == change.replaced.end() || rows == change.read_rows.end()) continue;
+      if (rep == change.replaced.end()) continue;
       const std::vector<int64_t>& gone = change.deleted.at(path);
       if (std::set<int64_t>(gone.begin(), gone.end()) !=
           std::set<int64_t>(rep->second.positions.begin(), rep->second.positions.end())) {
         continue;  // rows deleted too: they leave the file
       }
       InPlaceChange ch;
-      ch.rows = rows->second;
+      // The rows the statement read, or none: the rewrite decodes the columns it needs.
+      if (auto rows = change.read_rows.find(path); rows != change.read_rows.end()) {
+        ch.rows = rows->second;
+      }
       ch.columns = change.partial_columns;
       FLOE_ASSIGN_OR_RETURN(auto sorted, InPositionOrder(rep->second));
       ch.positions = std::move(sorted.first);
@@ -439,7 +441,7 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
     const Table writer_table = WriterTable(table);
     Status all = AtOnce(io, files.size(), [&](size_t i) -> Status {
       FLOE_ASSIGN_OR_RETURN(done[i],
-                            RewriteInPlace(writer_table, io, *files[i], changes[i], locations[i]));
+                            RewriteInPlace(writer_table, io, *files[i], changes[i], locations[i], metrics));
       return {};
     });
     for (size_t i = 0; i < files.size(); ++i) {

@@ -73,9 +73,10 @@ struct RowLevelChange {
   std::map<std::string, std::vector<columnar::RecordBatch>> read_rows;
   // Optional: rows that take the places of rows they change (an UPDATE's), by data file -- their
   // positions (also in `deleted`) and, row for row, the new rows (as `new_rows`). Copy-on-write
-  // rewrites a file whose deleted positions are all replaced, and whose rows are all in
-  // `read_rows`, in place (in_place_rewrite.h): its unchanged columns' chunks are copied. Else,
-  // and in merge-on-read, these rows are added as `new_rows` are.
+  // rewrites a file whose deleted positions are all replaced in place (in_place_rewrite.h): its
+  // unchanged columns' chunks are copied; the changed ones' old values come from `read_rows`, or
+  // are decoded from the file. Else, and in merge-on-read, these rows are added as `new_rows`
+  // are.
   struct Replaced {
     std::vector<int64_t> positions;
     std::vector<columnar::RecordBatch> rows;

@@ -30,6 +30,8 @@ using internal::NameRef;
 using internal::NullConst;
 using internal::ResolveAssignments;
 using internal::RowLevelSummary;
+using internal::AddReplaced;
+using internal::SetsColumnsInPlace;
 using internal::TargetColumns;
 using internal::ToTableRows;
 
@@ -37,6 +39,7 @@ using internal::ToTableRows;
 struct ScannedRows {
   std::map<std::string, std::vector<int64_t>> positions;  // data file -> positions
   std::vector<c::RecordBatch> rest;                       // the other outputs, per batch
+  std::vector<c::RecordBatch> keys;                       // `_file` and `_pos`, per batch
   ScanMetrics stats;
 };
 
@@ -67,6 +70,7 @@ Result<ScannedRows> ScanRows(const LogicalPlan& plan, iceberg::Warehouse& wh,
       }
       rest.schema = std::move(schema);
       out.rest.push_back(std::move(rest));
+      out.keys.push_back({nullptr, {b.columns[0], b.columns[1]}, b.num_rows});
     }
     return {};
   };
@@ -105,12 +109,24 @@ Result<QueryResult> RunUpdate(const ParsedStatement& st, const TableResolver& re
                                                                 u.target.location, "UPDATE"));
   FLOE_ASSIGN_OR_RETURN(auto assigned,
                         ResolveAssignments(st, target, u.set, probe.table.id.ToString()));
-  auto location_of = [&](size_t i) {
-    auto a = assigned.find(target.names[i]);
+  // Copy-on-write rows that may be set in place carry the set columns only (the rewrite copies
+  // the others: in_place_rewrite.h); else whole rows.
+  std::vector<bool> sets;
+  for (const std::string& name : target.names) sets.push_back(assigned.contains(name));
+  const bool partial =
+      SetsColumnsInPlace(probe.table.metadata, RowLevelOperation::kUpdate, target, sets);
+  std::vector<size_t> columns;  // of the target, those the new rows carry
+  for (size_t i = 0; i < target.names.size(); ++i) {
+    if (!partial || sets[i]) columns.push_back(i);
+  }
+  const TargetColumns written = partial ? target.Only(columns) : target;
+  auto location_of = [&](size_t j) {
+    auto a = assigned.find(target.names[columns[j]]);
     return a != assigned.end() ? a->second->location : u.target.location;
   };
   std::vector<ast::SelectItem> items;
-  for (const std::string& name : target.names) {
+  for (size_t i : columns) {
+    const std::string& name = target.names[i];
     auto it = assigned.find(name);
     ast::ExprPtr value;
     if (it == assigned.end()) {
@@ -122,29 +138,38 @@ Result<QueryResult> RunUpdate(const ParsedStatement& st, const TableResolver& re
     }
     items.push_back(Item(std::move(value), name));
   }
-  if (target.lineage) items.push_back(Item(NameRef("_row_id", u.target.location), "_row_id"));
+  if (written.lineage) items.push_back(Item(NameRef("_row_id", u.target.location), "_row_id"));
   FLOE_ASSIGN_OR_RETURN(LogicalPlan plan, BindRowScan(st, u.target, std::move(items),
                                                       std::move(u.where), resolver, "UPDATE"));
   // Each new value cast to its column's type: a value that does not fit is an error at its SET.
-  for (size_t i = 0; i < target.names.size(); ++i) {
-    FLOE_ASSIGN_OR_RETURN(plan.outputs[i + 2],
-                          CastForColumn(st, plan.outputs[i + 2], target, i, location_of(i)));
+  for (size_t j = 0; j < columns.size(); ++j) {
+    FLOE_ASSIGN_OR_RETURN(plan.outputs[j + 2], CastForColumn(st, plan.outputs[j + 2], target,
+                                                             columns[j], location_of(j)));
   }
   FLOE_ASSIGN_OR_RETURN(ScannedRows rows, ScanRows(plan, wh, options));
   // The new rows in the table's own types.
-  std::vector<c::RecordBatch> new_rows;
-  int64_t updated = 0;
-  for (c::RecordBatch& b : rows.rest) {
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch typed, ToTableRows(st, std::move(b), target, location_of));
-    updated += typed.num_rows;
-    new_rows.push_back(std::move(typed));
-  }
   iceberg::RowLevelChange change;
+  int64_t updated = 0;
+  for (size_t k = 0; k < rows.rest.size(); ++k) {
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch typed,
+                          ToTableRows(st, std::move(rows.rest[k]), written, location_of));
+    updated += typed.num_rows;
+    if (!partial) {
+      change.new_rows.push_back(std::move(typed));
+      continue;
+    }
+    std::vector<int64_t> at(static_cast<size_t>(typed.num_rows));
+    for (size_t r = 0; r < at.size(); ++r) at[r] = static_cast<int64_t>(r);
+    FLOE_RETURN_IF_ERROR(AddReplaced(*rows.keys[k].columns[0], *rows.keys[k].columns[1], at,
+                                     std::move(typed), &change.replaced));
+  }
+  if (partial) {
+    for (size_t i : columns) change.partial_columns.push_back(target.schema->fields()[i].id);
+  }
   change.operation = RowLevelOperation::kUpdate;
   change.snapshot_id = plan.table.metadata.current_snapshot_id;
   change.filter = plan.pushed_filter;
   change.deleted = std::move(rows.positions);
-  change.new_rows = std::move(new_rows);
   FLOE_ASSIGN_OR_RETURN(
       iceberg::RowLevelResult r,
       iceberg::CommitRowLevelChange(*wh.catalog, *wh.io, plan.table, change, &rows.stats));

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include "floe/columnar/column_builder.h"
+#include "floe/columnar/take.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
 #include "floe/iceberg/metadata_columns.h"
+#include "floe/iceberg/row_order.h"
 #include "floe/sql/bind_internal.h"
 
 namespace floe::sql::internal {
@@ -168,6 +170,60 @@ Result<exec::ExprPtr> CastForColumn(const ParsedStatement& st, exec::ExprPtr val
                               target.schema->fields()[i].type->ToString(), cast.error().message));
   }
   return std::move(*cast);
+}
+
+TargetColumns TargetColumns::Only(const std::vector<size_t>& columns) const {
+  TargetColumns out;
+  std::vector<iceberg::NestedField> fields;
+  for (size_t i : columns) {
+    fields.push_back(schema->fields()[i]);
+    out.names.push_back(names[i]);
+    out.types.push_back(types[i]);
+  }
+  out.owned_ = std::make_shared<const iceberg::Schema>(schema->schema_id(), std::move(fields));
+  out.schema = out.owned_.get();
+  return out;
+}
+
+Status AddReplaced(const c::Column& files, const c::Column& positions,
+                   const std::vector<int64_t>& at, c::RecordBatch rows,
+                   std::map<std::string, iceberg::RowLevelChange::Replaced>* out) {
+  std::map<std::string_view, std::vector<int64_t>> by_file;
+  for (size_t k = 0; k < at.size(); ++k) {
+    by_file[files.BytesAt(at[k])].push_back(static_cast<int64_t>(k));
+  }
+  const bool one_file = by_file.size() == 1;
+  for (const auto& [path, ks] : by_file) {
+    iceberg::RowLevelChange::Replaced& r = (*out)[std::string(path)];
+    for (int64_t k : ks) r.positions.push_back(positions.Value<int64_t>(at[static_cast<size_t>(k)]));
+    if (one_file) {
+      r.rows.push_back(std::move(rows));
+      return {};
+    }
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, c::Take(rows, ks));
+    r.rows.push_back(std::move(part));
+  }
+  return {};
+}
+
+bool SetsColumnsInPlace(const iceberg::TableMetadata& m, iceberg::RowLevelOperation operation,
+                        const TargetColumns& target, const std::vector<bool>& sets) {
+  auto policy = iceberg::PolicyFor(m, "", operation);
+  if (!policy || policy->mode != iceberg::RowLevelMode::kCopyOnWrite || m.format_version >= 3 ||
+      target.lineage || m.properties.contains(std::string(iceberg::kLayoutProperty))) {
+    return false;
+  }
+  for (size_t i = 0; i < sets.size() && i < target.schema->fields().size(); ++i) {
+    if (!sets[i]) continue;
+    const int32_t id = target.schema->fields()[i].id;
+    for (const auto& f : m.DefaultSpec().fields()) {
+      if (f.source_id == id) return false;
+    }
+    for (const iceberg::SortField& f : m.DefaultSortOrder().fields()) {
+      if (f.source_id == id) return false;
+    }
+  }
+  return true;
 }
 
 Result<c::RecordBatch> ToTableRows(const ParsedStatement& st, c::RecordBatch b,

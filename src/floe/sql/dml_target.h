@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,26 @@ struct TargetColumns {
   // column cannot survive yet (an unsupported error at `location`).
   static Result<TargetColumns> Of(const ParsedStatement& st, const iceberg::TableMetadata& m,
                                   bool updates, int location, const char* what);
+  // These columns only (indexes, ascending), as rows that hold some columns have them; no
+  // lineage.
+  TargetColumns Only(const std::vector<size_t>& columns) const;
+
+ private:
+  std::shared_ptr<const iceberg::Schema> owned_;  // Only's schema
 };
+
+// Adds changed rows that take the places of rows a scan read to `out`, by data file: row k of
+// `rows` replaces the row at `files`[at[k]], `positions`[at[k]] (a scan's `_file` and `_pos`).
+Status AddReplaced(const columnar::Column& files, const columnar::Column& positions,
+                   const std::vector<int64_t>& at, columnar::RecordBatch rows,
+                   std::map<std::string, iceberg::RowLevelChange::Replaced>* out);
+
+// Whether an `operation` that sets the target columns flagged in `sets` may give its changed rows
+// with some columns only (iceberg::RowLevelChange::partial_columns): the table rewrites rows
+// copy-on-write, has no row lineage and no floe.layout, and no set column is a partition source
+// or a sort key (a set row would move, or its file be unsorted).
+bool SetsColumnsInPlace(const iceberg::TableMetadata& m, iceberg::RowLevelOperation operation,
+                        const TargetColumns& target, const std::vector<bool>& sets);
 
 // SET assignments, each to a column of the target (case-insensitive): column name -> assignment.
 // An unknown or twice-assigned column is an error at its SET.

@@ -14,7 +14,6 @@
 #include "floe/exec/hash_join.h"
 #include "floe/exec/memory_budget.h"
 #include "floe/exec/value.h"
-#include "floe/iceberg/row_order.h"
 #include "floe/sql/bind_internal.h"
 #include "floe/sql/dml_target.h"
 #include "floe/sql/plan_runner.h"
@@ -196,10 +195,9 @@ class MergeRun {
   // the memory limit, past which none are kept and the rewrite reads the files again.
   bool keep_rows_ = false;
   // The target columns the scan reads (indexes into target_.names): all but with narrow_, when
-  // updated rows hold those columns only (narrow_target_, narrow_schema_).
+  // updated rows hold those columns only (narrow_target_).
   std::vector<size_t> read_;
   bool narrow_ = false;
-  iceberg::Schema narrow_schema_;
   TargetColumns narrow_target_;
   iceberg::ExprPtr files_filter_;  // the source's key ranges, when rows are kept
   int64_t kept_bytes_ = 0, keep_limit_ = 0;
@@ -524,11 +522,7 @@ void MergeRun::PushSourceKeyRanges(int location) {
 }
 
 void MergeRun::NarrowTargetScan() {
-  const iceberg::TableMetadata& meta = target_plan_.table.metadata;
-  if (!keep_rows_ || target_.lineage ||
-      meta.properties.contains(std::string(iceberg::kLayoutProperty))) {
-    return;
-  }
+  if (!keep_rows_) return;
   const size_t n = target_.names.size();
   const int k = static_cast<int>(target_scope_.size());
   std::vector<bool> read(n, false), set(n, false);
@@ -557,16 +551,9 @@ void MergeRun::NarrowTargetScan() {
       reads(b.values[i], false);
     }
   }
-  // A set partition source or sort key moves rows or unsorts files: whole rows are rewritten.
-  for (size_t i = 0; i < n; ++i) {
-    if (!set[i]) continue;
-    const int32_t id = target_.schema->fields()[i].id;
-    for (const auto& f : meta.DefaultSpec().fields()) {
-      if (f.source_id == id) return;
-    }
-    for (const iceberg::SortField& f : meta.DefaultSortOrder().fields()) {
-      if (f.source_id == id) return;
-    }
+  if (!internal::SetsColumnsInPlace(target_plan_.table.metadata, RowLevelOperation::kMerge,
+                                    target_, set)) {
+    return;
   }
   std::vector<size_t> kept;
   for (size_t i = 0; i < n; ++i) {
@@ -594,42 +581,14 @@ void MergeRun::NarrowTargetScan() {
     for (size_t i : kept) values.push_back(Renumbered(b.values[i], to));
     b.values = std::move(values);
   }
-  std::vector<iceberg::NestedField> fields;
-  narrow_target_.lineage = false;
-  for (size_t i : kept) {
-    fields.push_back(target_.schema->fields()[i]);
-    narrow_target_.names.push_back(target_.names[i]);
-    narrow_target_.types.push_back(target_.types[i]);
-  }
-  narrow_schema_ = iceberg::Schema(target_.schema->schema_id(), std::move(fields));
-  narrow_target_.schema = &narrow_schema_;
+  narrow_target_ = target_.Only(kept);
   read_ = std::move(kept);
   narrow_ = true;
 }
 
 Status MergeRun::Replace(const c::RecordBatch& b, const std::vector<int64_t>& rows,
                          c::RecordBatch updated) {
-  const c::Column& files = *b.columns[0];
-  const c::Column& positions = *b.columns[1];
-  // Row k of `updated` takes the place of row rows[k] of `b`: by file (a batch is one file's).
-  std::map<std::string_view, std::vector<int64_t>> by_file;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    by_file[files.BytesAt(rows[k])].push_back(static_cast<int64_t>(k));
-  }
-  const bool one_file = by_file.size() == 1;
-  for (const auto& [path, ks] : by_file) {
-    iceberg::RowLevelChange::Replaced& r = replaced_[std::string(path)];
-    for (int64_t k : ks) {
-      r.positions.push_back(positions.Value<int64_t>(rows[static_cast<size_t>(k)]));
-    }
-    if (one_file) {
-      r.rows.push_back(std::move(updated));
-      return {};
-    }
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch part, c::Take(updated, ks));
-    r.rows.push_back(std::move(part));
-  }
-  return {};
+  return internal::AddReplaced(*b.columns[0], *b.columns[1], rows, std::move(updated), &replaced_);
 }
 
 void MergeRun::AddPositions(const c::RecordBatch& b, const std::vector<int64_t>& rows) {
