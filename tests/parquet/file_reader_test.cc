@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/base/thread_pool.h"
+
 #include "floe/columnar/take.h"
 #include "floe/io/counting_store.h"
 #include "floe/io/mem_store.h"
@@ -286,6 +288,40 @@ TEST(FileReaderTest, ReadFileRequests) {
   EXPECT_EQ(store->Snapshot().get, 1u);
   EXPECT_EQ(store->Snapshot().head, 0u);
   io::MemStore::Forget("file_reader_test");
+}
+
+// ReadFileAll with several decode threads: the batches come back in file order, row for row
+// those of one thread, and without a position column unless asked for.
+TEST(FileReaderTest, ReadFileAllOnSeveralThreadsKeepsFileOrder) {
+  auto mem = io::MemStore::Open("file_reader_order_test");
+  ASSERT_TRUE(mem.has_value());
+  auto large = ReadFileBytes(DataFile("alltypes_tiny_pages.parquet"));  // 7300 rows
+  ASSERT_TRUE((*mem)->Put("large.parquet", large).has_value());
+  ReadFileOptions one;
+  one.fetch.read.batch_rows = 100;
+  auto a = ReadFileAll(**mem, "large.parquet", {large.size()}, one);
+  ASSERT_TRUE(a.has_value()) << a.error().ToString();
+  ThreadPool pool(3);
+  ReadFileOptions many = one;
+  many.decode_threads = 4;
+  many.pool = &pool;
+  auto b = ReadFileAll(**mem, "large.parquet", {large.size()}, many);
+  ASSERT_TRUE(b.has_value()) << b.error().ToString();
+  ASSERT_GT(a->batches.size(), 4u);
+  EXPECT_EQ(b->read.schema->fields.size(), a->read.schema->fields.size());
+  auto ids = [](const std::vector<columnar::RecordBatch>& batches) {
+    std::vector<int32_t> out;
+    for (const auto& batch : batches) {
+      EXPECT_EQ(batch.columns.size(), 13u);
+      for (int64_t r = 0; r < batch.num_rows; ++r)
+        out.push_back(batch.column(0)->Value<int32_t>(r));
+    }
+    return out;
+  };
+  const std::vector<int32_t> want = ids(a->batches);
+  EXPECT_EQ(want.size(), 7300u);
+  EXPECT_EQ(ids(b->batches), want);
+  io::MemStore::Forget("file_reader_order_test");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "floe/base/thread_pool.h"
 #include "floe/columnar/column_builder.h"
+#include "floe/columnar/take.h"
 #include "floe/parquet/file_reader.h"
 #include "floe/parquet/footer.h"
 #include "floe/parquet/metadata_checksum.h"
@@ -163,6 +164,38 @@ TEST(WriterTest, RejectsADecimalThatDoesNotFitItsPrecision) {
 }
 
 // ---- the file -------------------------------------------------------------------------------
+
+// Write(batch, offset, length) writes those rows as Write of a copy of them does, byte for byte.
+TEST(WriterTest, ARangeOfABatchIsWrittenAsACopyOfItsRows) {
+  auto schema = SchemaOf({{"a", columnar::Int64(), true}, {"s", columnar::String(), true}});
+  const int64_t n = 5000;
+  RecordBatch all = BatchOf(
+      schema, {Int64s(
+                   n, [](int64_t i) { return i * 7; }, [](int64_t i) { return i % 11 == 0; }),
+               Strings(n, [](int64_t i) { return "v" + std::to_string(i % 37); })});
+  std::vector<int64_t> rows;
+  for (int64_t i = 1234; i < 4321; ++i) rows.push_back(i);
+  auto copy = columnar::Take(all, rows);
+  ASSERT_TRUE(copy.has_value());
+  WriterOptions options;
+  options.row_group_size_bytes = 8 << 10;  // several row groups
+  const Written want = WriteAll(schema, {*copy}, options);
+  MemorySink sink;
+  auto w = ParquetWriter::Open(schema, &sink, options);
+  ASSERT_TRUE(w.has_value());
+  ASSERT_TRUE((*w)->Write(all, 1234, 4321 - 1234).has_value());
+  ASSERT_TRUE((*w)->Close().has_value());
+  EXPECT_GT(want.meta.row_groups.size(), 1u);
+  EXPECT_TRUE(sink.Release() == want.bytes);
+  // Rows past the batch are an error, and leave the writer usable.
+  MemorySink other;
+  auto v = ParquetWriter::Open(schema, &other, options);
+  ASSERT_TRUE(v.has_value());
+  auto bad = (*v)->Write(all, 4000, 1001);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message, "Parquet writer: rows [4000, 5001) of a batch of 5000");
+  EXPECT_TRUE((*v)->Write(all, 4000, 1000).has_value());
+}
 
 TEST(WriterTest, EmptyFileHasASchemaAndNoRowGroups) {
   auto w = WriteAll(SchemaOf({{"id", columnar::Int64(), false, 1}}), {});

@@ -118,6 +118,7 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
       Status status;
     };
     std::vector<Read> reads(inputs->size());
+    parquet::ReadFileOptions parquet_options;
     auto read_one = [&](const InputFile& in, Read* out) -> Status {
       if (in.format == Format::kCsv || in.format == Format::kJson) {
         FLOE_ASSIGN_OR_RETURN(Buffer bytes, TextInput(in));
@@ -132,7 +133,8 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
         out->batches.push_back(std::move(batch));
         return {};
       }
-      FLOE_ASSIGN_OR_RETURN(auto contents, parquet::ReadFileAll(*in.store, in.key, {}));
+      FLOE_ASSIGN_OR_RETURN(auto contents,
+                            parquet::ReadFileAll(*in.store, in.key, {}, parquet_options));
       out->bytes = contents.read.fetch.bytes_fetched;
       if (contents.batches.empty()) {  // no rows, but the schema must still fit the table
         columnar::RecordBatch empty;
@@ -145,11 +147,22 @@ int Append(const GlobalOptions& g, const TableArgs& a) {
       return {};
     };
     std::mutex progress_mu;
-    ParallelFor(w->io->runtime().decode_pool(), inputs->size(), [&](size_t i) {
-      reads[i].status = read_one((*inputs)[i], &reads[i]);
-      std::lock_guard lock(progress_mu);
-      progress.Advance();
-    });
+    ThreadPool& pool = w->io->runtime().decode_pool();
+    if (inputs->size() <= pool.size()) {
+      // Fewer files than threads: one at a time, each Parquet file's row groups decoded at once.
+      parquet_options.decode_threads = pool.size() + 1;
+      parquet_options.pool = &pool;
+      for (size_t i = 0; i < inputs->size(); ++i) {
+        reads[i].status = read_one((*inputs)[i], &reads[i]);
+        progress.Advance();
+      }
+    } else {
+      ParallelFor(pool, inputs->size(), [&](size_t i) {
+        reads[i].status = read_one((*inputs)[i], &reads[i]);
+        std::lock_guard lock(progress_mu);
+        progress.Advance();
+      });
+    }
     for (size_t i = 0; i < reads.size(); ++i) {
       if (!reads[i].status) {  // a read's error names its file already
         progress.Abandon();

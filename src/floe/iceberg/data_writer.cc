@@ -344,8 +344,16 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
         const Piece& p = pieces[piece];
         const int64_t size = size_of(p);
         const int64_t take = std::min(n, size - offset);
-        if (p.rows == nullptr && offset == 0 && take == size) {
-          FLOE_RETURN_IF_ERROR(writer.Write(*p.batch));
+        // A run of consecutive rows is written from the batch as it is.
+        const int64_t first = p.rows != nullptr ? (*p.rows)[static_cast<size_t>(offset)] : offset;
+        bool run = p.rows == nullptr;
+        for (int64_t i = 1; !run && i < take; ++i) {
+          if ((*p.rows)[static_cast<size_t>(offset + i)] != first + i) break;
+          run = i + 1 == take;
+        }
+        run = run || take == 1;
+        if (run) {
+          FLOE_RETURN_IF_ERROR(writer.Write(*p.batch, first, take));
         } else {
           std::vector<int64_t> idx(static_cast<size_t>(take));
           for (int64_t i = 0; i < take; ++i) {

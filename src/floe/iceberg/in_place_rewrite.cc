@@ -104,8 +104,7 @@ Result<c::ColumnPtr> WithReplacements(const c::ColumnPtr& column, const c::Colum
 Result<std::optional<DataFile>> RewriteInPlace(const Table& table, const FileIO& io,
                                                const FileScanTask& task,
                                                const InPlaceChange& change,
-                                               const std::string& location,
-                                               ScanMetrics* metrics) {
+                                               const std::string& location, ScanMetrics* metrics) {
   const TableMetadata& m = table.metadata;
   const Schema& schema = m.CurrentSchema();
   const DataFile& old = task.file;

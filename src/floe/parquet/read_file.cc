@@ -4,6 +4,7 @@
 #include <future>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -408,12 +409,43 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
 Result<FileContents> ReadFileAll(io::ObjectStore& store, std::string_view key,
                                  const FileHints& hints, const ReadFileOptions& options) {
   FileContents out;
+  if (options.decode_threads <= 1) {
+    FLOE_ASSIGN_OR_RETURN(out.read,
+                          ReadFile(store, key, hints, options, [&](columnar::RecordBatch b) {
+                            out.batches.push_back(std::move(b));
+                            return Status{};
+                          }));
+    return out;
+  }
+  // Batches come from several threads in any order, each a run of rows: ordered by the position
+  // of their first row (a column added for it, dropped after, unless the caller asked for it).
   ReadFileOptions o = options;
-  o.decode_threads = 1;  // in file order
+  const bool own_positions = !o.position_field;
+  if (own_positions) o.position_field = columnar::Field{"_pos", columnar::Int64(), false};
+  std::mutex mu;
   FLOE_ASSIGN_OR_RETURN(out.read, ReadFile(store, key, hints, o, [&](columnar::RecordBatch b) {
+                          std::lock_guard lock(mu);
                           out.batches.push_back(std::move(b));
                           return Status{};
                         }));
+  std::erase_if(out.batches, [](const columnar::RecordBatch& b) { return b.num_rows == 0; });
+  std::sort(out.batches.begin(), out.batches.end(),
+            [](const columnar::RecordBatch& a, const columnar::RecordBatch& b) {
+              return a.columns.back()->Value<int64_t>(0) < b.columns.back()->Value<int64_t>(0);
+            });
+  if (own_positions) {
+    if (out.read.schema && !out.read.schema->fields.empty()) {
+      auto schema = std::make_shared<columnar::Schema>(*out.read.schema);
+      schema->fields.pop_back();
+      out.read.schema = std::move(schema);
+    }
+    for (columnar::RecordBatch& b : out.batches) {
+      b.columns.pop_back();
+      auto schema = std::make_shared<columnar::Schema>(*b.schema);
+      schema->fields.pop_back();
+      b.schema = std::move(schema);
+    }
+  }
   return out;
 }
 

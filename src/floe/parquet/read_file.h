@@ -86,7 +86,8 @@ struct FileContents {
   FileReadResult read;
 };
 
-// Every batch of ReadFile at once, in file order.
+// Every batch of ReadFile at once, in file order. With `options.decode_threads` > 1 the batches
+// are decoded at once and put back in file order (by their rows' positions).
 Result<FileContents> ReadFileAll(io::ObjectStore& store, std::string_view key,
                                  const FileHints& hints, const ReadFileOptions& options = {});
 

@@ -228,15 +228,24 @@ std::vector<SizeCalibration> ParquetWriter::Calibration() const {
 }
 
 Status ParquetWriter::Write(const columnar::RecordBatch& batch) {
+  return Write(batch, 0, batch.num_rows);
+}
+
+Status ParquetWriter::Write(const columnar::RecordBatch& batch, int64_t offset, int64_t length) {
   if (closed_) return InvalidInput("Parquet writer: Write after Close");
   if (failed_) return InvalidInput("Parquet writer: Write after a failed write");
   FLOE_RETURN_IF_ERROR(CheckBatch(batch));
-  int64_t done = 0;
-  while (done < batch.num_rows) {
+  if (offset < 0 || length < 0 || offset + length > batch.num_rows) {
+    return InvalidInput("Parquet writer: rows [{}, {}) of a batch of {}", offset, offset + length,
+                        batch.num_rows);
+  }
+  const int64_t end = offset + length;
+  int64_t done = offset;
+  while (done < end) {
     // Slices sized so a row group overshoots its byte target by little: the rows that still fit
     // at the bytes per row seen so far (this row group's, else the last one's), within
     // [512, 65536]; 1024 rows while nothing is known.
-    int64_t n = batch.num_rows - done;
+    int64_t n = end - done;
     if (options_.row_group_row_limit) {
       n = std::min(n, *options_.row_group_row_limit - row_group_rows_);
     }

@@ -131,6 +131,8 @@ class ParquetWriter {
   // nulls. A batch failing those checks leaves the writer as it was; an error while encoding
   // (a decimal past its precision, a sink failure) abandons the file: later calls fail.
   Status Write(const columnar::RecordBatch& batch);
+  // Rows [offset, offset + length) of the batch, as Write of a copy of them would (no copy).
+  Status Write(const columnar::RecordBatch& batch, int64_t offset, int64_t length);
   // Ends the open row group, then writes one row group of `num_rows` rows whose leaf i is
   // `copied[i]` when that is set -- a chunk of another file's row group of as many rows, placed
   // as it is (copied_chunk.h) -- and otherwise encoded from rows [offset, offset + num_rows) of

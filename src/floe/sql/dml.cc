@@ -23,6 +23,7 @@ namespace {
 
 namespace c = columnar;
 using iceberg::RowLevelOperation;
+using internal::AddReplaced;
 using internal::BindRowScan;
 using internal::CastForColumn;
 using internal::Item;
@@ -30,7 +31,6 @@ using internal::NameRef;
 using internal::NullConst;
 using internal::ResolveAssignments;
 using internal::RowLevelSummary;
-using internal::AddReplaced;
 using internal::SetsColumnsInPlace;
 using internal::TargetColumns;
 using internal::ToTableRows;
@@ -111,8 +111,8 @@ Result<QueryResult> RunUpdate(const ParsedStatement& st, const TableResolver& re
                         ResolveAssignments(st, target, u.set, probe.table.id.ToString()));
   // Copy-on-write rows that may be set in place carry the set columns only (the rewrite copies
   // the others: in_place_rewrite.h); else whole rows.
-  std::vector<bool> sets;
-  for (const std::string& name : target.names) sets.push_back(assigned.contains(name));
+  std::vector<bool> sets(target.names.size());
+  for (size_t i = 0; i < sets.size(); ++i) sets[i] = assigned.contains(target.names[i]);
   const bool partial =
       SetsColumnsInPlace(probe.table.metadata, RowLevelOperation::kUpdate, target, sets);
   std::vector<size_t> columns;  // of the target, those the new rows carry

@@ -195,7 +195,8 @@ Status AddReplaced(const c::Column& files, const c::Column& positions,
   const bool one_file = by_file.size() == 1;
   for (const auto& [path, ks] : by_file) {
     iceberg::RowLevelChange::Replaced& r = (*out)[std::string(path)];
-    for (int64_t k : ks) r.positions.push_back(positions.Value<int64_t>(at[static_cast<size_t>(k)]));
+    for (int64_t k : ks)
+      r.positions.push_back(positions.Value<int64_t>(at[static_cast<size_t>(k)]));
     if (one_file) {
       r.rows.push_back(std::move(rows));
       return {};
