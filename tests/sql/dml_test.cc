@@ -202,8 +202,7 @@ TEST_P(DmlTest, CopyOnWriteUpdatesRewriteTheirFilesInPlace) {
             "100|4950|4968.0|1200");
   // Two small files of one partition are merged into one, as Spark's rewrite does.
   Rows("insert into db.orders values (500, date '2024-01-04', 'open', 9.0, 1)");
-  EXPECT_EQ(Rows("update db.orders set qty = qty + 1 where id in (26, 500)"),
-            (Strings{"2|0|2|0"}));
+  EXPECT_EQ(Rows("update db.orders set qty = qty + 1 where id in (26, 500)"), (Strings{"2|0|2|0"}));
   if (CopyOnWrite()) {
     EXPECT_NE(last_.message.find("1 data files added, 2 removed"), std::string::npos)
         << last_.message;

@@ -440,8 +440,8 @@ Result<RowLevelResult> CommitRowLevelChange(catalog::Catalog& catalog, const Fil
     std::vector<std::optional<DataFile>> done(files.size());
     const Table writer_table = WriterTable(table);
     Status all = AtOnce(io, files.size(), [&](size_t i) -> Status {
-      FLOE_ASSIGN_OR_RETURN(done[i],
-                            RewriteInPlace(writer_table, io, *files[i], changes[i], locations[i], metrics));
+      FLOE_ASSIGN_OR_RETURN(
+          done[i], RewriteInPlace(writer_table, io, *files[i], changes[i], locations[i], metrics));
       return {};
     });
     for (size_t i = 0; i < files.size(); ++i) {

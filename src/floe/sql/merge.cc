@@ -551,8 +551,8 @@ void MergeRun::NarrowTargetScan() {
       reads(b.values[i], false);
     }
   }
-  if (!internal::SetsColumnsInPlace(target_plan_.table.metadata, RowLevelOperation::kMerge,
-                                    target_, set)) {
+  if (!internal::SetsColumnsInPlace(target_plan_.table.metadata, RowLevelOperation::kMerge, target_,
+                                    set)) {
     return;
   }
   std::vector<size_t> kept;
