@@ -151,6 +151,77 @@ TEST(Take, RunsOfKeptRowsKeepValuesNullsAndCodes) {
   EXPECT_EQ(tn.null_count, nulls);
 }
 
+// Runs of rows give the batch Take gives for the same rows listed one by one: strings with their
+// codes, a column with nulls, a list, and an empty run among them.
+TEST(Take, RunsGiveTheRowsTheyListAsIndicesDo) {
+  BinaryBuilder dict;
+  for (const char* w : {"a", "bb", "ccc"}) ASSERT_TRUE(dict.Append(w));
+  BinaryBuilder s;
+  FixedWidthBuilder<int64_t> n(Int64());
+  std::vector<int32_t> codes;
+  for (int r = 0; r < 300; ++r) {
+    ASSERT_TRUE(
+        s.Append(std::string(static_cast<size_t>(r % 3 + 1), static_cast<char>('a' + r % 3))));
+    codes.push_back(r % 3);
+    if (r % 11 == 0) {
+      n.AppendNull();
+    } else {
+      n.Append(r * 5);
+    }
+  }
+  auto strings = std::make_shared<Column>(*s.Finish());
+  strings->dictionary = dict.Finish();
+  strings->codes = Buffer::Adopt(codes);
+  ColumnPtr list = SampleList();
+  RecordBatch b;
+  b.schema =
+      std::make_shared<Schema>(Schema{{Field{"s", String(), false}, Field{"n", Int64(), true}}});
+  b.columns = {strings, n.Finish()};
+  b.num_rows = 300;
+  const std::vector<RowRun> runs = {{0, 3}, {4, 0}, {5, 100}, {120, 1}, {299, 1}};
+  std::vector<int64_t> indices;
+  for (const RowRun& r : runs) {
+    for (int64_t k = 0; k < r.length; ++k) indices.push_back(r.from + k);
+  }
+  auto by_runs = TakeRuns(b, runs);
+  ASSERT_TRUE(by_runs) << by_runs.error().ToString();
+  ASSERT_EQ(by_runs->num_rows, 105);
+  for (const ColumnPtr& c : by_runs->columns) ASSERT_TRUE(c->Validate());
+  const Column& ts = *by_runs->columns[0];
+  const Column& tn = *by_runs->columns[1];
+  EXPECT_EQ(ts.dictionary, strings->dictionary);
+  int64_t nulls = 0;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const int64_t r = indices[i];
+    const auto row = static_cast<int64_t>(i);
+    EXPECT_EQ(ts.BytesAt(row),
+              std::string(static_cast<size_t>(r % 3 + 1), static_cast<char>('a' + r % 3)));
+    int32_t code;
+    std::memcpy(&code, ts.codes.data() + i * 4, 4);
+    EXPECT_EQ(code, r % 3) << r;
+    if (r % 11 == 0) {
+      ++nulls;
+      EXPECT_TRUE(tn.IsNull(row)) << r;
+    } else {
+      EXPECT_EQ(tn.Value<int64_t>(row), r * 5) << r;
+    }
+  }
+  EXPECT_EQ(tn.null_count, nulls);
+
+  // A list column: the elements of the rows of the runs.
+  RecordBatch lb;
+  lb.schema = std::make_shared<Schema>(Schema{{Field{"l", list->type, true}}});
+  lb.columns = {list};
+  lb.num_rows = list->length;
+  auto lists = TakeRuns(lb, {{0, 1}, {1, 0}, {3, 1}});
+  ASSERT_TRUE(lists) << lists.error().ToString();
+  ASSERT_EQ(lists->num_rows, 2);
+  ASSERT_TRUE(lists->columns[0]->Validate());
+  EXPECT_EQ(Render(*lists->columns[0]), "[1,2] [3]");
+
+  EXPECT_FALSE(TakeRuns(b, {{290, 11}}).has_value());  // past the last row
+}
+
 // Strings of several batches: each part's bytes land after the last (a taken part whose offsets
 // start past 0 among them), nulls where they were, and a part without nulls adds none.
 TEST(Concatenate, StringsAndFixedWidthKeepEveryRowAndNull) {

@@ -247,6 +247,58 @@ TEST_F(ReadFileFilterTest, AScatteredMaskToComeIsAskedForAfterTheDataIsFetched) 
   }
 }
 
+// A scattered mask (runs shorter than the decoder would skip) comes out of the decoded batches run
+// by run: rows dropped across batch and row group boundaries and on every decode thread, a long
+// run among them left out of the plan, and nothing else lost or repeated.
+TEST_F(ReadFileFilterTest, AScatteredMaskDropsItsRowsAcrossBatchesRowGroupsAndThreads) {
+  WriterOptions w;
+  w.page_row_limit = 2'000;
+  w.row_group_row_limit = 30'000;  // row groups start at 0, 30,000, 60,000 and 90,000
+  auto file = WriteInt64File(2, 100'000, 0, w);
+  ASSERT_TRUE(file.has_value());
+  ASSERT_TRUE(mem_->Put("g.parquet", file->bytes.view()).has_value());
+  std::vector<RowRange> mask;
+  for (int64_t r = 3; r < 100'000; r += 7) mask.push_back({r, r + 1});
+  // Runs over the row groups' edges and the last row; one long enough to skip in the plan.
+  std::erase_if(mask, [](const RowRange& x) {
+    return (x.begin >= 29'990 && x.begin < 30'010) || (x.begin >= 50'000 && x.begin < 51'000) ||
+           x.begin >= 99'990;
+  });
+  mask.push_back({29'995, 30'005});
+  mask.push_back({50'000, 51'000});
+  mask.push_back({99'998, 100'000});
+  std::sort(mask.begin(), mask.end(),
+            [](const RowRange& a, const RowRange& b) { return a.begin < b.begin; });
+  std::vector<int64_t> expected;
+  size_t m = 0;
+  for (int64_t r = 0; r < 100'000; ++r) {
+    while (m < mask.size() && mask[m].end <= r) ++m;
+    if (m < mask.size() && mask[m].begin <= r) continue;
+    expected.push_back(r);
+  }
+  ThreadPool pool(2);
+  for (size_t threads : {size_t{1}, size_t{3}}) {
+    ReadFileOptions o;
+    o.fetch.read.columns = {"c0", "c1"};
+    o.decode_threads = threads;
+    o.pool = &pool;
+    o.excluded_rows_later = [&]() -> Result<std::vector<RowRange>> { return mask; };
+    auto r = ReadFileAll(*mem_, "g.parquet", {static_cast<uint64_t>(file->size())}, o);
+    ASSERT_TRUE(r.has_value()) << r.error().ToString();
+    std::vector<int64_t> rows;
+    for (const auto& b : r->batches) {
+      ASSERT_EQ(b.num_columns(), 2);
+      const int64_t* c0 = b.columns[0]->Values<int64_t>();
+      const int64_t* c1 = b.columns[1]->Values<int64_t>();
+      for (int64_t i = 0; i < b.num_rows; ++i) {
+        rows.push_back(c0[i]);
+        EXPECT_EQ(c1[i], testing::FixtureValue(c0[i], 1)) << threads;
+      }
+    }
+    EXPECT_EQ(rows, expected) << threads;
+  }
+}
+
 }  // namespace
 }  // namespace floe::parquet
 

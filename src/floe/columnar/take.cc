@@ -11,11 +11,7 @@ namespace floe::columnar {
 
 namespace {
 
-// Source rows [from, from + length) to the output's next `length` rows.
-struct Run {
-  int64_t from = 0;
-  int64_t length = 0;
-};
+using Run = RowRun;
 
 // The indices as runs of consecutive rows, when they come in runs: a selection that drops a few
 // rows (a delete mask, a selective filter's complement) copies each run's bytes at once.
@@ -307,6 +303,39 @@ Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& i
   for (auto& t : taken) {
     if (!t) return std::unexpected(t.error());
     out.columns.push_back(std::move(*t));
+  }
+  return out;
+}
+
+Result<RecordBatch> TakeRuns(const RecordBatch& batch, const std::vector<RowRun>& runs) {
+  int64_t n = 0;
+  for (const RowRun& r : runs) {
+    if (r.from < 0 || r.length < 0 || r.from + r.length > batch.num_rows)
+      return Internal("take rows [{}, {}) outside a batch of {} rows", r.from, r.from + r.length,
+                      batch.num_rows);
+    n += r.length;
+  }
+  RecordBatch out;
+  out.schema = batch.schema;
+  out.num_rows = n;
+  std::vector<int64_t> indices;  // the runs' rows one by one, for nulls and nested columns only
+  for (const ColumnPtr& c : batch.columns) {
+    if (c->null_count == 0 && !c->type.IsNested()) {
+      auto col = std::make_shared<Column>();
+      col->type = c->type;
+      col->length = n;
+      FLOE_RETURN_IF_ERROR(TakeFlatRuns(*c, runs, n, col.get()));
+      out.columns.push_back(std::move(col));
+      continue;
+    }
+    if (indices.empty()) {
+      indices.reserve(static_cast<size_t>(n));
+      for (const RowRun& r : runs) {
+        for (int64_t k = 0; k < r.length; ++k) indices.push_back(r.from + k);
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr col, TakeWith(*c, indices, &runs));
+    out.columns.push_back(std::move(col));
   }
   return out;
 }

@@ -12,6 +12,12 @@
 
 namespace floe::columnar {
 
+// Rows [from, from + length) of a column or batch.
+struct RowRun {
+  int64_t from = 0;
+  int64_t length = 0;
+};
+
 Result<ColumnPtr> Take(const Column& column, const std::vector<int64_t>& indices);
 // Columns of one length (null entries stay null) taken at the same indices: the indices' runs
 // worked out once for all of them (a join's slots).
@@ -21,6 +27,10 @@ Result<std::vector<ColumnPtr>> TakeColumns(const std::vector<ColumnPtr>& columns
 // the pool's own tasks: the caller takes columns too).
 Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,
                          ThreadPool* pool = nullptr);
+
+// The rows of `runs`, in order: a selection that drops a few rows (a delete mask) copies each
+// run's bytes at once, without listing its rows.
+Result<RecordBatch> TakeRuns(const RecordBatch& batch, const std::vector<RowRun>& runs);
 
 // One batch holding every row of `batches` (same schema), in order; with a pool, the columns are
 // copied at once on it.

@@ -48,7 +48,9 @@ bool HasFieldIds(const columnar::RecordBatch& b) {
 }
 
 std::vector<parquet::RowRange> ToRanges(std::vector<int64_t> positions, int64_t rows) {
-  std::sort(positions.begin(), positions.end());
+  // One delete file's positions come sorted (the spec orders them by file and position).
+  if (!std::is_sorted(positions.begin(), positions.end()))
+    std::sort(positions.begin(), positions.end());
   std::vector<parquet::RowRange> out;
   for (int64_t p : positions) {
     if (p < 0 || p >= rows) continue;

@@ -202,6 +202,38 @@ Result<std::optional<ReadPlan>> NarrowToMatches(const FileReader& reader, const 
   return NarrowPlan(plan, shape.output, std::move(*m), batch_rows);
 }
 
+// The batch rows left when the rows at `dropped` (sorted file positions) are taken out of a
+// batch whose rows sit at `ranges` (ascending file positions, in batch order), as runs; `next`
+// walks `dropped` across the batches of one plan, whose positions only grow.
+std::vector<columnar::RowRun> KeptRuns(const std::vector<RowRange>& ranges,
+                                       const std::vector<RowRange>& dropped, size_t* next) {
+  std::vector<columnar::RowRun> kept;
+  int64_t row = 0;  // the batch row at ranges[i].begin
+  for (const RowRange& p : ranges) {
+    int64_t pos = p.begin;
+    while (pos < p.end) {
+      while (*next < dropped.size() && dropped[*next].end <= pos) ++*next;
+      int64_t stop = p.end;
+      if (*next < dropped.size()) {
+        if (dropped[*next].begin <= pos) {
+          pos = std::min(p.end, dropped[*next].end);
+          continue;
+        }
+        stop = std::min(stop, dropped[*next].begin);
+      }
+      const int64_t from = row + (pos - p.begin);
+      if (!kept.empty() && kept.back().from + kept.back().length == from) {
+        kept.back().length += stop - pos;
+      } else {
+        kept.push_back({from, stop - pos});
+      }
+      pos = stop;
+    }
+    row += p.end - p.begin;
+  }
+  return kept;
+}
+
 }  // namespace
 
 Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
@@ -346,6 +378,7 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     if (!dropped.empty() || options.position_field) positions.emplace(slice, starts);
     size_t next_dropped = 0;  // the slice's positions only grow
     std::vector<int64_t> at;
+    std::vector<RowRange> ranges;
     FLOE_ASSIGN_OR_RETURN(BatchReader batches,
                           fetched.reader.Decode(std::move(slice), std::move(bytes)));
     while (!(options.stop && options.stop->load())) {
@@ -354,7 +387,15 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
       rows_decoded += b->num_rows;
       if (options.metrics) options.metrics->rows_read += b->num_rows;
       const bool by_filter = filter && !narrowed;
-      if (by_filter || positions) {
+      if (!by_filter && !options.position_field && positions) {
+        // Only the mask's short runs to drop: the rows kept, as runs of the batch's rows.
+        ranges.clear();
+        positions->NextRanges(b->num_rows, &ranges);
+        const std::vector<columnar::RowRun> kept = KeptRuns(ranges, dropped, &next_dropped);
+        if (kept.size() != 1 || kept[0].length != b->num_rows) {
+          FLOE_ASSIGN_OR_RETURN(*b, columnar::TakeRuns(*b, kept));
+        }
+      } else if (by_filter || positions) {
         std::vector<uint8_t> match;
         if (by_filter) {
           FLOE_ASSIGN_OR_RETURN(match, filter->evaluate(Columns(*b, shape.filter)));

@@ -196,6 +196,20 @@ void RowPositions::Next(int64_t n, std::vector<int64_t>* out) {
   }
 }
 
+void RowPositions::NextRanges(int64_t n, std::vector<RowRange>* out) {
+  while (n > 0 && run_ < runs_.size()) {
+    const RowRange& r = runs_[run_];
+    const int64_t k = std::min(n, r.end - r.begin - at_);
+    out->push_back({r.begin + at_, r.begin + at_ + k});
+    at_ += k;
+    n -= k;
+    if (r.begin + at_ == r.end) {
+      ++run_;
+      at_ = 0;
+    }
+  }
+}
+
 std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts, int64_t min_rows) {
   int64_t total = 0;
   for (const RowGroupPlan& rg : plan.row_groups) {

@@ -60,6 +60,8 @@ class RowPositions {
   RowPositions(const ReadPlan& plan, const std::vector<int64_t>& row_group_starts);
   // Appends the positions of the next `n` rows to `out`.
   void Next(int64_t n, std::vector<int64_t>* out);
+  // Appends the next `n` rows' positions as ranges (in plan order, so ascending).
+  void NextRanges(int64_t n, std::vector<RowRange>* out);
 
  private:
   std::vector<RowRange> runs_;  // file positions, in plan order
