@@ -222,6 +222,64 @@ TEST(Take, RunsGiveTheRowsTheyListAsIndicesDo) {
   EXPECT_FALSE(TakeRuns(b, {{290, 11}}).has_value());  // past the last row
 }
 
+// Scatter puts row r at dest[r]: strings with their codes, nulls, bools and a list (nested
+// columns go by the inverse permutation) come out as Take by the inverse gives them; places that
+// are not a permutation are an error.
+TEST(Take, ScatterPutsEachRowAtItsPlace) {
+  BinaryBuilder dict;
+  for (const char* w : {"x", "yy"}) ASSERT_TRUE(dict.Append(w));
+  BinaryBuilder s;
+  BoolBuilder flags;
+  FixedWidthBuilder<int32_t> n(Int32());
+  std::vector<int32_t> codes;
+  for (int r = 0; r < 4; ++r) {
+    ASSERT_TRUE(s.Append(r % 2 == 0 ? "x" : "yy"));
+    codes.push_back(r % 2);
+    flags.Append(r == 1);
+    if (r == 2) {
+      n.AppendNull();
+    } else {
+      n.Append(r * 10);
+    }
+  }
+  auto strings = std::make_shared<Column>(*s.Finish());
+  strings->dictionary = dict.Finish();
+  strings->codes = Buffer::Adopt(codes);
+  ColumnPtr list = SampleList();  // [1, 2], NULL, [], [3]
+  RecordBatch b;
+  b.schema =
+      std::make_shared<Schema>(Schema{{Field{"s", String(), false}, Field{"b", Bool(), false},
+                                       Field{"n", Int32(), true}, Field{"l", list->type, true}}});
+  b.columns = {strings, flags.Finish(), n.Finish(), list};
+  b.num_rows = 4;
+  const std::vector<int64_t> dest = {2, 0, 3, 1};  // rows 1, 3, 0, 2 in that order
+  auto moved = Scatter(b, dest);
+  ASSERT_TRUE(moved) << moved.error().ToString();
+  ASSERT_EQ(moved->num_rows, 4);
+  for (const ColumnPtr& c : moved->columns) ASSERT_TRUE(c->Validate());
+  const std::vector<int64_t> from = {1, 3, 0, 2};
+  const Column& ts = *moved->columns[0];
+  EXPECT_EQ(ts.dictionary, strings->dictionary);
+  for (int64_t i = 0; i < 4; ++i) {
+    const int64_t r = from[static_cast<size_t>(i)];
+    EXPECT_EQ(ts.BytesAt(i), r % 2 == 0 ? "x" : "yy");
+    int32_t code;
+    std::memcpy(&code, ts.codes.data() + i * 4, 4);
+    EXPECT_EQ(code, r % 2);
+    EXPECT_EQ(moved->columns[1]->BoolAt(i), r == 1);
+    if (r == 2) {
+      EXPECT_TRUE(moved->columns[2]->IsNull(i));
+    } else {
+      EXPECT_EQ(moved->columns[2]->Value<int32_t>(i), r * 10);
+    }
+  }
+  EXPECT_EQ(moved->columns[2]->null_count, 1);
+  EXPECT_EQ(Render(*moved->columns[3]), "NULL [3] [1,2] []");
+
+  EXPECT_FALSE(Scatter(b, {0, 0, 1, 2}).has_value());  // row 0 and row 1 to one place
+  EXPECT_FALSE(Scatter(b, {0, 1, 2}).has_value());     // a row without a place
+}
+
 // Strings of several batches: each part's bytes land after the last (a taken part whose offsets
 // start past 0 among them), nulls where they were, and a part without nulls adds none.
 TEST(Concatenate, StringsAndFixedWidthKeepEveryRowAndNull) {

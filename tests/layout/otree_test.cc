@@ -225,5 +225,39 @@ TEST(OTree, SmallCubesRollUpIntoTheirParentsFiles) {
   EXPECT_GE(files.size(), 3u);
 }
 
+// A group above twice the target is cut into files by weight: each file a range of the weights,
+// lighter files first, so a sample reads the lighter ones only; within a file the rows keep
+// their order in the write. Points and weights computed on a pool are the same as without.
+TEST(OTree, ABigCubeIsCutIntoFilesOfDisjointWeightsWithRowsInWriteOrder) {
+  Points p(20000);
+  const auto rows = All(20000);
+  auto rev = NewRevision({"x", "y"}, p.View(), rows, 100000);  // every row in the root
+  ASSERT_TRUE(rev);
+  ThreadPool pool(2);
+  auto a = AssignCubes(*rev, {}, p.View(), rows, &pool);
+  ASSERT_TRUE(a);
+  auto alone = AssignCubes(*rev, {}, p.View(), rows);
+  ASSERT_TRUE(alone);
+  EXPECT_EQ(a->cube, alone->cube);
+  EXPECT_EQ(a->weights, alone->weights);
+  EXPECT_EQ(RowPoints(*rev, p.View(), rows, &pool).value(),
+            RowPoints(*rev, p.View(), rows).value());
+  ASSERT_EQ(a->index.cubes.size(), 1u);
+  const auto files = RollUp(*a, a->weights, 4000);
+  ASSERT_EQ(files.size(), 5u);
+  std::vector<int> seen(20000, 0);
+  for (size_t f = 0; f < files.size(); ++f) {
+    EXPECT_EQ(files[f].rows.size(), 4000u) << f;
+    EXPECT_TRUE(std::is_sorted(files[f].rows.begin(), files[f].rows.end())) << f;
+    for (int64_t r : files[f].rows) {
+      ++seen[static_cast<size_t>(r)];
+      EXPECT_GE(a->weights[static_cast<size_t>(r)], files[f].min_weight);
+      EXPECT_LE(a->weights[static_cast<size_t>(r)], files[f].max_weight);
+    }
+    if (f > 0) EXPECT_LT(files[f - 1].max_weight, files[f].min_weight) << f;
+  }
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
+}
+
 }  // namespace
 }  // namespace floe::layout

@@ -32,6 +32,14 @@ Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& i
 // run's bytes at once, without listing its rows.
 Result<RecordBatch> TakeRuns(const RecordBatch& batch, const std::vector<RowRun>& runs);
 
+// The batch with row r of `batch` at row dest[r] (`dest` a permutation of its rows). `batch` is
+// read in order and each row written where it goes: when the rows go to a few hundred places, in
+// order within each (a clustering's files), every column is read once and written in runs, where a
+// Take of the same rows reads the batch at random. Each column of `batch` is released once moved
+// (freed when `batch` held it last); with a pool, columns move at once on it.
+Result<RecordBatch> Scatter(RecordBatch batch, const std::vector<int64_t>& dest,
+                            ThreadPool* pool = nullptr);
+
 // One batch holding every row of `batches` (same schema), in order; with a pool, the columns are
 // copied at once on it.
 Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches,

@@ -236,6 +236,32 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
                                                        otree_replacing_, rows_per_file));
     }
   }
+  // The OTree's files' rows, file after file, moved once into that order (every file's rows
+  // then a range of `all`): taking each file's rows from `all` would read all of it at random
+  // once per file.
+  std::vector<int64_t> otree_file_starts;
+  if (otree_plan) {
+    std::vector<int64_t> dest(static_cast<size_t>(all.num_rows), -1);
+    int64_t at = 0;
+    bool permutation = true;
+    for (const std::vector<int64_t>& rows : otree_plan->file_rows) {
+      otree_file_starts.push_back(at);
+      for (int64_t r : rows) {
+        if (r < 0 || r >= all.num_rows || dest[static_cast<size_t>(r)] >= 0) {
+          permutation = false;
+          break;
+        }
+        dest[static_cast<size_t>(r)] = at++;
+      }
+      if (!permutation) break;
+    }
+    if (permutation && at == all.num_rows) {
+      FLOE_ASSIGN_OR_RETURN(all, c::Scatter(std::move(all), dest, &io_.runtime().decode_pool()));
+      otree_file_starts.push_back(at);
+    } else {
+      otree_file_starts.clear();  // some rows in no file or in two: each file takes its own
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(SortKeyColumns sort_keys,
                         SortKeysOf(all, schema, cluster || otree ? SortOrder() : order));
   const std::vector<layout::SortColumn> sort_view = sort_keys.View();
@@ -251,8 +277,8 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     std::shared_ptr<const OTreeFileEntry> otree;
   };
   ThreadPool& pool = io_.runtime().decode_pool();
-  auto encode = [&all, &popts, &cutter, &sort_view, &cluster, &otree_plan, &pool, &schema,
-                 &order](Group& group) -> Result<std::vector<Encoded>> {
+  auto encode = [&all, &popts, &cutter, &sort_view, &cluster, &otree_plan, &otree_file_starts,
+                 &pool, &schema, &order](Group& group) -> Result<std::vector<Encoded>> {
     std::vector<Encoded> out;
     parquet::WriterOptions o = popts;
     if (otree_plan) {
@@ -269,8 +295,13 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
             fo.key_value_metadata.push_back({k, v});
           parquet::MemorySink sink;
           FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(all.schema, &sink, fo));
-          FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, otree_plan->file_rows[f]));
-          FLOE_RETURN_IF_ERROR(writer->Write(slice));
+          if (otree_file_starts.empty()) {
+            FLOE_ASSIGN_OR_RETURN(c::RecordBatch slice, c::Take(all, otree_plan->file_rows[f]));
+            FLOE_RETURN_IF_ERROR(writer->Write(slice));
+          } else {
+            FLOE_RETURN_IF_ERROR(writer->Write(all, otree_file_starts[f],
+                                               otree_file_starts[f + 1] - otree_file_starts[f]));
+          }
           FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
           return Encoded{std::move(written), std::make_shared<Buffer>(sink.ToBuffer()),
                          otree_plan->entries[f]};

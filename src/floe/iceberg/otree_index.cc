@@ -1,5 +1,7 @@
 #include "floe/iceberg/otree_index.h"
 
+#include "floe/iceberg/runtime.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -392,14 +394,13 @@ OTreeWritePlan FilesOf(const layout::OTreeRevision& revision,
     entry->info.revision = revision.id;
     entry->info.min_weight = f.min_weight;
     entry->info.max_weight = f.max_weight;
-    std::map<size_t, int64_t> per_cube;
+    std::vector<int64_t> per_cube(assignment.index.cubes.size(), 0);
     for (int64_t r : f.rows)
       ++per_cube[static_cast<size_t>(assignment.cube[static_cast<size_t>(r)])];
     for (const std::string& id : f.cubes) {
       const size_t k = cube_at.at(id);
-      auto n = per_cube.find(k);
-      if (n == per_cube.end()) continue;  // a cube of the group with no row in this cut
-      entry->info.cubes.push_back({id, n->second, assignment.index.cubes[k].max_weight});
+      if (per_cube[k] == 0) continue;  // a cube of the group with no row in this cut
+      entry->info.cubes.push_back({id, per_cube[k], assignment.index.cubes[k].max_weight});
     }
     plan.file_rows.push_back(std::move(f.rows));
     plan.entries.push_back(std::move(entry));
@@ -438,8 +439,9 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
                                        reindex, rows_per_file));
   const layout::OTreeIndex cubes =
       chosen.fresh ? layout::OTreeIndex{} : index.Cubes(chosen.revision.id);
-  FLOE_ASSIGN_OR_RETURN(layout::OTreeAssignment assignment,
-                        layout::AssignCubes(chosen.revision, cubes, keys, all));
+  FLOE_ASSIGN_OR_RETURN(
+      layout::OTreeAssignment assignment,
+      layout::AssignCubes(chosen.revision, cubes, keys, all, &io.runtime().decode_pool()));
   return FilesOf(chosen.revision, assignment, chosen.revision.cube_size);
 }
 

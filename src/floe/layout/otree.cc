@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "floe/base/parallel_for.h"
+
 namespace floe::layout {
 namespace {
 
@@ -139,19 +141,35 @@ uint64_t ValueHash(const c::Column& col, int64_t r) {
 }
 
 // Positions 0..n-1 ordered by weight, ties by position: a stable LSD radix sort, 16 bits a pass.
-std::vector<uint32_t> WeightOrder(const std::vector<uint32_t>& weights) {
+// fn(begin, end) over [0, n) cut into pieces, on `pool`'s threads and the caller's when given.
+template <typename Fn>
+void InPieces(ThreadPool* pool, size_t n, Fn&& fn) {
+  const size_t pieces =
+      pool != nullptr && pool->size() > 0 && n >= 65536 ? 4 * (pool->size() + 1) : 1;
+  if (pieces == 1) {
+    fn(size_t{0}, n);
+    return;
+  }
+  ParallelFor(*pool, pieces, [&](size_t p) { fn(n * p / pieces, n * (p + 1) / pieces); });
+}
+
+std::vector<uint64_t> WeightOrder(const std::vector<uint32_t>& weights) {
+  // (weight, position) packed in 64 bits, radix-sorted on the weight by 11, 11 and 10 bits (each
+  // pass reads its input in order; positions keep their order within a weight).
   const size_t n = weights.size();
-  std::vector<uint32_t> order(n), next(n);
-  std::iota(order.begin(), order.end(), 0u);
-  for (int shift = 0; shift < 32; shift += 16) {
-    std::vector<size_t> start(size_t{1} << 16, 0);
-    for (uint32_t w : weights) ++start[(w >> shift) & 0xffff];
+  std::vector<uint64_t> keys(n), next(n);
+  for (size_t i = 0; i < n; ++i) keys[i] = (uint64_t{weights[i]} << 32) | i;
+  for (int shift = 32; shift < 64; shift += 11) {
+    const int bits = std::min(11, 64 - shift);
+    const uint64_t mask = (uint64_t{1} << bits) - 1;
+    std::vector<size_t> start(size_t{1} << bits, 0);
+    for (uint64_t k : keys) ++start[(k >> shift) & mask];
     size_t sum = 0;
     for (size_t& c : start) sum += std::exchange(c, sum);
-    for (uint32_t i : order) next[start[(weights[i] >> shift) & 0xffff]++] = i;
-    order.swap(next);
+    for (uint64_t k : keys) next[start[(k >> shift) & mask]++] = k;
+    keys.swap(next);
   }
-  return order;
+  return keys;
 }
 
 int HexDigitsPerLevel(size_t d) { return static_cast<int>((d + 3) / 4); }
@@ -304,19 +322,21 @@ std::vector<int64_t> ExtremeRows(const std::vector<const c::Column*>& columns,
 }
 
 std::vector<uint32_t> RowWeights(const std::vector<const c::Column*>& columns,
-                                 const std::vector<int64_t>& rows) {
+                                 const std::vector<int64_t>& rows, ThreadPool* pool) {
   std::vector<uint32_t> out(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) {
-    uint64_t h = 0x51ed270b27u;
-    for (const c::Column* col : columns) h = Mix(h ^ ValueHash(*col, rows[i]));
-    out[i] = static_cast<uint32_t>(h >> 32);
-  }
+  InPieces(pool, rows.size(), [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      uint64_t h = 0x51ed270b27u;
+      for (const c::Column* col : columns) h = Mix(h ^ ValueHash(*col, rows[i]));
+      out[i] = static_cast<uint32_t>(h >> 32);
+    }
+  });
   return out;
 }
 
 Result<std::vector<uint32_t>> RowPoints(const OTreeRevision& revision,
                                         const std::vector<const c::Column*>& columns,
-                                        const std::vector<int64_t>& rows) {
+                                        const std::vector<int64_t>& rows, ThreadPool* pool) {
   const size_t d = revision.dimensions.size();
   if (columns.size() != d) {
     return Internal("OTree points: {} columns for {} dimensions", columns.size(), d);
@@ -332,19 +352,21 @@ Result<std::vector<uint32_t>> RowPoints(const OTreeRevision& revision,
                           dim.column, col.type.ToString());
     }
     const double span = dim.max - dim.min;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      uint32_t p = 0;
-      if (linear) {
-        const double v = NumberAt(col, rows[i]);
-        // NULLs and NaN at the low edge; values outside the span at the nearer edge.
-        double f = std::isnan(v) || span <= 0 ? 0.0 : (v - dim.min) / span;
-        f = std::clamp(f, 0.0, 1.0);
-        p = static_cast<uint32_t>(std::min(f * kCells, kCells - 1));
-      } else {
-        p = static_cast<uint32_t>(ValueHash(col, rows[i]) >> (64 - kCoordinateBits));
+    InPieces(pool, rows.size(), [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        uint32_t p = 0;
+        if (linear) {
+          const double v = NumberAt(col, rows[i]);
+          // NULLs and NaN at the low edge; values outside the span at the nearer edge.
+          double f = std::isnan(v) || span <= 0 ? 0.0 : (v - dim.min) / span;
+          f = std::clamp(f, 0.0, 1.0);
+          p = static_cast<uint32_t>(std::min(f * kCells, kCells - 1));
+        } else {
+          p = static_cast<uint32_t>(ValueHash(col, rows[i]) >> (64 - kCoordinateBits));
+        }
+        out[i * d + k] = p;
       }
-      out[i * d + k] = p;
-    }
+    });
   }
   return out;
 }
@@ -378,11 +400,11 @@ Result<std::vector<CubeSpan>> CubeSpans(std::string_view cube_id, size_t d) {
 
 Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIndex& index,
                                     const std::vector<const c::Column*>& columns,
-                                    const std::vector<int64_t>& rows) {
+                                    const std::vector<int64_t>& rows, ThreadPool* pool) {
   const size_t d = revision.dimensions.size();
-  FLOE_ASSIGN_OR_RETURN(std::vector<uint32_t> points, RowPoints(revision, columns, rows));
+  FLOE_ASSIGN_OR_RETURN(std::vector<uint32_t> points, RowPoints(revision, columns, rows, pool));
   if (rows.size() > UINT32_MAX) return InvalidInput("an OTree write of {} rows", rows.size());
-  const std::vector<uint32_t> weights = RowWeights(columns, rows);
+  std::vector<uint32_t> weights = RowWeights(columns, rows, pool);
   // The tree as nodes; existing cubes first, by name.
   struct Node {
     std::string id;
@@ -429,13 +451,22 @@ Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIn
     nodes[at].min_weight = cube.min_weight;
     nodes[at].rows = cube.rows;
   }
-  // Rows in weight order (ties by position), so each open cube fills with its lightest rows.
-  std::vector<uint32_t> order = WeightOrder(weights);
+  // Rows in weight order (ties by position), so each open cube fills with its lightest rows: each
+  // (weight, position) packed in 64 bits.
+  const std::vector<uint64_t> order = WeightOrder(weights);
   OTreeAssignment out;
   out.dimensions = d;
   out.cube.assign(rows.size(), -1);
-  for (const uint32_t i : order) {
-    const uint32_t w = weights[i];
+  // The rows come at random: each one's point and cube are asked for kAhead rows early.
+  constexpr size_t kAhead = 16;
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k + kAhead < order.size()) {
+      const auto j = static_cast<uint32_t>(order[k + kAhead]);
+      __builtin_prefetch(points.data() + static_cast<size_t>(j) * d);
+      __builtin_prefetch(out.cube.data() + j, 1);
+    }
+    const auto i = static_cast<uint32_t>(order[k]);
+    const auto w = static_cast<uint32_t>(order[k] >> 32);
     int32_t at = 0;
     while (true) {
       Node& n = nodes[at];
@@ -470,19 +501,16 @@ Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIn
         {nodes[k].id, nodes[k].max_weight, nodes[k].min_weight, nodes[k].rows});
   }
   for (int32_t& c : out.cube) c = renumber[static_cast<size_t>(c)];
-  out.weights = weights;
-  out.by_weight = std::move(order);
+  out.weights = std::move(weights);
   return out;
 }
 
 std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
                               const std::vector<uint32_t>& weights, int64_t target_rows) {
   const auto& cubes = assignment.index.cubes;
-  // This write's rows per cube, each cube's lightest first (ties by position).
+  // This write's rows per cube, in position order.
   std::vector<std::vector<int64_t>> rows(cubes.size());
-  const bool ordered = assignment.by_weight.size() == assignment.cube.size();
-  for (size_t k = 0; k < assignment.cube.size(); ++k) {
-    const size_t i = ordered ? assignment.by_weight[k] : k;
+  for (size_t i = 0; i < assignment.cube.size(); ++i) {
     if (assignment.cube[i] >= 0)
       rows[static_cast<size_t>(assignment.cube[i])].push_back(static_cast<int64_t>(i));
   }
@@ -522,28 +550,58 @@ std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
   std::vector<OTreeFile> out;
   for (size_t k = 0; k < cubes.size(); ++k) {
     if (merged[k] || size[k] == 0) continue;
-    // The group's cubes in name order (parents before children), each cube's rows by weight.
+    // The group's cubes in name order (parents before children). A group cut into several files
+    // is cut in weight order (each cube's lightest first, ties by position), so that the files
+    // hold disjoint weight ranges and a sample reads the lighter ones only; within a file each
+    // cube's rows keep their order in the write, so moving them into files (Scatter) reads and
+    // writes in runs.
     std::vector<size_t> group = members[k];
     std::sort(group.begin(), group.end(),
               [&](size_t a, size_t b) { return cubes[a].id < cubes[b].id; });
-    std::vector<int64_t> all;
+    int64_t n = 0;
     std::vector<std::string> names;
     for (size_t g : group) {
-      std::vector<int64_t>& r = rows[g];
-      if (!ordered) {
-        std::stable_sort(r.begin(), r.end(), [&](int64_t a, int64_t b) {
-          return weights[static_cast<size_t>(a)] < weights[static_cast<size_t>(b)];
-        });
-      }
-      all.insert(all.end(), r.begin(), r.end());
-      if (!r.empty()) names.push_back(cubes[g].id);
+      n += static_cast<int64_t>(rows[g].size());
+      if (!rows[g].empty()) names.push_back(cubes[g].id);
     }
-    const int64_t n = static_cast<int64_t>(all.size());
     const int64_t files = n > 2 * target_rows ? (n + target_rows - 1) / target_rows : 1;
+    // File f takes ranks [n * f / files, n * (f + 1) / files) of the group's rows ordered cube by
+    // cube, each cube by (weight, position). A cut inside a cube is found by its key there (an
+    // nth_element, not a sort); the rows then go to their files in position order.
+    std::vector<std::vector<int64_t>> file_rows(static_cast<size_t>(files));
+    int64_t first = 0;  // rank of the cube's first row in the group
+    for (size_t g : group) {
+      const std::vector<int64_t>& r = rows[g];
+      const auto size = static_cast<int64_t>(r.size());
+      if (size == 0) continue;
+      // The file of the cube's first row: the last f with n * f / files <= first.
+      int64_t f0 = first * files / n;
+      while (f0 + 1 < files && n * (f0 + 1) / files <= first) ++f0;
+      while (f0 > 0 && n * f0 / files > first) --f0;
+      // Keys (weight, position) at which the next files start within this cube.
+      std::vector<uint64_t> cuts;
+      for (int64_t f = f0 + 1; f < files && n * f / files < first + size; ++f) {
+        std::vector<uint64_t> keys(r.size());
+        for (size_t i = 0; i < r.size(); ++i) {
+          keys[i] =
+              (uint64_t{weights[static_cast<size_t>(r[i])]} << 32) | static_cast<uint64_t>(r[i]);
+        }
+        const auto t = static_cast<std::ptrdiff_t>(n * f / files - first);
+        std::nth_element(keys.begin(), keys.begin() + t, keys.end());
+        cuts.push_back(keys[static_cast<size_t>(t)]);
+      }
+      for (int64_t row : r) {
+        const uint64_t key =
+            (uint64_t{weights[static_cast<size_t>(row)]} << 32) | static_cast<uint64_t>(row);
+        const auto past = std::upper_bound(cuts.begin(), cuts.end(), key) - cuts.begin();
+        file_rows[static_cast<size_t>(f0 + past)].push_back(row);
+      }
+      first += size;
+    }
     for (int64_t f = 0; f < files; ++f) {
       OTreeFile file;
       file.cubes = names;
-      file.rows.assign(all.begin() + n * f / files, all.begin() + n * (f + 1) / files);
+      file.rows = std::move(file_rows[static_cast<size_t>(f)]);
       file.min_weight = UINT32_MAX;
       for (int64_t r : file.rows) {
         file.min_weight = std::min(file.min_weight, weights[static_cast<size_t>(r)]);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/thread_pool.h"
 #include "floe/columnar/column.h"
 
 namespace floe::layout {
@@ -59,14 +60,16 @@ bool FarOutside(const OTreeRevision& revision, const std::vector<const columnar:
 std::vector<int64_t> ExtremeRows(const std::vector<const columnar::Column*>& columns,
                                  const std::vector<int64_t>& rows);
 
-// A row's weight: a hash of its indexed values, uniform over uint32.
+// A row's weight: a hash of its indexed values, uniform over uint32. With a pool, rows are
+// hashed on its threads at once.
 std::vector<uint32_t> RowWeights(const std::vector<const columnar::Column*>& columns,
-                                 const std::vector<int64_t>& rows);
+                                 const std::vector<int64_t>& rows, ThreadPool* pool = nullptr);
 
 // A row's point: 31 bits per dimension.
 Result<std::vector<uint32_t>> RowPoints(const OTreeRevision& revision,
                                         const std::vector<const columnar::Column*>& columns,
-                                        const std::vector<int64_t>& rows);
+                                        const std::vector<int64_t>& rows,
+                                        ThreadPool* pool = nullptr);
 
 // A cube's name: its child index at each level as ceil(d / 4) hex digits ("" is the root).
 struct OTreeCube {
@@ -86,14 +89,14 @@ struct OTreeAssignment {
   std::vector<int32_t> cube;
   OTreeIndex index;  // the index after the rows were added
   size_t dimensions = 0;
-  std::vector<uint32_t> weights;    // of rows[i] (RowWeights)
-  std::vector<uint32_t> by_weight;  // positions into rows, lightest first (ties by position)
+  std::vector<uint32_t> weights;  // of rows[i] (RowWeights)
 };
 
-// Adds `rows` to `index` (empty for a new index) under `revision`.
+// Adds `rows` to `index` (empty for a new index) under `revision` (the rows' points and weights
+// worked out on `pool`'s threads when given).
 Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIndex& index,
                                     const std::vector<const columnar::Column*>& columns,
-                                    const std::vector<int64_t>& rows);
+                                    const std::vector<int64_t>& rows, ThreadPool* pool = nullptr);
 
 // The cube's cell along one dimension at its depth: [lo, hi) of the 31-bit coordinates.
 struct CubeSpan {
@@ -104,8 +107,8 @@ Result<std::vector<CubeSpan>> CubeSpans(std::string_view cube_id, size_t dimensi
 
 // Files of one write: groups of cubes rolled up from the leaves until each holds at least
 // `target_rows` (or reaches the root), their rows -- indices into the assignment's rows -- in
-// cube order, then weight order; a group larger than twice the target is cut into files of
-// about the target.
+// cube order, then position order; a group larger than twice the target is cut into files of
+// about the target by weight (each file a range of the group's weights, cube by cube).
 struct OTreeFile {
   std::vector<std::string> cubes;
   std::vector<int64_t> rows;
