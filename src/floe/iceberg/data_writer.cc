@@ -93,9 +93,11 @@ Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& m) {
   return o;
 }
 
-Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const c::RecordBatch& rows) {
+Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const c::RecordBatch& rows,
+                                    ThreadPool* pool) {
   if (rows.num_rows == 0) return InvalidInput("no rows to measure a row's Parquet bytes on");
   FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions popts, ParquetOptionsFor(m));
+  popts.pool = pool;  // the sample's columns encode at once
   const int64_t target = m.PropertyInt("write.target-file-size-bytes", int64_t{512} << 20);
   const int64_t n = std::min<int64_t>(rows.num_rows, 50000);
   std::vector<int64_t> idx(static_cast<size_t>(n));
@@ -228,7 +230,9 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   if (otree) {
     // A new revision's rows per file when the table names none: the target file size over the
     // bytes a row takes in Parquet, measured on an evenly spread sample of this write.
-    auto rows_per_file = [&]() { return RowsPerFileAtTarget(m, all); };
+    auto rows_per_file = [&]() {
+      return RowsPerFileAtTarget(m, all, &io_.runtime().decode_pool());
+    };
     if (planned_otree_) {
       FLOE_ASSIGN_OR_RETURN(otree_plan, LayOutPlannedOTree(*planned_otree_, all));
     } else {

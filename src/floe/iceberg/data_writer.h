@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/base/thread_pool.h"
 #include "floe/columnar/column.h"
 #include "floe/iceberg/file_io.h"
 #include "floe/iceberg/manifest.h"
@@ -37,7 +38,8 @@ Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& metadata);
 // target over the bytes a row takes in Parquet, measured by writing an evenly spread sample of
 // `rows` (conformed to the table schema) under the table's options. An OTree revision's cube size
 // when the table names none.
-Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const columnar::RecordBatch& rows);
+Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const columnar::RecordBatch& rows,
+                                    ThreadPool* pool = nullptr);
 
 class TableDataWriter {
  public:

@@ -342,7 +342,8 @@ Result<ChosenRevision> ChooseRevision(const TableMetadata& m,
                                       int64_t last_id, const layout::ClusterSpec& spec,
                                       const std::vector<const columnar::Column*>& keys,
                                       const std::vector<int64_t>& rows, bool reindex,
-                                      const std::function<Result<int64_t>()>& rows_per_file) {
+                                      const std::function<Result<int64_t>()>& rows_per_file,
+                                      ThreadPool* pool = nullptr) {
   bool same_columns = current.has_value() && current->dimensions.size() == spec.columns.size();
   for (size_t k = 0; same_columns && k < spec.columns.size(); ++k) {
     same_columns = current->dimensions[k].column == spec.columns[k];
@@ -358,7 +359,8 @@ Result<ChosenRevision> ChooseRevision(const TableMetadata& m,
   if (cube_size <= 0) {
     FLOE_ASSIGN_OR_RETURN(cube_size, rows_per_file());
   }
-  FLOE_ASSIGN_OR_RETURN(out.revision, layout::NewRevision(spec.columns, keys, rows, cube_size));
+  FLOE_ASSIGN_OR_RETURN(out.revision,
+                        layout::NewRevision(spec.columns, keys, rows, cube_size, pool));
   if (!reindex && same_columns) {
     // Far outside: the old spans widened by the new rows, so old and new rows map alike.
     for (size_t k = 0; k < out.revision.dimensions.size(); ++k) {
@@ -436,7 +438,7 @@ Result<OTreeWritePlan> PlanOTreeWrite(const FileIO& io, const TableMetadata& m,
   for (const std::string& p : replacing) index.files.erase(p);
   FLOE_ASSIGN_OR_RETURN(ChosenRevision chosen,
                         ChooseRevision(m, current, LastRevisionId(current, index), spec, keys, all,
-                                       reindex, rows_per_file));
+                                       reindex, rows_per_file, &io.runtime().decode_pool()));
   const layout::OTreeIndex cubes =
       chosen.fresh ? layout::OTreeIndex{} : index.Cubes(chosen.revision.id);
   FLOE_ASSIGN_OR_RETURN(

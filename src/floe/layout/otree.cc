@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <span>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -141,11 +143,13 @@ uint64_t ValueHash(const c::Column& col, int64_t r) {
 }
 
 // Positions 0..n-1 ordered by weight, ties by position: a stable LSD radix sort, 16 bits a pass.
-// fn(begin, end) over [0, n) cut into pieces, on `pool`'s threads and the caller's when given.
+// fn(begin, end) over [0, n) cut into at most 64 pieces, on `pool`'s threads and the caller's
+// when given.
 template <typename Fn>
 void InPieces(ThreadPool* pool, size_t n, Fn&& fn) {
-  const size_t pieces =
-      pool != nullptr && pool->size() > 0 && n >= 65536 ? 4 * (pool->size() + 1) : 1;
+  const size_t pieces = pool != nullptr && pool->size() > 0 && n >= 65536
+                            ? std::min<size_t>(64, 4 * (pool->size() + 1))
+                            : 1;
   if (pieces == 1) {
     fn(size_t{0}, n);
     return;
@@ -245,7 +249,8 @@ Result<OTreeRevision> OTreeRevision::FromJson(std::string_view text) {
 
 Result<OTreeRevision> NewRevision(const std::vector<std::string>& names,
                                   const std::vector<const c::Column*>& columns,
-                                  const std::vector<int64_t>& rows, int64_t cube_size) {
+                                  const std::vector<int64_t>& rows, int64_t cube_size,
+                                  ThreadPool* pool) {
   if (columns.empty() || columns.size() > kMaxDimensions) {
     return InvalidInput("an OTree indexes 1 to 8 columns, not {}", columns.size());
   }
@@ -259,13 +264,26 @@ Result<OTreeRevision> NewRevision(const std::vector<std::string>& names,
     OTreeDimension d;
     d.column = names[i];
     if (Linear(col.type)) {
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      for (int64_t row : rows) {
-        const double v = NumberAt(col, row);
-        if (std::isfinite(v)) {
-          lo = std::min(lo, v);
-          hi = std::max(hi, v);
+      constexpr double kInf = std::numeric_limits<double>::infinity();
+      constexpr size_t kPieces = 64;  // at most: InPieces cuts fewer
+      std::array<std::pair<double, double>, kPieces> span;
+      span.fill({kInf, -kInf});
+      std::atomic<size_t> next{0};
+      InPieces(pool, rows.size(), [&](size_t begin, size_t end) {
+        double lo = kInf, hi = -kInf;
+        for (size_t r = begin; r < end; ++r) {
+          const double v = NumberAt(col, rows[r]);
+          if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+          }
         }
+        span[next++ % kPieces] = {lo, hi};
+      });
+      double lo = kInf, hi = -kInf;
+      for (const auto& [a, b] : span) {
+        lo = std::min(lo, a);
+        hi = std::max(hi, b);
       }
       if (lo > hi) lo = hi = 0;  // no finite value
       d.min = lo;
@@ -508,12 +526,23 @@ Result<OTreeAssignment> AssignCubes(const OTreeRevision& revision, const OTreeIn
 std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
                               const std::vector<uint32_t>& weights, int64_t target_rows) {
   const auto& cubes = assignment.index.cubes;
-  // This write's rows per cube, in position order.
-  std::vector<std::vector<int64_t>> rows(cubes.size());
-  for (size_t i = 0; i < assignment.cube.size(); ++i) {
-    if (assignment.cube[i] >= 0)
-      rows[static_cast<size_t>(assignment.cube[i])].push_back(static_cast<int64_t>(i));
+  // This write's rows per cube, in position order: cube k's are flat[first[k], first[k + 1]).
+  std::vector<size_t> first(cubes.size() + 1, 0);
+  for (const int32_t c : assignment.cube) {
+    if (c >= 0) ++first[static_cast<size_t>(c) + 1];
   }
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  std::vector<int64_t> flat(first.back());
+  {
+    std::vector<size_t> at(first.begin(), first.end() - 1);
+    for (size_t i = 0; i < assignment.cube.size(); ++i) {
+      if (assignment.cube[i] >= 0)
+        flat[at[static_cast<size_t>(assignment.cube[i])]++] = static_cast<int64_t>(i);
+    }
+  }
+  auto rows_of = [&](size_t k) {
+    return std::span<const int64_t>(flat.data() + first[k], first[k + 1] - first[k]);
+  };
   // Deepest first: a group below the target joins its parent's (the parent a cube of the index,
   // or the nearest ancestor that is).
   std::map<std::string, size_t> by_id;
@@ -526,7 +555,7 @@ std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
   std::vector<int64_t> size(cubes.size(), 0);
   for (size_t k = 0; k < cubes.size(); ++k) {
     members[k].push_back(k);
-    size[k] = static_cast<int64_t>(rows[k].size());
+    size[k] = static_cast<int64_t>(rows_of(k).size());
   }
   std::vector<bool> merged(cubes.size(), false);
   const auto digits = static_cast<size_t>(HexDigitsPerLevel(assignment.dimensions));
@@ -561,8 +590,8 @@ std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
     int64_t n = 0;
     std::vector<std::string> names;
     for (size_t g : group) {
-      n += static_cast<int64_t>(rows[g].size());
-      if (!rows[g].empty()) names.push_back(cubes[g].id);
+      n += static_cast<int64_t>(rows_of(g).size());
+      if (!rows_of(g).empty()) names.push_back(cubes[g].id);
     }
     const int64_t files = n > 2 * target_rows ? (n + target_rows - 1) / target_rows : 1;
     // File f takes ranks [n * f / files, n * (f + 1) / files) of the group's rows ordered cube by
@@ -571,7 +600,7 @@ std::vector<OTreeFile> RollUp(const OTreeAssignment& assignment,
     std::vector<std::vector<int64_t>> file_rows(static_cast<size_t>(files));
     int64_t first = 0;  // rank of the cube's first row in the group
     for (size_t g : group) {
-      const std::vector<int64_t>& r = rows[g];
+      const std::span<const int64_t> r = rows_of(g);
       const auto size = static_cast<int64_t>(r.size());
       if (size == 0) continue;
       // The file of the cube's first row: the last f with n * f / files <= first.

@@ -44,10 +44,11 @@ struct OTreeRevision {
 };
 
 // A revision over `columns` (named `names`) from the rows given: each number column's min and
-// max, a hash for the others.
+// max (found on `pool`'s threads when given), a hash for the others.
 Result<OTreeRevision> NewRevision(const std::vector<std::string>& names,
                                   const std::vector<const columnar::Column*>& columns,
-                                  const std::vector<int64_t>& rows, int64_t cube_size);
+                                  const std::vector<int64_t>& rows, int64_t cube_size,
+                                  ThreadPool* pool = nullptr);
 
 // Whether rows fall far outside a revision's spans (beyond a whole span on either side): then a
 // new revision is due (NewRevision over the old span and the new rows together).
