@@ -280,6 +280,47 @@ TEST(Take, ScatterPutsEachRowAtItsPlace) {
   EXPECT_FALSE(Scatter(b, {0, 1, 2}).has_value());     // a row without a place
 }
 
+// A permutation of more than a million rows is done in blocks (two passes); every row still
+// lands where the permutation puts it, nulls and strings included, on a pool and without one.
+TEST(Take, ALargePermutationPutsEveryRowInPlace) {
+  const int64_t n = (int64_t{1} << 20) + 5;
+  FixedWidthBuilder<int64_t> v(Int64());
+  BinaryBuilder s;
+  for (int64_t r = 0; r < n; ++r) {
+    if (r % 13 == 0) {
+      v.AppendNull();
+    } else {
+      v.Append(r * 3);
+    }
+    ASSERT_TRUE(s.Append(std::string(static_cast<size_t>(r % 5), static_cast<char>('a' + r % 7))));
+  }
+  RecordBatch b;
+  b.schema =
+      std::make_shared<Schema>(Schema{{Field{"v", Int64(), true}, Field{"s", String(), false}}});
+  b.columns = {v.Finish(), s.Finish()};
+  b.num_rows = n;
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = (i * 7919) % n;  // n is odd
+  ThreadPool pool(2);
+  for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    auto t = Take(b, perm, p);
+    ASSERT_TRUE(t) << t.error().ToString();
+    ASSERT_EQ(t->num_rows, n);
+    const Column& tv = *t->columns[0];
+    const Column& ts = *t->columns[1];
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t r = perm[static_cast<size_t>(i)];
+      const bool ok =
+          (r % 13 == 0 ? tv.IsNull(i) : tv.IsValid(i) && tv.Value<int64_t>(i) == r * 3) &&
+          ts.BytesAt(i) == std::string(static_cast<size_t>(r % 5), static_cast<char>('a' + r % 7));
+      wrong += ok ? 0 : 1;
+    }
+    EXPECT_EQ(wrong, 0);
+    EXPECT_EQ(tv.null_count, (n + 12) / 13);
+  }
+}
+
 // Strings of several batches: each part's bytes land after the last (a taken part whose offsets
 // start past 0 among them), nulls where they were, and a part without nulls adds none.
 TEST(Concatenate, StringsAndFixedWidthKeepEveryRowAndNull) {

@@ -283,6 +283,68 @@ Result<std::vector<ColumnPtr>> TakeColumns(const std::vector<ColumnPtr>& columns
   return out;
 }
 
+namespace {
+
+// Rows of a permutation reordered in blocks of this many: each block's rows then lie close.
+constexpr int64_t kPermuteBlockRows = int64_t{1} << 15;
+// From this many rows a permutation is done in two passes (PermuteInBlocks).
+constexpr int64_t kTwoPassRows = int64_t{1} << 20;
+
+// Whether `indices` lists each of `n` rows once.
+bool IsPermutation(const std::vector<int64_t>& indices, int64_t n) {
+  if (static_cast<int64_t>(indices.size()) != n) return false;
+  std::vector<bool> seen(static_cast<size_t>(n), false);
+  for (int64_t i : indices) {
+    if (i < 0 || i >= n || seen[static_cast<size_t>(i)]) return false;
+    seen[static_cast<size_t>(i)] = true;
+  }
+  return true;
+}
+
+// A large random permutation in two passes, each touching memory close together: the rows are
+// first moved, in order, into blocks of kPermuteBlockRows output rows (Scatter: the batch read in
+// order, each block written in order), then each block is put in its final order by a gather
+// within the block, which its cache holds -- where one gather over the whole batch misses the
+// cache on every row.
+Result<RecordBatch> PermuteInBlocks(const RecordBatch& batch, const std::vector<int64_t>& perm,
+                                    ThreadPool* pool) {
+  const auto n = static_cast<int64_t>(perm.size());
+  std::vector<int64_t> block_of(static_cast<size_t>(n));  // the output block of each input row
+  for (int64_t i = 0; i < n; ++i) block_of[static_cast<size_t>(perm[i])] = i / kPermuteBlockRows;
+  std::vector<int64_t> fill(static_cast<size_t>((n + kPermuteBlockRows - 1) / kPermuteBlockRows));
+  for (size_t b = 0; b < fill.size(); ++b) fill[b] = static_cast<int64_t>(b) * kPermuteBlockRows;
+  std::vector<int64_t>& dest = block_of;  // becomes each row's place in the blocked batch
+  for (int64_t r = 0; r < n; ++r) {
+    dest[static_cast<size_t>(r)] = fill[static_cast<size_t>(dest[static_cast<size_t>(r)])]++;
+  }
+  std::vector<int64_t> local(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    local[static_cast<size_t>(i)] = dest[static_cast<size_t>(perm[i])];
+  FLOE_ASSIGN_OR_RETURN(RecordBatch blocked, Scatter(batch, dest, pool));
+  // Each blocked column freed once put in order: the batch, the blocked copy and the output are
+  // not all held at once.
+  RecordBatch out;
+  out.schema = batch.schema;
+  out.num_rows = n;
+  std::vector<Result<ColumnPtr>> taken(blocked.columns.size());
+  auto one = [&](size_t i) {
+    taken[i] = TakeWith(*blocked.columns[i], local, nullptr);
+    blocked.columns[i].reset();
+  };
+  if (pool != nullptr && pool->size() > 0 && blocked.columns.size() > 1) {
+    ParallelFor(*pool, blocked.columns.size(), one);
+  } else {
+    for (size_t i = 0; i < taken.size(); ++i) one(i);
+  }
+  for (auto& t : taken) {
+    if (!t) return std::unexpected(t.error());
+    out.columns.push_back(std::move(*t));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& indices,
                          ThreadPool* pool) {
   RecordBatch out;
@@ -290,6 +352,10 @@ Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& i
   out.num_rows = static_cast<int64_t>(indices.size());
   const std::vector<Run> runs = RunsIfWorth(indices);
   const std::vector<Run>* by_runs = runs.empty() ? nullptr : &runs;
+  if (by_runs == nullptr && batch.num_rows >= kTwoPassRows &&
+      IsPermutation(indices, batch.num_rows)) {
+    return PermuteInBlocks(batch, indices, pool);
+  }
   std::vector<Result<ColumnPtr>> taken(batch.columns.size());
   auto one = [&](size_t i) { taken[i] = TakeWith(*batch.columns[i], indices, by_runs); };
   // Columns at once on the pool when the rows are many and scattered (a sort's permutation: every

@@ -267,7 +267,7 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
     writer.set_otree_replacing(std::move(replacing));
     for (const auto& b : rows) FLOE_RETURN_IF_ERROR(writer.Write(b));
   } else if ((order || cluster) && !rows.empty()) {
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rows));
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rows, &io.runtime().decode_pool()));
     rows.clear();
     std::vector<int64_t> perm;
     if (cluster) {
