@@ -40,7 +40,9 @@ struct Part {
 // target, on a runtime whose decode pool has `threads` threads -- or `parts` with
 // WriteInPartition -- sorted by `sort` when not empty.
 Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads,
-              const std::vector<Part>& parts = {}, const std::string& sort = "") {
+              const std::vector<Part>& parts = {}, const std::string& sort = "",
+              const std::string& partition_by = "bucket(5, order_id)",
+              const std::string& target = "65536") {
   testing::TempDir dir;
   auto store = io::LocalStore::Open(dir.str()).value();
   auto cat = catalog::SqlCatalog::Open(dir.str() + "/catalog.db").value();
@@ -50,17 +52,19 @@ Written Write(const std::vector<columnar::RecordBatch>& batches, size_t threads,
   int32_t next_id = 1;
   Schema schema =
       FromColumnarSchema(*bench::WorkloadSchema(bench::Workload::kOrders), &next_id).value();
-  PartitionSpec spec = PartitionSpec::Parse("bucket(5, order_id)", schema).value();
+  PartitionSpec spec =
+      partition_by.empty() ? PartitionSpec() : PartitionSpec::Parse(partition_by, schema).value();
   SortOrder order = sort.empty() ? SortOrder() : SortOrder::Parse(sort, schema).value();
   auto id = catalog::TableIdentifier::Parse("db.t").value();
   Table t = CreateTable(*cat, io, id,
-                        {schema, spec, order, {{"write.target-file-size-bytes", "65536"}}, ""})
+                        {schema, spec, order, {{"write.target-file-size-bytes", target}}, ""})
                 .value();
   TableDataWriter writer(t, io);
   for (const auto& b : batches) EXPECT_TRUE(writer.Write(b));
   for (const Part& p : parts) {
-    EXPECT_TRUE(
-        writer.WriteInPartition(p.rows, spec.spec_id(), {Literal::Int(p.bucket)}, p.numbers));
+    std::vector<Literal> partition;
+    if (!partition_by.empty()) partition.push_back(Literal::Int(p.bucket));
+    EXPECT_TRUE(writer.WriteInPartition(p.rows, spec.spec_id(), partition, p.numbers));
   }
   auto files = writer.Finish();
   EXPECT_TRUE(files) << files.error().ToString();
@@ -162,6 +166,23 @@ TEST(DataWriter, RowsHandedOverByPartitionComeOutAsTheWritersOwnSplit) {
   ExpectSameFiles(sorted, Write({}, 2, numbered, sort));
   std::vector<Part> later(parts.begin() + 5, parts.end());
   ExpectSameFiles(sorted, Write({batches->front()}, 2, later, sort));
+}
+
+// A sorted write of more than a million rows in one partition puts them in order at once (a
+// two-pass permutation), then cuts files from the ordered rows: the files are those the rows
+// handed over by partition make, which are gathered and sorted file by file.
+TEST(DataWriter, ALargeSortedWriteComesOutAsTheRowsGatheredFileByFile) {
+  auto batches = Orders((int64_t{1} << 20) + 4000, 1);
+  ASSERT_TRUE(batches) << batches.error().ToString();
+  const std::string sort = "customer_id DESC, order_id";
+  const Written at_once = Write(*batches, 2, {}, sort, "", "4194304");
+  std::vector<Part> whole;
+  for (const columnar::RecordBatch& b : *batches) whole.push_back({b, 0, std::nullopt});
+  ExpectSameFiles(at_once, Write({}, 2, whole, sort, "", "4194304"));
+  int64_t rows = 0;
+  for (const DataFile& f : at_once.files) rows += f.record_count;
+  EXPECT_EQ(rows, (int64_t{1} << 20) + 4000);
+  EXPECT_GE(at_once.files.size(), 3u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <deque>
 #include <future>
 #include <memory>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -92,6 +93,9 @@ Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& m) {
   }
   return o;
 }
+
+// From this many rows, a sorted or clustered write of one group puts its rows in order at once.
+constexpr int64_t kReorderOnceRows = int64_t{1} << 20;
 
 Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const c::RecordBatch& rows,
                                     ThreadPool* pool) {
@@ -281,8 +285,26 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
     std::shared_ptr<const OTreeFileEntry> otree;
   };
   ThreadPool& pool = io_.runtime().decode_pool();
+  // One group holding every row, sorted or clustered: the rows are put in order once (a
+  // permutation of many rows goes in two passes, columnar::Take), so each file's rows are then a
+  // range of `all` -- not a gather from the whole batch for every file.
+  bool in_order = false;
+  if (!otree_plan && groups.size() == 1 && groups[0].in_partition.empty() &&
+      (cluster || !sort_view.empty()) &&
+      static_cast<int64_t>(groups[0].rows.size()) == all.num_rows &&
+      all.num_rows >= kReorderOnceRows) {
+    Group& g = groups[0];
+    if (cluster) {
+      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &g.rows, &pool));
+    } else {
+      FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &g.rows));
+    }
+    FLOE_ASSIGN_OR_RETURN(all, c::Take(all, g.rows, &pool));
+    std::iota(g.rows.begin(), g.rows.end(), int64_t{0});
+    in_order = true;
+  }
   auto encode = [&all, &popts, &cutter, &sort_view, &cluster, &otree_plan, &otree_file_starts,
-                 &pool, &schema, &order](Group& group) -> Result<std::vector<Encoded>> {
+                 &pool, &schema, &order, in_order](Group& group) -> Result<std::vector<Encoded>> {
     std::vector<Encoded> out;
     parquet::WriterOptions o = popts;
     if (otree_plan) {
@@ -355,7 +377,9 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       }
       pieces.push_back({&gathered, &gathered_rows});
     } else {
-      if (cluster) {
+      if (in_order) {
+        // put in order above
+      } else if (cluster) {
         FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &group.rows, &pool));
       } else if (!sort_view.empty()) {
         FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &group.rows));
