@@ -142,7 +142,6 @@ uint64_t ValueHash(const c::Column& col, int64_t r) {
   return Mix(bits[0] ^ Mix(bits[1] + static_cast<uint64_t>(w)));
 }
 
-// Positions 0..n-1 ordered by weight, ties by position: a stable LSD radix sort, 16 bits a pass.
 // fn(begin, end) over [0, n) cut into at most 64 pieces, on `pool`'s threads and the caller's
 // when given.
 template <typename Fn>
@@ -157,9 +156,10 @@ void InPieces(ThreadPool* pool, size_t n, Fn&& fn) {
   ParallelFor(*pool, pieces, [&](size_t p) { fn(n * p / pieces, n * (p + 1) / pieces); });
 }
 
+// Positions 0..n-1 ordered by weight, ties by position, each as (weight, position) packed in 64
+// bits: a stable LSD radix sort on the weight by 11, 11 and 10 bits (each pass reads its input in
+// order; positions keep their order within a weight).
 std::vector<uint64_t> WeightOrder(const std::vector<uint32_t>& weights) {
-  // (weight, position) packed in 64 bits, radix-sorted on the weight by 11, 11 and 10 bits (each
-  // pass reads its input in order; positions keep their order within a weight).
   const size_t n = weights.size();
   std::vector<uint64_t> keys(n), next(n);
   for (size_t i = 0; i < n; ++i) keys[i] = (uint64_t{weights[i]} << 32) | i;
