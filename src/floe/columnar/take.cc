@@ -13,6 +13,26 @@ namespace {
 
 using Run = RowRun;
 
+// fn(width), width() being w: a compile-time constant for the common widths, so that each value
+// moves as one fixed-size copy, not a call.
+template <typename Fn>
+void ForWidth(int w, Fn&& fn) {
+  switch (w) {
+    case 1:
+      return fn(std::integral_constant<size_t, 1>());
+    case 2:
+      return fn(std::integral_constant<size_t, 2>());
+    case 4:
+      return fn(std::integral_constant<size_t, 4>());
+    case 8:
+      return fn(std::integral_constant<size_t, 8>());
+    case 16:
+      return fn(std::integral_constant<size_t, 16>());
+    default:
+      return fn([w] { return static_cast<size_t>(w); });
+  }
+}
+
 // The indices as runs of consecutive rows, when they come in runs: a selection that drops a few
 // rows (a delete mask, a selective filter's complement) copies each run's bytes at once.
 std::vector<Run> RunsOf(const std::vector<int64_t>& indices) {
@@ -210,37 +230,16 @@ Result<ColumnPtr> TakeWith(const Column& c, const std::vector<int64_t>& indices,
   const int w = c.type.FixedWidth();
   if (w <= 0) return Unsupported("reordering rows of a {} column", c.type.ToString());
   std::vector<uint8_t> data(static_cast<size_t>(n) * w);
-  // The common widths as fixed-size moves, not a call per value.
   // A permutation's reads miss the cache: each row's value is asked for kAhead rows early.
   constexpr int64_t kAhead = 16;
-  auto gather = [&](auto width) {
-    constexpr size_t kW = decltype(width)::value;
+  ForWidth(w, [&](auto width) {
+    const size_t kW = width();
     const uint8_t* src = c.values.data();
     for (int64_t r = 0; r < n; ++r) {
       if (r + kAhead < n) __builtin_prefetch(src + indices[r + kAhead] * kW);
       std::memcpy(data.data() + r * kW, src + indices[r] * kW, kW);
     }
-  };
-  switch (w) {
-    case 1:
-      gather(std::integral_constant<size_t, 1>());
-      break;
-    case 2:
-      gather(std::integral_constant<size_t, 2>());
-      break;
-    case 4:
-      gather(std::integral_constant<size_t, 4>());
-      break;
-    case 8:
-      gather(std::integral_constant<size_t, 8>());
-      break;
-    case 16:
-      gather(std::integral_constant<size_t, 16>());
-      break;
-    default:
-      for (int64_t r = 0; r < n; ++r)
-        std::memcpy(data.data() + r * w, c.values.data() + indices[r] * w, w);
-  }
+  });
   out->values = Buffer(std::move(data));
   return ColumnPtr(out);
 }
@@ -461,32 +460,12 @@ Result<ColumnPtr> ScatterColumn(const Column& c, const std::vector<Index>& dest,
   const int w = c.type.FixedWidth();
   if (w <= 0) return Unsupported("reordering rows of a {} column", c.type.ToString());
   ByteVector data(static_cast<size_t>(n) * w);
-  auto scatter = [&](auto width) {
-    constexpr size_t kW = decltype(width)::value;
+  ForWidth(w, [&](auto width) {
+    const size_t kW = width();
     const uint8_t* src = c.values.data();
     for (int64_t r = 0; r < n; ++r)
       std::memcpy(data.data() + static_cast<size_t>(dest[r]) * kW, src + r * kW, kW);
-  };
-  switch (w) {
-    case 1:
-      scatter(std::integral_constant<size_t, 1>());
-      break;
-    case 2:
-      scatter(std::integral_constant<size_t, 2>());
-      break;
-    case 4:
-      scatter(std::integral_constant<size_t, 4>());
-      break;
-    case 8:
-      scatter(std::integral_constant<size_t, 8>());
-      break;
-    case 16:
-      scatter(std::integral_constant<size_t, 16>());
-      break;
-    default:
-      for (int64_t r = 0; r < n; ++r)
-        std::memcpy(data.data() + static_cast<size_t>(dest[r]) * w, c.values.data() + r * w, w);
-  }
+  });
   out->values = Buffer(std::move(data));
   return ColumnPtr(out);
 }
