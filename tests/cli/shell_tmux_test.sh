@@ -74,7 +74,8 @@ type_text sh "select sum(amo" && T send-keys -t sh Tab && wait_for sh 'select su
 check "Tab completes a column name" $?
 
 # Ctrl-C drops the line being typed; the shell goes on.
-prompt sh && type_text sh "select 'dropped' as gone" && T send-keys -t sh C-c &&
+# Ctrl-C only once the line is echoed: the terminal discards input not yet read when it signals.
+prompt sh && type_text sh "select 'dropped' as gone" && wait_for sh "as gone *$" && T send-keys -t sh C-c &&
   wait_for sh "gone\^C$" && prompt sh && type_text sh ".mode csv" && enter sh &&
   statement sh "select 42 as answer" && wait_for sh '^42$' &&
   ! screen sh | grep -q '^dropped$'
