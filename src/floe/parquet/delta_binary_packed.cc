@@ -64,6 +64,7 @@ Status DeltaBinaryPackedDecoder::SetData(int64_t num_values, ByteView data) {
   miniblock_ = miniblocks_per_block_;  // no block read yet
   miniblock_left_ = 0;
   truncated_ = false;
+  group_size_ = group_next_ = 0;
   return {};
 }
 
@@ -130,31 +131,54 @@ Status DeltaBinaryPackedDecoder::DecodeValues(std::span<T> out) {
     out[i++] = static_cast<T>(last_value_);
     first_pending_ = false;
   }
-  uint64_t scratch[64];
-  while (i < n) {
-    if (miniblock_left_ == 0) FLOE_RETURN_IF_ERROR(NextMiniblock());
-    size_t k = static_cast<size_t>(std::min<int64_t>({miniblock_left_, n - i, 64}));
-    // Whole groups of 32 by the width's own unrolled loop (reads may run on into the rest of the
-    // page, never past it); a remainder bit by bit.
-    const auto readable = static_cast<size_t>(data_.data() + data_.size() - packed_);
-    const size_t fast = internal::UnpackGroups(packed_, readable, packed_index_ * bit_width_,
-                                               bit_width_, scratch, k);
-    if (fast > 0) {
-      k = fast;
-    } else {
-      internal::UnpackBits(packed_, packed_bytes_, packed_index_ * bit_width_, bit_width_, scratch,
-                           k);
-    }
+  // Adds the deltas d[0..k) to the running value into out[i..i+k).
+  auto accumulate = [&](const uint64_t* d, size_t k) {
+    // Locals: the stores through `dst` may alias the members for the compiler.
     uint64_t last = last_value_;
+    const uint64_t min_delta = min_delta_;
+    T* dst = out.data() + i;
     for (size_t j = 0; j < k; ++j) {
-      last += min_delta_ + scratch[j];  // unsigned: wraps as the spec requires
-      out[i + j] = static_cast<T>(last);
+      last += min_delta + d[j];  // unsigned: wraps as the spec requires
+      dst[j] = static_cast<T>(last);
     }
     last_value_ = last;
+    i += static_cast<int64_t>(k);
+  };
+  // Takes k deltas off the packed stream.
+  auto advance = [&](size_t k) {
     packed_index_ += k;
     miniblock_left_ -= static_cast<int64_t>(k);
     deltas_left_ -= static_cast<int64_t>(k);
-    i += static_cast<int64_t>(k);
+  };
+  uint64_t scratch[64];
+  while (i < n) {
+    if (group_next_ < group_size_) {
+      const auto k = static_cast<size_t>(std::min<int64_t>(group_size_ - group_next_, n - i));
+      accumulate(group_ + group_next_, k);
+      group_next_ += static_cast<int>(k);
+      continue;
+    }
+    if (miniblock_left_ == 0) FLOE_RETURN_IF_ERROR(NextMiniblock());
+    const auto readable = static_cast<size_t>(data_.data() + data_.size() - packed_);
+    const uint64_t bit = packed_index_ * static_cast<uint64_t>(bit_width_);
+    // Whole groups of 32 by the width's own unrolled loop (reads may run on into the rest of the
+    // page, never past it) straight into the output's deltas.
+    const size_t want = static_cast<size_t>(std::min<int64_t>({miniblock_left_, n - i, 64}));
+    const size_t fast = internal::UnpackGroups(packed_, readable, bit, bit_width_, scratch, want);
+    if (fast > 0) {
+      advance(fast);
+      accumulate(scratch, fast);
+      continue;
+    }
+    // The request ends inside a group, or the group is the stream's last: the group unpacked
+    // whole, then handed out.
+    const auto k = static_cast<size_t>(std::min<int64_t>(miniblock_left_, 32));
+    if (k < 32 || internal::UnpackGroups(packed_, readable, bit, bit_width_, group_, 32) == 0) {
+      internal::UnpackBits(packed_, packed_bytes_, bit, bit_width_, group_, k);
+    }
+    advance(k);
+    group_size_ = static_cast<int>(k);
+    group_next_ = 0;
   }
   values_left_ -= n;
   return {};

@@ -61,6 +61,11 @@ class DeltaBinaryPackedDecoder final : public Decoder {
   uint64_t packed_index_ = 0;
   int64_t miniblock_left_ = 0;  // values left to decode in this miniblock
   bool truncated_ = false;      // the data ended inside the current miniblock
+  // A group of deltas unpacked whole for a request that ends inside it (so the packed stream
+  // stays at a group's start, where the unrolled unpack applies); handed out first.
+  uint64_t group_[32] = {};
+  int group_size_ = 0;
+  int group_next_ = 0;
 };
 
 // Encodes with blocks of 128 values in 4 miniblocks of 32, the layout other writers use.
