@@ -258,6 +258,51 @@ TEST_F(JoinTest, BuildKeysPruneTheProbedScan) {
   EXPECT_EQ(last_.stats.data_files_skipped_join, 0);
 }
 
+TEST_F(JoinTest, AFilteredDimensionReachesTheFactTableThroughTheDimensionItHangsOff) {
+  // db.calendar gives each of the events' four days a kind; db.kinds names the kinds. The filter
+  // on db.kinds keeps one kind, held by one day: calendar joined to kinds first is that day
+  // alone, and as the events' build side it prunes their scan to the day's file. Joined in the
+  // order the events meet them, calendar's four days would be built alone (kinds' keys cannot
+  // prune its scan: its side of the condition is not a column) and prune nothing.
+  for (const char* sql :
+       {"create table db.calendar (day date, kind string)",
+        "insert into db.calendar values (date '2024-01-03', 'workday'), "
+        "(date '2024-01-04', 'workday'), (date '2024-01-05', 'HOLIDAY'), "
+        "(date '2024-01-06', 'Workday')",
+        "create table db.kinds (kind string, name string)",
+        "insert into db.kinds values ('holiday', 'a holiday'), ('workday', 'a workday')"}) {
+    ASSERT_TRUE(engine_->Execute(sql, options_)) << sql;
+  }
+  EXPECT_EQ(
+      Rows("select count(*), sum(e.amount) from db.events e join db.calendar c "
+           "on e.day = c.day join db.kinds k on lower(c.kind) = k.kind where k.name = 'a holiday'"),
+      (Strings{"25|450.0"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 3);  // the day's events file, calendar's, kinds'
+  EXPECT_EQ(last_.stats.data_files_skipped_join, 3);
+  // Written the other way round, the same plan.
+  EXPECT_EQ(Rows("select count(*) from db.kinds k, db.calendar c, db.events e "
+                 "where k.name = 'a workday' and lower(c.kind) = k.kind and e.day = c.day"),
+            (Strings{"75"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 5);
+  EXPECT_EQ(last_.stats.data_files_skipped_join, 1);
+}
+
+TEST_F(JoinTest, RowsJoinedSoFarFewerThanTheNextInputAreBuiltAndTheInputStreams) {
+  // db.visits: the events' ids and days twice (200 rows, one file). Joined to db.days first
+  // (its one day keeps 50 visits), the visits are fewer than the events: they are built, and
+  // the events stream through them, their scan pruned to the ids the visits hold -- the day's
+  // file. Built instead, the events would be read whole.
+  ASSERT_TRUE(
+      engine_->Execute("create table db.visits as select id, day from db.events "
+                       "union all select id, day from db.events",
+                       options_));
+  EXPECT_EQ(Rows("select count(*), count(distinct e.id) from db.visits v join db.days d "
+                 "on v.day = d.day join db.events e on e.id = v.id"),
+            (Strings{"50|25"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 3);  // visits', days', the day's events file
+  EXPECT_EQ(last_.stats.data_files_skipped_join, 3);
+}
+
 TEST_F(JoinTest, SubqueriesInExpressionsRunAsJoins) {
   // IN: the events of north customers (c0 20 + c2 16).
   EXPECT_EQ(Rows("select count(*) from db.events where customer in "

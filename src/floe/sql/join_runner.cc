@@ -414,9 +414,15 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
     s->rows = n.kind == JoinNode::Kind::kFull ? s->probe->rows + s->build->rows : s->probe->rows;
     return s;
   }
-  // Inner joins in any order: the largest input streams through hash tables of the others, each
-  // next input the one a key connects to those joined so far whose join is estimated smallest
-  // (rows x rows / the larger count of distinct keys), ties to the smaller input.
+  // Inner joins in any order. Dimensions first: an input that is joined to one other input
+  // alone, and makes that join smaller than the other input (a filtered dimension hanging off
+  // another table), is joined to it before the rest, so its filter reaches the large table as a
+  // smaller build side (a bushy plan: Q07's nations filter their suppliers and customers before
+  // lineitem meets either). Then the largest input streams through hash tables of the others,
+  // each next input the one a key connects to those joined so far whose join is estimated
+  // smallest (rows x rows / the larger count of distinct keys), ties to the smaller input; once
+  // the rows joined so far are estimated fewer than the next input's, they are the built side
+  // and the input streams.
   std::vector<const JoinNode*> inputs;
   std::vector<exec::ExprPtr> conditions;
   FlattenInner(n, &inputs, &conditions);
@@ -428,28 +434,87 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
   std::vector<std::set<int>> condition_slots(conditions.size());
   for (size_t c = 0; c < conditions.size(); ++c) SlotsOf(conditions[c], &condition_slots[c]);
   std::vector<bool> used(conditions.size(), false);
-  size_t start = 0;
-  for (size_t i = 1; i < steps.size(); ++i) {
-    if (steps[i]->rows > steps[start]->rows) start = i;
+  // The estimated rows of joining `a` and `b` on their unused equality conditions; nullopt when
+  // none connects them.
+  auto joined_rows = [&](const Step& a, const Step& b) -> std::optional<double> {
+    std::optional<double> out;
+    for (size_t c = 0; c < conditions.size(); ++c) {
+      if (used[c]) continue;
+      auto sides = EquiSides(conditions[c], a.slots, b.slots);
+      if (!sides) continue;
+      const double distinct = std::max(Distinct(a, sides->first), Distinct(b, sides->second));
+      const double rows = a.rows * std::max(1.0, b.rows) / distinct;
+      out = out ? std::min(*out, rows) : rows;
+    }
+    return out;
+  };
+  // `probe` joined to `build` on every unused condition their slots cover.
+  auto join = [&](std::unique_ptr<Step> probe, std::unique_ptr<Step> build,
+                  double rows) -> Result<std::unique_ptr<Step>> {
+    auto j = std::make_unique<Step>();
+    j->kind = JoinNode::Kind::kInner;
+    j->probe = std::move(probe);
+    j->build = std::move(build);
+    j->slots.assign(nslots_, false);
+    for (size_t i = 0; i < nslots_; ++i) j->slots[i] = j->probe->slots[i] || j->build->slots[i];
+    std::vector<exec::ExprPtr> mine;
+    for (size_t c = 0; c < conditions.size(); ++c) {
+      if (!used[c] && Within(condition_slots[c], j->slots)) {
+        used[c] = true;
+        mine.push_back(conditions[c]);
+      }
+    }
+    FLOE_RETURN_IF_ERROR(SplitConditions(mine, j.get()));
+    j->rows = rows;
+    return j;
+  };
+  auto largest = [&]() {
+    size_t start = 0;
+    for (size_t i = 1; i < steps.size(); ++i) {
+      if (steps[i]->rows > steps[start]->rows) start = i;
+    }
+    return start;
+  };
+  for (bool folded = true; folded && steps.size() > 2;) {
+    folded = false;
+    const size_t start = largest();
+    for (size_t d = 0; d < steps.size() && !folded; ++d) {
+      if (d == start) continue;
+      // The one input every unused equality naming d's slots joins it to (other conditions
+      // over several inputs wait until all of theirs are joined, wherever d joins).
+      std::optional<size_t> other;
+      bool leaf = true;
+      for (size_t c = 0; c < conditions.size() && leaf; ++c) {
+        if (used[c]) continue;
+        for (size_t k = 0; k < steps.size() && leaf; ++k) {
+          if (k == d || !EquiSides(conditions[c], steps[d]->slots, steps[k]->slots)) continue;
+          leaf = !other || *other == k;
+          other = k;
+        }
+      }
+      if (!leaf || !other || *other == start) continue;
+      const std::optional<double> rows = joined_rows(*steps[*other], *steps[d]);
+      if (!rows || *rows >= steps[*other]->rows) continue;
+      const size_t o = *other;
+      std::unique_ptr<Step> a = std::move(steps[o]), b = std::move(steps[d]);
+      if (a->rows < b->rows) std::swap(a, b);
+      FLOE_ASSIGN_OR_RETURN(steps[o], join(std::move(a), std::move(b), *rows));
+      steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(d));
+      folded = true;
+    }
   }
+  const size_t start = largest();
   std::unique_ptr<Step> acc = std::move(steps[start]);
+
   for (size_t joined = 1; joined < steps.size(); ++joined) {
     int best = -1;
     bool best_connected = false;
     double best_out = 0;
     for (size_t k = 0; k < steps.size(); ++k) {
       if (!steps[k]) continue;
-      bool connected = false;
-      double out = acc->rows * std::max(1.0, steps[k]->rows);
-      for (size_t c = 0; c < conditions.size(); ++c) {
-        if (used[c]) continue;
-        auto sides = EquiSides(conditions[c], acc->slots, steps[k]->slots);
-        if (!sides) continue;
-        connected = true;
-        const double distinct =
-            std::max(Distinct(*acc, sides->first), Distinct(*steps[k], sides->second));
-        out = std::min(out, acc->rows * std::max(1.0, steps[k]->rows) / distinct);
-      }
+      const std::optional<double> rows = joined_rows(*acc, *steps[k]);
+      const bool connected = rows.has_value();
+      const double out = rows ? *rows : acc->rows * std::max(1.0, steps[k]->rows);
       const bool better =
           best < 0 || (connected && !best_connected) ||
           (connected == best_connected &&
@@ -461,22 +526,12 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
         best_out = out;
       }
     }
-    auto j = std::make_unique<Step>();
-    j->kind = JoinNode::Kind::kInner;
-    j->probe = std::move(acc);
-    j->build = std::move(steps[static_cast<size_t>(best)]);
-    j->slots.assign(nslots_, false);
-    for (size_t i = 0; i < nslots_; ++i) j->slots[i] = j->probe->slots[i] || j->build->slots[i];
-    std::vector<exec::ExprPtr> mine;
-    for (size_t c = 0; c < conditions.size(); ++c) {
-      if (!used[c] && Within(condition_slots[c], j->slots)) {
-        used[c] = true;
-        mine.push_back(conditions[c]);
-      }
+    std::unique_ptr<Step> next = std::move(steps[static_cast<size_t>(best)]);
+    if (best_connected && acc->rows < next->rows) {
+      FLOE_ASSIGN_OR_RETURN(acc, join(std::move(next), std::move(acc), best_out));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(acc, join(std::move(acc), std::move(next), best_out));
     }
-    FLOE_RETURN_IF_ERROR(SplitConditions(mine, j.get()));
-    j->rows = best_out;
-    acc = std::move(j);
   }
   return acc;
 }
