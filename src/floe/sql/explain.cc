@@ -10,6 +10,7 @@
 #include "floe/columnar/column_builder.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/scan.h"
+#include "floe/sql/join_runner.h"
 #include "floe/sql/sql_tokens.h"
 
 namespace floe::sql {
@@ -226,8 +227,16 @@ class Explainer {
         return {};
       case LogicalPlan::Source::kTable:
         return Scan(p, depth + 1);
-      case LogicalPlan::Source::kJoin:
-        return Join(*p.join, depth + 1);
+      case LogicalPlan::Source::kJoin: {
+        FLOE_RETURN_IF_ERROR(Join(*p.join, depth + 1));
+        RunContext ctx;
+        ctx.wh = &w_;
+        ctx.options = &o_;
+        ScanMetrics stats;
+        FLOE_ASSIGN_OR_RETURN(std::string order, DescribeJoinOrder(p, ctx, &stats));
+        Line(depth + 1, "Join order (streamed join built, estimated rows): " + order);
+        return {};
+      }
       case LogicalPlan::Source::kSetOperation: {
         static constexpr std::string_view kOps[] = {"Union all", "Intersect", "Intersect all",
                                                     "Except", "Except all"};

@@ -14,4 +14,9 @@ namespace floe::sql {
 Status RunJoin(const LogicalPlan& plan, RunContext& ctx, ScanMetrics* stats,
                const BatchConsumer& consume);
 
+// The order RunJoin joins `plan`'s relations in, for EXPLAIN: each join as "(streamed join
+// built)", relations by name, each with its estimated rows ("~?": unknown). Estimating computes
+// a relation that does not stream (a subquery's aggregate, a WITH query), as running does.
+Result<std::string> DescribeJoinOrder(const LogicalPlan& plan, RunContext& ctx, ScanMetrics* stats);
+
 }  // namespace floe::sql
