@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,44 @@ TEST(ExpressionKernels, InOfStringsAndIntegersFollowsThreeValuedLogic) {
   auto not_in = MakeCall(Fn::kNot, {MakeCall(Fn::kIn, {x, Int(5), Int(0)}).value()}).value();
   EXPECT_EQ(Texts(Evaluate(*not_in, ints).value()),
             (std::vector<std::string>{"false", "true", "true", "false", "NULL"}));
+}
+
+// Many constants (a join's keys pushed into a scan): a bitmap over their range when it is at
+// most 2^23 wide, a sorted list beyond -- both as membership says, at the range's ends and past
+// them (values far outside must not wrap into it), with NULLs, for longs and dates.
+TEST(ExpressionKernels, InOfManyIntegersMatchesMembershipOverNarrowAndWideRanges) {
+  for (const int64_t stride : {int64_t{3}, int64_t{1} << 40}) {
+    SCOPED_TRACE(stride);
+    for (const bool dates : {false, true}) {
+      if (dates && stride > 1000) continue;
+      const columnar::DataType type = dates ? columnar::Date32() : columnar::Int64();
+      std::set<int64_t> members;
+      const ExprPtr x = ColumnRef(0, type, "x");
+      std::vector<ExprPtr> args{x};
+      for (int64_t i = 40; i-- > 0;) {  // descending: the kernel sorts them
+        const int64_t v = -50 + i * stride;
+        members.insert(v);
+        args.push_back(Constant(Value::Int(v), type));
+      }
+      std::vector<int64_t> rows = {*members.begin() - 1, *members.rbegin() + 1};
+      for (int64_t v = -60; v < 200; ++v) rows.push_back(v);
+      for (int64_t m : members) rows.push_back(m);
+      if (!dates) {
+        rows.insert(rows.end(), {INT64_MIN, INT64_MAX, INT64_MIN + 5, -50 + (int64_t{1} << 23)});
+      }
+      ValueColumnBuilder b(type);
+      for (int64_t v : rows) EXPECT_TRUE(b.Append(Value::Int(v)));
+      b.AppendNull();
+      columnar::RecordBatch batch;
+      batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", type}}});
+      batch.columns = {b.Finish()};
+      batch.num_rows = static_cast<int64_t>(rows.size()) + 1;
+      std::vector<std::string> want;
+      for (int64_t v : rows) want.emplace_back(members.count(v) ? "true" : "false");
+      want.emplace_back("NULL");
+      EXPECT_EQ(Texts(Evaluate(*MakeCall(Fn::kIn, args).value(), batch).value()), want);
+    }
+  }
 }
 
 // Decimals of scale 2 from unscaled values, a NULL last.

@@ -175,10 +175,28 @@ Result<ColumnPtr> InConstants(const Expr& e, const Column& a) {
       if (v.v.index() != 2) return ColumnPtr{};
       set.push_back(v.i());
     }
-    std::sort(set.begin(), set.end());
+    if (!std::is_sorted(set.begin(), set.end())) std::sort(set.begin(), set.end());
     auto value = [&](int64_t i) -> int64_t {
       return t == TypeId::kDate32 ? a.Values<int32_t>()[i] : a.Values<int64_t>()[i];
     };
+    if (set.size() >= 32) {
+      // Many values over a range of at most 2^23 (a join's keys pushed into a scan): a bit per
+      // value of the range (at most 1 MiB), one test a row instead of a search.
+      const uint64_t lo = static_cast<uint64_t>(set.front());
+      const uint64_t span = static_cast<uint64_t>(set.back()) - lo;
+      if (span < (uint64_t{1} << 23)) {
+        std::vector<uint64_t> bits(span / 64 + 1, 0);
+        for (int64_t v : set) {
+          const uint64_t d = static_cast<uint64_t>(v) - lo;
+          bits[d / 64] |= uint64_t{1} << (d % 64);
+        }
+        auto hit = [&](int64_t i) {
+          const uint64_t d = static_cast<uint64_t>(value(i)) - lo;
+          return d <= span && ((bits[d / 64] >> (d % 64)) & 1) != 0;
+        };
+        return HitColumn(a, has_null, hit);
+      }
+    }
     auto hit = [&](int64_t i) { return std::binary_search(set.begin(), set.end(), value(i)); };
     return HitColumn(a, has_null, hit);
   }
