@@ -272,6 +272,28 @@ TEST_F(JoinTest, BuildKeysPruneTheProbedScan) {
   EXPECT_EQ(last_.stats.data_files_skipped_join, 0);
 }
 
+TEST_F(JoinTest, ManyIntegerBuildKeysFilterTheProbedScanByTheKeysThemselves) {
+  // db.grid: keys 0..9999; db.picks: 70 of them spread over 7..6907 -- more than a handful, but
+  // under a tenth of the grid's keys, so the grid's scan tests each row against the 70 keys and
+  // gives only their rows (their range would let 6901 through).
+  ASSERT_TRUE(
+      engine_->Execute("create table db.grid as select a.id * 100 + b.id as k "
+                       "from db.events a cross join db.events b",
+                       options_));
+  ASSERT_TRUE(engine_->Execute(
+      "create table db.picks as select id * 100 + 7 as k from db.events where id < 70", options_));
+  EXPECT_EQ(Rows("select count(*), sum(g.k) from db.grid g join db.picks p on g.k = p.k"),
+            (Strings{"70|241990"}));
+  EXPECT_EQ(last_.stats.rows, 140);  // the picks' 70 and the grid's 70
+  // Half the grid's keys: their range (0..9949) filters the grid's scan, not the keys.
+  ASSERT_TRUE(engine_->Execute(
+      "insert into db.picks select a.id * 100 + b.id from db.events a cross join db.events b "
+      "where b.id < 50",
+      options_));
+  EXPECT_EQ(Rows("select count(*) from db.grid g join db.picks p on g.k = p.k"), (Strings{"5070"}));
+  EXPECT_EQ(last_.stats.rows, 9950 + 5070);
+}
+
 TEST_F(JoinTest, AFilteredDimensionReachesTheFactTableThroughTheDimensionItHangsOff) {
   // db.calendar gives each of the events' four days a kind; db.kinds names the kinds. The filter
   // on db.kinds keeps one kind, held by one day: calendar joined to kinds first is that day

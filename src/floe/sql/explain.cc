@@ -229,6 +229,7 @@ class Explainer {
         return Scan(p, depth + 1);
       case LogicalPlan::Source::kJoin: {
         FLOE_RETURN_IF_ERROR(Join(*p.join, depth + 1));
+        if (p.join->kind == JoinNode::Kind::kRelation) return {};  // a subquery in FROM: no join
         RunContext ctx;
         ctx.wh = &w_;
         ctx.options = &o_;

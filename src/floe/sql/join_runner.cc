@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 #include "floe/columnar/column_builder.h"
 #include "floe/columnar/take.h"
@@ -22,8 +23,11 @@ using columnar::ColumnPtr;
 using columnar::RecordBatch;
 
 // A build side with at most this many distinct keys prunes the other side by the keys
-// themselves; a larger one by their range.
+// themselves; a larger one by their range. Integer keys are tested against a bitmap or a sorted
+// list of them (exec's IN), so many keys still filter the probe side's rows cheaply as it is
+// decoded -- the rows without a match are dropped before its other columns are.
 constexpr size_t kPruneInListMax = 64;
+constexpr size_t kPruneIntegersMax = 16384;
 // Pairs of a cross product made at a time.
 constexpr size_t kCrossChunk = 65536;
 
@@ -639,9 +643,10 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
     const bool wide = t == columnar::TypeId::kInt64 || t == columnar::TypeId::kTimestamp ||
                       t == columnar::TypeId::kTime64;
     const bool typed = wide || t == columnar::TypeId::kDate32;
+    std::vector<int64_t> ints;  // typed: the distinct keys ascending, if at most the limit
     if (typed) {
       // Integer keys by their raw values: no Value per build row.
-      std::set<int64_t> few;
+      std::unordered_set<int64_t> few;
       bool any = false;
       int64_t min = 0, max = 0;
       for (int64_t r = 0; r < rows; ++r) {
@@ -650,16 +655,20 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
         min = any ? std::min(min, v) : v;
         max = any ? std::max(max, v) : v;
         any = true;
-        if (few.size() <= kPruneInListMax) few.insert(v);
+        if (few.size() <= kPruneIntegersMax) few.insert(v);
       }
       if (any) {
         lo = exec::Value::Int(min);
         hi = exec::Value::Int(max);
       }
-      for (int64_t v : few) {
-        key.clear();
-        exec::AppendKeyBytes(exec::Value::Int(v), &key);
-        distinct.emplace(key, exec::Value::Int(v));
+      // Beyond a tenth of the keys the probe side holds, testing each of its rows costs more
+      // than the rows it drops save (they are scattered: their other columns are still read a
+      // run at a time); the range prunes what it can.
+      const double probe_keys = Distinct(*j.probe, pk);
+      if (few.size() <= kPruneInListMax ||
+          (few.size() <= kPruneIntegersMax && static_cast<double>(few.size()) * 10 <= probe_keys)) {
+        ints.assign(few.begin(), few.end());
+        std::sort(ints.begin(), ints.end());
       }
     }
     for (int64_t r = 0; r < rows && !typed; ++r) {
@@ -679,8 +688,9 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
     } else {
       exec::ExprPtr col = exec::ColumnRef(out->column, out->type, out->name);
       exec::ExprPtr pred;
-      if (distinct.size() <= kPruneInListMax) {
+      if (typed ? !ints.empty() : distinct.size() <= kPruneInListMax) {
         std::vector<exec::ExprPtr> args{col};
+        for (int64_t v : ints) args.push_back(exec::Constant(exec::Value::Int(v), out->type));
         for (const auto& [kb, v] : distinct) args.push_back(exec::Constant(v, out->type));
         auto in = exec::MakeCall(exec::Fn::kIn, std::move(args));
         if (in) pred = *in;
