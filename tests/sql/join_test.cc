@@ -370,6 +370,24 @@ TEST_F(JoinTest, AStringEqualityKeepsOneOfTheDistinctValuesItsStoredBitsAllow) {
             "(e ~100 join p ~1) ~1");
 }
 
+TEST_F(JoinTest, ACorrelatedSubqueryIsComputedForTheOuterRowsKeysAlone) {
+  // Two days asked about, one with events (its file of four) and one without: the subquery's
+  // groups are computed for those days only -- the events' scan filtered by the two days opens
+  // one file -- and the day without events gets the empty group's answer.
+  ASSERT_TRUE(engine_->Execute("create table db.asked (day date, note string)", options_));
+  ASSERT_TRUE(engine_->Execute(
+      "insert into db.asked values (date '2024-01-05', 'a'), (date '2024-02-01', 'b')", options_));
+  EXPECT_EQ(Rows("select a.note, (select count(*) from db.events e where e.day = a.day) as n, "
+                 "(select sum(e.amount) from db.events e where e.day = a.day) as total "
+                 "from db.asked a order by a.note"),
+            (Strings{"\"a\"|25|450.0", "\"b\"|0|null"}));
+  EXPECT_EQ(last_.stats.data_files_opened, 3);  // asked's, then the day's events file for each
+  // As a filter (TPC-H Q17's shape): the events above their day's average amount.
+  EXPECT_EQ(Rows("select count(*) from db.asked a, db.events e where e.day = a.day and "
+                 "e.amount > (select avg(x.amount) from db.events x where x.day = e.day)"),
+            (Strings{"12"}));
+}
+
 TEST_F(JoinTest, SubqueriesInExpressionsRunAsJoins) {
   // IN: the events of north customers (c0 20 + c2 16).
   EXPECT_EQ(Rows("select count(*) from db.events where customer in "

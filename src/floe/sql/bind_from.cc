@@ -755,6 +755,7 @@ Result<std::shared_ptr<const JoinNode>> Binder::FinishNode(int node) {
     out->plan = r.plan;
     out->shared = r.shared;
     out->single_row = r.single_row;
+    out->keyed_by_outer = r.keyed_by_outer;
     for (size_t c = r.first_column; c < r.first_column + r.columns; ++c) {
       out->slots.push_back(scan_index_[c]);
     }

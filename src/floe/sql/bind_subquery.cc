@@ -324,6 +324,9 @@ Status Binder::AddSubqueryJoin(const ast::Expr& sub, bool negated) {
   const bool scalar = sub.name == "scalar";
   auto plan = std::make_shared<const LogicalPlan>(std::move(d.plan));
   const int rel = AddHiddenRelation(name, plan, d.names, scalar && d.conditions.empty());
+  // A correlated scalar subquery, grouped by its correlation keys: only the groups of the keys
+  // the outer rows hold are ever joined.
+  relations_[nodes_[rel].relation].keyed_by_outer = scalar && !d.conditions.empty();
   Node n;
   n.kind = scalar ? JoinNode::Kind::kLeft : negated ? JoinNode::Kind::kAnti : JoinNode::Kind::kSemi;
   n.left = n.text_left = root_;

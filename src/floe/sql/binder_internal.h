@@ -191,6 +191,7 @@ class Binder {
     int node = -1;
     int text_begin = 0, text_end = 0;  // its time-travel clauses lie here
     bool single_row = false;           // a scalar subquery's
+    bool keyed_by_outer = false;       // JoinNode::keyed_by_outer
   };
   struct Node {
     JoinNode::Kind kind = JoinNode::Kind::kRelation;

@@ -43,6 +43,15 @@ bool Within(const std::set<int>& s, const std::vector<bool>& slots) {
   });
 }
 
+// A correlated scalar subquery's relation whose groups can be computed for given keys alone: an
+// aggregate of one table's rows by plain columns (no grouping sets, order, limit or offset).
+bool KeyedGroups(const JoinNode& n) {
+  if (!n.keyed_by_outer || n.plan == nullptr) return false;
+  const LogicalPlan& p = *n.plan;
+  return p.source == LogicalPlan::Source::kTable && p.aggregate && p.grouping_sets.empty() &&
+         p.order.empty() && p.limit < 0 && p.offset == 0 && p.windows.empty();
+}
+
 // How a join runs: a relation streamed from its plan, or a join of a streamed (probe) side and a
 // built one.
 struct Step {
@@ -132,6 +141,7 @@ class JoinRun {
   Status Prune(const Step& join, const std::vector<ColumnPtr>& build_keys, int64_t rows,
                Pruning* pruning) const;
   Status ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume);
+  Result<std::optional<RecordBatch>> KeyedLeft(const Step& j, const Pruning& pruning);
   Status ProduceSemiByKeptSide(const Step& j, const Pruning& pruning, const BatchConsumer& consume);
   Status Emit(const Step& s, int worker, RecordBatch b, const BatchConsumer& consume) const;
   Result<RecordBatch> NullExtended(const RecordBatch& kept, const std::vector<int64_t>& rows,
@@ -276,8 +286,10 @@ Result<double> JoinRun::Estimate(const JoinNode& n) {
     }
   }
   const LogicalPlan& p = *n.plan;
-  if (n.shared || !Streamable(p) || p.source == LogicalPlan::Source::kMetadataTable ||
-      p.source == LogicalPlan::Source::kNone) {
+  // A keyed subquery's groups are estimated as its table's rows (an upper bound), not computed:
+  // the join may compute only the groups it needs.
+  if (n.shared || (!Streamable(p) && !KeyedGroups(n)) ||
+      p.source == LogicalPlan::Source::kMetadataTable || p.source == LogicalPlan::Source::kNone) {
     FLOE_ASSIGN_OR_RETURN(RecordBatch rows, RelationRows(n));
     return static_cast<double>(rows.num_rows);
   }
@@ -592,7 +604,9 @@ double JoinRun::Distinct(const Step& side, const exec::ExprPtr& key) const {
   if (rows != relation_rows_.end()) distinct = std::min(distinct, std::max(1.0, rows->second));
   const LogicalPlan& p = *rel->plan;
   auto ranges = ranges_.find(rel);
-  if (ranges == ranges_.end() || p.source != LogicalPlan::Source::kTable) return distinct;
+  if (ranges == ranges_.end() || p.source != LogicalPlan::Source::kTable || p.aggregate) {
+    return distinct;  // an aggregate's outputs are not its scan's columns
+  }
   for (size_t o = 0; o < rel->slots.size(); ++o) {
     if (rel->slots[o] != key->column || p.outputs[o]->kind != exec::Expr::Kind::kColumn) continue;
     const auto scan = static_cast<size_t>(p.outputs[o]->column);
@@ -616,6 +630,78 @@ const JoinNode* JoinRun::Supplier(const Step& s, int slot) const {
   return p != nullptr ? p : Supplier(*s.build, slot);
 }
 
+// A filter on `column` (of `p`'s scan batch, a table's) keeping every row whose value is among
+// the first `rows` values of `keys`: the keys themselves when few -- up to kPruneInListMax, or for
+// integers up to kPruneIntegersMax when under a tenth of the `distinct` values the column holds
+// (beyond, testing each row costs more than the scattered rows it drops save: their other columns
+// are still read a run at a time) -- else their range; False when every key is NULL. Null when
+// no filter can be made.
+Result<iceberg::ExprPtr> KeyFilter(const columnar::Column& c, int64_t rows,
+                                   const exec::ExprPtr& column, double distinct_values,
+                                   const LogicalPlan& p) {
+  std::optional<exec::Value> lo, hi;
+  std::map<std::string, exec::Value> distinct;
+  std::string key;
+  const columnar::TypeId t = c.type.id;
+  const bool wide = t == columnar::TypeId::kInt64 || t == columnar::TypeId::kTimestamp ||
+                    t == columnar::TypeId::kTime64;
+  const bool typed = wide || t == columnar::TypeId::kDate32;
+  std::vector<int64_t> ints;  // typed: the distinct keys ascending, if few enough
+  if (typed) {
+    // Integer keys by their raw values: no Value per row.
+    std::unordered_set<int64_t> few;
+    bool any = false;
+    int64_t min = 0, max = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      if (c.null_count > 0 && c.IsNull(r)) continue;
+      const int64_t v = wide ? c.Values<int64_t>()[r] : c.Values<int32_t>()[r];
+      min = any ? std::min(min, v) : v;
+      max = any ? std::max(max, v) : v;
+      any = true;
+      if (few.size() <= kPruneIntegersMax) few.insert(v);
+    }
+    if (any) {
+      lo = exec::Value::Int(min);
+      hi = exec::Value::Int(max);
+    }
+    if (few.size() <= kPruneInListMax ||
+        (few.size() <= kPruneIntegersMax &&
+         static_cast<double>(few.size()) * 10 <= distinct_values)) {
+      ints.assign(few.begin(), few.end());
+      std::sort(ints.begin(), ints.end());
+    }
+  }
+  for (int64_t r = 0; r < rows && !typed; ++r) {
+    if (c.type.id == columnar::TypeId::kNull || c.IsNull(r)) continue;
+    FLOE_ASSIGN_OR_RETURN(exec::Value v, exec::ValueAt(c, r));
+    if (!lo || exec::CompareValues(v, *lo) < 0) lo = v;
+    if (!hi || exec::CompareValues(v, *hi) > 0) hi = v;
+    if (distinct.size() <= kPruneInListMax) {
+      key.clear();
+      exec::AppendKeyBytes(v, &key);
+      distinct.emplace(key, v);
+    }
+  }
+  if (!lo) return iceberg::False();  // no key can match: nothing to read
+  exec::ExprPtr pred;
+  if (typed ? !ints.empty() : distinct.size() <= kPruneInListMax) {
+    std::vector<exec::ExprPtr> args{column};
+    for (int64_t v : ints) args.push_back(exec::Constant(exec::Value::Int(v), column->type));
+    for (const auto& [kb, v] : distinct) args.push_back(exec::Constant(v, column->type));
+    auto in = exec::MakeCall(exec::Fn::kIn, std::move(args));
+    if (in) pred = *in;
+  } else {
+    auto ge = exec::MakeCall(exec::Fn::kGtEq, {column, exec::Constant(*lo, column->type)});
+    auto le = exec::MakeCall(exec::Fn::kLtEq, {column, exec::Constant(*hi, column->type)});
+    if (ge && le) {
+      auto both = exec::MakeCall(exec::Fn::kAnd, {*ge, *le});
+      if (both) pred = *both;
+    }
+  }
+  if (!pred) return iceberg::ExprPtr{};
+  return PushableFilter(pred, p.table.metadata.CurrentSchema(), p.scan_field_ids).filter;
+}
+
 // An inner join's build keys bound the probe side: a probe key that is a table's column gets the
 // keys' range (or the keys themselves, when few) added to that table's scan filter, so files, row
 // groups and pages without a possible match are never read. Rows the filter lets through are
@@ -635,76 +721,10 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
       if (rel->slots[o] == pk->column) out = p.outputs[o];
     }
     if (!out || out->kind != exec::Expr::Kind::kColumn) continue;
-    const columnar::Column& c = *build_keys[k];
-    std::optional<exec::Value> lo, hi;
-    std::map<std::string, exec::Value> distinct;
-    std::string key;
-    const columnar::TypeId t = c.type.id;
-    const bool wide = t == columnar::TypeId::kInt64 || t == columnar::TypeId::kTimestamp ||
-                      t == columnar::TypeId::kTime64;
-    const bool typed = wide || t == columnar::TypeId::kDate32;
-    std::vector<int64_t> ints;  // typed: the distinct keys ascending, if at most the limit
-    if (typed) {
-      // Integer keys by their raw values: no Value per build row.
-      std::unordered_set<int64_t> few;
-      bool any = false;
-      int64_t min = 0, max = 0;
-      for (int64_t r = 0; r < rows; ++r) {
-        if (c.null_count > 0 && c.IsNull(r)) continue;
-        const int64_t v = wide ? c.Values<int64_t>()[r] : c.Values<int32_t>()[r];
-        min = any ? std::min(min, v) : v;
-        max = any ? std::max(max, v) : v;
-        any = true;
-        if (few.size() <= kPruneIntegersMax) few.insert(v);
-      }
-      if (any) {
-        lo = exec::Value::Int(min);
-        hi = exec::Value::Int(max);
-      }
-      // Beyond a tenth of the keys the probe side holds, testing each of its rows costs more
-      // than the rows it drops save (they are scattered: their other columns are still read a
-      // run at a time); the range prunes what it can.
-      const double probe_keys = Distinct(*j.probe, pk);
-      if (few.size() <= kPruneInListMax ||
-          (few.size() <= kPruneIntegersMax && static_cast<double>(few.size()) * 10 <= probe_keys)) {
-        ints.assign(few.begin(), few.end());
-        std::sort(ints.begin(), ints.end());
-      }
-    }
-    for (int64_t r = 0; r < rows && !typed; ++r) {
-      if (c.type.id == columnar::TypeId::kNull || c.IsNull(r)) continue;
-      FLOE_ASSIGN_OR_RETURN(exec::Value v, exec::ValueAt(c, r));
-      if (!lo || exec::CompareValues(v, *lo) < 0) lo = v;
-      if (!hi || exec::CompareValues(v, *hi) > 0) hi = v;
-      if (distinct.size() <= kPruneInListMax) {
-        key.clear();
-        exec::AppendKeyBytes(v, &key);
-        distinct.emplace(key, v);
-      }
-    }
-    iceberg::ExprPtr filter;
-    if (!lo) {
-      filter = iceberg::False();  // no key can match: the probe side has nothing to read
-    } else {
-      exec::ExprPtr col = exec::ColumnRef(out->column, out->type, out->name);
-      exec::ExprPtr pred;
-      if (typed ? !ints.empty() : distinct.size() <= kPruneInListMax) {
-        std::vector<exec::ExprPtr> args{col};
-        for (int64_t v : ints) args.push_back(exec::Constant(exec::Value::Int(v), out->type));
-        for (const auto& [kb, v] : distinct) args.push_back(exec::Constant(v, out->type));
-        auto in = exec::MakeCall(exec::Fn::kIn, std::move(args));
-        if (in) pred = *in;
-      } else {
-        auto ge = exec::MakeCall(exec::Fn::kGtEq, {col, exec::Constant(*lo, out->type)});
-        auto le = exec::MakeCall(exec::Fn::kLtEq, {col, exec::Constant(*hi, out->type)});
-        if (ge && le) {
-          auto both = exec::MakeCall(exec::Fn::kAnd, {*ge, *le});
-          if (both) pred = *both;
-        }
-      }
-      if (!pred) continue;
-      filter = PushableFilter(pred, p.table.metadata.CurrentSchema(), p.scan_field_ids).filter;
-    }
+    FLOE_ASSIGN_OR_RETURN(
+        iceberg::ExprPtr filter,
+        KeyFilter(*build_keys[k], rows, exec::ColumnRef(out->column, out->type, out->name),
+                  Distinct(*j.probe, pk), p));
     if (!filter) continue;
     iceberg::ExprPtr& slot = (*pruning)[rel];
     slot = slot ? iceberg::And(slot, filter) : filter;
@@ -905,6 +925,65 @@ Status JoinRun::ProduceSemiByKeptSide(const Step& j, const Pruning& pruning,
   return Emit(j, 0, std::move(out), consume);
 }
 
+// A LEFT join of a keyed subquery (JoinNode::keyed_by_outer) whose left side is estimated no
+// larger than the subquery's table, as DuckDB's delim join does: the left rows first, then the
+// subquery's groups for their keys alone -- its scan filtered by the keys (KeyFilter) -- kept as
+// the relation's rows, which the join then builds on. Returns the left rows, or nullopt (nothing
+// done) when this does not apply.
+Result<std::optional<RecordBatch>> JoinRun::KeyedLeft(const Step& j, const Pruning& pruning) {
+  if (j.kind != JoinNode::Kind::kLeft || j.build->relation == nullptr || j.probe_keys.empty()) {
+    return std::nullopt;
+  }
+  const JoinNode& rel = *j.build->relation;
+  if (!KeyedGroups(rel) || rows_.count(&rel) || j.probe->rows > j.build->rows) return std::nullopt;
+  const LogicalPlan& p = *rel.plan;
+  // The build keys that are group keys, plain columns of the subquery's scan: (key, column).
+  std::vector<std::pair<size_t, exec::ExprPtr>> keyed;
+  for (size_t k = 0; k < j.build_keys.size(); ++k) {
+    const exec::ExprPtr& bk = j.build_keys[k];
+    if (bk->kind != exec::Expr::Kind::kColumn) continue;
+    for (size_t o = 0; o < rel.slots.size() && o < p.outputs.size(); ++o) {
+      if (rel.slots[o] != bk->column) continue;
+      const exec::ExprPtr& out = p.outputs[o];  // over the aggregate's row: keys first
+      if (out->kind != exec::Expr::Kind::kColumn || out->column < 0 ||
+          static_cast<size_t>(out->column) >= p.group_keys.size()) {
+        break;
+      }
+      const exec::ExprPtr& g = p.group_keys[static_cast<size_t>(out->column)];
+      if (g->kind == exec::Expr::Kind::kColumn && g->type == bk->type) {
+        keyed.emplace_back(k, exec::ColumnRef(g->column, g->type, g->name));
+      }
+      break;
+    }
+  }
+  if (keyed.empty()) return std::nullopt;
+  FLOE_ASSIGN_OR_RETURN(RecordBatch left, Materialize(*j.probe, pruning));
+  iceberg::ExprPtr filter;
+  for (const auto& [k, column] : keyed) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr keys, exec::Evaluate(*j.probe_keys[k], left));
+    // The column's distinct values: at most the table's rows and its range's width.
+    double values = relation_rows_.count(&rel) ? relation_rows_.at(&rel) : 0;
+    auto ranges = ranges_.find(&rel);
+    const auto scan = static_cast<size_t>(column->column);
+    if (ranges != ranges_.end() && scan < p.scan_field_ids.size()) {
+      auto r = ranges->second.find(p.scan_field_ids[scan]);
+      if (r != ranges->second.end()) {
+        values = std::min(values, static_cast<double>(r->second.second) -
+                                      static_cast<double>(r->second.first) + 1);
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(iceberg::ExprPtr f, KeyFilter(*keys, left.num_rows, column, values, p));
+    if (f) filter = filter ? iceberg::And(filter, f) : f;
+  }
+  LogicalPlan restricted = p;
+  if (filter) {
+    restricted.pushed_filter =
+        restricted.pushed_filter ? iceberg::And(restricted.pushed_filter, filter) : filter;
+  }
+  FLOE_ASSIGN_OR_RETURN(rows_[&rel], MaterializePlan(restricted, ctx_, stats_));
+  return left;
+}
+
 Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume) {
   // Semi and anti joins build on the kept side when it is estimated under half the other.
   if ((j.kind == JoinNode::Kind::kSemi || j.kind == JoinNode::Kind::kAnti) && !j.null_aware &&
@@ -912,15 +991,21 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
       !(j.build->relation != nullptr && j.build->relation->single_row)) {
     return ProduceSemiByKeptSide(j, pruning, consume);
   }
+  // A keyed subquery computed for the left rows' keys alone: the left rows are then at hand.
+  FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> left_rows, KeyedLeft(j, pruning));
   exec::MemoryReservation held(ctx_.budget);
   std::unique_ptr<exec::GraceHashJoin> grace;
   FLOE_ASSIGN_OR_RETURN(RecordBatch build, Materialize(*j.build, pruning, &held, &grace, &j));
   if (grace) {
     // The build side passed the memory budget: both sides partitioned to disk, joined a
     // partition at a time (no pruning of the probe side by the build's keys).
-    FLOE_RETURN_IF_ERROR(Produce(*j.probe, pruning, [&](int, const RecordBatch& b) -> Status {
-      return grace->AddProbe(b);
-    }));
+    if (left_rows) {
+      FLOE_RETURN_IF_ERROR(grace->AddProbe(*left_rows));
+    } else {
+      FLOE_RETURN_IF_ERROR(Produce(*j.probe, pruning, [&](int, const RecordBatch& b) -> Status {
+        return grace->AddProbe(b);
+      }));
+    }
     return grace->Finish([&](RecordBatch b) { return Emit(j, 0, std::move(b), consume); });
   }
   if (j.build->relation != nullptr && j.build->relation->single_row && build.num_rows > 1) {
@@ -1090,7 +1175,11 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
     }
     return {};
   };
-  FLOE_RETURN_IF_ERROR(Produce(*j.probe, probe_pruning, on_probe));
+  if (left_rows) {
+    FLOE_RETURN_IF_ERROR(on_probe(0, std::move(*left_rows)));
+  } else {
+    FLOE_RETURN_IF_ERROR(Produce(*j.probe, probe_pruning, on_probe));
+  }
   if (keep_build) {
     std::vector<int64_t> unmatched;
     for (int64_t r = 0; r < build.num_rows; ++r) {

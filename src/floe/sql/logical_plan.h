@@ -101,6 +101,10 @@ struct JoinNode {
   bool shared = false;
   // kRelation: a scalar subquery's, which must give at most one row.
   bool single_row = false;
+  // kRelation: a correlated scalar subquery's, grouped by the inner side of its correlation
+  // equalities, the right side of a LEFT join on them: only the groups whose keys the left
+  // side's rows hold are needed (join_runner computes just those when the left side is smaller).
+  bool keyed_by_outer = false;
   // kAnti of NOT IN: a NULL among the right side's keys leaves no row, and a left row whose key
   // is NULL stays only when the right side is empty.
   bool null_aware = false;
