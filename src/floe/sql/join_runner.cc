@@ -150,6 +150,9 @@ class JoinRun {
   // Distinct values a key can take on a side: an integer or date column's range of values (from
   // the manifests' bounds) when smaller than its table's rows; else the side's rows.
   double Distinct(const Step& side, const exec::ExprPtr& key) const;
+  // Distinct values of a table relation's scan column `scan` (an index into its scan's fields):
+  // at most `cap`, its table's rows and its range's width by the manifests' bounds.
+  double ScanColumnValues(const JoinNode& rel, size_t scan, double cap) const;
 
   const LogicalPlan& plan_;
   RunContext& ctx_;
@@ -603,22 +606,29 @@ double JoinRun::Distinct(const Step& side, const exec::ExprPtr& key) const {
   auto rows = relation_rows_.find(rel);
   if (rows != relation_rows_.end()) distinct = std::min(distinct, std::max(1.0, rows->second));
   const LogicalPlan& p = *rel->plan;
-  auto ranges = ranges_.find(rel);
-  if (ranges == ranges_.end() || p.source != LogicalPlan::Source::kTable || p.aggregate) {
+  if (p.source != LogicalPlan::Source::kTable || p.aggregate) {
     return distinct;  // an aggregate's outputs are not its scan's columns
   }
   for (size_t o = 0; o < rel->slots.size(); ++o) {
     if (rel->slots[o] != key->column || p.outputs[o]->kind != exec::Expr::Kind::kColumn) continue;
-    const auto scan = static_cast<size_t>(p.outputs[o]->column);
-    if (scan >= p.scan_field_ids.size()) break;
-    auto r = ranges->second.find(p.scan_field_ids[scan]);
-    if (r != ranges->second.end()) {
-      const double width =
-          static_cast<double>(r->second.second) - static_cast<double>(r->second.first) + 1;
-      distinct = std::min(distinct, std::max(1.0, width));
-    }
+    return ScanColumnValues(*rel, static_cast<size_t>(p.outputs[o]->column), distinct);
   }
   return distinct;
+}
+
+double JoinRun::ScanColumnValues(const JoinNode& rel, size_t scan, double cap) const {
+  double values = cap;
+  auto rows = relation_rows_.find(&rel);
+  if (rows != relation_rows_.end()) values = std::min(values, std::max(1.0, rows->second));
+  auto ranges = ranges_.find(&rel);
+  if (ranges == ranges_.end() || scan >= rel.plan->scan_field_ids.size()) return values;
+  auto r = ranges->second.find(rel.plan->scan_field_ids[scan]);
+  if (r != ranges->second.end()) {
+    const double width =
+        static_cast<double>(r->second.second) - static_cast<double>(r->second.first) + 1;
+    values = std::min(values, std::max(1.0, width));
+  }
+  return values;
 }
 
 const JoinNode* JoinRun::Supplier(const Step& s, int slot) const {
@@ -961,17 +971,11 @@ Result<std::optional<RecordBatch>> JoinRun::KeyedLeft(const Step& j, const Pruni
   iceberg::ExprPtr filter;
   for (const auto& [k, column] : keyed) {
     FLOE_ASSIGN_OR_RETURN(ColumnPtr keys, exec::Evaluate(*j.probe_keys[k], left));
-    // The column's distinct values: at most the table's rows and its range's width.
-    double values = relation_rows_.count(&rel) ? relation_rows_.at(&rel) : 0;
-    auto ranges = ranges_.find(&rel);
-    const auto scan = static_cast<size_t>(column->column);
-    if (ranges != ranges_.end() && scan < p.scan_field_ids.size()) {
-      auto r = ranges->second.find(p.scan_field_ids[scan]);
-      if (r != ranges->second.end()) {
-        values = std::min(values, static_cast<double>(r->second.second) -
-                                      static_cast<double>(r->second.first) + 1);
-      }
-    }
+    // The column's distinct values (the estimate gave its table's rows and ranges).
+    const double values =
+        relation_rows_.count(&rel)
+            ? ScanColumnValues(rel, static_cast<size_t>(column->column), relation_rows_.at(&rel))
+            : 0;
     FLOE_ASSIGN_OR_RETURN(iceberg::ExprPtr f, KeyFilter(*keys, left.num_rows, column, values, p));
     if (f) filter = filter ? iceberg::And(filter, f) : f;
   }
