@@ -179,6 +179,13 @@ TEST_F(EngineTest, ErrorsNameWhatAndWhere) {
             "integer");
   EXPECT_EQ(ErrorOf("select id / 0 from db.events"), "invalid input: division by zero");
   EXPECT_EQ(ErrorOf("select 1 / 0"), "invalid input: at line 1, column 10: division by zero");
+  // A CASE branch runs only for the rows that take it: no error from the rows it guards against
+  // (events 0..2 have amounts 0.0, 1.5, 3.0), but one where a taken branch divides by zero.
+  EXPECT_EQ(Rows("select id, case when amount = 0 then -1 when 3 / amount > 1 then 1 else 3 / "
+                 "id end from db.events where id < 3 order by id"),
+            (Strings{"0|-1.0", "1|1.0", "2|1.5"}));
+  EXPECT_EQ(ErrorOf("select case when amount > 0 then 1 / (id - 1) end from db.events"),
+            "invalid input: division by zero");
   EXPECT_EQ(ErrorOf("select id from db.events where day > date '2024-02-30'"),
             "invalid input: at line 1, column 38: malformed date literal '2024-02-30'");
   EXPECT_EQ(ErrorOf("select id from db.events for update"),

@@ -440,6 +440,16 @@ TEST_F(JoinTest, SubqueriesInExpressionsRunAsJoins) {
   EXPECT_EQ(last_.stats.data_files_skipped_join, 3);
 }
 
+// Window functions in a derived table are computed before the outer query reads its rows.
+TEST_F(JoinTest, AWindowInADerivedTableIsComputedBeforeTheOuterQueryReadsIt) {
+  EXPECT_EQ(Rows("select count(*), max(m) from (select customer, row_number() over (partition "
+                 "by customer order by id) m from db.events) y"),
+            (Strings{"100|20"}));
+  EXPECT_EQ(Rows("select * from (select id, sum(amount) over (order by id) s from db.events "
+                 "where id < 3) y where s > 0 order by id"),
+            (Strings{"1|1.5", "2|4.5"}));
+}
+
 // An OR over two relations whose every arm restricts each of them: each gets the OR of its
 // restrictions as a filter of its own (the events' days prune two of four files), and the OR
 // still decides the pairs. Under an outer join nothing is derived: a dropped row would come back

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "floe/base/calendar.h"
+#include "floe/columnar/take.h"
 #include "floe/exec/expression_internal.h"
 #include "floe/exec/functions.h"
 
@@ -929,6 +930,49 @@ Result<ColumnPtr> StructField(const Expr& e, const columnar::Column& s) {
   return NormalizeColumn(ColumnPtr(std::move(out)));
 }
 
+// CASE over rows where a branch fails on rows that do not take it (`CASE WHEN x = 0 THEN NULL
+// ELSE 1 / x END`): each condition evaluated on the rows no earlier one took, each branch on
+// the rows that take it, as SQL requires.
+Result<ColumnPtr> CaseBranchByBranch(const Expr& e, const columnar::RecordBatch& batch) {
+  std::vector<Value> out(static_cast<size_t>(batch.num_rows));
+  std::vector<int64_t> rest(static_cast<size_t>(batch.num_rows));
+  for (int64_t r = 0; r < batch.num_rows; ++r) rest[static_cast<size_t>(r)] = r;
+  auto rows_of = [&](const std::vector<int64_t>& idx) -> Result<columnar::RecordBatch> {
+    columnar::RecordBatch sub;
+    sub.schema = batch.schema;
+    sub.num_rows = static_cast<int64_t>(idx.size());
+    FLOE_ASSIGN_OR_RETURN(sub.columns, columnar::TakeColumns(batch.columns, idx));
+    return sub;
+  };
+  // Row idx[i] of the batch gets row i of `branch` evaluated over those rows.
+  auto fill = [&](const Expr& branch, const std::vector<int64_t>& idx) -> Status {
+    if (idx.empty()) return {};
+    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sub, rows_of(idx));
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr values, Evaluate(branch, sub));
+    for (size_t i = 0; i < idx.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(out[static_cast<size_t>(idx[i])],
+                            ValueAt(*values, static_cast<int64_t>(i)));
+    }
+    return {};
+  };
+  for (size_t w = 0; w + 1 < e.args.size() && !rest.empty(); w += 2) {
+    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch sub, rows_of(rest));
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr when, Evaluate(*e.args[w], sub));
+    std::vector<int64_t> taken, left;
+    for (size_t i = 0; i < rest.size(); ++i) {
+      const auto r = static_cast<int64_t>(i);
+      const bool take = when->type.id == TypeId::kBool && when->IsValid(r) && when->BoolAt(r);
+      (take ? taken : left).push_back(rest[i]);
+    }
+    FLOE_RETURN_IF_ERROR(fill(*e.args[w + 1], taken));
+    rest = std::move(left);
+  }
+  FLOE_RETURN_IF_ERROR(fill(*e.args.back(), rest));
+  ValueColumnBuilder built(e.type);
+  for (const Value& v : out) FLOE_RETURN_IF_ERROR(built.Append(v));
+  return built.Finish();
+}
+
 }  // namespace
 
 Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
@@ -951,8 +995,10 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
   std::vector<ColumnPtr> cols;
   cols.reserve(e.args.size());
   for (const auto& a : e.args) {
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*a, batch));
-    cols.push_back(std::move(c));
+    Result<ColumnPtr> c = Evaluate(*a, batch);
+    if (!c && e.fn == Fn::kCase) return CaseBranchByBranch(e, batch);
+    if (!c) return std::unexpected(std::move(c).error());
+    cols.push_back(std::move(*c));
   }
   if (e.fn == Fn::kFunction) return e.function->kernel(e, cols, batch.num_rows);
   if (e.fn == Fn::kStructField) return StructField(e, *cols[0]);

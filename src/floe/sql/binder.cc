@@ -1269,32 +1269,29 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     return ResolveColumn(column_names_[it.column], it.loc);
   };
 
-  // Relations mode: only the conjuncts no relation or join took.
-  ast::Expr outer_where;
-  const ast::Expr* where = s.where.get();
+  // Relations mode: only the conjuncts no relation or join took, each bound as it stands (a
+  // clone would lose the values its subqueries were joined for).
+  std::vector<const ast::Expr*> where_conjuncts;
   if (relations) {
-    where = nullptr;
-    if (outer_where_.size() == 1) where = outer_where_[0];
-    if (outer_where_.size() > 1) {
-      outer_where.kind = Kind::kAnd;
-      outer_where.location = s.where->location;
-      for (const ast::Expr* c : outer_where_) outer_where.args.push_back(CloneExpr(*c));
-      where = &outer_where;
-    }
+    where_conjuncts = outer_where_;
+  } else if (s.where) {
+    where_conjuncts.push_back(s.where.get());
   }
-  if (where) {
-    const ast::Expr& w = *where;
-    if (w.has_aggregate) {
-      return Fail(w.location, ErrorKind::kInvalidInput,
+  for (const ast::Expr* w : where_conjuncts) {
+    if (w->has_aggregate) {
+      return Fail(w->location, ErrorKind::kInvalidInput,
                   "aggregate functions are not allowed in WHERE");
     }
-    FLOE_ASSIGN_OR_RETURN(plan_.where, BindExpr(w, Scope::kInput));
-    if (plan_.where->type.id != columnar::TypeId::kBool &&
-        plan_.where->type.id != columnar::TypeId::kNull) {
-      return Fail(w.location, ErrorKind::kInvalidInput,
-                  fmt::format("type mismatch: WHERE must be boolean, got {}",
-                              plan_.where->type.ToString()));
+    FLOE_ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*w, Scope::kInput));
+    if (cond->type.id != columnar::TypeId::kBool && cond->type.id != columnar::TypeId::kNull) {
+      return Fail(
+          w->location, ErrorKind::kInvalidInput,
+          fmt::format("type mismatch: WHERE must be boolean, got {}", cond->type.ToString()));
     }
+    if (plan_.where) {
+      FLOE_ASSIGN_OR_RETURN(cond, Call(Fn::kAnd, {plan_.where, cond}, w->location));
+    }
+    plan_.where = std::move(cond);
   }
 
   bool has_group = !s.group_by.empty();

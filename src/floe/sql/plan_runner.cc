@@ -494,7 +494,8 @@ int SourceWorkers(const RunContext& ctx) {
 }
 
 bool Streamable(const LogicalPlan& plan) {
-  return !plan.aggregate && plan.order.empty() && plan.limit < 0 && plan.offset == 0;
+  return !plan.aggregate && plan.windows.empty() && plan.order.empty() && plan.limit < 0 &&
+         plan.offset == 0;
 }
 
 Status StreamPlan(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,

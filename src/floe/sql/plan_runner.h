@@ -39,7 +39,7 @@ struct RunContext {
 using BatchConsumer = std::function<Status(int worker, columnar::RecordBatch batch)>;
 int SourceWorkers(const RunContext& ctx);
 
-// A plan whose rows can stream: no aggregate, ORDER BY, LIMIT or OFFSET.
+// A plan whose rows can stream: no aggregate, window, ORDER BY, LIMIT or OFFSET.
 bool Streamable(const LogicalPlan& plan);
 // The rows of a streamable plan (its outputs), as its source produces them; `extra_filter`
 // (null: none) is added to a table scan's filter (a join's keys pruning it). Scan counters go to
