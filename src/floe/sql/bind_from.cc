@@ -598,8 +598,9 @@ Status Binder::BindRelations(const ast::TableRef* from, const ast::Expr* where,
 
 // `(a AND b) OR (a AND c)` as `a AND (b OR c)` (true in SQL's three-valued logic too): a join
 // condition or a table's filter repeated in every arm of an OR is then a conjunct of its own,
-// a hash-join key or a pruning filter instead of a condition on a cross product.
-void Binder::FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out) {
+// a hash-join key or a pruning filter instead of a condition on a cross product. With `implied`,
+// also the filters an OR implies for this query's relations (ImpliedFilters).
+void Binder::FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out, bool implied) {
   if (c->kind != Kind::kOr || c->args.size() < 2) {
     out->push_back(c);
     return;
@@ -617,7 +618,7 @@ void Binder::FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out) {
   }
   if (common.empty()) {
     out->push_back(c);
-    ImpliedFilters(c, out);
+    if (implied) ImpliedFilters(c, out);
     return;
   }
   auto rest = std::make_unique<ast::Expr>();
@@ -650,7 +651,7 @@ void Binder::FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out) {
     rest->has_aggregate = c->has_aggregate;
     owned_.push_back(std::move(rest));
     out->push_back(owned_.back().get());
-    ImpliedFilters(owned_.back().get(), out);
+    if (implied) ImpliedFilters(owned_.back().get(), out);
   }
 }
 
@@ -745,6 +746,10 @@ Result<std::shared_ptr<const JoinNode>> Binder::FinishNode(int node) {
   FLOE_RETURN_IF_ERROR(bind_all(n.condition, &out->condition));
   FLOE_RETURN_IF_ERROR(bind_all(n.filter, &out->filter));
   if (n.kind != JoinNode::Kind::kRelation) {
+    if (n.kind == JoinNode::Kind::kMark) {
+      const Relation& marked = relations_[nodes_[n.right].relation];
+      out->mark_slot = scan_index_[marked.first_column + marked.columns - 1];
+    }
     FLOE_ASSIGN_OR_RETURN(out->left, FinishNode(n.left));
     FLOE_ASSIGN_OR_RETURN(out->right, FinishNode(n.right));
     return out;
@@ -756,7 +761,9 @@ Result<std::shared_ptr<const JoinNode>> Binder::FinishNode(int node) {
     out->shared = r.shared;
     out->single_row = r.single_row;
     out->keyed_by_outer = r.keyed_by_outer;
-    for (size_t c = r.first_column; c < r.first_column + r.columns; ++c) {
+    // A mark join's column is the join's to fill, not the plan's.
+    const size_t own = r.columns - (r.mark ? 1 : 0);
+    for (size_t c = r.first_column; c < r.first_column + own; ++c) {
       out->slots.push_back(scan_index_[c]);
     }
     return out;

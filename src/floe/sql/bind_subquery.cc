@@ -1,9 +1,10 @@
 // Subqueries in expressions, turned into joins of the query's FROM: a WHERE conjunct `EXISTS
 // (...)` or `x IN (...)` keeps the rows that have a match in the subquery (a semi join; with NOT,
-// an anti join, NULL-aware for NOT IN), and a scalar `(SELECT ...)` is a LEFT join of its one
-// value. A correlated subquery -- one whose WHERE names the outer query's columns -- has those
-// conjuncts taken out and made the join's conditions; its columns they read become its outputs
-// (a scalar one is grouped by them), so it runs once, not once per row.
+// an anti join, NULL-aware for NOT IN); elsewhere (under OR, in CASE or the select list) it is a
+// mark join, whose boolean column says which rows have a match; and a scalar `(SELECT ...)` is a
+// LEFT join of its one value. A correlated subquery -- one whose WHERE names the outer query's
+// columns -- has those conjuncts taken out and made the join's conditions; its columns they read
+// become its outputs (a scalar one is grouped by them), so it runs once, not once per row.
 #include <functional>
 
 #include "floe/sql/binder_internal.h"
@@ -136,7 +137,7 @@ bool Binder::Knows(const std::vector<std::string>& names) const {
 }
 
 int Binder::AddHiddenRelation(const std::string& name, std::shared_ptr<const LogicalPlan> plan,
-                              const std::vector<std::string>& names, bool single_row) {
+                              const std::vector<std::string>& names, bool single_row, bool mark) {
   const int index = static_cast<int>(relations_.size());
   Node n;
   n.relation = index;
@@ -146,12 +147,14 @@ int Binder::AddHiddenRelation(const std::string& name, std::shared_ptr<const Log
   r.node = static_cast<int>(nodes_.size()) - 1;
   r.name = name;
   r.single_row = single_row;
+  r.mark = mark;
   r.first_column = column_names_.size();
-  r.columns = names.size();
+  r.columns = names.size() + (mark ? 1 : 0);
   r.source_names = names;
-  for (size_t k = 0; k < names.size(); ++k) {
-    column_names_.push_back(names[k]);
-    column_types_.push_back(plan->outputs[k]->type);
+  if (mark) r.source_names.emplace_back("__m");
+  for (size_t k = 0; k < r.columns; ++k) {
+    column_names_.push_back(r.source_names[k]);
+    column_types_.push_back(k < names.size() ? plan->outputs[k]->type : columnar::Bool());
     column_relations_.push_back(name);
     scan_index_.push_back(-1);
     column_relation_.push_back(index);
@@ -179,8 +182,10 @@ Result<Binder::Decorrelated> Binder::Decorrelate(const ast::Select& sub, const s
   auto outer = [&](const ast::Expr& e) {
     return e.kind == Kind::kColumnRef && !e.star && !probe.Knows(e.names) && Knows(e.names);
   };
-  std::vector<const ast::Expr*> conjuncts, inner, correlated;
-  if (sub.where) Conjuncts(sub.where.get(), &conjuncts);
+  // A correlation in every arm of an OR is a conjunct of its own (TPC-DS Q41).
+  std::vector<const ast::Expr*> written, conjuncts, inner, correlated;
+  if (sub.where) Conjuncts(sub.where.get(), &written);
+  for (const ast::Expr* c : written) FactorOr(c, &conjuncts, false);
   for (const ast::Expr* c : conjuncts) {
     bool refers = false;
     Walk(*c, [&](const ast::Expr& e) { refers = refers || outer(e); });
@@ -318,17 +323,21 @@ Result<Binder::Decorrelated> Binder::Decorrelate(const ast::Select& sub, const s
   return d;
 }
 
-Status Binder::AddSubqueryJoin(const ast::Expr& sub, bool negated) {
+Status Binder::AddSubqueryJoin(const ast::Expr& sub, SubqueryUse use) {
   const std::string name = fmt::format("__sq{}", ++subqueries_);
   FLOE_ASSIGN_OR_RETURN(Decorrelated d, Decorrelate(*sub.select, sub.name, name, sub.location));
   const bool scalar = sub.name == "scalar";
+  const bool mark = !scalar && use == SubqueryUse::kValue;
   auto plan = std::make_shared<const LogicalPlan>(std::move(d.plan));
-  const int rel = AddHiddenRelation(name, plan, d.names, scalar && d.conditions.empty());
+  const int rel = AddHiddenRelation(name, plan, d.names, scalar && d.conditions.empty(), mark);
   // A correlated scalar subquery, grouped by its correlation keys: only the groups of the keys
   // the outer rows hold are ever joined.
   relations_[nodes_[rel].relation].keyed_by_outer = scalar && !d.conditions.empty();
   Node n;
-  n.kind = scalar ? JoinNode::Kind::kLeft : negated ? JoinNode::Kind::kAnti : JoinNode::Kind::kSemi;
+  n.kind = scalar                               ? JoinNode::Kind::kLeft
+           : mark                               ? JoinNode::Kind::kMark
+           : use == SubqueryUse::kNegatedFilter ? JoinNode::Kind::kAnti
+                                                : JoinNode::Kind::kSemi;
   n.left = n.text_left = root_;
   n.right = n.text_right = rel;
   n.relations = nodes_[root_].relations;
@@ -341,10 +350,11 @@ Status Binder::AddSubqueryJoin(const ast::Expr& sub, bool negated) {
     owned_.push_back(
         Equals(CloneExpr(*sub.args[0]), ColumnOf(name, "__v", sub.location), sub.location));
     n.condition.push_back(owned_.back().get());
-    n.null_aware = negated;
+    n.null_aware = use != SubqueryUse::kFilter;  // NOT IN's anti join, IN's mark
   }
   nodes_.push_back(std::move(n));
   root_ = static_cast<int>(nodes_.size()) - 1;
+  if (mark) subquery_values_[&sub] = ColumnOf(name, "__m", sub.location);
   if (scalar) {
     ast::ExprPtr v = ColumnOf(name, "__v", sub.location);
     if (d.count) {
@@ -374,22 +384,17 @@ Status Binder::PlanSubqueries(const ast::Select& s, std::vector<const ast::Expr*
       negated = true;
     }
     if (sub->kind == Kind::kSubquery && sub->name != "scalar") {
-      FLOE_RETURN_IF_ERROR(AddSubqueryJoin(*sub, negated));
+      FLOE_RETURN_IF_ERROR(
+          AddSubqueryJoin(*sub, negated ? SubqueryUse::kNegatedFilter : SubqueryUse::kFilter));
       continue;
     }
     rest.push_back(c);
   }
   *where = std::move(rest);
-  // Scalar subqueries anywhere else; EXISTS and IN only as WHERE's conditions.
-  std::vector<const ast::Expr*> scalars;
-  int misplaced = -1;
+  // Subqueries anywhere else are values: scalars, and EXISTS and IN as mark joins.
+  std::vector<const ast::Expr*> values;
   auto visit = [&](const ast::Expr& e) {
-    if (e.kind != Kind::kSubquery) return;
-    if (e.name == "scalar") {
-      scalars.push_back(&e);
-    } else if (misplaced < 0) {
-      misplaced = e.location;
-    }
+    if (e.kind == Kind::kSubquery) values.push_back(&e);
   };
   for (const ast::Expr* c : *where) Walk(*c, visit);
   for (const auto& i : s.items) {
@@ -398,12 +403,7 @@ Status Binder::PlanSubqueries(const ast::Select& s, std::vector<const ast::Expr*
   for (const auto& g : s.group_by) Walk(*g, visit);
   if (s.having) Walk(*s.having, visit);
   for (const auto& o : s.order_by) Walk(*o.expr, visit);
-  if (misplaced >= 0) {
-    return Unsupported(misplaced,
-                       "EXISTS or IN (subquery) other than as a condition of WHERE (joined by "
-                       "AND)");
-  }
-  for (const ast::Expr* e : scalars) FLOE_RETURN_IF_ERROR(AddSubqueryJoin(*e, false));
+  for (const ast::Expr* e : values) FLOE_RETURN_IF_ERROR(AddSubqueryJoin(*e, SubqueryUse::kValue));
   return {};
 }
 

@@ -110,12 +110,15 @@ class Binder {
   static bool HasSubquery(const ast::Select& s);
   Status PlanSubqueries(const ast::Select& s, std::vector<const ast::Expr*>* where);
   Status PlanAndPlace(const ast::Select& s, const ast::Expr* where);
-  void FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out);
+  void FactorOr(const ast::Expr* c, std::vector<const ast::Expr*>* out, bool implied = true);
   // For an OR of conditions over several relations of inner joins: each relation every arm
   // restricts gets the OR of those restrictions as a filter of its own (implied by the OR, which
   // stays), so its scan is pruned and filtered before the join.
   void ImpliedFilters(const ast::Expr* disjunction, std::vector<const ast::Expr*>* out);
-  Status AddSubqueryJoin(const ast::Expr& sub, bool negated);
+  // How a subquery joins: EXISTS or IN as a WHERE conjunct (a semi join, or with NOT an anti
+  // join), as a value inside an expression (a mark join), or a scalar (a LEFT join).
+  enum class SubqueryUse { kFilter, kNegatedFilter, kValue };
+  Status AddSubqueryJoin(const ast::Expr& sub, SubqueryUse use);
   struct Decorrelated {
     LogicalPlan plan;
     std::vector<std::string> names;        // its columns: __v (the value), __c0, ...
@@ -126,9 +129,10 @@ class Binder {
                                    const std::string& name, int loc);
   // Whether a column reference names a column of this query's FROM.
   bool Knows(const std::vector<std::string>& names) const;
-  // Adds a relation of `names` (hidden from `*`) and its node; returns the node.
+  // Adds a relation of `names` (hidden from `*`) and its node; returns the node. With `mark`, a
+  // last boolean column __m that a mark join fills, not the plan.
   int AddHiddenRelation(const std::string& name, std::shared_ptr<const LogicalPlan> plan,
-                        const std::vector<std::string>& names, bool single_row);
+                        const std::vector<std::string>& names, bool single_row, bool mark = false);
   Result<std::shared_ptr<const JoinNode>> FinishNode(int node);
   ParsedStatement StatementFor(int begin, int end) const;
   Status BindRows(columnar::RecordBatch rows);
@@ -192,6 +196,7 @@ class Binder {
     int text_begin = 0, text_end = 0;  // its time-travel clauses lie here
     bool single_row = false;           // a scalar subquery's
     bool keyed_by_outer = false;       // JoinNode::keyed_by_outer
+    bool mark = false;                 // its last column is a mark join's, not its plan's
   };
   struct Node {
     JoinNode::Kind kind = JoinNode::Kind::kRelation;

@@ -63,7 +63,8 @@ struct Step {
   std::vector<exec::ExprPtr> filter;  // on the step's rows
   std::vector<bool> slots;            // the slots its rows fill
   double rows = 0;                    // estimated
-  bool null_aware = false;            // an anti join of NOT IN
+  bool null_aware = false;            // an anti join of NOT IN, a mark join of IN
+  int mark_slot = -1;                 // a mark join's (JoinNode::mark_slot)
 };
 
 // Filters added to relations' scans by the joins above them (dynamic pruning).
@@ -112,6 +113,84 @@ Result<RecordBatch> FilterRows(const RecordBatch& b, const exec::Expr& predicate
   }
   if (static_cast<int64_t>(keep.size()) == b.num_rows) return b;
   return Gather(b, keep);
+}
+
+// A mark join of IN tells a row without a match from one whose IN is unknown (NULL): the row's
+// set -- the build rows with its correlation keys (every key but the last, the IN's value), all
+// of them when uncorrelated -- is not empty, and the row's value is NULL or the set holds a NULL.
+struct InSets {
+  bool any_rows = false, any_null = false;         // uncorrelated: of the whole build side
+  std::optional<exec::JoinHashTable> rows, nulls;  // correlated: by the correlation keys
+
+  static Result<InSets> Of(const Step& j, const std::vector<ColumnPtr>& build_keys,
+                           int64_t build_rows) {
+    InSets s;
+    if (build_keys.empty() || j.residual) {
+      return Unsupported(
+          "an IN (subquery) inside an expression whose correlation is not a column equality");
+    }
+    const ColumnPtr& value = build_keys.back();
+    if (build_keys.size() == 1) {
+      s.any_rows = build_rows > 0;
+      s.any_null = value->null_count > 0 || value->type.id == columnar::TypeId::kNull;
+      return s;
+    }
+    std::vector<ColumnPtr> groups(build_keys.begin(), build_keys.end() - 1);
+    FLOE_ASSIGN_OR_RETURN(s.rows, exec::JoinHashTable::Build(groups, build_rows));
+    std::vector<int64_t> null_rows;
+    for (int64_t r = 0; r < build_rows; ++r) {
+      if (value->IsNull(r)) null_rows.push_back(r);
+    }
+    if (!null_rows.empty()) {
+      FLOE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> with_null,
+                            columnar::TakeColumns(groups, null_rows));
+      FLOE_ASSIGN_OR_RETURN(
+          s.nulls,
+          exec::JoinHashTable::Build(std::move(with_null), static_cast<int64_t>(null_rows.size())));
+    }
+    return s;
+  }
+};
+
+// Which of `rows` rows have a key match in `table` (by the probe's correlation keys).
+Result<std::vector<char>> HasGroup(const exec::JoinHashTable& table,
+                                   const std::vector<ColumnPtr>& keys, int64_t rows) {
+  std::vector<ColumnPtr> groups(keys.begin(), keys.end() - 1);
+  std::vector<int64_t> pr, br;
+  FLOE_RETURN_IF_ERROR(table.Probe(groups, rows, &pr, &br));
+  std::vector<char> out(static_cast<size_t>(rows), 0);
+  for (int64_t r : pr) out[static_cast<size_t>(r)] = 1;
+  return out;
+}
+
+// A mark join's column: true where a row matched; else false, or NULL where IN is unknown
+// (`in`: null for EXISTS). `keys` are the probe rows' keys.
+Result<ColumnPtr> Marks(const std::vector<char>& matched, const std::vector<ColumnPtr>& keys,
+                        const InSets* in) {
+  const auto rows = static_cast<int64_t>(matched.size());
+  std::vector<char> has_rows, has_null;
+  if (in != nullptr && in->rows) {
+    FLOE_ASSIGN_OR_RETURN(has_rows, HasGroup(*in->rows, keys, rows));
+    if (in->nulls) {
+      FLOE_ASSIGN_OR_RETURN(has_null, HasGroup(*in->nulls, keys, rows));
+    }
+  }
+  columnar::BoolBuilder out;
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto i = static_cast<size_t>(r);
+    bool unknown = false;
+    if (matched[i] == 0 && in != nullptr) {
+      const bool set = in->rows ? has_rows[i] != 0 : in->any_rows;
+      const bool null_in_set = in->rows ? !has_null.empty() && has_null[i] != 0 : in->any_null;
+      unknown = set && (keys.back()->IsNull(r) || null_in_set);
+    }
+    if (unknown) {
+      out.AppendNull();
+    } else {
+      out.Append(matched[i] != 0);
+    }
+  }
+  return out.Finish();
 }
 
 class JoinRun {
@@ -280,6 +359,7 @@ Result<double> JoinRun::Estimate(const JoinNode& n) {
     case JoinNode::Kind::kLeft:
     case JoinNode::Kind::kSemi:
     case JoinNode::Kind::kAnti:
+    case JoinNode::Kind::kMark:
       return Estimate(*n.left);
     case JoinNode::Kind::kFull:
     case JoinNode::Kind::kInner: {
@@ -462,15 +542,18 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
     return s;
   }
   if (n.kind != JoinNode::Kind::kInner) {
-    // Outer, semi and anti joins keep their sides: the preserved one streams, the other is
-    // built. Semi and anti joins give the streamed side's rows only.
-    const bool semi = n.kind == JoinNode::Kind::kSemi || n.kind == JoinNode::Kind::kAnti;
+    // Outer, semi, anti and mark joins keep their sides: the preserved one streams, the other
+    // is built. Semi and anti joins give the streamed side's rows only, mark joins add the mark.
+    const bool semi = n.kind == JoinNode::Kind::kSemi || n.kind == JoinNode::Kind::kAnti ||
+                      n.kind == JoinNode::Kind::kMark;
     s->null_aware = n.null_aware;
+    s->mark_slot = n.mark_slot;
     FLOE_ASSIGN_OR_RETURN(s->probe, Plan(*n.left));
     FLOE_ASSIGN_OR_RETURN(s->build, Plan(*n.right));
     for (size_t i = 0; i < nslots_; ++i) {
       s->slots[i] = s->probe->slots[i] || (!semi && s->build->slots[i]);
     }
+    if (n.mark_slot >= 0) s->slots[static_cast<size_t>(n.mark_slot)] = true;
     FLOE_RETURN_IF_ERROR(SplitConditions(n.condition, s.get()));
     s->filter = n.filter;
     s->rows = n.kind == JoinNode::Kind::kFull ? s->probe->rows + s->build->rows : s->probe->rows;
@@ -804,8 +887,9 @@ Result<RecordBatch> JoinRun::Materialize(const Step& s, const Pruning& pruning,
                                          const Step* join) {
   std::mutex mu;
   std::vector<RecordBatch> parts;
+  // A mark join's build side (a subquery's rows) stays in memory.
   const bool can_spill = held != nullptr && ctx_.spill != nullptr && join != nullptr &&
-                         !join->build_keys.empty() &&
+                         !join->build_keys.empty() && join->kind != JoinNode::Kind::kMark &&
                          !(join->build->relation != nullptr && join->build->relation->single_row);
   FLOE_RETURN_IF_ERROR(Produce(s, pruning, [&](int, RecordBatch b) -> Status {
     std::lock_guard lock(mu);
@@ -1017,6 +1101,7 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
   }
   const bool semi = j.kind == JoinNode::Kind::kSemi;
   const bool anti = j.kind == JoinNode::Kind::kAnti;
+  const bool mark = j.kind == JoinNode::Kind::kMark;
   if ((j.kind == JoinNode::Kind::kInner || semi) && build.num_rows == 0) {
     return {};  // nothing can match
   }
@@ -1042,9 +1127,14 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
   }
   Pruning probe_pruning = pruning;
   FLOE_RETURN_IF_ERROR(Prune(j, build_keys, build.num_rows, &probe_pruning));
+  std::optional<InSets> in_sets;
+  if (mark && j.null_aware) {
+    FLOE_ASSIGN_OR_RETURN(in_sets, InSets::Of(j, build_keys, build.num_rows));
+  }
 
-  // Semi and anti joins: the probe rows with (without) a match, each once.
-  if (semi || anti) {
+  // Semi and anti joins: the probe rows with (without) a match, each once; mark joins: every
+  // probe row, marked.
+  if (semi || anti || mark) {
     return Produce(*j.probe, probe_pruning, [&](int w, RecordBatch probe) -> Status {
       std::vector<char> matched(static_cast<size_t>(probe.num_rows), 0);
       std::vector<int64_t> pr, br;
@@ -1078,7 +1168,7 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
         FLOE_RETURN_IF_ERROR(table->Probe(keys, probe.num_rows, &pr, &br));
         FLOE_RETURN_IF_ERROR(settle());
       } else if (!j.residual) {
-        std::fill(matched.begin(), matched.end(), 1);  // any build row matches
+        if (build.num_rows > 0) std::fill(matched.begin(), matched.end(), 1);  // any row matches
       } else {
         for (int64_t p = 0; p < probe.num_rows; ++p) {
           for (int64_t b = 0; b < build.num_rows; ++b) {
@@ -1088,6 +1178,14 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
           if (pr.size() >= kCrossChunk) FLOE_RETURN_IF_ERROR(settle());
         }
         FLOE_RETURN_IF_ERROR(settle());
+      }
+      if (mark) {
+        FLOE_ASSIGN_OR_RETURN(ColumnPtr marks, Marks(matched, keys, in_sets ? &*in_sets : nullptr));
+        if (j.mark_slot >= 0) {
+          probe.columns.resize(nslots_);
+          probe.columns[static_cast<size_t>(j.mark_slot)] = std::move(marks);
+        }
+        return Emit(j, w, std::move(probe), consume);
       }
       std::vector<int64_t> keep;
       for (int64_t r = 0; r < probe.num_rows; ++r) {
@@ -1206,8 +1304,8 @@ std::string JoinRun::Describe(const Step& s) {
   const std::string rows =
       s.rows >= 1e12 ? "~?" : fmt::format("~{}", static_cast<int64_t>(std::llround(s.rows)));
   if (s.relation != nullptr) return s.relation->name + " " + rows;
-  static constexpr std::string_view kKinds[] = {"",          "join",      "left join",
-                                                "full join", "semi join", "anti join"};
+  static constexpr std::string_view kKinds[] = {"",          "join",      "left join", "full join",
+                                                "semi join", "anti join", "mark join"};
   return fmt::format("({} {} {}) {}", Describe(*s.probe), kKinds[static_cast<int>(s.kind)],
                      Describe(*s.build), rows);
 }

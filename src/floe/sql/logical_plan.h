@@ -88,8 +88,10 @@ struct LogicalPlan {
 struct JoinNode {
   // kInner with no condition is a cross join. A RIGHT join is bound as kLeft with its sides
   // swapped. kSemi and kAnti keep the left side's rows that have (have no) match on the right:
-  // EXISTS and IN subqueries, and their NOT.
-  enum class Kind { kRelation, kInner, kLeft, kFull, kSemi, kAnti };
+  // EXISTS and IN subqueries, and their NOT. kMark keeps every left row and fills the right
+  // side's `mark_slot` with whether it has a match: EXISTS and IN inside an expression (an OR,
+  // a CASE, the select list).
+  enum class Kind { kRelation, kInner, kLeft, kFull, kSemi, kAnti, kMark };
   Kind kind = Kind::kRelation;
   std::string name;  // kRelation: as the statement names it (for messages)
 
@@ -106,8 +108,12 @@ struct JoinNode {
   // side's rows hold are needed (join_runner computes just those when the left side is smaller).
   bool keyed_by_outer = false;
   // kAnti of NOT IN: a NULL among the right side's keys leaves no row, and a left row whose key
-  // is NULL stays only when the right side is empty.
+  // is NULL stays only when the right side is empty. kMark of IN: the last key is the IN's
+  // value, and an unmatched row's mark is NULL, not false, when its value is NULL or a right row
+  // with its other keys has a NULL value (its set is not empty).
   bool null_aware = false;
+  // kMark: the slot of the boolean it fills (true: a match).
+  int mark_slot = -1;
 
   std::shared_ptr<const JoinNode> left, right;
   // The ON conjuncts (for inner joins also the WHERE conjuncts placed here), over slots.
