@@ -25,7 +25,6 @@ import glob
 import json
 import math
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -33,7 +32,7 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "sql"))
-import tpch  # noqa: E402  (the generator script and the table list)
+import tpc  # noqa: E402  (the generator, the table list and the tables' qualification)
 
 WORKER = r'''
 import json, os, sys, time
@@ -111,10 +110,10 @@ def prepare(args):
         shutil.rmtree(os.path.join(args.workdir, made), ignore_errors=True)
     data = os.path.join(args.workdir, "data")
     os.makedirs(data)
-    subprocess.run([args.tpch_python, "-c", tpch.GENERATE, str(args.sf), data], check=True)
+    tpc.generate(args.tpch_python, "tpch", args.sf, data)
     env = dict(os.environ, FLOE_WAREHOUSE=os.path.join(args.workdir, "wh"))
     os.makedirs(env["FLOE_WAREHOUSE"])
-    for t in tpch.TABLES:
+    for t in tpc.SUITES["tpch"]["tables"]:
         path = os.path.join(data, f"{t}.parquet")
         for step in (["create", f"tpch.{t}", "--like", path], ["append", f"tpch.{t}", path]):
             subprocess.run([args.floe, "--quiet", "table", *step], env=env, check=True,
@@ -142,7 +141,7 @@ def main():
     data = os.path.join(args.workdir, "data")
     warehouse = os.path.join(args.workdir, "wh")
     tables = {t: sorted(glob.glob(os.path.join(warehouse, "tpch.db", t, "data", "**", "*.parquet"),
-                                  recursive=True)) for t in tpch.TABLES}
+                                  recursive=True)) for t in tpc.SUITES["tpch"]["tables"]}
     python = os.path.join(ROOT, ".venv", "bin", "python")
     env = dict(os.environ)
     package = os.path.join(os.path.dirname(args.floe), "python")
@@ -151,9 +150,8 @@ def main():
     queries = {}
     for n in numbers:
         sql = open(os.path.join(data, f"q{n:02d}.sql")).read()
-        floe_sql = re.sub(r"(\b(?:FROM|JOIN)\s+|,\s*\n\s*)(" + "|".join(tpch.TABLES) + r")\b(?!\.)",
-                          r"\1tpch.\2", sql)
-        queries[n] = {"floe": floe_sql, "duckdb": sql}
+        queries[n] = {"floe": tpc.qualify(sql, tpc.SUITES["tpch"]["tables"], "tpch"),
+                      "duckdb": sql}
     results = {}
     failures = 0
     for threads in [int(t) for t in args.threads.split(",")]:
