@@ -321,6 +321,19 @@ def subquery_query(rng):
         (f"SELECT id FROM db.t WHERE id = (SELECT max(id) FROM db.t WHERE k = {k % 10})", False),
         (f"SELECT t.id, u.name FROM db.t t JOIN db.u u ON t.k = u.k WHERE t.n > "
          f"(SELECT avg(n) FROM db.t t3 WHERE t3.k = u.k) AND t.id < 300", False),
+        # Two subqueries (one correlated) among WHERE's conjuncts.
+        (f"SELECT count(*) FROM db.t t WHERE t.k >= (SELECT min(k) FROM db.u) AND t.x > "
+         f"(SELECT avg(x) FROM db.t t2 WHERE t2.k = t.k) AND t.n > {w * 20}", False),
+        # EXISTS and IN inside expressions: mark joins, IN's unknown as NULL.
+        (f"SELECT s, count(*) FROM db.t t WHERE t.n < {w * 30} OR EXISTS (SELECT 1 FROM db.u u "
+         f"WHERE u.k = t.k AND u.w > {w}) GROUP BY s", False),
+        (f"SELECT id, k IN (SELECT k FROM db.u WHERE w > {w}) AS a, k NOT IN (SELECT k FROM "
+         f"db.u WHERE w < {w}) AS b FROM db.t WHERE id < {60 + w}", False),
+        (f"SELECT id, t.n IN (SELECT u.w * 10 FROM db.u u WHERE u.k = t.k) AS a, CASE WHEN "
+         f"EXISTS (SELECT 1 FROM db.u u WHERE u.k = t.k + 1) THEN 'y' ELSE 'n' END AS b "
+         f"FROM db.t t WHERE id < {80 + w}", False),
+        (f"SELECT k, count_if(n IN (SELECT w FROM db.u WHERE name LIKE '%a%')) FROM db.t "
+         f"GROUP BY k", False),
     ])
 
 
@@ -370,6 +383,11 @@ def window_query(rng):
          f"sum(count(*)) OVER (ORDER BY k) AS running FROM db.t GROUP BY k", False),
         (f"SELECT id, sum(x) OVER (PARTITION BY s) AS total, "
          f"x / sum(x) OVER (PARTITION BY s) AS share FROM db.t WHERE id < {200 + n}", False),
+        # In a derived table, read by an outer query that filters on it.
+        (f"SELECT * FROM (SELECT id, k, {fn} {over} AS w FROM db.t WHERE id % {n + 2} = 1) q "
+         f"WHERE w IS NOT NULL AND k <> {n}", False),
+        (f"SELECT k, count(*), max(w) FROM (SELECT k, {fn} {over} AS w FROM db.t) q GROUP BY k",
+         False),
     ])
 
 
