@@ -278,6 +278,38 @@ TEST(ExpressionKernels, DecimalArithmeticPastSixtyFourBitsStaysExact) {
   }
 }
 
+// Past 64 rows results are packed 64 at a time, then a byte at a time, then bit by bit: every
+// bit of a 203-row column lands on its row, for ints, dates and decimals.
+TEST(ExpressionKernels, ComparisonsOverManyRowsPackEveryResultOnItsRow) {
+  for (const columnar::DataType& type :
+       {columnar::Int64(), columnar::Date32(), columnar::Decimal128(15, 2)}) {
+    ValueColumnBuilder b(type);
+    std::vector<int> values;
+    for (int i = 0; i < 203; ++i) {
+      values.push_back((i * 37) % 11);
+      const Value v = type.id == columnar::TypeId::kDecimal128 ? Value{__int128{values.back()}}
+                                                               : Value::Int(values.back());
+      ASSERT_TRUE(b.Append(v));
+    }
+    columnar::RecordBatch batch;
+    batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", type}}});
+    batch.columns = {b.Finish()};
+    batch.num_rows = 203;
+    const Value five =
+        type.id == columnar::TypeId::kDecimal128 ? Value{__int128{5}} : Value::Int(5);
+    for (Fn fn : {Fn::kEq, Fn::kLt, Fn::kGtEq}) {
+      auto call = MakeCall(fn, {ColumnRef(0, type, "x"), Constant(five, type)}).value();
+      const std::vector<std::string> got = Texts(Evaluate(*call, batch).value());
+      ASSERT_EQ(got.size(), 203u);
+      for (size_t r = 0; r < got.size(); ++r) {
+        const int x = values[r];
+        const bool holds = fn == Fn::kEq ? x == 5 : fn == Fn::kLt ? x < 5 : x >= 5;
+        EXPECT_EQ(got[r], holds ? "true" : "false") << type.ToString() << " row " << r;
+      }
+    }
+  }
+}
+
 // column <op> constant against CompareValues row by row (the order the row rule uses: NaN above
 // every number, -0.0 equal to 0.0, NULL rows NULL), for every comparison and every typed column.
 TEST(ExpressionKernels, ComparisonsWithAConstantFollowCompareValues) {

@@ -361,8 +361,9 @@ Result<ColumnPtr> CompareDecimals(const Expr& e, const Column& a, const Column& 
 
 bool IsComparisonFn(Fn fn) { return fn >= Fn::kEq && fn <= Fn::kGtEq; }
 
-// A Boolean column of n rows from `test(i)`, a byte of results at a time without branches; NULL
-// where `a` is.
+// A Boolean column of n rows from `test(i)`, without branches; NULL where `a` is. 64 results at a
+// time go to bytes (a loop the compiler vectorises) and are packed 8 to a byte by a multiply:
+// bytes b0..b7 of 0 or 1 times 0x0102040810204080 gather b_k into bit 56 + k.
 template <typename Test>
 ColumnPtr Bits(const Column& a, Test test) {
   const int64_t n = a.length;
@@ -370,8 +371,19 @@ ColumnPtr Bits(const Column& a, Test test) {
   c->type = columnar::Bool();
   c->length = n;
   std::vector<uint8_t> out(static_cast<size_t>(columnar::BitmapBytes(n)), 0);
+  constexpr int64_t kBlock = 64;
+  const int64_t blocks = n / kBlock * kBlock;
+  uint8_t bytes[kBlock];
+  for (int64_t i = 0; i < blocks; i += kBlock) {
+    for (int64_t k = 0; k < kBlock; ++k) bytes[k] = test(i + k) ? 1 : 0;
+    for (int64_t j = 0; j < kBlock / 8; ++j) {
+      uint64_t v = 0;
+      std::memcpy(&v, bytes + j * 8, 8);
+      out[static_cast<size_t>(i / 8 + j)] = static_cast<uint8_t>((v * 0x0102040810204080ULL) >> 56);
+    }
+  }
   const int64_t whole = n / 8 * 8;
-  for (int64_t i = 0; i < whole; i += 8) {
+  for (int64_t i = blocks; i < whole; i += 8) {
     uint8_t byte = 0;
     for (int k = 0; k < 8; ++k) byte |= static_cast<uint8_t>(test(i + k) ? 1u << k : 0u);
     out[static_cast<size_t>(i / 8)] = byte;
@@ -385,24 +397,30 @@ ColumnPtr Bits(const Column& a, Test test) {
   return c;
 }
 
+// column <op> constant, the operator chosen once: `at(i)` is row i's value.
+template <typename T, typename At>
+ColumnPtr CompareBy(Fn fn, const Column& a, T y, At at) {
+  switch (fn) {
+    case Fn::kEq:
+      return Bits(a, [at, y](int64_t i) { return at(i) == y; });
+    case Fn::kNotEq:
+      return Bits(a, [at, y](int64_t i) { return at(i) != y; });
+    case Fn::kLt:
+      return Bits(a, [at, y](int64_t i) { return at(i) < y; });
+    case Fn::kLtEq:
+      return Bits(a, [at, y](int64_t i) { return at(i) <= y; });
+    case Fn::kGt:
+      return Bits(a, [at, y](int64_t i) { return at(i) > y; });
+    default:
+      return Bits(a, [at, y](int64_t i) { return at(i) >= y; });
+  }
+}
+
 // column <op> constant, typed, the constant never made a column.
 template <typename T>
 ColumnPtr CompareWith(Fn fn, const Column& a, T y) {
   const T* x = a.Values<T>();
-  switch (fn) {
-    case Fn::kEq:
-      return Bits(a, [x, y](int64_t i) { return x[i] == y; });
-    case Fn::kNotEq:
-      return Bits(a, [x, y](int64_t i) { return x[i] != y; });
-    case Fn::kLt:
-      return Bits(a, [x, y](int64_t i) { return x[i] < y; });
-    case Fn::kLtEq:
-      return Bits(a, [x, y](int64_t i) { return x[i] <= y; });
-    case Fn::kGt:
-      return Bits(a, [x, y](int64_t i) { return x[i] > y; });
-    default:
-      return Bits(a, [x, y](int64_t i) { return x[i] >= y; });
-  }
+  return CompareBy(fn, a, y, [x](int64_t i) { return x[i]; });
 }
 
 Result<ColumnPtr> CompareConstant(const Expr& e, const Column& a) {
@@ -431,12 +449,7 @@ Result<ColumnPtr> CompareConstant(const Expr& e, const Column& a) {
     });
   }
   if (t == TypeId::kDecimal128 && v.v.index() == 5) {
-    const __int128 y = v.dec();
-    const Fn fn = e.fn;
-    return Bits(a, [&a, y, fn](int64_t i) {
-      const __int128 x = Decimal(a, i);
-      return CompareResult(fn, x < y ? -1 : x > y ? 1 : 0);
-    });
+    return CompareBy(e.fn, a, v.dec(), [&a](int64_t i) { return Decimal(a, i); });
   }
   if (IsStringLike(t) && v.v.index() == 4) {
     const std::string_view y = v.s();
