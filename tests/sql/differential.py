@@ -388,6 +388,12 @@ def window_query(rng):
          f"WHERE w IS NOT NULL AND k <> {n}", False),
         (f"SELECT k, count(*), max(w) FROM (SELECT k, {fn} {over} AS w FROM db.t) q GROUP BY k",
          False),
+        # RANGE frames with offsets over one numeric key (NULL keys: their peers).
+        (f"SELECT id, {rng.choice(['sum(id)', 'count(*)', 'min(n)', 'max(x)', 'avg(n)'])} OVER "
+         f"({part}ORDER BY {rng.choice(['n', 'n DESC', 'x NULLS FIRST', 'x DESC', 'k'])} RANGE "
+         f"BETWEEN {rng.choice(['UNBOUNDED PRECEDING', f'{n * 7} PRECEDING', 'CURRENT ROW'])} "
+         f"AND {rng.choice([f'{n * 3 + 1} FOLLOWING', 'CURRENT ROW', 'UNBOUNDED FOLLOWING'])}) "
+         f"AS w FROM db.t WHERE id % {n + 3} = 0", False),
     ])
 
 

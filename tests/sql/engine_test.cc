@@ -264,10 +264,27 @@ TEST_F(EngineTest, WindowFunctions) {
   EXPECT_EQ(ErrorOf("select median(amount) over () from db.events"),
             "unsupported: at line 1, column 8: floe does not support median as a window "
             "function");
-  EXPECT_EQ(ErrorOf("select sum(amount) over (order by id range between 1 preceding and "
+  EXPECT_EQ(ErrorOf("select sum(amount) over (order by id, day range between 1 preceding and "
                     "current row) from db.events"),
-            "unsupported: at line 1, column 25: floe does not support RANGE frames with an "
-            "offset (write ROWS)");
+            "invalid input: at line 1, column 57: a RANGE frame with an offset needs exactly one "
+            "ORDER BY key");
+  EXPECT_EQ(ErrorOf("select sum(amount) over (order by id range between -1 preceding and "
+                    "current row) from db.events"),
+            "invalid input: at line 1, column 52: a frame offset must not be negative");
+}
+
+// RANGE frames with offsets: the rows whose one ORDER BY key lies within the offset of the
+// row's (in the key's type; days for a date), in the ORDER BY's direction; DuckDB's answers.
+TEST_F(EngineTest, RangeFramesWithOffsets) {
+  EXPECT_EQ(Rows("select id, sum(id) over (order by amount range between 3 preceding and 1.5 "
+                 "following), count(*) over (partition by customer order by id desc range "
+                 "between 100 preceding and 90 preceding) from db.events where id < 10 or id > "
+                 "95 order by id"),
+            (Strings{"0|1|0", "1|3|1", "2|6|1", "3|10|1", "4|14|1", "5|18|0", "6|22|1", "7|26|0",
+                     "8|30|1", "9|24|1", "96|193|0", "97|291|0", "98|390|0", "99|294|0"}));
+  EXPECT_EQ(Rows("select id, min(id) over (order by day range between 1 preceding and current "
+                 "row) from db.events where id % 25 = 0 order by id"),
+            (Strings{"0|0", "25|0", "50|25", "75|50"}));
 }
 
 TEST_F(EngineTest, RoundingKeepsDecimalsExactAndMathErrorsNameTheValue) {

@@ -33,6 +33,25 @@ int Compare(const Value& a, const Value& b, bool descending, bool nulls_first) {
   return descending ? -c : c;
 }
 
+// `key` moved by `offset` (same representation: integers and dates, doubles, decimals), `sign`
+// +1 or -1; integers saturate rather than wrap.
+Value Shift(const Value& key, const Value& offset, int sign) {
+  switch (key.v.index()) {
+    case 2: {
+      const __int128 moved =
+          static_cast<__int128>(key.i()) + sign * static_cast<__int128>(offset.i());
+      return Value::Int(static_cast<int64_t>(std::clamp<__int128>(moved, INT64_MIN, INT64_MAX)));
+    }
+    case 3:
+      return Value::Double(key.d() + sign * offset.d());
+    default: {
+      Value out;
+      out.v = key.dec() + sign * offset.dec();
+      return out;
+    }
+  }
+}
+
 // 10^n as a double, for a decimal's scale.
 double Scale(int32_t n) {
   double p = 1;
@@ -157,6 +176,12 @@ Status Compute(const WindowCall& w, RecordBatch* batch) {
       }
       g = h;
     }
+    // RANGE with an offset: the partition's positions whose one ORDER BY key is not NULL.
+    size_t nb = b, ne = e;
+    if (!order.empty()) {
+      while (nb < ne && order[0][idx[nb]].is_null()) ++nb;
+      while (ne > nb && order[0][idx[ne - 1]].is_null()) --ne;
+    }
     const auto size = static_cast<int64_t>(e - b);
     int64_t dense = 0;
     Accumulator running;
@@ -165,6 +190,31 @@ Status Compute(const WindowCall& w, RecordBatch* batch) {
       const size_t row = idx[p];
       const auto rel = static_cast<int64_t>(p - b);
       if (peer_start[p] == p) ++dense;
+      // A RANGE offset's end of the frame: the key `f.range_offset` before (PRECEDING) or after
+      // the row's in the ORDER BY direction; the frame starts at the first row not before it and
+      // ends after the last row not past it. A NULL key's frame is its peers.
+      auto range_bound = [&](const FrameBound& f, bool is_end) -> size_t {
+        const Value& key = order[0][row];
+        if (key.is_null()) return is_end ? peer_end[p] : peer_start[p];
+        const bool descending = w.order[0].descending;
+        const int toward = (f.kind == FrameBound::Kind::kPreceding) == descending ? 1 : -1;
+        const Value target = Shift(key, f.range_offset, toward);
+        // Keys in the ORDER BY direction against the target: non-decreasing over [nb, ne).
+        auto cmp = [&](size_t q) {
+          const int c = CompareValues(order[0][idx[q]], target);
+          return descending ? -c : c;
+        };
+        size_t lo = nb, hi = ne;
+        while (lo < hi) {
+          const size_t mid = lo + (hi - lo) / 2;
+          if (is_end ? cmp(mid) <= 0 : cmp(mid) < 0) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        return lo;
+      };
       // The frame [fs, fe).
       auto bound = [&](const FrameBound& f, bool is_end) -> size_t {
         const auto pos = static_cast<int64_t>(p);
@@ -178,10 +228,10 @@ Status Compute(const WindowCall& w, RecordBatch* batch) {
             if (w.rows) return is_end ? p + 1 : p;
             return is_end ? peer_end[p] : peer_start[p];
           case FrameBound::Kind::kPreceding:
-            at = pos - f.offset + (is_end ? 1 : 0);
-            break;
           case FrameBound::Kind::kFollowing:
-            at = pos + f.offset + (is_end ? 1 : 0);
+            if (!w.rows) return range_bound(f, is_end);
+            at = pos + (f.kind == FrameBound::Kind::kPreceding ? -f.offset : f.offset) +
+                 (is_end ? 1 : 0);
             break;
         }
         return static_cast<size_t>(

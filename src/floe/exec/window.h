@@ -2,7 +2,9 @@
 // BY, and every row gets the call's value over its partition -- ranking (row_number, rank,
 // dense_rank, percent_rank, cume_dist, ntile), offsets (lag, lead, first_value, last_value,
 // nth_value) and the aggregates sum, count, avg, min and max over a frame: the whole partition, the
-// rows up to this one (RANGE: with its peers) or ROWS n PRECEDING / FOLLOWING. The values are
+// rows up to this one (RANGE: with its peers), ROWS n PRECEDING / FOLLOWING, or RANGE n PRECEDING
+// / FOLLOWING (the rows whose ORDER BY key is within n of the row's; a NULL key's frame is its
+// peers). The values are
 // appended to the batch as new columns, in the rows' own order.
 #pragma once
 
@@ -21,7 +23,10 @@ namespace floe::exec {
 struct FrameBound {
   enum class Kind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
   Kind kind = Kind::kUnboundedPreceding;
-  int64_t offset = 0;  // kPreceding, kFollowing
+  int64_t offset = 0;  // kPreceding, kFollowing of ROWS: rows
+  // kPreceding, kFollowing of RANGE: the distance in the one ORDER BY key's values, in its type
+  // (days for a date): the frame holds the rows whose key lies within it of the row's own.
+  Value range_offset;
 };
 
 struct WindowCall {

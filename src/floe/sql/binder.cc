@@ -680,15 +680,52 @@ Result<ExprPtr> Binder::BindWindow(const ast::Expr& b, Scope scope) {
     if ((opts & 0x400) != 0) w.end.kind = Bound::kCurrentRow;
     if ((opts & 0x1000) != 0) w.end.kind = Bound::kPreceding;
     if ((opts & 0x4000) != 0) w.end.kind = Bound::kFollowing;
-    const bool with_offset = (opts & (0x800 | 0x2000 | 0x1000 | 0x4000)) != 0;
-    if (with_offset && !w.rows) {
-      return Unsupported(over.location, "RANGE frames with an offset (write ROWS)");
-    }
+    // RANGE n PRECEDING / FOLLOWING: n in the one ORDER BY key's type (days for a date).
+    auto range_offset = [&](const ast::ExprPtr& e) -> Result<exec::Value> {
+      if (!e) return Internal("a frame offset is missing");
+      if (w.order.size() != 1) {
+        return Fail(e->location, ErrorKind::kInvalidInput,
+                    "a RANGE frame with an offset needs exactly one ORDER BY key");
+      }
+      const columnar::DataType key = w.order[0].expr->type;
+      const bool date = key.id == columnar::TypeId::kDate32;
+      if (!date && !exec::IsNumericType(key)) {
+        return Fail(e->location, ErrorKind::kInvalidInput,
+                    fmt::format("a RANGE frame's offset needs a number or date ORDER BY key, not "
+                                "{}",
+                                key.ToString()));
+      }
+      FLOE_ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(*e, Scope::kInput));
+      if (bound->kind != exec::Expr::Kind::kLiteral || bound->value.is_null() ||
+          !exec::IsNumericType(bound->type) ||
+          (date && bound->type.id != columnar::TypeId::kInt64)) {
+        return Fail(e->location, ErrorKind::kInvalidInput,
+                    date ? "a RANGE frame's offset over a date must be a constant number of days"
+                         : "a RANGE frame's offset must be a constant number");
+      }
+      const columnar::DataType as = date ? columnar::Int64() : key;
+      auto cast = exec::MakeCast(bound, as);
+      if (!cast) return std::unexpected(Locate(cast.error(), e->location));
+      auto v = exec::EvaluateConstant(**cast);
+      if (!v) return std::unexpected(Locate(v.error(), e->location));
+      if (exec::CompareValues(*v, exec::Value::Int(0)) < 0) {
+        return Fail(e->location, ErrorKind::kInvalidInput, "a frame offset must not be negative");
+      }
+      return *v;
+    };
     if ((opts & (0x800 | 0x2000)) != 0) {
-      FLOE_ASSIGN_OR_RETURN(w.start.offset, offset(over.start_offset));
+      if (w.rows) {
+        FLOE_ASSIGN_OR_RETURN(w.start.offset, offset(over.start_offset));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(w.start.range_offset, range_offset(over.start_offset));
+      }
     }
     if ((opts & (0x1000 | 0x4000)) != 0) {
-      FLOE_ASSIGN_OR_RETURN(w.end.offset, offset(over.end_offset));
+      if (w.rows) {
+        FLOE_ASSIGN_OR_RETURN(w.end.offset, offset(over.end_offset));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(w.end.range_offset, range_offset(over.end_offset));
+      }
     }
   }
   auto type = exec::WindowType(w.fn, w.aggregate, types);
