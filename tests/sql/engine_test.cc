@@ -273,6 +273,26 @@ TEST_F(EngineTest, WindowFunctions) {
             "invalid input: at line 1, column 52: a frame offset must not be negative");
 }
 
+// QUALIFY (which Postgres's grammar lacks: cut from the text and parsed alone) filters after the
+// window functions; select-list aliases name their items in it, inside a window's ORDER BY too.
+// DuckDB's answers.
+TEST_F(EngineTest, QualifyFiltersTheRowsAfterTheirWindowFunctions) {
+  EXPECT_EQ(Rows("select id, customer, row_number() over (partition by customer order by id desc) "
+                 "r from db.events where id < 12 qualify r = 1 order by id"),
+            (Strings{R"(2|"c2"|1)", "7|null|1", R"(8|"c3"|1)", R"(9|"c4"|1)", R"(10|"c0"|1)",
+                     R"(11|"c1"|1)"}));
+  EXPECT_EQ(Rows("select customer, count(*) n from db.events group by customer qualify rank() "
+                 "over (order by n desc, customer nulls first) <= 2 order by customer"),
+            (Strings{R"("c0"|20)", R"("c1"|20)"}));
+  // A column named qualify is still a column.
+  EXPECT_EQ(Rows("select qualify from (select 1 as qualify) t"), (Strings{"1"}));
+  EXPECT_EQ(ErrorOf("select id from db.events qualify id > 2"),
+            "invalid input: at line 1, column 37: QUALIFY needs a window function in the select "
+            "list or in QUALIFY");
+  EXPECT_EQ(ErrorOf("select id, row_number() over () r from db.events qualify r = 1, 2"),
+            "invalid input: at line 1, column 50: QUALIFY takes one condition");
+}
+
 // RANGE frames with offsets: the rows whose one ORDER BY key lies within the offset of the
 // row's (in the key's type; days for a date), in the ORDER BY's direction; DuckDB's answers.
 TEST_F(EngineTest, RangeFramesWithOffsets) {

@@ -182,6 +182,7 @@ struct Select {
   // the clause's items combine as a cross product). Empty: one set of every key.
   std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
+  ExprPtr qualify;  // QUALIFY: a filter after the window functions (null: none)
   std::vector<SortItem> order_by;
   bool with_ties = false;  // FETCH ... WITH TIES
   ExprPtr limit;           // null: none

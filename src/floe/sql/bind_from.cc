@@ -90,6 +90,7 @@ ast::Select CloneSelect(const ast::Select& s) {
   for (const auto& g : s.group_by) out.group_by.push_back(Clone(g));
   out.grouping_sets = s.grouping_sets;
   out.having = Clone(s.having);
+  out.qualify = Clone(s.qualify);
   for (const auto& o : s.order_by) {
     ast::SortItem i;
     i.expr = Clone(o.expr);

@@ -1422,6 +1422,67 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     }
   }
 
+  if (s.qualify) {
+    // QUALIFY filters after the window functions; a bare name no column has is a select-list
+    // alias, standing for its item (as DuckDB reads it).
+    ast::ExprPtr q = CloneExpr(*s.qualify);
+    // Returns whether `e` now holds an aggregate (an item's may), marking the nodes above it.
+    std::function<bool(ast::ExprPtr&)> aliases = [&](ast::ExprPtr& e) -> bool {
+      if (!e) return false;
+      if (e->kind == Kind::kColumnRef && !e->star && e->names.size() == 1 && !Knows(e->names)) {
+        for (const Item& it : items) {
+          if (it.node != nullptr && it.name == e->names[0]) {
+            e = CloneExpr(*it.node);
+            return e->has_aggregate;
+          }
+        }
+      }
+      if (e->kind == Kind::kSubquery) return e->has_aggregate;
+      bool any = false;
+      for (auto& a : e->args) any = aliases(a) || any;
+      for (auto& arm : e->arms) {
+        any = aliases(arm.when) || any;
+        any = aliases(arm.then) || any;
+      }
+      for (ast::ExprPtr* x : {&e->left, &e->right, &e->subject, &e->otherwise}) {
+        any = aliases(*x) || any;
+      }
+      if (e->over) {
+        // A window's PARTITION BY and ORDER BY (`rank() OVER (ORDER BY total)`), in a copy.
+        auto over = std::make_shared<ast::WindowDef>();
+        for (const auto& p : e->over->partition) over->partition.push_back(CloneExpr(*p));
+        for (const auto& o : e->over->order) over->order.push_back(CloneExpr(*o));
+        over->order_descending = e->over->order_descending;
+        over->order_nulls_first = e->over->order_nulls_first;
+        over->frame_options = e->over->frame_options;
+        if (e->over->start_offset) over->start_offset = CloneExpr(*e->over->start_offset);
+        if (e->over->end_offset) over->end_offset = CloneExpr(*e->over->end_offset);
+        over->named = e->over->named;
+        over->location = e->over->location;
+        for (auto& p : over->partition) any = aliases(p) || any;
+        for (auto& o : over->order) any = aliases(o) || any;
+        e->over = std::move(over);
+      }
+      e->has_aggregate = e->has_aggregate || any;
+      return e->has_aggregate;
+    };
+    aliases(q);
+    windows_allowed_ = true;
+    auto bound = BindExpr(*q, out_scope);
+    windows_allowed_ = false;
+    FLOE_ASSIGN_OR_RETURN(plan_.qualify, std::move(bound));
+    owned_.push_back(std::move(q));
+    if (plan_.qualify->type.id != columnar::TypeId::kBool &&
+        plan_.qualify->type.id != columnar::TypeId::kNull) {
+      return Fail(s.qualify->location, ErrorKind::kInvalidInput,
+                  "type mismatch: QUALIFY must be boolean");
+    }
+    if (plan_.windows.empty()) {
+      return Fail(s.qualify->location, ErrorKind::kInvalidInput,
+                  "QUALIFY needs a window function in the select list or in QUALIFY");
+    }
+  }
+
   for (const auto& sb : s.order_by) {
     const ast::Expr& node = *sb.expr;
     int loc = node.location;
@@ -1502,6 +1563,7 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
     };
     for (auto& o : plan_.outputs) o = renumber(o);
     for (auto& h : plan_.hidden) h = renumber(h);
+    if (plan_.qualify) plan_.qualify = renumber(plan_.qualify);
   }
   if (relations) {
     FLOE_ASSIGN_OR_RETURN(plan_.join, FinishRelations());

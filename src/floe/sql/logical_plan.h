@@ -72,6 +72,8 @@ struct LogicalPlan {
   // the source batch, cut to its first window_input_width columns); each appends a column there.
   std::vector<exec::WindowCall> windows;
   int window_input_width = 0;
+  // QUALIFY: which of those rows are kept, over the same columns as `outputs` (null: all).
+  exec::ExprPtr qualify;
 
   std::vector<exec::ExprPtr> outputs;  // over the aggregate output or the source batch
   std::vector<std::string> names;

@@ -210,6 +210,78 @@ std::vector<int> RewriteTryCast(std::string* text) {
   return at;
 }
 
+// Cuts each QUALIFY clause from `text` (blanked to spaces, newlines kept) and parses its
+// condition: the text up to the next ORDER BY, LIMIT, OFFSET, WINDOW, set operation, closing
+// parenthesis of its level, or the end. A `qualify` that is a column's name (after SELECT, a
+// comma, a dot or AS, or before a comma, dot or FROM) is left alone.
+Result<std::vector<QualifyClause>> CutQualify(std::string* text) {
+  std::vector<QualifyClause> out;
+  const std::vector<Token> t = Tokenize(*text);
+  auto word = [&](size_t k) -> std::string_view {
+    return k < t.size() && !t[k].quoted ? std::string_view(t[k].word) : std::string_view();
+  };
+  std::vector<int> depth(t.size() + 1, 0);
+  for (size_t i = 0, d = 0; i < t.size(); ++i) {
+    if (word(i) == ")" && d > 0) --d;
+    depth[i] = static_cast<int>(d);
+    if (word(i) == "(") ++d;
+  }
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (word(i) != "qualify") continue;
+    const std::string_view before = i > 0 ? word(i - 1) : std::string_view("select");
+    const std::string_view after = word(i + 1);
+    if (before == "select" || before == "," || before == "." || before == "as" || after == "," ||
+        after == "." || after == "from" || i + 1 >= t.size()) {
+      continue;
+    }
+    size_t select = i;
+    while (select > 0 && !(word(select - 1) == "select" && depth[select - 1] == depth[i])) --select;
+    if (select == 0) continue;
+    size_t end = i + 1;
+    for (; end < t.size(); ++end) {
+      const std::string_view w = word(end);
+      if (depth[end] < depth[i] || w == ";") break;
+      if (depth[end] == depth[i] &&
+          (w == "order" || w == "limit" || w == "offset" || w == "window" || w == "union" ||
+           w == "intersect" || w == "except" || w == "fetch")) {
+        break;
+      }
+    }
+    const size_t begin = t[i + 1].begin;
+    const size_t stop = end < t.size() ? t[end].begin : text->size();
+    // The condition alone, at its own offsets: `select <condition>`.
+    std::string padded(begin - 7, ' ');
+    padded += "select ";
+    padded += text->substr(begin, stop - begin);
+    PgQueryParseResult r = pg_query_parse(padded.c_str());
+    if (r.error) {
+      std::string msg = r.error->message ? r.error->message : "syntax error";
+      const int pos = r.error->cursorpos > 0 ? r.error->cursorpos - 1 : static_cast<int>(begin);
+      pg_query_free_parse_result(r);
+      return std::unexpected(ErrorAt(ErrorKind::kInvalidInput, *text, pos, "QUALIFY: " + msg));
+    }
+    nlohmann::json tree = nlohmann::json::parse(r.parse_tree, nullptr, false);
+    pg_query_free_parse_result(r);
+    const nlohmann::json* targets = nullptr;
+    if (!tree.is_discarded() && tree.contains("stmts") && tree["stmts"].size() == 1) {
+      const auto& stmt = tree["stmts"][0]["stmt"];
+      if (stmt.contains("SelectStmt") && stmt["SelectStmt"].contains("targetList") &&
+          !stmt["SelectStmt"].contains("fromClause")) {
+        targets = &stmt["SelectStmt"]["targetList"];
+      }
+    }
+    if (targets == nullptr || targets->size() != 1) {
+      return std::unexpected(ErrorAt(ErrorKind::kInvalidInput, *text, static_cast<int>(t[i].begin),
+                                     "QUALIFY takes one condition"));
+    }
+    out.push_back({static_cast<int>(t[select - 1].begin), (*targets)[0]["ResTarget"]["val"]});
+    for (size_t c = t[i].begin; c < stop; ++c) {
+      if ((*text)[c] != '\n') (*text)[c] = ' ';
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<ParsedStatement> ParseStatement(std::string_view sql) {
@@ -221,6 +293,7 @@ Result<ParsedStatement> ParseStatement(std::string_view sql) {
   out.merge_clauses = std::move(merge.clauses);
   out.time_travel = std::move(rw.clauses);
   out.try_casts = RewriteTryCast(&out.text);
+  FLOE_ASSIGN_OR_RETURN(out.qualify, CutQualify(&out.text));
   std::string parsed_text = out.text;
   const std::vector<std::string> long_names = ShortenLongIdentifiers(&parsed_text);
   PgQueryParseResult r = pg_query_parse(parsed_text.c_str());

@@ -16,6 +16,14 @@
 
 namespace floe::sql {
 
+// A QUALIFY clause, which Postgres's grammar lacks: cut from the parsed text (blanked, so every
+// location stays) and its condition parsed on its own; it filters the rows of the SELECT whose
+// keyword is at `select_at` after their window functions, as DuckDB's does.
+struct QualifyClause {
+  int select_at = -1;
+  nlohmann::json condition;  // the expression node, its locations the statement's
+};
+
 struct ParsedStatement {
   std::string text;     // the statement as parsed (time-travel clauses blanked)
   std::string kind;     // the parse node's name: "SelectStmt", "CallStmt", ...
@@ -27,6 +35,7 @@ struct ParsedStatement {
   // `try_cast(` into `    cast(` -- the same length, so every location stays -- and keeps where
   // its CAST now starts.
   std::vector<int> try_casts;
+  std::vector<QualifyClause> qualify;
 };
 
 // Exactly one statement (a trailing ';' is fine); an empty text or several statements are

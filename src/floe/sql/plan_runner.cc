@@ -227,7 +227,8 @@ std::optional<Result<RecordBatch>> CountFromManifests(const LogicalPlan& plan,
   return Result<RecordBatch>(std::move(out));
 }
 
-// The window functions' columns after the first window_input_width columns of `rows`.
+// The window functions' columns after the first window_input_width columns of `rows`, then
+// QUALIFY's filter.
 Status AddWindows(const LogicalPlan& plan, RecordBatch* rows) {
   if (plan.windows.empty()) return {};
   rows->columns.resize(static_cast<size_t>(plan.window_input_width));
@@ -236,7 +237,11 @@ Status AddWindows(const LogicalPlan& plan, RecordBatch* rows) {
     schema->fields.resize(rows->columns.size());
     rows->schema = schema;
   }
-  return exec::ComputeWindows(plan.windows, rows);
+  FLOE_RETURN_IF_ERROR(exec::ComputeWindows(plan.windows, rows));
+  if (plan.qualify) {
+    FLOE_ASSIGN_OR_RETURN(*rows, exec::Filter(*rows, *plan.qualify));
+  }
+  return {};
 }
 
 // The source's batches (before WHERE): a table scan's on its workers, FROM's joined rows, or the

@@ -1,5 +1,7 @@
 #include "floe/sql/transform.h"
 
+#include "floe/sql/sql_tokens.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -529,6 +531,7 @@ Result<ast::Select> Transformer::SubSelect(const json& node) {
   auto [type, body] = Unwrap(node);
   if (type != "SelectStmt") return Unsupported(FirstLocation(node), Describe(type));
   ParsedStatement sub{st_.text, "SelectStmt", *body, st_.time_travel, {}, st_.try_casts};
+  sub.qualify = st_.qualify;
   Transformer t(sub);
   auto r = t.Select();
   if (r && t.deferred_) return std::unexpected(*t.deferred_);
@@ -820,6 +823,18 @@ Result<ast::Select> Transformer::Select() {
   if (s.contains("whereClause")) out.where = Expr(s["whereClause"]);
   if (s.contains("groupClause")) FLOE_RETURN_IF_ERROR(GroupClause(s["groupClause"], &out));
   if (s.contains("havingClause")) out.having = Expr(s["havingClause"]);
+  if (!st_.qualify.empty() && s.contains("targetList")) {
+    // This SELECT's QUALIFY, if it has one: the clause cut after its keyword, the last `select`
+    // before its first item.
+    const int first = FirstLocation(s["targetList"]);
+    int select_at = -1;
+    for (const Token& t : Tokenize(std::string_view(st_.text).substr(0, std::max(first, 0)))) {
+      if (!t.quoted && t.word == "select") select_at = static_cast<int>(t.begin);
+    }
+    for (const QualifyClause& q : st_.qualify) {
+      if (q.select_at == select_at) out.qualify = Expr(q.condition);
+    }
+  }
   Trailing(s, &out);
   return out;
 }
