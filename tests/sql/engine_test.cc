@@ -273,6 +273,34 @@ TEST_F(EngineTest, WindowFunctions) {
             "invalid input: at line 1, column 52: a frame offset must not be negative");
 }
 
+// INTERVAL constants move a date or timestamp (a timestamp results, as in DuckDB), written as
+// Postgres, DuckDB, Spark and TPC-H's text write them; a date compared with the result is still a
+// date filter the scan prunes by. DuckDB's answers.
+TEST_F(EngineTest, IntervalsMoveDatesAndTimestamps) {
+  EXPECT_EQ(Rows("select date '2024-01-31' + interval 1 month, date '2024-03-31' - interval '1' "
+                 "month, interval '1 year 2 months 3 days' + date '2020-02-29', timestamp "
+                 "'2024-01-01 10:00:00' - interval '90 minutes', date '1998-12-01' - interval "
+                 "'90' day (3), timestamp '2024-01-01 00:00:00' + interval 3 days"),
+            (Strings{R"("2024-02-29T00:00:00.000000"|"2024-02-29T00:00:00.000000"|)"
+                     R"("2021-05-02T00:00:00.000000"|"2024-01-01T08:30:00.000000"|)"
+                     R"("1998-09-02T00:00:00.000000"|"2024-01-04T00:00:00.000000")"}));
+  // Days 2024-01-05 and -06: two of the four day partitions.
+  EXPECT_EQ(Rows("select count(*) from db.events where day >= date '2024-01-04' + interval '1' "
+                 "day"),
+            (Strings{"50"}));
+  EXPECT_EQ(last_.stats.data_files_skipped_partition, 2);
+  // Not at midnight: a date is after 2024-01-04 12:00 from the 5th on.
+  EXPECT_EQ(Rows("select count(*) from db.events where day > timestamp '2024-01-04 00:00:00' + "
+                 "interval '12' hour"),
+            (Strings{"50"}));
+  EXPECT_EQ(ErrorOf("select interval '3' day"),
+            "unsupported: at line 1, column 8: floe does not support an INTERVAL other than "
+            "added to or subtracted from a date or timestamp");
+  EXPECT_EQ(ErrorOf("select day + interval '3 fortnights' from db.events"),
+            "invalid input: at line 1, column 23: interval '3 fortnights': 'fortnights' is not a "
+            "unit (year, month, week, day, hour, minute, second, millisecond, microsecond)");
+}
+
 // QUALIFY (which Postgres's grammar lacks: cut from the text and parsed alone) filters after the
 // window functions; select-list aliases name their items in it, inside a window's ORDER BY too.
 // DuckDB's answers.

@@ -4,8 +4,33 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/sql/interval.h"
+
 namespace floe::sql {
 namespace {
+
+TEST(IntervalText, UnitsAndSpellings) {
+  auto months_days_micros = [](std::string_view text, std::optional<std::string_view> unit) {
+    auto i = ParseInterval(text, unit);
+    EXPECT_TRUE(i) << text << ": " << i.error().ToString();
+    return i ? std::make_tuple(i->months, i->days, i->micros) : std::make_tuple(-1L, -1L, -1L);
+  };
+  EXPECT_EQ(months_days_micros("3 days", std::nullopt), std::make_tuple(0L, 3L, 0L));
+  EXPECT_EQ(months_days_micros("3DAY", std::nullopt), std::make_tuple(0L, 3L, 0L));
+  EXPECT_EQ(months_days_micros("1 year 2 months -1 week", std::nullopt),
+            std::make_tuple(14L, -7L, 0L));
+  EXPECT_EQ(months_days_micros("90", "day"), std::make_tuple(0L, 90L, 0L));
+  EXPECT_EQ(months_days_micros("1 quarter", std::nullopt), std::make_tuple(3L, 0L, 0L));
+  EXPECT_EQ(months_days_micros("1.5 seconds 2 ms 7 us", std::nullopt),
+            std::make_tuple(0L, 0L, 1'502'007L));
+  EXPECT_EQ(months_days_micros("2 hours 30 min", std::nullopt),
+            std::make_tuple(0L, 0L, 9'000'000'000L));
+  EXPECT_EQ(ParseInterval("", std::nullopt).error().message, "interval '' is empty");
+  EXPECT_EQ(ParseInterval("3", std::nullopt).error().message,
+            "interval '3' needs a unit after 3 (as in '3 days')");
+  EXPECT_EQ(ParseInterval("x days", std::nullopt).error().message,
+            "interval 'x days': 'x' is not a number");
+}
 
 TEST(TimeTravel, VersionClauseIsBlankedKeepingPositions) {
   std::string sql = "SELECT a FROM db.t FOR VERSION AS OF 42 WHERE a > 1";

@@ -12,6 +12,7 @@
 #include "floe/sql/ast.h"
 #include "floe/sql/bind_internal.h"
 #include "floe/sql/binder_internal.h"
+#include "floe/sql/interval.h"
 #include "floe/sql/pushdown.h"
 #include "floe/sql/transform.h"
 
@@ -1079,9 +1080,94 @@ Result<ExprPtr> Binder::BindCase(const ast::Expr& b, Scope scope) {
 }
 
 // An operator of libpg_query's A_Expr (AEXPR_OP, LIKE, ILIKE): prefix, infix or postfix.
+// `x + INTERVAL ...`, `x - INTERVAL ...` or `INTERVAL ... + x`: x (a date or timestamp) moved by
+// the interval's months, days and microseconds (interval.h).
+Result<ExprPtr> Binder::BindIntervalShift(const ast::Expr& x, const ast::Expr& interval,
+                                          bool subtract, Scope scope, int loc) {
+  FLOE_ASSIGN_OR_RETURN(ExprPtr value, BindExpr(x, scope));
+  const ast::Expr& arg = *interval.args[0];
+  std::string text;
+  if (arg.kind == Kind::kConst && arg.constant.kind == ast::Const::Kind::kString) {
+    text = arg.constant.text;
+  } else if (arg.kind == Kind::kConst && arg.constant.kind == ast::Const::Kind::kInteger) {
+    text = std::to_string(arg.constant.integer);
+  } else {
+    return Unsupported(interval.location, "an INTERVAL of anything but a constant");
+  }
+  // INTERVAL '3' DAY: Postgres's field mask (1 << field) names the unit.
+  std::optional<std::string_view> unit;
+  static const std::pair<int, std::string_view> kFields[] = {
+      {1 << 2, "year"},  {1 << 1, "month"},   {1 << 3, "day"},
+      {1 << 10, "hour"}, {1 << 11, "minute"}, {1 << 12, "second"}};
+  if (!interval.type.modifiers.empty()) {
+    for (const auto& [mask, name] : kFields) {
+      if (interval.type.modifiers[0] == mask) unit = name;
+    }
+    if (!unit) return Unsupported(interval.location, "an INTERVAL of two fields (YEAR TO MONTH)");
+  }
+  auto parsed = ParseInterval(text, unit);
+  if (!parsed) {
+    return std::unexpected(
+        Locate(parsed.error(), interval.location >= 0 ? interval.location : arg.location));
+  }
+  const int sign = subtract ? -1 : 1;
+  std::vector<ExprPtr> args = {value};
+  for (int64_t part : {parsed->months, parsed->days, parsed->micros}) {
+    args.push_back(exec::Constant(exec::Value::Int(sign * part), columnar::Int64()));
+  }
+  return Call(*exec::FindFunction("+ interval").function, std::move(args), loc);
+}
+
+// A date compared with a timestamp constant (`d <= DATE '1998-12-01' - INTERVAL '90' DAY`, a
+// timestamp in DuckDB's typing) compared as dates -- the same rows, and a filter a scan prunes
+// by: at midnight the constant's day; otherwise d < or <= it is d <= its day, d > or >= it is d >
+// its day. Nothing for anything else (= and <> at another time stay timestamps).
+std::optional<Result<ExprPtr>> Binder::DateAgainstTimestamp(Fn fn, const ExprPtr& l,
+                                                            const ExprPtr& r, int loc) {
+  auto constant_micros = [](const ExprPtr& e) {
+    return e->kind == exec::Expr::Kind::kLiteral && e->type.id == columnar::TypeId::kTimestamp &&
+           e->type.unit == columnar::TimeUnit::kMicro && e->type.timezone.empty() &&
+           !e->value.is_null();
+  };
+  const bool flipped = l->type.id != columnar::TypeId::kDate32;
+  const ExprPtr& date = flipped ? r : l;
+  const ExprPtr& stamp = flipped ? l : r;
+  if (date->type.id != columnar::TypeId::kDate32 || !constant_micros(stamp)) return std::nullopt;
+  static const std::map<Fn, Fn> kMirror = {{Fn::kLt, Fn::kGt}, {Fn::kLtEq, Fn::kGtEq},
+                                           {Fn::kGt, Fn::kLt}, {Fn::kGtEq, Fn::kLtEq},
+                                           {Fn::kEq, Fn::kEq}, {Fn::kNotEq, Fn::kNotEq}};
+  auto mirrored = kMirror.find(fn);
+  if (mirrored == kMirror.end()) return std::nullopt;
+  if (flipped) fn = mirrored->second;
+  constexpr int64_t kMicrosPerDay = int64_t{86'400'000'000};
+  const int64_t micros = stamp->value.i();
+  const int64_t day =
+      micros >= 0 ? micros / kMicrosPerDay : -((-micros + kMicrosPerDay - 1) / kMicrosPerDay);
+  if (day < INT32_MIN || day > INT32_MAX) return std::nullopt;
+  if (micros != day * kMicrosPerDay) {
+    if (fn == Fn::kLt || fn == Fn::kLtEq) {
+      fn = Fn::kLtEq;
+    } else if (fn == Fn::kGt || fn == Fn::kGtEq) {
+      fn = Fn::kGt;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return Call(fn, {date, exec::Constant(exec::Value::Int(day), columnar::Date32())}, loc);
+}
+
 Result<ExprPtr> Binder::BindOperator(const ast::Expr& b, Scope scope) {
   int loc = b.location;
   const std::string& op = b.name;
+  auto is_interval = [](const ast::ExprPtr& e) {
+    return e && e->kind == Kind::kTypeCast && e->type.name == "interval" && !e->args.empty();
+  };
+  if ((op == "+" || op == "-") && b.left && is_interval(b.right)) {
+    return BindIntervalShift(*b.left, *b.right, op == "-", scope, loc);
+  }
+  if (op == "+" && is_interval(b.left) && b.right && !is_interval(b.right)) {
+    return BindIntervalShift(*b.right, *b.left, false, scope, loc);
+  }
   ExprPtr l, r;
   if (b.left) {
     FLOE_ASSIGN_OR_RETURN(l, BindExpr(*b.left, scope));
@@ -1118,6 +1204,7 @@ Result<ExprPtr> Binder::BindOperator(const ast::Expr& b, Scope scope) {
       {"~~", Fn::kLike}, {"~~*", Fn::kILike}, {"!~~", Fn::kLike}, {"!~~*", Fn::kILike}};
   auto it = kOps.find(op);
   if (it == kOps.end()) return Unsupported(loc, fmt::format("operator {}", op));
+  if (auto as_dates = DateAgainstTimestamp(it->second, l, r, loc)) return *as_dates;
   FLOE_ASSIGN_OR_RETURN(ExprPtr e, Call(it->second, {l, r}, loc));
   if (op.starts_with("!~~")) return Call(Fn::kNot, {e}, loc);
   return e;
@@ -1131,6 +1218,11 @@ Result<ExprPtr> Binder::BindNode(const ast::Expr& b, Scope scope) {
     case Kind::kConst:
       return BindConst(b.constant, loc);
     case Kind::kTypeCast: {
+      if (b.type.name == "interval") {
+        return Unsupported(loc >= 0 ? loc : b.type.location,
+                           "an INTERVAL other than added to or subtracted from a date or "
+                           "timestamp");
+      }
       FLOE_ASSIGN_OR_RETURN(ExprPtr arg, BindExpr(*b.args[0], scope));
       FLOE_ASSIGN_OR_RETURN(columnar::DataType to, BindTypeName(b.type, loc));
       auto e = exec::MakeCast(arg, to, b.try_cast);

@@ -119,6 +119,8 @@ class Binder {
   // join), as a value inside an expression (a mark join), or a scalar (a LEFT join).
   enum class SubqueryUse { kFilter, kNegatedFilter, kValue };
   Status AddSubqueryJoin(const ast::Expr& sub, SubqueryUse use);
+  Result<exec::ExprPtr> BindIntervalShift(const ast::Expr& x, const ast::Expr& interval,
+                                          bool subtract, Scope scope, int loc);
   struct Decorrelated {
     LogicalPlan plan;
     std::vector<std::string> names;        // its columns: __v (the value), __c0, ...
@@ -150,6 +152,8 @@ class Binder {
   Result<exec::ExprPtr> BindConst(const ast::Const& c, int loc);
   Result<exec::ExprPtr> BindCase(const ast::Expr& e, Scope scope);
   Result<exec::ExprPtr> BindOperator(const ast::Expr& e, Scope scope);
+  std::optional<Result<exec::ExprPtr>> DateAgainstTimestamp(exec::Fn fn, const exec::ExprPtr& l,
+                                                            const exec::ExprPtr& r, int loc);
   Result<exec::ExprPtr> BindFunc(const ast::Expr& e, Scope scope);
   Result<exec::ExprPtr> BindAggregate(const ast::Expr& e);
   // f(...) OVER (...): a column after the projection's input (renumbered at the end of Bind).

@@ -3,6 +3,7 @@
 #include "floe/sql/procedures.h"
 #include "floe/sql/sql_tokens.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -210,6 +211,43 @@ std::vector<int> RewriteTryCast(std::string* text) {
   return at;
 }
 
+// DuckDB's and Spark's `INTERVAL 3 DAY` (a bare number, which Postgres's grammar refuses) as
+// `INTERVAL'3DAY'`, the same length, so every location stays: a string the binder reads.
+// The SQL standard's leading field precision, `INTERVAL '90' DAY (3)` (TPC-H's spelling),
+// which Postgres lacks, is blanked.
+void QuoteIntervalNumbers(std::string* text) {
+  const std::vector<Token> t = Tokenize(*text);
+  for (size_t i = 0; i + 5 < t.size(); ++i) {
+    if (!t[i].quoted && t[i].word == "interval" && t[i + 1].quoted && !t[i + 2].quoted &&
+        t[i + 3].word == "(" && !t[i + 4].quoted && !t[i + 4].word.empty() &&
+        std::isdigit(static_cast<unsigned char>(t[i + 4].word[0])) && t[i + 5].word == ")" &&
+        (t[i + 2].word == "year" || t[i + 2].word == "month" || t[i + 2].word == "day" ||
+         t[i + 2].word == "hour" || t[i + 2].word == "minute")) {
+      text->replace(t[i + 3].begin, t[i + 5].end - t[i + 3].begin, t[i + 5].end - t[i + 3].begin,
+                    ' ');
+    }
+  }
+  for (size_t i = 0; i + 2 < t.size(); ++i) {
+    if (t[i].quoted || t[i].word != "interval" || t[i + 1].quoted || t[i + 2].quoted) continue;
+    const std::string& number = t[i + 1].word;
+    if (number.empty() || !std::all_of(number.begin(), number.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+        })) {
+      continue;
+    }
+    const std::string& unit = t[i + 2].word;
+    if (unit.empty() || !std::all_of(unit.begin(), unit.end(), [](char c) {
+          return std::isalpha(static_cast<unsigned char>(c)) != 0;
+        })) {
+      continue;
+    }
+    std::string quoted = "'" + number + unit + "'";
+    const size_t begin = t[i].end, end = t[i + 2].end;
+    quoted.resize(end - begin, ' ');  // the two blanks it drops pay for the quotes
+    text->replace(begin, end - begin, quoted);
+  }
+}
+
 // Cuts each QUALIFY clause from `text` (blanked to spaces, newlines kept) and parses its
 // condition: the text up to the next ORDER BY, LIMIT, OFFSET, WINDOW, set operation, closing
 // parenthesis of its level, or the end. A `qualify` that is a column's name (after SELECT, a
@@ -293,6 +331,7 @@ Result<ParsedStatement> ParseStatement(std::string_view sql) {
   out.merge_clauses = std::move(merge.clauses);
   out.time_travel = std::move(rw.clauses);
   out.try_casts = RewriteTryCast(&out.text);
+  QuoteIntervalNumbers(&out.text);
   FLOE_ASSIGN_OR_RETURN(out.qualify, CutQualify(&out.text));
   std::string parsed_text = out.text;
   const std::vector<std::string> long_names = ShortenLongIdentifiers(&parsed_text);
