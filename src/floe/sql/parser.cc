@@ -241,7 +241,10 @@ void QuoteIntervalNumbers(std::string* text) {
         })) {
       continue;
     }
-    std::string quoted = "'" + number + unit + "'";
+    std::string quoted = "'";
+    quoted += number;
+    quoted += unit;
+    quoted += '\'';
     const size_t begin = t[i].end, end = t[i + 2].end;
     quoted.resize(end - begin, ' ');  // the two blanks it drops pay for the quotes
     text->replace(begin, end - begin, quoted);
