@@ -301,6 +301,23 @@ TEST_F(EngineTest, IntervalsMoveDatesAndTimestamps) {
             "unit (year, month, week, day, hour, minute, second, millisecond, microsecond)");
 }
 
+// WINDOW w AS (...): OVER w takes it whole, OVER (w ...) adds what w leaves out, and a named
+// window may build on another. DuckDB's answers.
+TEST_F(EngineTest, NamedWindows) {
+  EXPECT_EQ(Rows("select id, sum(id) over w, rank() over (w order by id desc), count(*) over w2 "
+                 "from db.events where id < 8 window w as (partition by customer), w2 as (w order "
+                 "by id rows between 1 preceding and current row) order by id"),
+            (Strings{"0|5|2|1", "1|7|2|1", "2|2|1|1", "3|3|1|1", "4|4|1|1", "5|5|1|2", "6|7|1|2",
+                     "7|7|1|1"}));
+  EXPECT_EQ(
+      Rows("select customer, sum(amount) s, rank() over w from db.events group by customer "
+           "window w as (order by sum(amount) desc nulls last) order by customer nulls first"),
+      (Strings{"null|42.0|6", R"("c0"|300.0|5)", R"("c1"|330.0|3)", R"("c2"|318.0|4)",
+               R"("c3"|390.0|2)", R"("c4"|420.0|1)"}));
+  EXPECT_EQ(ErrorOf("select sum(id) over nope from db.events"),
+            "invalid input: at line 1, column 21: window 'nope' is not defined");
+}
+
 // QUALIFY (which Postgres's grammar lacks: cut from the text and parsed alone) filters after the
 // window functions; select-list aliases name their items in it, inside a window's ORDER BY too.
 // DuckDB's answers.
@@ -312,6 +329,9 @@ TEST_F(EngineTest, QualifyFiltersTheRowsAfterTheirWindowFunctions) {
   EXPECT_EQ(Rows("select customer, count(*) n from db.events group by customer qualify rank() "
                  "over (order by n desc, customer nulls first) <= 2 order by customer"),
             (Strings{R"("c0"|20)", R"("c1"|20)"}));
+  EXPECT_EQ(Rows("select customer from db.events group by customer qualify rank() over (order by "
+                 "sum(amount)) = 1"),
+            (Strings{"null"}));
   // A column named qualify is still a column.
   EXPECT_EQ(Rows("select qualify from (select 1 as qualify) t"), (Strings{"1"}));
   EXPECT_EQ(ErrorOf("select id from db.events qualify id > 2"),

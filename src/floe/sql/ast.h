@@ -48,7 +48,6 @@ struct WindowDef {
   std::vector<bool> order_descending, order_nulls_first;
   int frame_options = 0;  // Postgres's FRAMEOPTION_* bits
   std::unique_ptr<Expr> start_offset, end_offset;
-  bool named = false;  // OVER w / WINDOW w AS (...): not supported
   int location = -1;
 };
 

@@ -573,7 +573,6 @@ Result<ExprPtr> Binder::BindWindow(const ast::Expr& b, Scope scope) {
                 "window functions are only allowed in the select list and ORDER BY");
   }
   const ast::WindowDef& over = *b.over;
-  if (over.named) return Unsupported(over.location, "named windows (OVER w, WINDOW w AS ...)");
   if (b.distinct || b.filter || !b.order.empty()) {
     return Unsupported(loc, "DISTINCT, FILTER or ORDER BY inside a window function's call");
   }
@@ -1549,7 +1548,6 @@ Result<LogicalPlan> Binder::Bind(const ast::Select& s) {
         over->frame_options = e->over->frame_options;
         if (e->over->start_offset) over->start_offset = CloneExpr(*e->over->start_offset);
         if (e->over->end_offset) over->end_offset = CloneExpr(*e->over->end_offset);
-        over->named = e->over->named;
         over->location = e->over->location;
         for (auto& p : over->partition) any = aliases(p) || any;
         for (auto& o : over->order) any = aliases(o) || any;

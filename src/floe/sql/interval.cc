@@ -82,9 +82,10 @@ Result<Interval> ParseInterval(std::string_view text, std::optional<std::string_
       name = internal::Lower(std::string(*unit));
     }
     if (!AddUnit(name, amount, &out)) {
-      return InvalidInput("interval '{}': '{}' is not a unit (year, month, week, day, hour, minute, "
-                          "second, millisecond, microsecond)",
-                          text, name);
+      return InvalidInput(
+          "interval '{}': '{}' is not a unit (year, month, week, day, hour, minute, "
+          "second, millisecond, microsecond)",
+          text, name);
     }
     any = true;
   }

@@ -3,6 +3,7 @@
 #include "floe/sql/sql_tokens.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -115,15 +116,52 @@ class Transformer {
     // A subquery's aggregates are its own (its transform marks them).
     if (node.is_object() && node.size() == 1 && node.contains("SubLink")) return false;
     bool found = IsAggregateCall(node);
+    const json* outer_windows = marking_windows_;
+    if (node.is_object() && node.contains("windowClause")) marking_windows_ = &node["windowClause"];
     if (node.is_object()) {
       for (const auto& [k, v] : node.items()) found = MarkAggregates(v) || found;
+      // OVER w: the aggregates of the WINDOW clause's w are the call's too.
+      if (node.contains("over") && node.contains("funcname")) {
+        found = NamedWindowAggregates(node["over"]) || found;
+      }
     } else if (node.is_array()) {
       for (const auto& v : node) found = MarkAggregates(v) || found;
     } else {
       return found;
     }
+    marking_windows_ = outer_windows;
     aggregates_[&node] = found;
     return found;
+  }
+  // Whether the named windows an OVER refers to (in turn) order or partition by an aggregate.
+  bool NamedWindowAggregates(const json& over) const {
+    std::function<bool(const json&)> any = [&](const json& n) {
+      if (n.is_object() && n.size() == 1 && n.contains("SubLink")) return false;
+      if (IsAggregateCall(n)) return true;
+      if (n.is_object()) {
+        for (const auto& [k, v] : n.items()) {
+          if (any(v)) return true;
+        }
+      } else if (n.is_array()) {
+        for (const auto& v : n) {
+          if (any(v)) return true;
+        }
+      }
+      return false;
+    };
+    std::string ref = over.value("refname", over.value("name", ""));
+    for (int hops = 0; !ref.empty() && marking_windows_ != nullptr && hops <= 64; ++hops) {
+      const json* named = nullptr;
+      for (const auto& w : *marking_windows_) {
+        if (NodeField(w, "WindowDef").value("name", "") == ref) named = &NodeField(w, "WindowDef");
+      }
+      if (named == nullptr) return false;
+      if (any(NodeField(*named, "partitionClause")) || any(NodeField(*named, "orderClause"))) {
+        return true;
+      }
+      ref = named->value("refname", "");
+    }
+    return false;
   }
   bool HasAggregate(const json& node) const {
     auto it = aggregates_.find(&node);
@@ -154,6 +192,8 @@ class Transformer {
  public:
   // The first error of a subquery within an expression (Node returns no Result).
   std::optional<Error> deferred_;
+  const json* window_clause_ = nullptr;    // the SELECT's WINDOW clause (in st_.node), if any
+  const json* marking_windows_ = nullptr;  // MarkAggregates': the WINDOW clause in scope
 };
 
 namespace {
@@ -387,17 +427,48 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
       const json& over = b["over"];
       auto def = std::make_shared<ast::WindowDef>();
       def->location = over.value("location", loc);
-      def->named = over.contains("name") || over.contains("refname");
-      for (const auto& p : ListField(over, "partitionClause")) def->partition.push_back(Expr(p));
-      for (const auto& sbn : ListField(over, "orderClause")) {
-        const json& sb = sbn["SortBy"];
-        def->order.push_back(Expr(sb["node"]));
-        def->order_descending.push_back(sb.value("sortby_dir", "") == "SORTBY_DESC");
-        def->order_nulls_first.push_back(sb.value("sortby_nulls", "") == "SORTBY_NULLS_FIRST");
+      // OVER w, or OVER (w ORDER BY ...): the WINDOW clause's w (and the window it names in
+      // turn) gives each part the OVER does not write itself.
+      const json* partition = over.contains("partitionClause") ? &over : nullptr;
+      const json* order = over.contains("orderClause") ? &over : nullptr;
+      const json* frame = (over.value("frameOptions", 0) & 1) != 0 ? &over : nullptr;
+      std::string ref = over.value("refname", over.value("name", ""));
+      for (int hops = 0; !ref.empty(); ++hops) {
+        const json* named = nullptr;
+        static const json kNone = json::array();  // an lvalue either way: no copy of the clause
+        for (const auto& w : window_clause_ != nullptr ? *window_clause_ : kNone) {
+          if (NodeField(w, "WindowDef").value("name", "") == ref)
+            named = &NodeField(w, "WindowDef");
+        }
+        if (named == nullptr || hops > 64) {
+          if (!deferred_) {
+            deferred_ = ErrorAt(ErrorKind::kInvalidInput, st_.text, def->location,
+                                fmt::format("window '{}' is not defined", ref));
+          }
+          break;
+        }
+        if (partition == nullptr && named->contains("partitionClause")) partition = named;
+        if (order == nullptr && named->contains("orderClause")) order = named;
+        if (frame == nullptr && (named->value("frameOptions", 0) & 1) != 0) frame = named;
+        ref = named->value("refname", "");
       }
-      def->frame_options = over.value("frameOptions", 0);
-      if (over.contains("startOffset")) def->start_offset = Expr(over["startOffset"]);
-      if (over.contains("endOffset")) def->end_offset = Expr(over["endOffset"]);
+      if (partition != nullptr) {
+        for (const auto& p : ListField(*partition, "partitionClause")) {
+          def->partition.push_back(Expr(p));
+        }
+      }
+      if (order != nullptr) {
+        for (const auto& sbn : ListField(*order, "orderClause")) {
+          const json& sb = sbn["SortBy"];
+          def->order.push_back(Expr(sb["node"]));
+          def->order_descending.push_back(sb.value("sortby_dir", "") == "SORTBY_DESC");
+          def->order_nulls_first.push_back(sb.value("sortby_nulls", "") == "SORTBY_NULLS_FIRST");
+        }
+      }
+      const json& framed = frame != nullptr ? *frame : over;
+      def->frame_options = framed.value("frameOptions", 0);
+      if (framed.contains("startOffset")) def->start_offset = Expr(framed["startOffset"]);
+      if (framed.contains("endOffset")) def->end_offset = Expr(framed["endOffset"]);
       e->over = std::move(def);
     }
     if (b.contains("agg_filter")) e->filter = Expr(b["agg_filter"]);
@@ -782,7 +853,8 @@ Result<ast::Select> Transformer::Select() {
   }
   if (s.contains("intoClause")) return Unsupported(stmt_loc, "SELECT INTO");
   if (s.contains("lockingClause")) return Unsupported(stmt_loc, "FOR UPDATE / FOR SHARE");
-  if (s.contains("windowClause")) return Unsupported(stmt_loc, "WINDOW");
+  // WINDOW w AS (...): the windows OVER names.
+  if (s.contains("windowClause")) window_clause_ = &s["windowClause"];
   if (s.contains("distinctClause")) {
     const json& d = s["distinctClause"];
     if (d.size() != 1 || !d[0].empty()) return Unsupported(stmt_loc, "DISTINCT ON");
@@ -832,7 +904,9 @@ Result<ast::Select> Transformer::Select() {
       if (!t.quoted && t.word == "select") select_at = static_cast<int>(t.begin);
     }
     for (const QualifyClause& q : st_.qualify) {
-      if (q.select_at == select_at) out.qualify = Expr(q.condition);
+      if (q.select_at != select_at) continue;
+      MarkAggregates(q.condition);  // a tree of its own
+      out.qualify = Expr(q.condition);
     }
   }
   Trailing(s, &out);
