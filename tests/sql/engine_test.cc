@@ -356,21 +356,25 @@ TEST_F(EngineTest, RangeFramesWithOffsets) {
 }
 
 TEST_F(EngineTest, RoundingKeepsDecimalsExactAndMathErrorsNameTheValue) {
-  // (floe's numeric literals are doubles: the decimals are cast.)
+  // (A literal with a decimal point is a decimal of its digits, as DuckDB's: 2.5 is decimal(2, 1).)
   EXPECT_EQ(
       Rows("select round(cast(12.345 as decimal(5, 3)), 2), "
            "round(cast(-12.345 as decimal(5, 3)), 1), round(cast(12.345 as decimal(5, 3)), -1), "
            "floor(cast(-1.25 as decimal(3, 2))), ceil(cast(-1.25 as decimal(3, 2))), "
-           "round(2.5), round(id, -1) from db.events where id = 5"),
-      (Strings{"\"12.35\"|\"-12.3\"|\"10\"|\"-2\"|\"-1\"|3.0|10"}));
+           "round(2.5), round(id, -1), round(cast(2.5 as double)) from db.events where id = 5"),
+      (Strings{"\"12.35\"|\"-12.3\"|\"10\"|\"-2\"|\"-1\"|\"3\"|10|3.0"}));
   ASSERT_EQ(last_.batches.size(), 1u);
   const auto& fields = last_.batches[0].schema->fields;
   EXPECT_EQ(fields[0].type.ToString(), "decimal(5, 2)");
   EXPECT_EQ(fields[1].type.ToString(), "decimal(5, 1)");
   EXPECT_EQ(fields[2].type.ToString(), "decimal(5, 0)");
   EXPECT_EQ(fields[3].type.ToString(), "decimal(3, 0)");
-  EXPECT_EQ(fields[5].type.ToString(), "double");
+  EXPECT_EQ(fields[5].type.ToString(), "decimal(2, 0)");
   EXPECT_EQ(fields[6].type.ToString(), "int64");
+  EXPECT_EQ(fields[7].type.ToString(), "double");
+  // Literal arithmetic is exact (TPC-H's own Q06 text: BETWEEN .06 - 0.01 AND .06 + 0.01).
+  EXPECT_EQ(Rows("select .06 - 0.01, .06 + 0.01, 0.1 + 0.2, 1e1"),
+            (Strings{R"("0.05"|"0.07"|"0.3"|10.0)"}));
   EXPECT_EQ(Rows("select round(cast(12.345 as decimal(5, 3)), id) from db.events where id = 1"),
             (Strings{"12.3"}));
   // +, - and * of decimals stay exact (an integer is a decimal of scale 0), as in DuckDB: the sum

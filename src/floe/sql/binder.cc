@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "floe/base/calendar.h"
 #include "floe/exec/functions.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/arrow_schema.h"
@@ -399,6 +400,20 @@ Result<ExprPtr> Binder::BindConst(const ast::Const& c, int loc) {
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
         if (ec == std::errc() && p == s.data() + s.size()) {
           return exec::Constant(exec::Value::Int(v), columnar::Int64());
+        }
+      }
+      // A number with a decimal point and no exponent is a DECIMAL of its digits, as DuckDB,
+      // Spark and Postgres type it (`.06 + 0.01` is exactly 0.07); past 38 digits a double.
+      const size_t point = s.find('.');
+      if (point != std::string::npos && s.find_first_of("eE") == std::string::npos) {
+        const auto scale = static_cast<int32_t>(s.size() - point - 1);
+        const auto whole = static_cast<int32_t>(std::max<size_t>(point, 1));
+        if (whole + scale <= 38) {
+          if (auto unscaled = ParseDecimalText(s, scale)) {
+            exec::Value v;
+            v.v = *unscaled;
+            return exec::Constant(std::move(v), columnar::Decimal128(whole + scale, scale));
+          }
         }
       }
       char* end = nullptr;
@@ -844,6 +859,15 @@ Result<ExprPtr> Binder::BindAggregate(const ast::Expr& b) {
         double f = -1;
         if (v.v.index() == 2) f = static_cast<double>(v.i());
         if (v.v.index() == 3) f = v.d();
+        if (v.v.index() == 5) {
+          // A decimal literal (0.25): its value as a double.
+          FLOE_ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(q, Scope::kInput));
+          auto as_double = exec::MakeCast(bound, columnar::Float64());
+          if (as_double) {
+            auto d = exec::EvaluateConstant(**as_double);
+            if (d && !d->is_null()) f = d->d();
+          }
+        }
         if (!(f >= 0 && f <= 1)) {
           return Fail(q.location, ErrorKind::kInvalidInput,
                       fmt::format("{}'s fraction must be a number between 0 and 1", name));
