@@ -1164,8 +1164,7 @@ std::optional<Result<ExprPtr>> Binder::DateAgainstTimestamp(Fn fn, const ExprPtr
   if (flipped) fn = mirrored->second;
   constexpr int64_t kMicrosPerDay = int64_t{86'400'000'000};
   const int64_t micros = stamp->value.i();
-  const int64_t day =
-      micros >= 0 ? micros / kMicrosPerDay : -((-micros + kMicrosPerDay - 1) / kMicrosPerDay);
+  const int64_t day = FloorDiv(micros, kMicrosPerDay);
   if (day < INT32_MIN || day > INT32_MAX) return std::nullopt;
   if (micros != day * kMicrosPerDay) {
     if (fn == Fn::kLt || fn == Fn::kLtEq) {

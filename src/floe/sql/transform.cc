@@ -32,6 +32,15 @@ int LocationOf(const json& node) {
 }
 
 // The smallest location anywhere in `node` (JoinExpr and RangeSubselect carry none), or -1.
+// The WindowDef named `name` in a SELECT's WINDOW clause (null: none, or no clause).
+const json* FindWindow(const json* clause, const std::string& name) {
+  if (clause == nullptr) return nullptr;
+  for (const auto& w : *clause) {
+    if (NodeField(w, "WindowDef").value("name", "") == name) return &NodeField(w, "WindowDef");
+  }
+  return nullptr;
+}
+
 int FirstLocation(const json& node) {
   int best = -1;
   if (node.is_object()) {
@@ -151,10 +160,7 @@ class Transformer {
     };
     std::string ref = over.value("refname", over.value("name", ""));
     for (int hops = 0; !ref.empty() && marking_windows_ != nullptr && hops <= 64; ++hops) {
-      const json* named = nullptr;
-      for (const auto& w : *marking_windows_) {
-        if (NodeField(w, "WindowDef").value("name", "") == ref) named = &NodeField(w, "WindowDef");
-      }
+      const json* named = FindWindow(marking_windows_, ref);
       if (named == nullptr) return false;
       if (any(NodeField(*named, "partitionClause")) || any(NodeField(*named, "orderClause"))) {
         return true;
@@ -434,12 +440,7 @@ ast::ExprPtr Transformer::Node(const std::string& type, const json& b, int loc) 
       const json* frame = (over.value("frameOptions", 0) & 1) != 0 ? &over : nullptr;
       std::string ref = over.value("refname", over.value("name", ""));
       for (int hops = 0; !ref.empty(); ++hops) {
-        const json* named = nullptr;
-        static const json kNone = json::array();  // an lvalue either way: no copy of the clause
-        for (const auto& w : window_clause_ != nullptr ? *window_clause_ : kNone) {
-          if (NodeField(w, "WindowDef").value("name", "") == ref)
-            named = &NodeField(w, "WindowDef");
-        }
+        const json* named = FindWindow(window_clause_, ref);
         if (named == nullptr || hops > 64) {
           if (!deferred_) {
             deferred_ = ErrorAt(ErrorKind::kInvalidInput, st_.text, def->location,
