@@ -321,6 +321,157 @@ TEST(Take, ALargePermutationPutsEveryRowInPlace) {
   }
 }
 
+// Scatter over several batches puts their rows, numbered one after the other, where `dest` says:
+// as Scatter of their concatenation does, nulls of one part only, strings whose parts share a
+// dictionary (codes kept) and a list (nested: by the inverse permutation) included.
+TEST(Take, ScatterOfSeveralBatchesIsScatterOfTheirConcatenation) {
+  BinaryBuilder dict;
+  for (const char* w : {"x", "yy"}) ASSERT_TRUE(dict.Append(w));
+  ColumnPtr shared = dict.Finish();
+  auto part = [&](int first, int rows, bool with_null) {
+    BinaryBuilder s;
+    FixedWidthBuilder<int64_t> n(Int64());
+    BoolBuilder flags;
+    std::vector<int32_t> codes;
+    for (int r = first; r < first + rows; ++r) {
+      EXPECT_TRUE(s.Append(r % 2 == 0 ? "x" : "yy"));
+      codes.push_back(r % 2);
+      flags.Append(r % 3 == 0);
+      if (with_null && r == first) {
+        n.AppendNull();
+      } else {
+        n.Append(r * 10);
+      }
+    }
+    auto strings = std::make_shared<Column>(*s.Finish());
+    strings->dictionary = shared;
+    strings->codes = Buffer::Adopt(codes);
+    RecordBatch b;
+    b.schema = std::make_shared<Schema>(
+        Schema{{Field{"s", String(), false}, Field{"n", Int64(), true}, Field{"b", Bool(), false},
+                Field{"l", SampleList()->type, true}}});
+    b.columns = {strings, n.Finish(), flags.Finish(), SampleList()};
+    b.num_rows = rows;
+    return b;
+  };
+  // Lists need 4 rows a part (SampleList): parts of 4 rows, the second with a NULL.
+  const std::vector<RecordBatch> parts = {part(0, 4, false), part(4, 4, true), part(8, 4, false)};
+  const std::vector<int64_t> dest = {5, 11, 0, 7, 3, 1, 10, 2, 9, 4, 8, 6};
+  auto whole = Concatenate(parts);
+  ASSERT_TRUE(whole);
+  auto want = Scatter(*whole, dest);
+  ASSERT_TRUE(want);
+  ThreadPool pool(2);
+  for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    auto got = Scatter(parts, dest, p);
+    ASSERT_TRUE(got) << got.error().ToString();
+    ASSERT_EQ(got->num_rows, 12);
+    for (const ColumnPtr& c : got->columns) ASSERT_TRUE(c->Validate());
+    for (int64_t i = 0; i < 12; ++i) {
+      EXPECT_EQ(got->columns[0]->BytesAt(i), want->columns[0]->BytesAt(i)) << i;
+      EXPECT_EQ(got->columns[1]->IsNull(i), want->columns[1]->IsNull(i)) << i;
+      if (got->columns[1]->IsValid(i))
+        EXPECT_EQ(got->columns[1]->Value<int64_t>(i), want->columns[1]->Value<int64_t>(i)) << i;
+      EXPECT_EQ(got->columns[2]->BoolAt(i), want->columns[2]->BoolAt(i)) << i;
+    }
+    // Row 4 (the second part's NULL) went to place 3.
+    EXPECT_TRUE(got->columns[1]->IsNull(3));
+    EXPECT_EQ(got->columns[1]->null_count, 1);
+    EXPECT_EQ(got->columns[0]->dictionary, shared);
+    EXPECT_EQ(got->columns[0]->BytesAt(1), "yy");  // row 5
+    for (int64_t i = 0; i < 12; ++i) {
+      int32_t code;
+      std::memcpy(&code, got->columns[0]->codes.data() + i * 4, 4);
+      EXPECT_EQ(code, got->columns[0]->BytesAt(i) == "yy" ? 1 : 0) << i;
+    }
+    EXPECT_EQ(Render(*got->columns[3]), Render(*want->columns[3]));
+  }
+  // Parts with different dictionaries keep the strings, not the codes.
+  std::vector<RecordBatch> mixed = parts;
+  auto other = std::make_shared<Column>(*mixed[1].columns[0]);
+  BinaryBuilder dict2;
+  for (const char* w : {"x", "yy"}) ASSERT_TRUE(dict2.Append(w));
+  other->dictionary = dict2.Finish();
+  mixed[1].columns[0] = other;
+  auto got = Scatter(mixed, dest);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->columns[0]->dictionary, nullptr);
+  for (int64_t i = 0; i < 12; ++i)
+    EXPECT_EQ(got->columns[0]->BytesAt(i), want->columns[0]->BytesAt(i));
+  EXPECT_FALSE(Scatter(parts, {0, 1, 2}).has_value());  // rows without a place
+}
+
+// Permute of several batches gives Take of their concatenation: above a million rows in two
+// passes from the batches themselves, below it by Concatenate and Take; indices that are no
+// permutation are an error.
+TEST(Take, PermuteOfSeveralBatchesIsTakeOfTheirConcatenation) {
+  for (const int64_t n : {int64_t{3001}, (int64_t{1} << 20) + 7}) {
+    FixedWidthBuilder<int64_t> v(Int64());
+    BinaryBuilder s;
+    for (int64_t r = 0; r < n; ++r) {
+      if (r % 11 == 0) {
+        v.AppendNull();
+      } else {
+        v.Append(r * 5);
+      }
+      ASSERT_TRUE(
+          s.Append(std::string(static_cast<size_t>(r % 4), static_cast<char>('a' + r % 9))));
+    }
+    RecordBatch b;
+    b.schema =
+        std::make_shared<Schema>(Schema{{Field{"v", Int64(), true}, Field{"s", String(), false}}});
+    b.columns = {v.Finish(), s.Finish()};
+    b.num_rows = n;
+    // Three parts of unequal size.
+    std::vector<RecordBatch> parts;
+    const int64_t cut1 = n / 5, cut2 = n / 2;
+    for (auto [from, to] : {std::pair{int64_t{0}, cut1}, {cut1, cut2}, {cut2, n}}) {
+      auto piece = TakeRuns(b, {{from, to - from}});
+      ASSERT_TRUE(piece);
+      parts.push_back(*piece);
+    }
+    std::vector<int64_t> perm(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = (i * 7919 + 3) % n;
+    ThreadPool pool(2);
+    auto got = Permute(parts, perm, &pool);
+    ASSERT_TRUE(got) << got.error().ToString();
+    ASSERT_EQ(got->num_rows, n);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t r = perm[static_cast<size_t>(i)];
+      const Column& tv = *got->columns[0];
+      const bool ok =
+          (r % 11 == 0 ? tv.IsNull(i) : tv.IsValid(i) && tv.Value<int64_t>(i) == r * 5) &&
+          got->columns[1]->BytesAt(i) ==
+              std::string(static_cast<size_t>(r % 4), static_cast<char>('a' + r % 9));
+      wrong += ok ? 0 : 1;
+    }
+    EXPECT_EQ(wrong, 0) << n;
+    perm[0] = perm[1];
+    EXPECT_FALSE(Permute(parts, perm).has_value()) << n;
+  }
+}
+
+// ConcatenateNamed keeps the named columns in the order named, once each, and leaves out a name
+// the batches lack.
+TEST(Concatenate, NamedColumnsOnly) {
+  RecordBatch a, b;
+  a.schema = b.schema = std::make_shared<Schema>(
+      Schema{{Field{"x", Int32(), false}, Field{"y", Int32(), false}, Field{"z", Int32(), false}}});
+  a.columns = {Int32s({1, 2}), Int32s({3, 4}), Int32s({5, 6})};
+  a.num_rows = 2;
+  b.columns = {Int32s({7}), Int32s({8}), Int32s({9})};
+  b.num_rows = 1;
+  auto c = ConcatenateNamed({a, b}, {"z", "x", "z", "nope"});
+  ASSERT_TRUE(c) << c.error().ToString();
+  ASSERT_EQ(c->num_columns(), 2);
+  EXPECT_EQ(c->schema->fields[0].name, "z");
+  EXPECT_EQ(c->schema->fields[1].name, "x");
+  ASSERT_EQ(c->num_rows, 3);
+  EXPECT_EQ(c->columns[0]->Value<int32_t>(2), 9);
+  EXPECT_EQ(c->columns[1]->Value<int32_t>(1), 2);
+}
+
 // Strings of several batches: each part's bytes land after the last (a taken part whose offsets
 // start past 0 among them), nulls where they were, and a part without nulls adds none.
 TEST(Concatenate, StringsAndFixedWidthKeepEveryRowAndNull) {

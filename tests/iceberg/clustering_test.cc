@@ -26,9 +26,9 @@ Schema GridSchema() {
                     {4, "part", true, Primitive(TypeId::kLong)}});
 }
 
-// The grid's points in a scrambled order, in `batches` batches.
-std::vector<c::RecordBatch> GridBatches(int batches) {
-  std::vector<int64_t> order(kCells);
+// The grid's points (a side x side grid) in a scrambled order, in `batches` batches.
+std::vector<c::RecordBatch> GridBatches(int batches, int64_t side = kSide) {
+  std::vector<int64_t> order(static_cast<size_t>(side * side));
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(11);
   std::shuffle(order.begin(), order.end(), rng);
@@ -38,8 +38,8 @@ std::vector<c::RecordBatch> GridBatches(int batches) {
     c::FixedWidthBuilder<int64_t> id(c::Int64()), x(c::Int64()), y(c::Int64()), part(c::Int64());
     for (size_t i = b * per; i < (b + 1) * per; ++i) {
       id.Append(order[i]);
-      x.Append(order[i] % kSide);
-      y.Append(order[i] / kSide);
+      x.Append(order[i] % side);
+      y.Append(order[i] / side);
       part.Append(order[i] % 2);
     }
     auto s = std::make_shared<c::Schema>();
@@ -141,6 +141,61 @@ TEST(Clustering, HilbertLayoutOnWriteMakesEachFileACompactBox) {
   const auto ideal = static_cast<int64_t>((h.size() + 15) / 16);
   EXPECT_EQ(FilesFor(p, 32, 63, 64, 95), static_cast<int64_t>(p.size()));
   EXPECT_LE(FilesFor(h, 32, 63, 64, 95), 3 * ideal);
+}
+
+// A write of many rows in several batches lays them out as the same rows in one batch do (the
+// rows move once from the batches into their order): the same files, rows, bounds and bytes, for
+// each layout and a sort order.
+TEST(Clustering, AWriteOfSeveralBatchesLaysOutItsRowsAsOneBatchWould) {
+  constexpr int64_t kBigSide = 1024;  // 2^20 rows: a write that is put in order at once
+  struct Layout {
+    std::map<std::string, std::string> props;
+    std::string sort_by;
+  };
+  const std::vector<Layout> layouts = {{{{"floe.layout", "zorder(x, y)"}}, ""},
+                                       {{{"floe.layout", "hilbert(y, x)"}}, ""},
+                                       {{{"floe.layout", "otree(x, y)"}}, ""},
+                                       {{}, "y, x"}};
+  for (const Layout& l : layouts) {
+    Warehouse w;
+    std::vector<std::vector<DataFile>> written;
+    for (int batches : {1, 4}) {
+      const catalog::TableIdentifier id{{"ns"}, "t" + std::to_string(batches)};
+      std::map<std::string, std::string> props = l.props;
+      props["write.target-file-size-bytes"] = "16000";
+      Schema s = GridSchema();
+      SortOrder order;
+      if (!l.sort_by.empty()) order = SortOrder::Parse(l.sort_by, s).value();
+      ASSERT_TRUE(CreateTable(
+          *w.cat, *w.io, id,
+          CreateTableOptions{s, PartitionSpec::Parse("", s).value(), order, std::move(props), ""}));
+      TableDataWriter writer(w.Load(id), *w.io);
+      for (const auto& b : GridBatches(batches, kBigSide)) ASSERT_TRUE(writer.Write(b));
+      auto files = writer.Finish();
+      ASSERT_TRUE(files) << files.error().ToString();
+      written.push_back(*files);
+    }
+    const std::string what = l.props.empty() ? "sort " + l.sort_by : l.props.begin()->second;
+    ASSERT_GE(written[0].size(), 2u) << what;
+    ASSERT_EQ(written[0].size(), written[1].size()) << what;
+    int64_t rows = 0;
+    for (size_t f = 0; f < written[0].size(); ++f) {
+      const DataFile& a = written[0][f];
+      const DataFile& b = written[1][f];
+      EXPECT_EQ(a.record_count, b.record_count) << what << " file " << f;
+      EXPECT_EQ(a.lower_bounds, b.lower_bounds) << what << " file " << f;
+      EXPECT_EQ(a.upper_bounds, b.upper_bounds) << what << " file " << f;
+      EXPECT_EQ(a.file_size_in_bytes, b.file_size_in_bytes) << what << " file " << f;
+      auto bytes_a = w.io->Read(a.file_path);
+      auto bytes_b = w.io->Read(b.file_path);
+      ASSERT_TRUE(bytes_a && bytes_b) << what;
+      EXPECT_TRUE(std::equal(bytes_a->data(), bytes_a->data() + bytes_a->size(), bytes_b->data(),
+                             bytes_b->data() + bytes_b->size()))
+          << what << " file " << f;
+      rows += a.record_count;
+    }
+    EXPECT_EQ(rows, kBigSide * kBigSide) << what;
+  }
 }
 
 TEST(Clustering, ZOrderRewriteOfAPartitionedTableClustersWithinEachPartition) {

@@ -305,8 +305,9 @@ bool IsPermutation(const std::vector<int64_t>& indices, int64_t n) {
 // order, each block written in order), then each block is put in its final order by a gather
 // within the block, which its cache holds -- where one gather over the whole batch misses the
 // cache on every row.
-Result<RecordBatch> PermuteInBlocks(const RecordBatch& batch, const std::vector<int64_t>& perm,
-                                    ThreadPool* pool) {
+Result<RecordBatch> PermuteInBlocks(std::vector<RecordBatch> parts,
+                                    const std::vector<int64_t>& perm, ThreadPool* pool) {
+  const SchemaPtr schema = parts.front().schema;
   const auto n = static_cast<int64_t>(perm.size());
   std::vector<int64_t> block_of(static_cast<size_t>(n));  // the output block of each input row
   for (int64_t i = 0; i < n; ++i) block_of[static_cast<size_t>(perm[i])] = i / kPermuteBlockRows;
@@ -319,11 +320,11 @@ Result<RecordBatch> PermuteInBlocks(const RecordBatch& batch, const std::vector<
   std::vector<int64_t> local(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
     local[static_cast<size_t>(i)] = dest[static_cast<size_t>(perm[i])];
-  FLOE_ASSIGN_OR_RETURN(RecordBatch blocked, Scatter(batch, dest, pool));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch blocked, Scatter(std::move(parts), dest, pool));
   // Each blocked column freed once put in order: the batch, the blocked copy and the output are
   // not all held at once.
   RecordBatch out;
-  out.schema = batch.schema;
+  out.schema = schema;
   out.num_rows = n;
   std::vector<Result<ColumnPtr>> taken(blocked.columns.size());
   auto one = [&](size_t i) {
@@ -353,7 +354,7 @@ Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& i
   const std::vector<Run>* by_runs = runs.empty() ? nullptr : &runs;
   if (by_runs == nullptr && batch.num_rows >= kTwoPassRows &&
       IsPermutation(indices, batch.num_rows)) {
-    return PermuteInBlocks(batch, indices, pool);
+    return PermuteInBlocks({batch}, indices, pool);
   }
   std::vector<Result<ColumnPtr>> taken(batch.columns.size());
   auto one = [&](size_t i) { taken[i] = TakeWith(*batch.columns[i], indices, by_runs); };
@@ -370,6 +371,22 @@ Result<RecordBatch> Take(const RecordBatch& batch, const std::vector<int64_t>& i
     out.columns.push_back(std::move(*t));
   }
   return out;
+}
+
+Result<RecordBatch> Permute(std::vector<RecordBatch> batches, const std::vector<int64_t>& perm,
+                            ThreadPool* pool) {
+  if (batches.empty()) return Internal("permuting no batches");
+  int64_t rows = 0;
+  for (const RecordBatch& b : batches) rows += b.num_rows;
+  if (!IsPermutation(perm, rows))
+    return Internal("permuting {} rows by {} indices that are not a permutation of them", rows,
+                    perm.size());
+  if (batches.size() == 1 || rows < kTwoPassRows) {
+    FLOE_ASSIGN_OR_RETURN(RecordBatch all, Concatenate(batches, pool));
+    batches.clear();
+    return Take(all, perm, pool);
+  }
+  return PermuteInBlocks(std::move(batches), perm, pool);
 }
 
 Result<RecordBatch> TakeRuns(const RecordBatch& batch, const std::vector<RowRun>& runs) {
@@ -407,64 +424,101 @@ Result<RecordBatch> TakeRuns(const RecordBatch& batch, const std::vector<RowRun>
 
 namespace {
 
-// Column `c` with row r moved to dest[r] (`dest` a permutation of c's rows): read in order,
-// written where each row goes; `inverse` (dest's, built once by the caller) for nested columns.
+Result<ColumnPtr> ConcatenateColumns(const std::vector<const Column*>& parts);
+
+// The column whose parts are `parts` (one type, their rows in order) with row r moved to dest[r]
+// (`dest` a permutation of their rows): read in order, written where each row goes; `inverse`
+// (dest's, built once by the caller) for nested columns.
 template <typename Index>
-Result<ColumnPtr> ScatterColumn(const Column& c, const std::vector<Index>& dest,
+Result<ColumnPtr> ScatterColumn(const std::vector<const Column*>& parts,
+                                const std::vector<Index>& dest,
                                 const std::vector<int64_t>& inverse) {
   const auto n = static_cast<int64_t>(dest.size());
-  if (c.type.IsNested()) return TakeWith(c, inverse, nullptr);
+  const Column& first = *parts.front();
+  if (first.type.IsNested()) {
+    if (parts.size() == 1) return TakeWith(first, inverse, nullptr);
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr whole, ConcatenateColumns(parts));
+    return TakeWith(*whole, inverse, nullptr);
+  }
   auto out = std::make_shared<Column>();
-  out->type = c.type;
+  out->type = first.type;
   out->length = n;
-  if (c.null_count > 0) {
-    std::vector<uint8_t> bits(BitmapBytes(n), 0);
-    for (int64_t r = 0; r < n; ++r) {
-      if (c.IsValid(r)) SetBit(bits.data(), dest[r]);
+  // fn(part, row of the part, its place): every row of every part, in order.
+  auto each = [&](auto&& fn) {
+    int64_t base = 0;
+    for (const Column* p : parts) {
+      const Index* to = dest.data() + base;
+      for (int64_t r = 0; r < p->length; ++r) fn(*p, r, static_cast<size_t>(to[r]));
+      base += p->length;
     }
-    out->null_count = c.null_count;
+  };
+  int64_t nulls = 0;
+  for (const Column* p : parts) nulls += p->null_count;
+  if (nulls > 0) {
+    std::vector<uint8_t> bits(BitmapBytes(n), 0);
+    each([&](const Column& c, int64_t r, size_t to) {
+      if (c.IsValid(r)) SetBit(bits.data(), static_cast<int64_t>(to));
+    });
+    out->null_count = nulls;
     out->validity = Buffer(std::move(bits));
   }
-  if (c.type.id == TypeId::kBool) {
+  if (first.type.id == TypeId::kBool) {
     std::vector<uint8_t> bits(BitmapBytes(n), 0);
-    for (int64_t r = 0; r < n; ++r) {
-      if (c.BoolAt(r)) SetBit(bits.data(), dest[r]);
-    }
+    each([&](const Column& c, int64_t r, size_t to) {
+      if (c.BoolAt(r)) SetBit(bits.data(), static_cast<int64_t>(to));
+    });
     out->values = Buffer(std::move(bits));
     return ColumnPtr(out);
   }
-  if (c.type.IsBinaryLike()) {
-    const int32_t* in = c.Offsets();
+  if (first.type.IsBinaryLike()) {
     std::vector<int32_t> offsets(static_cast<size_t>(n) + 1, 0);
-    for (int64_t r = 0; r < n; ++r) offsets[static_cast<size_t>(dest[r]) + 1] = in[r + 1] - in[r];
-    for (size_t i = 1; i < offsets.size(); ++i) offsets[i] += offsets[i - 1];
-    ByteVector data(static_cast<size_t>(offsets.back()));
-    for (int64_t r = 0; r < n; ++r) {
-      const int32_t bytes = in[r + 1] - in[r];
-      if (bytes > 0) {
-        std::memcpy(data.data() + offsets[static_cast<size_t>(dest[r])], c.values.data() + in[r],
-                    bytes);
-      }
+    each([&](const Column& c, int64_t r, size_t to) {
+      const int32_t* in = c.Offsets();
+      offsets[to + 1] = in[r + 1] - in[r];
+    });
+    int64_t total = 0;
+    for (size_t i = 1; i < offsets.size(); ++i) {
+      total += offsets[i];
+      if (total > INT32_MAX)
+        return Unsupported("a {} column of more than 2 GiB", first.type.ToString());
+      offsets[i] = static_cast<int32_t>(total);
     }
+    ByteVector data(static_cast<size_t>(total));
+    each([&](const Column& c, int64_t r, size_t to) {
+      const int32_t* in = c.Offsets();
+      const int32_t bytes = in[r + 1] - in[r];
+      if (bytes > 0) std::memcpy(data.data() + offsets[to], c.values.data() + in[r], bytes);
+    });
     out->values = Buffer(std::move(data));
     out->offsets = Buffer::Adopt(std::move(offsets));
-    if (c.dictionary && c.codes.size() >= static_cast<size_t>(c.length) * 4) {
-      ByteVector codes(static_cast<size_t>(n) * 4);
-      for (int64_t r = 0; r < n; ++r)
-        std::memcpy(codes.data() + static_cast<size_t>(dest[r]) * 4, c.codes.data() + r * 4, 4);
-      out->dictionary = c.dictionary;
-      out->codes = Buffer(std::move(codes));
+    // Dictionary codes move too when every part holds them against one dictionary.
+    const bool codes = std::all_of(parts.begin(), parts.end(), [&](const Column* p) {
+      return p->dictionary && p->dictionary == first.dictionary &&
+             p->codes.size() >= static_cast<size_t>(p->length) * 4;
+    });
+    if (codes) {
+      ByteVector moved(static_cast<size_t>(n) * 4);
+      each([&](const Column& c, int64_t r, size_t to) {
+        std::memcpy(moved.data() + to * 4, c.codes.data() + r * 4, 4);
+      });
+      out->dictionary = first.dictionary;
+      out->codes = Buffer(std::move(moved));
     }
     return ColumnPtr(out);
   }
-  const int w = c.type.FixedWidth();
-  if (w <= 0) return Unsupported("reordering rows of a {} column", c.type.ToString());
+  const int w = first.type.FixedWidth();
+  if (w <= 0) return Unsupported("reordering rows of a {} column", first.type.ToString());
   ByteVector data(static_cast<size_t>(n) * w);
   ForWidth(w, [&](auto width) {
     const size_t kW = width();
-    const uint8_t* src = c.values.data();
-    for (int64_t r = 0; r < n; ++r)
-      std::memcpy(data.data() + static_cast<size_t>(dest[r]) * kW, src + r * kW, kW);
+    int64_t base = 0;
+    for (const Column* p : parts) {
+      const Index* to = dest.data() + base;
+      const uint8_t* src = p->values.data();
+      for (int64_t r = 0; r < p->length; ++r)
+        std::memcpy(data.data() + static_cast<size_t>(to[r]) * kW, src + r * kW, kW);
+      base += p->length;
+    }
   });
   out->values = Buffer(std::move(data));
   return ColumnPtr(out);
@@ -473,8 +527,18 @@ Result<ColumnPtr> ScatterColumn(const Column& c, const std::vector<Index>& dest,
 }  // namespace
 
 Result<RecordBatch> Scatter(RecordBatch batch, const std::vector<int64_t>& dest, ThreadPool* pool) {
+  std::vector<RecordBatch> parts;
+  parts.push_back(std::move(batch));
+  return Scatter(std::move(parts), dest, pool);
+}
+
+Result<RecordBatch> Scatter(std::vector<RecordBatch> batches, const std::vector<int64_t>& dest,
+                            ThreadPool* pool) {
+  if (batches.empty()) return Internal("scattering no batches");
   const auto n = static_cast<int64_t>(dest.size());
-  if (n != batch.num_rows) return Internal("scatter of {} rows given {} places", batch.num_rows, n);
+  int64_t rows = 0;
+  for (const RecordBatch& b : batches) rows += b.num_rows;
+  if (n != rows) return Internal("scatter of {} rows given {} places", rows, n);
   std::vector<int64_t> inverse(static_cast<size_t>(n), -1);
   for (int64_t r = 0; r < n; ++r) {
     const int64_t d = dest[static_cast<size_t>(r)];
@@ -483,21 +547,25 @@ Result<RecordBatch> Scatter(RecordBatch batch, const std::vector<int64_t>& dest,
     inverse[static_cast<size_t>(d)] = r;
   }
   RecordBatch out;
-  out.schema = batch.schema;
+  out.schema = batches[0].schema;
   out.num_rows = n;
   // Places as 32 bits when they fit: half the bytes read for every column.
   std::vector<uint32_t> narrow;
   if (n <= int64_t{UINT32_MAX}) narrow.assign(dest.begin(), dest.end());
-  std::vector<Result<ColumnPtr>> moved(batch.columns.size());
+  const size_t columns = batches[0].columns.size();
+  std::vector<Result<ColumnPtr>> moved(columns);
   auto one = [&](size_t i) {
-    moved[i] = narrow.empty() ? ScatterColumn(*batch.columns[i], dest, inverse)
-                              : ScatterColumn(*batch.columns[i], narrow, inverse);
-    batch.columns[i].reset();  // its memory goes back now when `batch` held it last
+    std::vector<const Column*> parts;
+    for (const RecordBatch& b : batches) parts.push_back(b.columns[i].get());
+    moved[i] = narrow.empty() ? ScatterColumn(parts, dest, inverse)
+                              : ScatterColumn(parts, narrow, inverse);
+    // Its memory goes back now when the batches held it last.
+    for (RecordBatch& b : batches) b.columns[i].reset();
   };
-  if (pool != nullptr && pool->size() > 0 && batch.columns.size() > 1) {
-    ParallelFor(*pool, batch.columns.size(), one);
+  if (pool != nullptr && pool->size() > 0 && columns > 1) {
+    ParallelFor(*pool, columns, one);
   } else {
-    for (size_t i = 0; i < moved.size(); ++i) one(i);
+    for (size_t i = 0; i < columns; ++i) one(i);
   }
   for (auto& m : moved) {
     if (!m) return std::unexpected(m.error());
@@ -647,6 +715,30 @@ Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches, ThreadP
     out.columns.push_back(std::move(*col));
   }
   return out;
+}
+
+Result<RecordBatch> ConcatenateNamed(const std::vector<RecordBatch>& batches,
+                                     const std::vector<std::string>& names, ThreadPool* pool) {
+  if (batches.empty()) return Internal("concatenating no batches");
+  auto schema = std::make_shared<Schema>();
+  std::vector<size_t> at;
+  for (const std::string& name : names) {
+    const std::optional<int> i = batches[0].schema->IndexOf(name);
+    if (!i) continue;
+    if (std::find(at.begin(), at.end(), static_cast<size_t>(*i)) != at.end()) continue;
+    at.push_back(static_cast<size_t>(*i));
+    schema->fields.push_back(batches[0].schema->fields[at.back()]);
+  }
+  std::vector<RecordBatch> some;
+  some.reserve(batches.size());
+  for (const RecordBatch& b : batches) {
+    RecordBatch k;
+    k.schema = schema;
+    k.num_rows = b.num_rows;
+    for (size_t i : at) k.columns.push_back(b.columns[i]);
+    some.push_back(std::move(k));
+  }
+  return Concatenate(some, pool);
 }
 
 }  // namespace floe::columnar

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -40,9 +41,26 @@ Result<RecordBatch> TakeRuns(const RecordBatch& batch, const std::vector<RowRun>
 Result<RecordBatch> Scatter(RecordBatch batch, const std::vector<int64_t>& dest,
                             ThreadPool* pool = nullptr);
 
+// The same, the rows being those of `batches` (one schema) one after the other: the batches are
+// read in place, where concatenating them first would copy every column once more.
+Result<RecordBatch> Scatter(std::vector<RecordBatch> batches, const std::vector<int64_t>& dest,
+                            ThreadPool* pool = nullptr);
+
+// The rows of `batches` (one schema, their rows numbered one after the other) in the order of
+// `perm`, a permutation of them: Concatenate then Take, without the concatenated copy when the
+// rows are many (moved in two passes, as Take moves a large permutation).
+Result<RecordBatch> Permute(std::vector<RecordBatch> batches, const std::vector<int64_t>& perm,
+                            ThreadPool* pool = nullptr);
+
 // One batch holding every row of `batches` (same schema), in order; with a pool, the columns are
 // copied at once on it.
 Result<RecordBatch> Concatenate(const std::vector<RecordBatch>& batches,
                                 ThreadPool* pool = nullptr);
+
+// The named columns of `batches` (one schema) as one batch, in that order (a name given twice
+// once, a name they lack left out): the columns a write orders its rows by, without the others.
+Result<RecordBatch> ConcatenateNamed(const std::vector<RecordBatch>& batches,
+                                     const std::vector<std::string>& names,
+                                     ThreadPool* pool = nullptr);
 
 }  // namespace floe::columnar

@@ -99,16 +99,33 @@ constexpr int64_t kReorderOnceRows = int64_t{1} << 20;
 
 Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const c::RecordBatch& rows,
                                     ThreadPool* pool) {
-  if (rows.num_rows == 0) return InvalidInput("no rows to measure a row's Parquet bytes on");
+  return RowsPerFileAtTarget(m, std::vector<c::RecordBatch>{rows}, pool);
+}
+
+Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m,
+                                    const std::vector<c::RecordBatch>& parts, ThreadPool* pool) {
+  int64_t total = 0;
+  for (const c::RecordBatch& b : parts) total += b.num_rows;
+  if (total == 0) return InvalidInput("no rows to measure a row's Parquet bytes on");
   FLOE_ASSIGN_OR_RETURN(parquet::WriterOptions popts, ParquetOptionsFor(m));
   popts.pool = pool;  // the sample's columns encode at once
   const int64_t target = m.PropertyInt("write.target-file-size-bytes", int64_t{512} << 20);
-  const int64_t n = std::min<int64_t>(rows.num_rows, 50000);
-  std::vector<int64_t> idx(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = i * rows.num_rows / n;
-  FLOE_ASSIGN_OR_RETURN(c::RecordBatch sample, c::Take(rows, idx));
+  // Rows i * total / n of the parts' rows one after the other, taken part by part.
+  const int64_t n = std::min<int64_t>(total, 50000);
+  std::vector<c::RecordBatch> taken;
+  int64_t i = 0;
+  int64_t base = 0;
+  for (const c::RecordBatch& b : parts) {
+    std::vector<int64_t> idx;
+    for (; i < n && i * total / n < base + b.num_rows; ++i) idx.push_back(i * total / n - base);
+    base += b.num_rows;
+    if (idx.empty()) continue;
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch some, c::Take(b, idx));
+    taken.push_back(std::move(some));
+  }
+  FLOE_ASSIGN_OR_RETURN(c::RecordBatch sample, c::Concatenate(taken));
   parquet::MemorySink sink;
-  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(rows.schema, &sink, popts));
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::Open(sample.schema, &sink, popts));
   FLOE_RETURN_IF_ERROR(writer->Write(sample));
   FLOE_ASSIGN_OR_RETURN(parquet::WrittenFile written, writer->Close());
   const double per_row = static_cast<double>(written.file_size) / static_cast<double>(n);
@@ -155,8 +172,40 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   const Schema& schema = m.CurrentSchema();
   const PartitionSpec& spec = m.DefaultSpec();
   const SortOrder& order = m.DefaultSortOrder();
+  // Within each partition the rows in the table's sort order (one key column per sort field) --
+  // or, when the table declares a layout (floe.layout = zorder(a, b) or hilbert(a, b)), clustered
+  // by it instead; its files then claim no sort order.
+  // An OTree layout (floe.layout = otree(a, b)) makes the files themselves: each a cube or a
+  // group of small ones (otree_index.h).
+  std::optional<layout::ClusterSpec> cluster;
+  FLOE_ASSIGN_OR_RETURN(std::optional<layout::ClusterSpec> otree, OTreeLayoutOf(m));
+  if (auto it = m.properties.find(std::string(kLayoutProperty));
+      it != m.properties.end() && !otree) {
+    FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec parsed, layout::ParseClusterSpec(it->second));
+    FLOE_ASSIGN_OR_RETURN(cluster, ResolveClusterSpec(parsed, schema, spec));
+  }
+  // A write that puts all its rows in a new order at once (an OTree's files; one unpartitioned
+  // group clustered or sorted, of many rows) moves them once from the written batches into that
+  // order (columnar::Scatter, Permute): `all` is then, until they move, the columns that decide
+  // the order alone -- concatenating every column first would copy all the rows once more.
+  std::vector<c::RecordBatch> unmoved;
+  std::vector<std::string> key_names;
+  if (otree) key_names = otree->columns;
+  if (cluster) key_names = cluster->columns;
+  if (!otree && !cluster) {
+    for (const auto& f : order.fields()) key_names.push_back(schema.NameOf(f.source_id));
+  }
+  const bool reorder_all =
+      in_partition_.empty() && batches_.size() > 1 && spec.fields().empty() && !key_names.empty() &&
+      (otree || rows_ >= kReorderOnceRows) &&
+      std::all_of(key_names.begin(), key_names.end(),
+                  [&](const std::string& k) { return batches_[0].schema->IndexOf(k); });
   c::RecordBatch all;
-  if (!batches_.empty()) {
+  if (reorder_all) {
+    FLOE_ASSIGN_OR_RETURN(all,
+                          c::ConcatenateNamed(batches_, key_names, &io_.runtime().decode_pool()));
+    unmoved = std::move(batches_);
+  } else if (!batches_.empty()) {
     FLOE_ASSIGN_OR_RETURN(all, c::Concatenate(batches_, &io_.runtime().decode_pool()));
   } else {
     // Every row came by partition: `all` is none of them, with their columns.
@@ -218,24 +267,13 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   std::stable_sort(groups.begin(), groups.end(),
                    [](const Group& x, const Group& y) { return x.path < y.path; });
 
-  // Within each partition the rows in the table's sort order (one key column per sort field) --
-  // or, when the table declares a layout (floe.layout = zorder(a, b) or hilbert(a, b)), clustered
-  // by it instead; its files then claim no sort order.
-  // An OTree layout (floe.layout = otree(a, b)) makes the files themselves: each a cube or a
-  // group of small ones (otree_index.h).
-  std::optional<layout::ClusterSpec> cluster;
-  FLOE_ASSIGN_OR_RETURN(std::optional<layout::ClusterSpec> otree, OTreeLayoutOf(m));
-  if (auto it = m.properties.find(std::string(kLayoutProperty));
-      it != m.properties.end() && !otree) {
-    FLOE_ASSIGN_OR_RETURN(layout::ClusterSpec parsed, layout::ParseClusterSpec(it->second));
-    FLOE_ASSIGN_OR_RETURN(cluster, ResolveClusterSpec(parsed, schema, spec));
-  }
   std::optional<OTreeWritePlan> otree_plan;
   if (otree) {
     // A new revision's rows per file when the table names none: the target file size over the
     // bytes a row takes in Parquet, measured on an evenly spread sample of this write.
     auto rows_per_file = [&]() {
-      return RowsPerFileAtTarget(m, all, &io_.runtime().decode_pool());
+      return unmoved.empty() ? RowsPerFileAtTarget(m, all, &io_.runtime().decode_pool())
+                             : RowsPerFileAtTarget(m, unmoved, &io_.runtime().decode_pool());
     };
     if (planned_otree_) {
       FLOE_ASSIGN_OR_RETURN(otree_plan, LayOutPlannedOTree(*planned_otree_, all));
@@ -264,7 +302,13 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       if (!permutation) break;
     }
     if (permutation && at == all.num_rows) {
-      FLOE_ASSIGN_OR_RETURN(all, c::Scatter(std::move(all), dest, &io_.runtime().decode_pool()));
+      if (unmoved.empty()) {
+        FLOE_ASSIGN_OR_RETURN(all, c::Scatter(std::move(all), dest, &io_.runtime().decode_pool()));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(all,
+                              c::Scatter(std::move(unmoved), dest, &io_.runtime().decode_pool()));
+        unmoved.clear();
+      }
       otree_file_starts.push_back(at);
     } else {
       otree_file_starts.clear();  // some rows in no file or in two: each file takes its own
@@ -292,16 +336,26 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   if (!otree_plan && groups.size() == 1 && groups[0].in_partition.empty() &&
       (cluster || !sort_view.empty()) &&
       static_cast<int64_t>(groups[0].rows.size()) == all.num_rows &&
-      all.num_rows >= kReorderOnceRows) {
+      (all.num_rows >= kReorderOnceRows || !unmoved.empty())) {
     Group& g = groups[0];
     if (cluster) {
       FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &g.rows, &pool));
     } else {
       FLOE_RETURN_IF_ERROR(layout::SortRows(sort_view, &g.rows));
     }
-    FLOE_ASSIGN_OR_RETURN(all, c::Take(all, g.rows, &pool));
+    if (unmoved.empty()) {
+      FLOE_ASSIGN_OR_RETURN(all, c::Take(all, g.rows, &pool));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(all, c::Permute(std::move(unmoved), g.rows, &pool));
+      unmoved.clear();
+    }
     std::iota(g.rows.begin(), g.rows.end(), int64_t{0});
     in_order = true;
+  }
+  if (!unmoved.empty()) {
+    // Not moved after all (an OTree plan that is no permutation): every row, as they came.
+    FLOE_ASSIGN_OR_RETURN(all, c::Concatenate(unmoved, &pool));
+    unmoved.clear();
   }
   auto encode = [&all, &popts, &cutter, &sort_view, &cluster, &otree_plan, &otree_file_starts,
                  &pool, &schema, &order, in_order](Group& group) -> Result<std::vector<Encoded>> {

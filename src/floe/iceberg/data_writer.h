@@ -40,6 +40,10 @@ Result<parquet::WriterOptions> ParquetOptionsFor(const TableMetadata& metadata);
 // when the table names none.
 Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m, const columnar::RecordBatch& rows,
                                     ThreadPool* pool = nullptr);
+// The same over the rows of `parts` (one schema) one after the other.
+Result<int64_t> RowsPerFileAtTarget(const TableMetadata& m,
+                                    const std::vector<columnar::RecordBatch>& parts,
+                                    ThreadPool* pool = nullptr);
 
 class TableDataWriter {
  public:

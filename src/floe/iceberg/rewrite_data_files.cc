@@ -267,17 +267,27 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
     writer.set_otree_replacing(std::move(replacing));
     for (const auto& b : rows) FLOE_RETURN_IF_ERROR(writer.Write(b));
   } else if ((order || cluster) && !rows.empty()) {
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch all, c::Concatenate(rows, &io.runtime().decode_pool()));
-    rows.clear();
+    // The order is worked out on its columns alone; the rows move once from the batches read
+    // into it (no concatenated copy of them first).
+    std::vector<std::string> keys;
+    if (cluster) {
+      keys = cluster->columns;
+    } else {
+      for (const auto& f : order->fields()) keys.push_back(schema.NameOf(f.source_id));
+    }
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch key_rows,
+                          c::ConcatenateNamed(rows, keys, &io.runtime().decode_pool()));
     std::vector<int64_t> perm;
     if (cluster) {
-      perm.resize(static_cast<size_t>(all.num_rows));
+      perm.resize(static_cast<size_t>(key_rows.num_rows));
       std::iota(perm.begin(), perm.end(), 0);
-      FLOE_RETURN_IF_ERROR(ClusterRows(all, *cluster, &perm, &io.runtime().decode_pool()));
+      FLOE_RETURN_IF_ERROR(ClusterRows(key_rows, *cluster, &perm, &io.runtime().decode_pool()));
     } else {
-      FLOE_ASSIGN_OR_RETURN(perm, SortIndices(all, schema, *order));
+      FLOE_ASSIGN_OR_RETURN(perm, SortIndices(key_rows, schema, *order));
     }
-    FLOE_ASSIGN_OR_RETURN(c::RecordBatch sorted, c::Take(all, perm, &io.runtime().decode_pool()));
+    FLOE_ASSIGN_OR_RETURN(c::RecordBatch sorted,
+                          c::Permute(std::move(rows), perm, &io.runtime().decode_pool()));
+    rows.clear();
     FLOE_RETURN_IF_ERROR(writer.Write(sorted));
   } else {
     for (const auto& b : rows) FLOE_RETURN_IF_ERROR(writer.Write(b));
