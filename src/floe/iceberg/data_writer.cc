@@ -199,7 +199,7 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
       in_partition_.empty() && batches_.size() > 1 && spec.fields().empty() && !key_names.empty() &&
       (otree || rows_ >= kReorderOnceRows) &&
       std::all_of(key_names.begin(), key_names.end(),
-                  [&](const std::string& k) { return batches_[0].schema->IndexOf(k); });
+                  [&](const std::string& k) { return batches_[0].schema->IndexOf(k).has_value(); });
   c::RecordBatch all;
   if (reorder_all) {
     FLOE_ASSIGN_OR_RETURN(all,
