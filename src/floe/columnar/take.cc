@@ -575,6 +575,7 @@ Result<RecordBatch> Scatter(std::vector<RecordBatch> batches, const std::vector<
   std::vector<Result<ColumnPtr>> moved(columns);
   auto one = [&](size_t i) {
     std::vector<const Column*> parts;
+    parts.reserve(batches.size());
     for (const RecordBatch& b : batches) parts.push_back(b.columns[i].get());
     moved[i] = narrow.empty() ? ScatterColumn(parts, dest, inverse)
                               : ScatterColumn(parts, narrow, inverse);
