@@ -82,6 +82,65 @@ TEST(Expression, TypeMismatchNamesBothTypes) {
   EXPECT_NE(sum.error().message.find("type mismatch"), std::string::npos);
 }
 
+// Exact numbers compare exactly, as in DuckDB: a constant the column's decimal type holds becomes
+// that type (the column itself is compared, uncast), any other constant or column meets it in
+// the decimal type holding both -- never in doubles, which cannot tell 2^53 from 2^53 + 1.
+TEST(Expression, ExactNumbersCompareAsDecimals) {
+  const columnar::DataType price = columnar::Decimal128(15, 2), big = columnar::Decimal128(38, 0);
+  ValueColumnBuilder prices(price), bigs(big), ints(columnar::Int64());
+  const __int128 two53 = static_cast<__int128>(1) << 53;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(prices.Append(Value{static_cast<__int128>(i * 125)}));  // 0.00, 1.25, 2.50, 3.75
+    ASSERT_TRUE(bigs.Append(Value{two53 + i}));
+    ASSERT_TRUE(ints.Append(Value::Int(i)));
+  }
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(
+      columnar::Schema{{{"price", price}, {"big", big}, {"n", columnar::Int64()}}});
+  b.columns = {prices.Finish(), bigs.Finish(), ints.Finish()};
+  b.num_rows = 4;
+  const ExprPtr col = ColumnRef(0, price, "price");
+  auto dec = [](__int128 unscaled, int32_t p, int32_t s) {
+    return Constant(Value{unscaled}, columnar::Decimal128(p, s));
+  };
+  auto answers = [&](const ExprPtr& e) { return Texts(Evaluate(*e, b).value()); };
+  using Strings = std::vector<std::string>;
+
+  // price < 2 and price >= 1.250: the constants become decimal(15, 2) 200 and 125.
+  for (auto [lit, fn, want] :
+       {std::tuple{Int(2), Fn::kLt, Strings{"true", "true", "false", "false"}},
+        std::tuple{dec(1250, 4, 3), Fn::kGtEq, Strings{"false", "true", "true", "true"}}}) {
+    auto e = MakeCall(fn, {col, lit}).value();
+    EXPECT_EQ(e->args[0], col);
+    ASSERT_EQ(e->args[1]->kind, Expr::Kind::kLiteral);
+    EXPECT_EQ(e->args[1]->type, price);
+    EXPECT_EQ(answers(e), want);
+  }
+  EXPECT_EQ(MakeCall(Fn::kLt, {Int(2), col}).value()->args[0]->value.dec(), 200);
+  // price = 1.255 and price > 1.245: no decimal(15, 2) holds them; compared at scale 3.
+  auto eq = MakeCall(Fn::kEq, {col, dec(1255, 4, 3)}).value();
+  EXPECT_EQ(eq->args[0]->type, columnar::Decimal128(16, 3));
+  EXPECT_EQ(answers(eq), (Strings{"false", "false", "false", "false"}));
+  EXPECT_EQ(answers(MakeCall(Fn::kGt, {col, dec(1245, 4, 3)}).value()),
+            (Strings{"false", "true", "true", "true"}));
+  // Beyond a double's 53 bits.
+  const ExprPtr bigcol = ColumnRef(1, big, "big");
+  EXPECT_EQ(answers(MakeCall(Fn::kGt, {bigcol, Int(9007199254740992)}).value()),
+            (Strings{"false", "true", "true", "true"}));
+  EXPECT_EQ(answers(MakeCall(Fn::kEq, {bigcol, Int(9007199254740993)}).value()),
+            (Strings{"false", "true", "false", "false"}));
+  // An integer column against a decimal column or a whole decimal constant.
+  const ExprPtr n = ColumnRef(2, columnar::Int64(), "n");
+  EXPECT_EQ(answers(MakeCall(Fn::kLtEq, {n, col}).value()),
+            (Strings{"true", "true", "true", "true"}));
+  auto whole = MakeCall(Fn::kEq, {n, dec(20, 2, 1)}).value();  // n = 2.0
+  EXPECT_EQ(whole->args[1]->type, columnar::Int64());
+  EXPECT_EQ(answers(whole), (Strings{"false", "false", "true", "false"}));
+  // A double still meets decimals as a double.
+  auto d = MakeCall(Fn::kLt, {col, Constant(Value::Double(2), columnar::Float64())}).value();
+  EXPECT_EQ(d->args[0]->type, columnar::Float64());
+}
+
 TEST(Expression, LikeMatchesPrefixesAndAnyPattern) {
   EXPECT_TRUE(LikeMatch("apple", "app%"));
   EXPECT_TRUE(LikeMatch("apple", "%pl%"));

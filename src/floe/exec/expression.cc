@@ -143,8 +143,77 @@ std::optional<DataType> DecimalResult(Fn fn, const DataType& a, const DataType& 
   return columnar::Decimal128(std::min(p, 38), sc);
 }
 
-// Makes two operands comparable: string constants become the other side's type, decimals and
-// mixed numbers compare as doubles, dates meet timestamps as timestamps.
+// A decimal or integer literal's unscaled value at `to` (a decimal of that precision and scale, or
+// an integer) when it is exactly that -- 0.050 is 5 at scale 2, 24 is 2400 -- else nullopt.
+std::optional<Value> ExactAt(const Expr& lit, const DataType& to) {
+  if (lit.kind != Expr::Kind::kLiteral || lit.value.is_null()) return std::nullopt;
+  __int128 u = 0;
+  int32_t scale = 0;
+  if (lit.type.id == TypeId::kInt64 && lit.value.v.index() == 2) {
+    u = lit.value.i();
+  } else if (lit.type.id == TypeId::kDecimal128 && lit.value.v.index() == 5) {
+    u = lit.value.dec();
+    scale = lit.type.scale;
+  } else {
+    return std::nullopt;
+  }
+  const int32_t want = to.id == TypeId::kDecimal128 ? to.scale : 0;
+  constexpr __int128 kLimit = static_cast<__int128>(1000000000000000000LL) * 100000000000000000LL;
+  for (; scale < want; ++scale) {
+    if (u >= kLimit || u <= -kLimit) return std::nullopt;  // beyond 38 digits
+    u *= 10;
+  }
+  for (; scale > want; --scale) {
+    if (u % 10 != 0) return std::nullopt;
+    u /= 10;
+  }
+  if (to.id == TypeId::kInt64) {
+    if (u > INT64_MAX || u < INT64_MIN) return std::nullopt;
+    return Value::Int(static_cast<int64_t>(u));
+  }
+  __int128 bound = 1;
+  for (int32_t k = 0; k < to.precision; ++k) bound *= 10;
+  if (u >= bound || u <= -bound) return std::nullopt;
+  return Value{u};
+}
+
+// Exact numbers (decimals, and integers as decimals of scale 0) compare exactly, as in DuckDB. A
+// literal that the other side's type holds exactly becomes that type, so the other side is
+// compared as it is (`price < 24`, `discount >= 0.05` on a decimal(15,2) column: no cast of the
+// column, and a filter the scan can take); otherwise both sides widen to the decimal type that
+// holds either. False (nothing changed) when a side is not exact or that type would pass 38
+// digits.
+Result<bool> UnifyExact(ExprPtr* a, ExprPtr* b) {
+  auto exact_type = [](const Expr& e) -> std::optional<DataType> {
+    if (e.type.id == TypeId::kDecimal128) return e.type;
+    if (e.type.id != TypeId::kInt64) return std::nullopt;
+    int32_t digits = 19;
+    if (e.kind == Expr::Kind::kLiteral && e.value.v.index() == 2) {
+      // A literal counts its own digits: 24 is a decimal(2, 0), not a decimal(19, 0).
+      digits = static_cast<int32_t>(fmt::format("{}", e.value.i()).size()) - (e.value.i() < 0);
+    }
+    return columnar::Decimal128(digits, 0);
+  };
+  const std::optional<DataType> ta = exact_type(**a), tb = exact_type(**b);
+  if (!ta || !tb) return false;
+  for (auto [lit, other] : {std::pair{a, b}, std::pair{b, a}}) {
+    if (auto v = ExactAt(**lit, (*other)->type)) {
+      *lit = Constant(std::move(*v), (*other)->type);
+      return true;
+    }
+  }
+  const int32_t scale = std::max(ta->scale, tb->scale);
+  const int32_t whole = std::max(ta->precision - ta->scale, tb->precision - tb->scale);
+  if (whole + scale > 38) return false;
+  const DataType common = columnar::Decimal128(whole + scale, scale);
+  FLOE_ASSIGN_OR_RETURN(*a, CastTo(*a, common));
+  FLOE_ASSIGN_OR_RETURN(*b, CastTo(*b, common));
+  return true;
+}
+
+// Makes two operands comparable: string constants become the other side's type, exact numbers
+// compare exactly (UnifyExact), other mixes of numbers as doubles, dates meet timestamps as
+// timestamps.
 Status Unify(ExprPtr* a, ExprPtr* b, std::string_view what) {
   const DataType& ta = (*a)->type;
   const DataType& tb = (*b)->type;
@@ -161,6 +230,8 @@ Status Unify(ExprPtr* a, ExprPtr* b, std::string_view what) {
   if (IsNumericType(ta) && IsNumericType(tb)) {
     if (ta.id == TypeId::kInt64 && tb.id == TypeId::kInt64) return {};
     if (ta.id == TypeId::kDecimal128 && tb == ta) return {};
+    FLOE_ASSIGN_OR_RETURN(bool exact, UnifyExact(a, b));
+    if (exact) return {};
     FLOE_ASSIGN_OR_RETURN(*a, CastTo(*a, columnar::Float64()));
     FLOE_ASSIGN_OR_RETURN(*b, CastTo(*b, columnar::Float64()));
     return {};

@@ -26,9 +26,9 @@ namespace floe::iceberg {
 
 namespace {
 
-// A literal in the Parquet reader's value domain; nullopt for types whose file representation
-// may differ from Iceberg's (decimals) -- those prune nothing. Timestamps are in Iceberg's unit
-// (micros; nanos for the _ns types): ResolveForFile keeps them only for files in that unit.
+// A literal in the Parquet reader's value domain; nullopt for types that prune nothing.
+// Timestamps are in Iceberg's unit (micros; nanos for the _ns types) and decimals unscaled at
+// the Iceberg type's scale: ResolveForFile keeps them only for files in that unit or scale.
 std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId column_type) {
   if (v.is_null()) return std::nullopt;
   switch (column_type) {
@@ -43,6 +43,7 @@ std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs:
+    case TypeId::kDecimal:
       break;
     default:
       return std::nullopt;
@@ -56,6 +57,8 @@ std::optional<parquet::PredicateValue> ToPredicateValue(const Literal& v, TypeId
           return parquet::PredicateValue(static_cast<int64_t>(x));
         } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
           return parquet::PredicateValue(static_cast<double>(x));
+        } else if constexpr (std::is_same_v<T, DecimalValue>) {
+          return parquet::PredicateValue(x.unscaled);
         } else {
           return std::nullopt;
         }
@@ -281,13 +284,17 @@ Result<parquet::ReadOptions> ResolveForFile(const parquet::FileReader& reader,
       o.columns.push_back(f.name);
     }
   }
-  // A timestamp literal is in Iceberg's unit: it compares with the file's values only when the
-  // file stores that unit (Iceberg's writers do; a file registered from elsewhere may not).
+  // A timestamp literal is in Iceberg's unit, a decimal's at the Iceberg type's scale: it
+  // compares with the file's values only when the file stores that unit or scale (Iceberg's
+  // writers do; a file registered from elsewhere may not).
   auto same_unit = [&](const parquet::ColumnPredicate& p, const parquet::FieldNode* node) {
     const NestedField* f = p.field_id ? shape.read_schema.FindById(*p.field_id) : nullptr;
     if (f == nullptr || !f->type) return false;
     columnar::TimeUnit want;
     switch (f->type->id) {
+      case TypeId::kDecimal:
+        return node->field.type.id == columnar::TypeId::kDecimal128 &&
+               node->field.type.scale == f->type->scale;
       case TypeId::kTimestamp:
       case TypeId::kTimestampTz:
         want = columnar::TimeUnit::kMicro;

@@ -506,8 +506,8 @@ void MergeRun::PushSourceKeyRanges(int location) {
     if (keep_rows_) {
       // Files only: the rows of every file read are kept whole for the rewrite.
       const iceberg::NestedField* f = target_.schema->FindByName(name);
-      auto l = f ? ToIcebergLiteral(*lo, *f->type) : std::nullopt;
-      auto h = f ? ToIcebergLiteral(*hi, *f->type) : std::nullopt;
+      auto l = f ? ToIcebergLiteral(*lo, (*keys)->type, *f->type) : std::nullopt;
+      auto h = f ? ToIcebergLiteral(*hi, (*keys)->type, *f->type) : std::nullopt;
       if (!l || !h) continue;
       iceberg::ExprPtr range = iceberg::And(iceberg::Predicate(iceberg::Op::kGtEq, name, {*l}),
                                             iceberg::Predicate(iceberg::Op::kLtEq, name, {*h}));

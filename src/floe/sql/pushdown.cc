@@ -78,7 +78,7 @@ class Pusher {
         }
         const iceberg::NestedField* f = Column(*col);
         if (!f || lit->kind != exec::Expr::Kind::kLiteral) return {};
-        auto l = ToIcebergLiteral(lit->value, *f->type);
+        auto l = ToIcebergLiteral(lit->value, lit->type, *f->type);
         if (!l) return {};
         iceberg::Op op = fn == Fn::kEq      ? iceberg::Op::kEq
                          : fn == Fn::kNotEq ? iceberg::Op::kNotEq
@@ -94,7 +94,7 @@ class Pusher {
         std::vector<iceberg::Literal> set;
         for (size_t i = 1; i < e.args.size(); ++i) {
           if (e.args[i]->kind != exec::Expr::Kind::kLiteral) return {};
-          auto l = ToIcebergLiteral(e.args[i]->value, *f->type);
+          auto l = ToIcebergLiteral(e.args[i]->value, e.args[i]->type, *f->type);
           if (!l) return {};
           set.push_back(*l);
         }
@@ -168,9 +168,16 @@ void Conjuncts(const exec::ExprPtr& e, std::vector<exec::ExprPtr>* out) {
 
 }  // namespace
 
-std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col) {
+std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v,
+                                                 const columnar::DataType& type,
+                                                 const iceberg::Type& col) {
   if (v.is_null()) return std::nullopt;
   switch (col.id) {
+    case iceberg::TypeId::kDecimal:
+      if (v.v.index() == 5 && type.id == columnar::TypeId::kDecimal128 && type.scale == col.scale) {
+        return iceberg::Literal::Decimal(v.dec(), col.scale);
+      }
+      break;
     case iceberg::TypeId::kInt:
     case iceberg::TypeId::kLong:
       if (v.v.index() == 2) return iceberg::Literal::Long(v.i());

@@ -22,9 +22,11 @@ struct PushedFilter {
   // to the scanned rows. Null: the scan's rows are exactly the predicate's.
   exec::ExprPtr residual;
 };
-// `v` as a literal of an Iceberg column of type `col`; nullopt when it has no such literal (NULL,
-// NaN, a type pushdown does not handle).
-std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v, const iceberg::Type& col);
+// `v` (a value of `type`) as a literal of an Iceberg column of type `col`; nullopt when it has no
+// such literal (NULL, NaN, a decimal of another scale, a type pushdown does not handle).
+std::optional<iceberg::Literal> ToIcebergLiteral(const exec::Value& v,
+                                                 const columnar::DataType& type,
+                                                 const iceberg::Type& col);
 
 PushedFilter PushableFilter(const exec::ExprPtr& predicate, const iceberg::Schema& schema,
                             const std::vector<int32_t>& field_ids);
