@@ -169,13 +169,32 @@ Result<std::vector<uint8_t>> MatchCompiled(const Expr& expr,
     FLOE_ASSIGN_OR_RETURN(input.columns[i], NormalizeColumn(input.columns[i]));
   }
   FLOE_ASSIGN_OR_RETURN(ColumnPtr result, Evaluate(expr, input));
-  std::vector<uint8_t> match(rows, 0);
   if (result->length != batch.num_rows) {
     return Internal("the residual gave {} answers for {} rows", result->length, batch.num_rows);
   }
-  for (size_t r = 0; r < rows; ++r) {
-    const auto row = static_cast<int64_t>(r);
-    match[r] = result->IsValid(row) && result->BoolAt(row) ? 1 : 0;
+  if (result->type.id != columnar::TypeId::kBool) {
+    std::vector<uint8_t> match(rows, 0);  // a NULL literal's type: nothing matches
+    return match;
+  }
+  // The answer's bits as bytes, 8 rows a step; a NULL answer does not match.
+  std::vector<uint8_t> match(rows);
+  auto unpack = [&](const uint8_t* bits, bool keep_bits) {
+    const size_t whole = rows / 8;
+    for (size_t k = 0; k < whole; ++k) {
+      const uint8_t v = bits[k];
+      for (size_t j = 0; j < 8; ++j) {
+        const uint8_t bit = static_cast<uint8_t>((v >> j) & 1u);
+        match[k * 8 + j] = keep_bits ? bit : static_cast<uint8_t>(match[k * 8 + j] & bit);
+      }
+    }
+    for (size_t r = whole * 8; r < rows; ++r) {
+      const uint8_t bit = static_cast<uint8_t>((bits[r / 8] >> (r % 8)) & 1u);
+      match[r] = keep_bits ? bit : static_cast<uint8_t>(match[r] & bit);
+    }
+  };
+  if (rows > 0) {
+    unpack(result->values.data(), true);
+    if (!result->validity.empty()) unpack(result->validity.data(), false);
   }
   return match;
 }

@@ -182,24 +182,38 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterFields(
   return match;
 }
 
+// What late materialisation made of a plan: the plan narrowed to its matching rows, or -- where
+// that cannot pay -- the plan producing the output fields only, with one match flag per row
+// that the decode applies to its batches (the filter is not evaluated twice). Neither: the plan
+// as it was, filtered batch by batch.
+struct Matched {
+  std::optional<ReadPlan> plan;
+  bool narrowed = false;
+  std::vector<uint8_t> flags;  // when !narrowed: one per row of `plan`, in plan order
+};
+
 // Late materialisation, steps 2 and 3: the plan narrowed to the rows that match and the output
 // fields, their pages without a match passed over undecoded (a point lookup on an unsorted file
-// decodes one column, not sixty). nullopt when it cannot pay: more than half the rows matching in
-// short runs, unless nothing but the filter's fields is read (a count).
-Result<std::optional<ReadPlan>> NarrowToMatches(const FileReader& reader, const ReadPlan& plan,
-                                                const FetchedBytes& bytes, const RowFilter& filter,
-                                                const FilterShape& shape, size_t threads,
-                                                ThreadPool* pool, int64_t batch_rows) {
-  if (!shape.output_complete) return std::nullopt;  // an output field the file lacks
+// decodes one column, not sixty) -- unless that cannot pay: more than half the rows matching in
+// short runs, while more than the filter's fields is read (not a count). Then the rows' match
+// flags and the output fields alone.
+Result<Matched> NarrowToMatches(const FileReader& reader, const ReadPlan& plan,
+                                const FetchedBytes& bytes, const RowFilter& filter,
+                                const FilterShape& shape, size_t threads, ThreadPool* pool,
+                                int64_t batch_rows) {
+  if (!shape.output_complete) return Matched{};  // an output field the file lacks
   FLOE_ASSIGN_OR_RETURN(std::optional<std::vector<uint8_t>> match,
                         MatchFilterFields(reader, plan, bytes, filter, shape, threads, pool));
-  if (!match) return std::nullopt;
-  std::optional<RowSelection> m = SelectMatches(plan, *match, shape.trust_certain);
-  if (!m) return std::nullopt;
-  if (2 * m->selected > m->planned && m->ranges * 64 > m->selected && !shape.output.empty()) {
-    return std::nullopt;
+  if (!match) return Matched{};
+  std::optional<RowSelection> counts = CountMatches(plan, *match, shape.trust_certain);
+  if (!counts) return Matched{};
+  if (2 * counts->selected > counts->planned && counts->ranges * 64 > counts->selected) {
+    return Matched{KeepFields(plan, shape.output), false,
+                   MatchFlags(plan, std::move(*match), shape.trust_certain)};
   }
-  return NarrowPlan(plan, shape.output, std::move(*m), batch_rows);
+  std::optional<RowSelection> m = SelectMatches(plan, *match, shape.trust_certain);
+  if (!m) return Matched{};
+  return Matched{NarrowPlan(plan, shape.output, std::move(*m), batch_rows), true, {}};
 }
 
 // The batch rows left when the rows at `dropped` (sorted file positions) are taken out of a
@@ -337,6 +351,8 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   const RowFilter* filter = options.filter;
   FilterShape shape;
   bool narrowed = false;
+  bool by_flags = false;       // the plan yields the output fields; `flags` says the rows kept
+  std::vector<uint8_t> flags;  // one per row of the plan, in plan order
   if (filter) {
     shape.filter = FieldIndexes(plan, filter->fields, &shape.filter_complete);
     if (filter->output) {
@@ -347,17 +363,19 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     }
     shape.trust_certain = filter->predicates_are_filter &&
                           plan.predicates.size() == options.fetch.read.predicates.size();
-    FLOE_ASSIGN_OR_RETURN(std::optional<ReadPlan> n,
+    FLOE_ASSIGN_OR_RETURN(Matched m,
                           NarrowToMatches(fetched.reader, plan, fetched.bytes, *filter, shape,
                                           std::max<size_t>(1, options.filter_threads), options.pool,
                                           options.narrowed_batch_rows));
-    if (n) {
-      plan = std::move(*n);
-      narrowed = true;
+    if (m.plan) {
+      plan = std::move(*m.plan);
+      narrowed = m.narrowed;
+      flags = std::move(m.flags);
+      by_flags = !narrowed;
     }
   }
   out.schema = plan.schema;
-  if (filter && !narrowed) {
+  if (filter && !narrowed && !by_flags) {
     auto schema = std::make_shared<columnar::Schema>();
     for (size_t i : shape.output) schema->fields.push_back(plan.schema->fields[i]);
     out.schema = std::move(schema);
@@ -372,8 +390,9 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   if ((!dropped.empty() || options.position_field) && starts.empty()) {
     starts = FileRowStarts(fetched.reader.metadata());
   }
-  // Decodes `slice` in order; rows of a plan not narrowed are filtered batch by batch.
-  auto decode = [&](ReadPlan slice, FetchedBytes bytes) -> Status {
+  // Decodes `slice` (whose first row is the plan's row `first`) in order; rows of a plan not
+  // narrowed are filtered batch by batch.
+  auto decode = [&](ReadPlan slice, FetchedBytes bytes, size_t first) -> Status {
     std::optional<RowPositions> positions;
     if (!dropped.empty() || options.position_field) positions.emplace(slice, starts);
     size_t next_dropped = 0;  // the slice's positions only grow
@@ -387,6 +406,14 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
       rows_decoded += b->num_rows;
       if (options.metrics) options.metrics->rows_read += b->num_rows;
       const bool by_filter = filter && !narrowed;
+      const uint8_t* flags_here = by_flags ? flags.data() + first : nullptr;
+      if (by_flags) {
+        first += static_cast<size_t>(b->num_rows);
+        if (first > flags.size()) {
+          return Internal("'{}': the decode gave more rows than the filter matched ({})", key,
+                          flags.size());
+        }
+      }
       if (!by_filter && !options.position_field && positions) {
         // Only the mask's short runs to drop: the rows kept, as runs of the batch's rows.
         ranges.clear();
@@ -396,9 +423,11 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
           FLOE_ASSIGN_OR_RETURN(*b, columnar::TakeRuns(*b, kept));
         }
       } else if (by_filter || positions) {
-        std::vector<uint8_t> match;
-        if (by_filter) {
-          FLOE_ASSIGN_OR_RETURN(match, filter->evaluate(Columns(*b, shape.filter)));
+        std::vector<uint8_t> evaluated;
+        const uint8_t* match = flags_here;
+        if (by_filter && !by_flags) {
+          FLOE_ASSIGN_OR_RETURN(evaluated, filter->evaluate(Columns(*b, shape.filter)));
+          match = evaluated.data();
         }
         if (positions) {
           at.clear();
@@ -422,7 +451,7 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
             at.resize(keep.size());
           }
         }
-        if (by_filter) *b = Columns(*b, shape.output);
+        if (by_filter && !by_flags) *b = Columns(*b, shape.output);
       }
       if (options.position_field) {
         columnar::FixedWidthBuilder<int64_t> column(options.position_field->type);
@@ -438,10 +467,19 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
   };
   const std::vector<ReadPlan> slices = SplitPlan(plan, std::max<size_t>(1, options.decode_threads));
   if (slices.size() <= 1) {
-    FLOE_RETURN_IF_ERROR(decode(std::move(plan), std::move(fetched.bytes)));
+    FLOE_RETURN_IF_ERROR(decode(std::move(plan), std::move(fetched.bytes), 0));
   } else {
-    FLOE_RETURN_IF_ERROR(OnThreads(options.pool, slices.size(),
-                                   [&](size_t p) { return decode(slices[p], fetched.bytes); }));
+    std::vector<size_t> firsts;  // each slice's first row among the plan's
+    size_t rows = 0;
+    for (const ReadPlan& slice : slices) {
+      firsts.push_back(rows);
+      for (const RowGroupPlan& rg : slice.row_groups) {
+        for (const RowRange& r : rg.rows) rows += static_cast<size_t>(r.end - r.begin);
+      }
+    }
+    FLOE_RETURN_IF_ERROR(OnThreads(options.pool, slices.size(), [&](size_t p) {
+      return decode(slices[p], fetched.bytes, firsts[p]);
+    }));
   }
   out.rows_decoded = rows_decoded.load();
   return out;

@@ -92,31 +92,130 @@ std::optional<RowSelection> SelectMatches(const ReadPlan& plan, const std::vecto
   return m;
 }
 
-ReadPlan NarrowPlan(const ReadPlan& plan, const std::vector<size_t>& fields, RowSelection selection,
-                    int64_t batch_rows) {
-  ReadPlan narrowed = plan;
-  narrowed.batch_rows = std::min(plan.batch_rows, batch_rows);
-  narrowed.row_groups.clear();
-  narrowed.fields.clear();
-  std::set<int> kept_leaves;
+std::optional<RowSelection> CountMatches(const ReadPlan& plan, const std::vector<uint8_t>& match,
+                                         bool trust_certain) {
+  RowSelection m;
+  size_t at = 0;
+  // Counts the 1s of match[at, at + n) and the runs they form.
+  auto count = [&](size_t n) {
+    const uint8_t* b = match.data() + at;
+    at += n;
+    if (n == 0) return;
+    // Two independent sums over the bytes (each 0 or 1), which the compiler vectorises.
+    int64_t ones = b[0], starts = b[0];
+    for (size_t i = 1; i < n; ++i) {
+      ones += b[i];
+      starts += b[i] & (b[i - 1] ^ 1);
+    }
+    m.selected += ones;
+    m.ranges += starts;
+  };
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    int64_t certain = 0;
+    if (trust_certain) {
+      for (const RowRange& c : rg.certain) certain += c.end - c.begin;
+      m.ranges += static_cast<int64_t>(rg.certain.size());
+    }
+    int64_t rows = 0;
+    for (const RowRange& r : rg.rows) rows += r.end - r.begin;
+    m.planned += rows;
+    m.selected += certain;
+    const auto left = static_cast<size_t>(rows - certain);
+    if (at + left > match.size()) return std::nullopt;
+    count(left);
+  }
+  if (at != match.size()) return std::nullopt;
+  return m;
+}
+
+std::vector<uint8_t> MatchFlags(const ReadPlan& plan, std::vector<uint8_t> match,
+                                bool trust_certain) {
+  const bool any_certain =
+      trust_certain && std::any_of(plan.row_groups.begin(), plan.row_groups.end(),
+                                   [](const RowGroupPlan& rg) { return !rg.certain.empty(); });
+  if (!any_certain) return match;
+  std::vector<uint8_t> flags;
+  size_t at = 0;
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    size_t c = 0;
+    for (const RowRange& r : rg.rows) {
+      int64_t row = r.begin;
+      while (row < r.end) {
+        while (c < rg.certain.size() && rg.certain[c].end <= row) ++c;
+        if (c < rg.certain.size() && rg.certain[c].begin <= row) {
+          const int64_t end = std::min(r.end, rg.certain[c].end);
+          flags.insert(flags.end(), static_cast<size_t>(end - row), 1);
+          row = end;
+          continue;
+        }
+        const int64_t end = c < rg.certain.size() ? std::min(r.end, rg.certain[c].begin) : r.end;
+        const auto n = static_cast<size_t>(end - row);
+        const size_t take = std::min(n, match.size() - std::min(at, match.size()));
+        flags.insert(flags.end(), match.begin() + static_cast<std::ptrdiff_t>(at),
+                     match.begin() + static_cast<std::ptrdiff_t>(at + take));
+        flags.insert(flags.end(), n - take, 0);
+        at += take;
+        row = end;
+      }
+    }
+  }
+  return flags;
+}
+
+namespace {
+
+// `plan` without its row groups, producing only `fields`; the leaves those read.
+ReadPlan FieldsOnly(const ReadPlan& plan, const std::vector<size_t>& fields,
+                    std::set<int>* kept_leaves) {
+  ReadPlan out = plan;
+  out.row_groups.clear();
+  out.fields.clear();
   auto out_schema = std::make_shared<columnar::Schema>();
   for (size_t i : fields) {
     const FieldNode& f = plan.fields[i];
-    narrowed.fields.push_back(f);
+    out.fields.push_back(f);
     out_schema->fields.push_back(f.field);
-    kept_leaves.insert(f.leaves.begin(), f.leaves.end());
+    kept_leaves->insert(f.leaves.begin(), f.leaves.end());
   }
-  narrowed.schema = out_schema;
-  narrowed.columns.assign(kept_leaves.begin(), kept_leaves.end());
-  std::erase_if(narrowed.matchers, [&](const auto& m) { return !kept_leaves.count(m.first); });
+  out.schema = out_schema;
+  out.columns.assign(kept_leaves->begin(), kept_leaves->end());
+  std::erase_if(out.matchers, [&](const auto& m) { return !kept_leaves->count(m.first); });
+  return out;
+}
+
+// `rg` with only the chunks of `kept_leaves`, and `rows` and `certain` as given.
+RowGroupPlan KeptRowGroup(const RowGroupPlan& rg, const std::set<int>& kept_leaves,
+                          std::vector<RowRange> rows, std::vector<RowRange> certain) {
+  RowGroupPlan out = rg;
+  out.rows = std::move(rows);
+  out.certain = std::move(certain);
+  std::erase_if(out.columns,
+                [&](const ColumnChunkPlan& c) { return !kept_leaves.count(c.column); });
+  return out;
+}
+
+}  // namespace
+
+ReadPlan KeepFields(const ReadPlan& plan, const std::vector<size_t>& fields) {
+  std::set<int> kept_leaves;
+  ReadPlan kept = FieldsOnly(plan, fields, &kept_leaves);
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    kept.row_groups.push_back(KeptRowGroup(rg, kept_leaves, rg.rows, rg.certain));
+  }
+  return kept;
+}
+
+ReadPlan NarrowPlan(const ReadPlan& plan, const std::vector<size_t>& fields, RowSelection selection,
+                    int64_t batch_rows) {
+  std::set<int> kept_leaves;
+  ReadPlan narrowed = FieldsOnly(plan, fields, &kept_leaves);
+  narrowed.batch_rows = std::min(plan.batch_rows, batch_rows);
   for (size_t g = 0; g < plan.row_groups.size(); ++g) {
     if (selection.per_group[g].empty()) continue;
-    RowGroupPlan out = plan.row_groups[g];
-    out.rows = std::move(selection.per_group[g]);
-    out.certain = out.rows;
-    std::erase_if(out.columns,
-                  [&](const ColumnChunkPlan& c) { return !kept_leaves.count(c.column); });
-    narrowed.row_groups.push_back(std::move(out));
+    std::vector<RowRange>& rows = selection.per_group[g];
+    std::vector<RowRange> certain = rows;
+    narrowed.row_groups.push_back(
+        KeptRowGroup(plan.row_groups[g], kept_leaves, std::move(rows), std::move(certain)));
   }
   return narrowed;
 }

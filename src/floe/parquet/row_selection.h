@@ -34,6 +34,20 @@ struct RowSelection {
 std::optional<RowSelection> SelectMatches(const ReadPlan& plan, const std::vector<uint8_t>& match,
                                           bool trust_certain);
 
+// SelectMatches's counts (`per_group` left empty) in one pass over `match`, without building the
+// ranges: whether narrowing a plan to its matches can pay is known before it is done. `ranges`
+// counts a run that a certain range or a row group boundary cuts as two.
+std::optional<RowSelection> CountMatches(const ReadPlan& plan, const std::vector<uint8_t>& match,
+                                         bool trust_certain);
+
+// One flag per row `plan` reads, in plan order (1 = matches): `match` (as SelectMatches reads it)
+// with, when `trust_certain`, the certain rows it leaves out set.
+std::vector<uint8_t> MatchFlags(const ReadPlan& plan, std::vector<uint8_t> match,
+                                bool trust_certain);
+
+// `plan` producing only `fields` (indexes into plan.fields, ascending), its rows unchanged.
+ReadPlan KeepFields(const ReadPlan& plan, const std::vector<size_t>& fields);
+
 // `plan` producing only `fields` (indexes into plan.fields, ascending) and only the rows of
 // `selection`, all of them certain to match, in batches of at most `batch_rows`.
 ReadPlan NarrowPlan(const ReadPlan& plan, const std::vector<size_t>& fields, RowSelection selection,
