@@ -186,6 +186,29 @@ TEST_F(ReadFileFilterTest, ManyShortMatchesAreFilteredBatchByBatch) {
   }
 }
 
+// One row in 8 matches: a run begins every 8 rows, and a range per run would cost more than the
+// rows -- the flags again, every row of c2 decoded. One row in 100: narrowed to those rows.
+TEST_F(ReadFileFilterTest, MatchesBeginningEveryFewRowsAreNotNarrowedTo) {
+  for (auto [every, decoded] : {std::pair{8, 100'000}, std::pair{100, 1'000}}) {
+    int calls = 0;
+    RowFilter filter = FilterOnC0([every](int64_t v) { return v % every == 0; }, &calls);
+    int64_t rows_tested = 0;
+    filter.evaluate = [&rows_tested, inner = filter.evaluate](const columnar::RecordBatch& b) {
+      rows_tested += b.num_rows;
+      return inner(b);
+    };
+    ReadFileOptions o = Options();
+    o.filter = &filter;
+    auto c = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, o);
+    ASSERT_TRUE(c.has_value()) << c.error().ToString();
+    std::vector<int64_t> want;
+    for (int64_t row = 0; row < 100'000; row += every) want.push_back(FixtureValue(row, 2));
+    EXPECT_EQ(RowsOf(*c), want) << every;
+    EXPECT_EQ(c->read.rows_decoded, decoded) << every;
+    EXPECT_EQ(rows_tested, 100'000) << every;
+  }
+}
+
 TEST_F(ReadFileFilterTest, ExcludedRowsAreNeitherProducedNorTheirPagesFetched) {
   // c0 < 50,000 keeps 25 of 50 pages; the mask takes out [0, 40,000): 5 pages are left, the same
   // pages a predicate 40,000 <= c0 < 50,000 keeps.

@@ -170,8 +170,7 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterFields(
     return {};
   };
   // Slices in plan order on their own threads; their match bytes concatenate in that order.
-  std::vector<ReadPlan> slices = SplitPlan(first, threads);
-  if (slices.empty()) slices.push_back(std::move(first));
+  std::vector<ReadPlan> slices = SplitPlan(std::move(first), threads);
   std::vector<std::vector<uint8_t>> parts(slices.size());
   FLOE_RETURN_IF_ERROR(
       OnThreads(pool, slices.size(), [&](size_t p) { return match_slice(slices[p], &parts[p]); }));
@@ -181,6 +180,10 @@ Result<std::optional<std::vector<uint8_t>>> MatchFilterFields(
   }
   return match;
 }
+
+// A plan narrowed to a filter's matches has a range for each run of them: with more than one
+// run in this many rows, the flags serve better.
+constexpr int64_t kMinNarrowedPeriod = 16;
 
 // What late materialisation made of a plan: the plan narrowed to its matching rows, or -- where
 // that cannot pay -- the plan producing the output fields only, with one match flag per row
@@ -207,7 +210,12 @@ Result<Matched> NarrowToMatches(const FileReader& reader, const ReadPlan& plan,
   if (!match) return Matched{};
   std::optional<RowSelection> counts = CountMatches(plan, *match, shape.trust_certain);
   if (!counts) return Matched{};
-  if (2 * counts->selected > counts->planned && counts->ranges * 64 > counts->selected) {
+  // Narrowing pays when it passes over many rows at a time: not when most rows match in short
+  // runs, nor when runs begin every few rows (the ranges would cost more than the rows).
+  const bool dense =
+      2 * counts->selected > counts->planned && counts->ranges * 64 > counts->selected;
+  const bool scattered = counts->ranges * kMinNarrowedPeriod > counts->planned;
+  if (dense || scattered) {
     return Matched{KeepFields(plan, shape.output), false,
                    MatchFlags(plan, std::move(*match), shape.trust_certain)};
   }
@@ -465,9 +473,10 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
     }
     return {};
   };
-  const std::vector<ReadPlan> slices = SplitPlan(plan, std::max<size_t>(1, options.decode_threads));
+  std::vector<ReadPlan> slices =
+      SplitPlan(std::move(plan), std::max<size_t>(1, options.decode_threads));
   if (slices.size() <= 1) {
-    FLOE_RETURN_IF_ERROR(decode(std::move(plan), std::move(fetched.bytes), 0));
+    FLOE_RETURN_IF_ERROR(decode(std::move(slices.at(0)), std::move(fetched.bytes), 0));
   } else {
     std::vector<size_t> firsts;  // each slice's first row among the plan's
     size_t rows = 0;
@@ -478,7 +487,7 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
       }
     }
     FLOE_RETURN_IF_ERROR(OnThreads(options.pool, slices.size(), [&](size_t p) {
-      return decode(slices[p], fetched.bytes, firsts[p]);
+      return decode(std::move(slices[p]), fetched.bytes, firsts[p]);
     }));
   }
   out.rows_decoded = rows_decoded.load();

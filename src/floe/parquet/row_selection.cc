@@ -309,38 +309,45 @@ void RowPositions::NextRanges(int64_t n, std::vector<RowRange>* out) {
   }
 }
 
-std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts, int64_t min_rows) {
+std::vector<ReadPlan> SplitPlan(ReadPlan plan, size_t parts, int64_t min_rows) {
   int64_t total = 0;
   for (const RowGroupPlan& rg : plan.row_groups) {
     for (const RowRange& r : rg.rows) total += r.end - r.begin;
   }
   parts = std::min<size_t>(parts, static_cast<size_t>(std::max<int64_t>(1, total / min_rows)));
-  if (parts <= 1) return {};
-  std::vector<ReadPlan> out(parts, plan);
-  for (ReadPlan& p : out) p.row_groups.clear();
-  if (plan.row_groups.size() >= parts) {
+  std::vector<ReadPlan> out;
+  if (parts <= 1) {
+    out.push_back(std::move(plan));
+    return out;
+  }
+  // The row groups (their row lists may be long: a narrowed plan's) are moved, never copied.
+  std::vector<RowGroupPlan> groups = std::move(plan.row_groups);
+  plan.row_groups.clear();
+  out.assign(parts, plan);
+  if (groups.size() >= parts) {
     // Contiguous blocks, so the slices taken in turn keep the plan's order.
-    const size_t n = plan.row_groups.size();
-    for (size_t i = 0; i < n; ++i) out[i * parts / n].row_groups.push_back(plan.row_groups[i]);
+    const size_t n = groups.size();
+    for (size_t i = 0; i < n; ++i) out[i * parts / n].row_groups.push_back(std::move(groups[i]));
     return out;
   }
   // Fewer row groups than parts: equal shares of the rows, in order, cutting row groups.
   const int64_t share = (total + static_cast<int64_t>(parts) - 1) / static_cast<int64_t>(parts);
   size_t part = 0;
   int64_t taken = 0;  // rows given to `part` so far
-  for (const RowGroupPlan& rg : plan.row_groups) {
+  for (RowGroupPlan& rg : groups) {
+    std::vector<RowRange> rows = std::move(rg.rows);
+    rg.rows.clear();
+    rg.certain.clear();  // decoding does not look at it
     RowGroupPlan piece = rg;
-    piece.rows.clear();
-    piece.certain.clear();  // decoding does not look at it
-    for (RowRange r : rg.rows) {
+    for (RowRange r : rows) {
       while (r.begin < r.end) {
         const int64_t n = std::min(r.end - r.begin, share - taken);
         piece.rows.push_back({r.begin, r.begin + n});
         r.begin += n;
         taken += n;
         if (taken == share && part + 1 < parts) {
-          out[part].row_groups.push_back(piece);
-          piece.rows.clear();
+          out[part].row_groups.push_back(std::move(piece));
+          piece = rg;
           ++part;
           taken = 0;
         }

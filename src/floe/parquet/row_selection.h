@@ -86,8 +86,7 @@ class RowPositions {
 // `plan` cut into at most `parts` plans to decode on their own threads, in plan order: blocks of
 // whole row groups when there are enough of them, else each row group's rows cut into runs (each
 // thread then reads the same dictionary page, and passes over the pages before its rows). Pieces
-// keep at least `min_rows` rows; an empty result means no split.
-std::vector<ReadPlan> SplitPlan(const ReadPlan& plan, size_t parts,
-                                int64_t min_rows = int64_t{32} * 1024);
+// keep at least `min_rows` rows; a plan not split comes back whole, as the only slice.
+std::vector<ReadPlan> SplitPlan(ReadPlan plan, size_t parts, int64_t min_rows = int64_t{32} * 1024);
 
 }  // namespace floe::parquet
