@@ -252,29 +252,45 @@ TEST(ExpressionKernels, DecimalComparisonsAndCaseOverFixedWidthValues) {
   EXPECT_EQ(eval(else_null), (V{"NULL", "-0.0005", "NULL", "12.3456", "NULL"}));
 }
 
-// Decimal +, - and *: the 64-bit way where values and results fit it, the 128-bit way past it,
-// one answer either way (the exact products and sums of the unscaled integers).
+// Decimal +, - and *: the 64-bit way where values and results fit it (in one pass over a column
+// without nulls), the 128-bit way past it, one answer either way (the exact products and sums of
+// the unscaled integers). Each set of rows is tried with a NULL row after it and without.
 TEST(ExpressionKernels, DecimalArithmeticPastSixtyFourBitsStaysExact) {
   const columnar::DataType t = columnar::Decimal128(38, 0);
   const __int128 big = (__int128{1} << 62) + 12345;  // big * 3 and big * big pass 2^63
-  const std::vector<__int128> xs = {3, -7, big, 3037000500, -big, (__int128{1} << 80)};
-  const std::vector<__int128> ys = {5, 7, 3, 3037000500, -2, 3};
-  columnar::RecordBatch batch;
-  batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", t}, {"y", t}}});
-  batch.columns = {Decimals(t, xs), Decimals(t, ys)};
-  batch.num_rows = static_cast<int64_t>(xs.size()) + 1;
-  const ExprPtr x = ColumnRef(0, t, "x"), y = ColumnRef(1, t, "y");
-  for (Fn fn : {Fn::kAdd, Fn::kSub, Fn::kMul}) {
-    auto call = MakeCall(fn, {x, y}).value();
-    const ColumnPtr got = Evaluate(*call, batch).value();
-    for (size_t i = 0; i < xs.size(); ++i) {
-      const __int128 want = fn == Fn::kAdd   ? xs[i] + ys[i]
-                            : fn == Fn::kSub ? xs[i] - ys[i]
-                                             : xs[i] * ys[i];
-      EXPECT_TRUE(ValueAt(*got, static_cast<int64_t>(i)).value().dec() == want)
-          << FnName(fn) << " row " << i;
+  const std::vector<std::pair<std::vector<__int128>, std::vector<__int128>>> cases = {
+      {{3, -7, big, 3037000500, -big, (__int128{1} << 80)}, {5, 7, 3, 3037000500, -2, 3}},
+      {{3, -7, 3037000499, -1}, {5, 7, 3037000499, INT64_MAX}},  // every result fits 64 bits
+      {{3, big}, {5, 3}},                                        // values fit, big * 3 does not
+      {{3, 4}, {5, (__int128{1} << 70)}}};                       // a value past 64 bits
+  for (const auto& [xs, ys] : cases) {
+    for (bool with_null : {true, false}) {
+      const auto n = static_cast<int64_t>(xs.size());
+      columnar::RecordBatch batch;
+      batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"x", t}, {"y", t}}});
+      auto column = [&](const std::vector<__int128>& values) {
+        if (with_null) return Decimals(t, values);
+        ValueColumnBuilder b(t);
+        for (__int128 v : values) EXPECT_TRUE(b.Append(Value{v}));
+        return b.Finish();
+      };
+      batch.columns = {column(xs), column(ys)};
+      batch.num_rows = n + (with_null ? 1 : 0);
+      const ExprPtr x = ColumnRef(0, t, "x"), y = ColumnRef(1, t, "y");
+      for (Fn fn : {Fn::kAdd, Fn::kSub, Fn::kMul}) {
+        auto call = MakeCall(fn, {x, y}).value();
+        const ColumnPtr got = Evaluate(*call, batch).value();
+        ASSERT_EQ(got->length, batch.num_rows);
+        for (size_t i = 0; i < xs.size(); ++i) {
+          const __int128 want = fn == Fn::kAdd   ? xs[i] + ys[i]
+                                : fn == Fn::kSub ? xs[i] - ys[i]
+                                                 : xs[i] * ys[i];
+          EXPECT_TRUE(ValueAt(*got, static_cast<int64_t>(i)).value().dec() == want)
+              << FnName(fn) << " row " << i << " of " << n << (with_null ? " and a NULL" : "");
+        }
+        if (with_null) EXPECT_TRUE(got->IsNull(n));
+      }
     }
-    EXPECT_TRUE(got->IsNull(static_cast<int64_t>(xs.size())));
   }
 }
 
