@@ -845,66 +845,63 @@ ColumnPtr LogicalLoop(bool is_and, const columnar::Column& a, const columnar::Co
   return c;
 }
 
-// A decimal or integer column's values as int64 when every one fits 64 bits (a decimal's high
-// half then only extends the sign); nullopt when one does not. Integers are not copied.
-std::optional<const int64_t*> Narrow64(const columnar::Column& c, std::vector<int64_t>* narrowed) {
-  const int64_t n = c.length;
-  if (c.type.id == TypeId::kInt64) return c.Values<int64_t>();
-  narrowed->resize(static_cast<size_t>(n));
-  const uint8_t* v = c.values.data();
-  int64_t* out = narrowed->data();
-  bool fits = true;
+// DecimalLoop64's pass for one pair of layouts (a side is 16-byte decimals or int64s): each
+// result and whether any value or result did not fit 64 bits (a decimal fits when its high half
+// only extends the sign).
+template <bool kWideA, bool kWideB, typename Op>
+bool Loop64(const columnar::Column& a, const columnar::Column& b, Op op, uint8_t* out) {
+  const auto* x = reinterpret_cast<const int64_t*>(a.values.data());
+  const auto* y = reinterpret_cast<const int64_t*>(b.values.data());
+  const int64_t n = a.length;
+  int64_t bad = 0;  // nonzero once a high half is more than a sign
+  bool overflow = false;
   for (int64_t i = 0; i < n; ++i) {
-    int64_t lo = 0, hi = 0;
-    std::memcpy(&lo, v + i * 16, 8);
-    std::memcpy(&hi, v + i * 16 + 8, 8);
-    out[i] = lo;
-    fits &= hi == (lo >> 63);
+    const int64_t p = kWideA ? x[2 * i] : x[i];
+    const int64_t q = kWideB ? y[2 * i] : y[i];
+    if constexpr (kWideA) bad |= x[2 * i + 1] ^ (p >> 63);
+    if constexpr (kWideB) bad |= y[2 * i + 1] ^ (q >> 63);
+    int64_t r = 0;
+    overflow |= op(p, q, &r);
+    const int64_t halves[2] = {r, r >> 63};  // |r| < 2^63 < 10^38
+    std::memcpy(out + i * 16, halves, 16);
   }
-  if (!fits) return std::nullopt;
-  return narrowed->data();
+  return bad == 0 && !overflow;
 }
 
 // DecimalLoop's common case in one pass without branches: no nulls, every value of both sides and
 // both scale factors within 64 bits, and no result past them. Null when that does not hold.
 ColumnPtr DecimalLoop64(const Expr& e, const columnar::Column& a, const columnar::Column& b,
                         int64_t ma, int64_t mb) {
-  std::vector<int64_t> na, nb;
-  const std::optional<const int64_t*> x = Narrow64(a, &na);
-  if (!x) return nullptr;
-  const std::optional<const int64_t*> y = Narrow64(b, &nb);
-  if (!y) return nullptr;
   const int64_t n = a.length;
   ByteVector out(static_cast<size_t>(n) * 16);
-  bool overflow = false;
   auto run = [&](auto op) {
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t r = 0;
-      overflow |= op((*x)[i], (*y)[i], &r);
-      const auto wide = static_cast<__int128>(r);  // |r| < 2^63 < 10^38
-      std::memcpy(out.data() + i * 16, &wide, 16);
-    }
+    const bool wa = a.type.id == TypeId::kDecimal128, wb = b.type.id == TypeId::kDecimal128;
+    if (wa && wb) return Loop64<true, true>(a, b, op, out.data());
+    if (wa) return Loop64<true, false>(a, b, op, out.data());
+    if (wb) return Loop64<false, true>(a, b, op, out.data());
+    return Loop64<false, false>(a, b, op, out.data());
   };
+  bool fits = false;
   switch (e.fn) {
     case Fn::kMul:
-      run([](int64_t p, int64_t q, int64_t* r) { return __builtin_mul_overflow(p, q, r); });
+      fits = run([](int64_t p, int64_t q, int64_t* r) { return __builtin_mul_overflow(p, q, r); });
       break;
     case Fn::kAdd:
-      run([ma, mb](int64_t p, int64_t q, int64_t* r) {
+      fits = run([ma, mb](int64_t p, int64_t q, int64_t* r) {
         int64_t sp = 0, sq = 0;
         return __builtin_mul_overflow(p, ma, &sp) | __builtin_mul_overflow(q, mb, &sq) |
                __builtin_add_overflow(sp, sq, r);
       });
       break;
     default:
-      run([ma, mb](int64_t p, int64_t q, int64_t* r) {
+      fits = run([ma, mb](int64_t p, int64_t q, int64_t* r) {
         int64_t sp = 0, sq = 0;
         return __builtin_mul_overflow(p, ma, &sp) | __builtin_mul_overflow(q, mb, &sq) |
                __builtin_sub_overflow(sp, sq, r);
       });
       break;
   }
-  if (overflow) return nullptr;
+  if (!fits) return nullptr;
   auto c = std::make_shared<columnar::Column>();
   c->type = e.type;
   c->length = n;

@@ -460,6 +460,11 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
   return {};
 }
 
+namespace {
+// UpdateColumn sums in lanes for at most this many groups.
+constexpr size_t kLaneGroups = 16;
+}  // namespace
+
 Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups,
                                    int64_t rows) {
   const Aggregate& agg = aggregates_[a];
@@ -555,6 +560,42 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
         State& s = st[g[r] * stride];
         ++s.count;
         s.dsum += v[r];
+      }
+      return {};
+    }
+    const size_t groups_now = states_.size() / stride;
+    if (sum && (t == TypeId::kDecimal128 || t == TypeId::kInt64) && keep == nullptr && !nulls &&
+        groups_now <= kLaneGroups && rows <= (int64_t{1} << 20)) {
+      // Few groups (Q01's four): the rows of one group follow each other closely, and each add
+      // would wait on the one before through memory. Four lanes of sums take turns instead,
+      // folded into the states at the end. 2^20 decimals below 10^38 cannot wrap an __int128.
+      __int128 lane_sum[4][kLaneGroups] = {};
+      int64_t lane_count[4][kLaneGroups] = {};
+      auto add = [&](auto value) {
+        for (int64_t r = 0; r < rows; ++r) {
+          const auto k = static_cast<size_t>(r & 3);
+          const auto grp = static_cast<size_t>(g[r]);
+          lane_sum[k][grp] += value(r);
+          ++lane_count[k][grp];
+        }
+      };
+      if (t == TypeId::kInt64) {
+        const int64_t* v = arg->Values<int64_t>();
+        add([v](int64_t r) { return static_cast<__int128>(v[r]); });
+      } else {
+        const uint8_t* v = arg->values.data();
+        add([v](int64_t r) {
+          __int128 x;
+          std::memcpy(&x, v + r * 16, 16);
+          return x;
+        });
+      }
+      for (size_t grp = 0; grp < groups_now; ++grp) {
+        State& s = st[grp * stride];
+        for (size_t k = 0; k < 4; ++k) {
+          s.isum += lane_sum[k][grp];
+          s.count += lane_count[k][grp];
+        }
       }
       return {};
     }
