@@ -51,29 +51,72 @@ Result<DataType> CheckSubstring(const ScalarFunction& f, std::vector<ExprPtr>& a
   return columnar::String();
 }
 
+// substring(s, from[, length]) as DuckDB computes it: characters (UTF-8), the first at 1; a
+// negative `from` counts from the end (-1 is the last character); a negative length takes the
+// characters before `from`; what falls outside the string is left out. The bytes of `s` selected.
+std::string_view SubstringOf(std::string_view s, int64_t from, std::optional<int64_t> length) {
+  auto begins_char = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  if (from < 0) {
+    const auto n = static_cast<int64_t>(std::count_if(s.begin(), s.end(), begins_char));
+    from += n + 1;
+  }
+  // The characters [first, last), counted from 1; last unbounded without a length.
+  int64_t first = from, last = INT64_MAX;
+  if (length && *length >= 0) {
+    if (__builtin_add_overflow(from, *length, &last)) last = INT64_MAX;
+  } else if (length) {
+    last = from;
+    if (__builtin_add_overflow(from, *length, &first)) first = INT64_MIN;
+  }
+  first = std::max<int64_t>(first, 1);
+  if (first >= last) return {};
+  size_t begin = s.size(), end = s.size();
+  int64_t ch = 0;  // characters begun so far
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!begins_char(s[i])) continue;
+    ++ch;
+    if (ch == first) begin = i;
+    if (ch == last) {
+      end = i;
+      break;
+    }
+  }
+  if (begin >= end) return {};
+  return s.substr(begin, end - begin);
+}
+
 Result<Value> SubstringRow(const Expr&, const std::vector<Value>& a) {
   for (const auto& v : a) {
     if (v.is_null()) return Value{};
   }
-  const std::string& s = a[0].s();
-  // Character positions (UTF-8), 1-based; Postgres semantics for start < 1.
-  std::vector<size_t> starts;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
+  std::optional<int64_t> length;
+  if (a.size() > 2) length = a[2].i();
+  return Value::Str(std::string(SubstringOf(a[0].s(), a[1].i(), length)));
+}
+
+// substring over a string column and integer columns: the rows' bytes cut in place, never made
+// Values (SubstringRow's rule for any other shape).
+Result<ColumnPtr> SubstringKernel(const Expr& e, const std::vector<ColumnPtr>& cols, int64_t rows) {
+  const columnar::Column& str = *cols[0];
+  bool columnar_shape = str.type.id == TypeId::kString || str.type.id == TypeId::kBinary;
+  for (size_t i = 1; i < cols.size(); ++i) columnar_shape &= cols[i]->type.id == TypeId::kInt64;
+  if (!columnar_shape) return RowKernel<SubstringRow>(e, cols, rows);
+  columnar::BinaryBuilder out(e.type);
+  out.Reserve(rows, static_cast<int64_t>(str.values.size()));
+  const int64_t* from = cols[1]->Values<int64_t>();
+  const int64_t* length = cols.size() > 2 ? cols[2]->Values<int64_t>() : nullptr;
+  for (int64_t r = 0; r < rows; ++r) {
+    bool null = false;
+    for (const ColumnPtr& c : cols) null |= c->IsNull(r);
+    if (null) {
+      out.AppendNull();
+      continue;
+    }
+    std::optional<int64_t> len;
+    if (length != nullptr) len = length[r];
+    FLOE_RETURN_IF_ERROR(out.Append(SubstringOf(str.BytesAt(r), from[r], len)));
   }
-  int64_t n = static_cast<int64_t>(starts.size());
-  int64_t from = a[1].i();
-  int64_t to = n + 1;
-  if (a.size() > 2) {
-    if (a[2].i() < 0) return InvalidInput("substring: negative length {}", a[2].i());
-    to = from + a[2].i();
-  }
-  from = std::max<int64_t>(from, 1);
-  to = std::min<int64_t>(to, n + 1);
-  if (from >= to) return Value::Str("");
-  size_t b = starts[from - 1];
-  size_t end = to - 1 < n ? starts[to - 1] : s.size();
-  return Value::Str(s.substr(b, end - b));
+  return out.Finish();
 }
 
 Result<DataType> CheckStartsWith(const ScalarFunction& f, std::vector<ExprPtr>& args,
@@ -576,7 +619,7 @@ std::vector<ScalarFunction> MakeRegistry() {
        .min_args = 2,
        .max_args = 3,
        .check = CheckSubstring,
-       .kernel = RowKernel<SubstringRow>});
+       .kernel = SubstringKernel});
   add({.name = "starts_with",
        .min_args = 2,
        .max_args = 2,
