@@ -116,6 +116,51 @@ TEST(Functions, SubstringFollowsDuckDB) {
   }
 }
 
+// date_part over a date column and a timestamp column (before 1970, across leap days and year
+// ends, one NULL row) gives each row what it gives that row's value as a constant, for every
+// part; a few answers checked by hand.
+TEST(Functions, DatePartOfAColumnIsThePartOfEachValue) {
+  const std::vector<int64_t> days = {-719528, -1, 0, 59, 10956, 11016, 19358, 19722, 2932896};
+  const columnar::DataType ts = columnar::Timestamp(columnar::TimeUnit::kMicro);
+  ValueColumnBuilder dates(columnar::Date32()), stamps(ts);
+  for (int64_t d : days) {
+    ASSERT_TRUE(dates.Append(Value::Int(d)));
+    ASSERT_TRUE(stamps.Append(Value::Int(d * 86'400'000'000 + 45'296'789'012)));  // 12:34:56.789012
+  }
+  dates.AppendNull();
+  stamps.AppendNull();
+  columnar::RecordBatch b;
+  b.schema =
+      std::make_shared<columnar::Schema>(columnar::Schema{{{"d", columnar::Date32()}, {"t", ts}}});
+  b.columns = {dates.Finish(), stamps.Finish()};
+  b.num_rows = static_cast<int64_t>(days.size()) + 1;
+  const ScalarFunction& date_part = *FindFunction("date_part").function;
+  for (std::string part : {"year", "quarter", "month", "day", "hour", "minute", "second",
+                           "millisecond", "microsecond", "dow", "isodow", "doy", "decade",
+                           "century", "millennium", "week", "yearweek", "isoyear", "epoch"}) {
+    for (int c = 0; c < 2; ++c) {
+      const columnar::DataType t = c == 0 ? columnar::Date32() : ts;
+      auto call = MakeCall(date_part, {ColumnRef(c, t, c == 0 ? "d" : "t")}, part).value();
+      const ColumnPtr got = Evaluate(*call, b).value();
+      for (size_t r = 0; r < days.size(); ++r) {
+        const int64_t v = c == 0 ? days[r] : days[r] * 86'400'000'000 + 45'296'789'012;
+        auto one = MakeCall(date_part, {Constant(Value::Int(v), t)}, part).value();
+        const Value want = EvaluateConstant(*one).value();
+        EXPECT_EQ(ValueToText(ValueAt(*got, static_cast<int64_t>(r)).value(), got->type),
+                  ValueToText(want, one->type))
+            << part << " of row " << r << (c == 0 ? " (date)" : " (timestamp)");
+      }
+      EXPECT_TRUE(got->IsNull(static_cast<int64_t>(days.size()))) << part;
+    }
+  }
+  // 2024-01-01 (19723 - 1 = 19722 days: 2023-12-31, a Sunday in ISO week 52 of 2023).
+  auto year = MakeCall(date_part, {ColumnRef(0, columnar::Date32(), "d")}, "year").value();
+  auto isoyear = MakeCall(date_part, {ColumnRef(0, columnar::Date32(), "d")}, "isoyear").value();
+  EXPECT_EQ(ValueAt(*Evaluate(*year, b).value(), 7).value().i(), 2023);
+  EXPECT_EQ(ValueAt(*Evaluate(*isoyear, b).value(), 7).value().i(), 2023);
+  EXPECT_EQ(ValueAt(*Evaluate(*year, b).value(), 0).value().i(), 0);  // 0000-01-01
+}
+
 TEST(Functions, ArityAndTypeErrorsNameTheFunction) {
   const ScalarFunction& substring = *FindFunction("substr").function;
   auto few = MakeCall(substring, {Text("abc")});

@@ -145,31 +145,99 @@ constexpr std::string_view kParts[] = {
     "dayofweek",   "dayofyear",   "dayofmonth", "weekofyear", "yearweek",  "isoyear",
     "millisecond", "microsecond", "decade",     "century",    "millennium"};
 
-Value DatePart(std::string_view part, int64_t micros) {
+// The parts date_part answers with an integer, by name once rather than per row.
+enum class Part {
+  kYear,
+  kQuarter,
+  kMonth,
+  kDay,
+  kHour,
+  kMinute,
+  kSecond,
+  kMillisecond,
+  kMicrosecond,
+  kDow,
+  kIsoDow,
+  kDoy,
+  kDecade,
+  kCentury,
+  kMillennium,
+  kWeek,
+  kYearWeek,
+  kIsoYear
+};
+
+std::optional<Part> PartNamed(std::string_view part) {
+  if (part == "year") return Part::kYear;
+  if (part == "quarter") return Part::kQuarter;
+  if (part == "month") return Part::kMonth;
+  if (part == "day" || part == "dayofmonth") return Part::kDay;
+  if (part == "hour") return Part::kHour;
+  if (part == "minute") return Part::kMinute;
+  if (part == "second") return Part::kSecond;
+  if (part == "millisecond") return Part::kMillisecond;
+  if (part == "microsecond") return Part::kMicrosecond;
+  if (part == "dow" || part == "dayofweek") return Part::kDow;
+  if (part == "isodow") return Part::kIsoDow;
+  if (part == "doy" || part == "dayofyear") return Part::kDoy;
+  if (part == "decade") return Part::kDecade;
+  if (part == "century") return Part::kCentury;
+  if (part == "millennium") return Part::kMillennium;
+  if (part == "week" || part == "weekofyear") return Part::kWeek;
+  if (part == "yearweek") return Part::kYearWeek;
+  if (part == "isoyear") return Part::kIsoYear;
+  return std::nullopt;  // epoch
+}
+
+int64_t DatePartOf(Part part, int64_t micros) {
   const Civil c = CivilOf(micros);
   const int64_t y = c.year;
-  if (part == "year") return Value::Int(y);
-  if (part == "quarter") return Value::Int((c.month - 1) / 3 + 1);
-  if (part == "month") return Value::Int(c.month);
-  if (part == "day" || part == "dayofmonth") return Value::Int(c.day);
-  if (part == "hour") return Value::Int(c.time / (3600 * kMicrosPerSecond));
-  if (part == "minute") return Value::Int(c.time / (60 * kMicrosPerSecond) % 60);
-  if (part == "second") return Value::Int(c.time / kMicrosPerSecond % 60);
-  // DuckDB's: the seconds of the minute in milli- or microseconds.
-  if (part == "millisecond") return Value::Int(c.time % (60 * kMicrosPerSecond) / 1000);
-  if (part == "microsecond") return Value::Int(c.time % (60 * kMicrosPerSecond));
-  if (part == "dow" || part == "dayofweek") return Value::Int(DayOfWeek(c.days));
-  if (part == "isodow") return Value::Int((DayOfWeek(c.days) + 6) % 7 + 1);
-  if (part == "doy" || part == "dayofyear") return Value::Int(c.days - DaysFromCivil(y, 1, 1) + 1);
-  if (part == "decade") return Value::Int(FloorDiv(y, 10));
-  if (part == "century") return Value::Int(y > 0 ? (y - 1) / 100 + 1 : -((-y) / 100 + 1));
-  if (part == "millennium") return Value::Int(y > 0 ? (y - 1) / 1000 + 1 : -((-y) / 1000 + 1));
-  if (part == "week" || part == "weekofyear" || part == "yearweek" || part == "isoyear") {
-    int64_t iso_year, week;
-    IsoWeek(c.days, &iso_year, &week);
-    if (part == "isoyear") return Value::Int(iso_year);
-    return Value::Int(part == "yearweek" ? iso_year * 100 + week : week);
+  switch (part) {
+    case Part::kYear:
+      return y;
+    case Part::kQuarter:
+      return (c.month - 1) / 3 + 1;
+    case Part::kMonth:
+      return c.month;
+    case Part::kDay:
+      return c.day;
+    case Part::kHour:
+      return c.time / (3600 * kMicrosPerSecond);
+    case Part::kMinute:
+      return c.time / (60 * kMicrosPerSecond) % 60;
+    case Part::kSecond:
+      return c.time / kMicrosPerSecond % 60;
+    // DuckDB's: the seconds of the minute in milli- or microseconds.
+    case Part::kMillisecond:
+      return c.time % (60 * kMicrosPerSecond) / 1000;
+    case Part::kMicrosecond:
+      return c.time % (60 * kMicrosPerSecond);
+    case Part::kDow:
+      return DayOfWeek(c.days);
+    case Part::kIsoDow:
+      return (DayOfWeek(c.days) + 6) % 7 + 1;
+    case Part::kDoy:
+      return c.days - DaysFromCivil(y, 1, 1) + 1;
+    case Part::kDecade:
+      return FloorDiv(y, 10);
+    case Part::kCentury:
+      return y > 0 ? (y - 1) / 100 + 1 : -((-y) / 100 + 1);
+    case Part::kMillennium:
+      return y > 0 ? (y - 1) / 1000 + 1 : -((-y) / 1000 + 1);
+    case Part::kWeek:
+    case Part::kYearWeek:
+    case Part::kIsoYear: {
+      int64_t iso_year, week;
+      IsoWeek(c.days, &iso_year, &week);
+      if (part == Part::kIsoYear) return iso_year;
+      return part == Part::kYearWeek ? iso_year * 100 + week : week;
+    }
   }
+  return 0;
+}
+
+Value DatePart(std::string_view part, int64_t micros) {
+  if (std::optional<Part> p = PartNamed(part)) return Value::Int(DatePartOf(*p, micros));
   return Value::Double(static_cast<double>(micros) / 1e6);  // epoch
 }
 
@@ -185,6 +253,31 @@ Result<DataType> CheckDatePart(const ScalarFunction& f, std::vector<ExprPtr>& ar
 Result<Value> DatePartRow(const Expr& e, const std::vector<Value>& a) {
   if (a[0].is_null()) return Value{};
   return DatePart(e.text, Micros(a[0], e.args[0]->type));
+}
+
+// date_part's integer parts of a date or timestamp column, the part resolved once and each row
+// computed in place (DatePartRow's rule otherwise: epoch, a constant argument).
+Result<ColumnPtr> DatePartKernel(const Expr& e, const std::vector<ColumnPtr>& cols, int64_t rows) {
+  const columnar::Column& in = *cols[0];
+  const std::optional<Part> part = PartNamed(e.text);
+  const bool date = in.type.id == TypeId::kDate32;
+  if (!part || (!date && in.type.id != TypeId::kTimestamp) || e.type.id != TypeId::kInt64) {
+    return RowKernel<DatePartRow>(e, cols, rows);
+  }
+  std::vector<int64_t> out(static_cast<size_t>(rows), 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    if (in.null_count > 0 && in.IsNull(r)) continue;
+    const int64_t micros =
+        date ? int64_t{in.Values<int32_t>()[r]} * kMicrosPerDay : in.Values<int64_t>()[r];
+    out[static_cast<size_t>(r)] = DatePartOf(*part, micros);
+  }
+  auto c = std::make_shared<columnar::Column>();
+  c->type = e.type;
+  c->length = rows;
+  c->null_count = in.null_count;
+  if (in.null_count > 0) c->validity = in.validity;
+  c->values = Buffer::Adopt(std::move(out));
+  return ColumnPtr(std::move(c));
 }
 
 // --- date_diff and date_sub
@@ -782,7 +875,7 @@ void AddDateFunctions(std::vector<ScalarFunction>* r) {
        .min_args = 1,
        .max_args = 1,
        .check = CheckDatePart,
-       .kernel = RowKernel<DatePartRow>});
+       .kernel = DatePartKernel});
   add({.name = "date_diff",
        .aliases = {"datediff"},
        .unit_argument = true,
