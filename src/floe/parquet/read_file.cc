@@ -442,8 +442,19 @@ Result<FileReadResult> ReadFile(io::ObjectStore& store, std::string_view key,
           positions->Next(b->num_rows, &at);
         }
         std::vector<int64_t> keep;
-        keep.reserve(static_cast<size_t>(b->num_rows));
-        for (int64_t r = 0; r < b->num_rows; ++r) {
+        if (by_filter && dropped.empty()) {
+          // The matching rows' numbers, without a branch per row.
+          keep.resize(static_cast<size_t>(b->num_rows));
+          size_t k = 0;
+          for (int64_t r = 0; r < b->num_rows; ++r) {
+            keep[k] = r;
+            k += match[static_cast<size_t>(r)] != 0 ? 1 : 0;
+          }
+          keep.resize(k);
+        } else {
+          keep.reserve(static_cast<size_t>(b->num_rows));
+        }
+        for (int64_t r = 0; r < b->num_rows && !(by_filter && dropped.empty()); ++r) {
           if (by_filter && !match[static_cast<size_t>(r)]) continue;
           if (!dropped.empty()) {
             const int64_t p = at[static_cast<size_t>(r)];
