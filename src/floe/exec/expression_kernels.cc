@@ -47,9 +47,13 @@ ColumnPtr BoolColumn(int64_t n, int64_t nulls, Valid valid, Bit bit) {
 
 // `hit(i)` for each row of `a` as a Boolean column, NULL where `a` is; with `null_otherwise`
 // (IN with a NULL in its list) also NULL where the row does not hit.
+template <typename Test>
+ColumnPtr Bits(const Column& a, Test test);
+
 template <typename Hit>
 ColumnPtr HitColumn(const Column& a, bool null_otherwise, Hit hit) {
   const int64_t n = a.length;
+  if (!null_otherwise && a.null_count == 0) return Bits(a, hit);  // 64 rows at a time
   if (!null_otherwise) {
     return BoolColumn(
         n, a.null_count, [&](int64_t i) { return a.IsValid(i); }, hit);
@@ -176,29 +180,34 @@ Result<ColumnPtr> InConstants(const Expr& e, const Column& a) {
       set.push_back(v.i());
     }
     if (!std::is_sorted(set.begin(), set.end())) std::sort(set.begin(), set.end());
-    auto value = [&](int64_t i) -> int64_t {
-      return t == TypeId::kDate32 ? a.Values<int32_t>()[i] : a.Values<int64_t>()[i];
-    };
-    if (set.size() >= 32) {
-      // Many values over a range of at most 2^23 (a join's keys pushed into a scan): a bit per
-      // value of the range (at most 1 MiB), one test a row instead of a search.
-      const uint64_t lo = static_cast<uint64_t>(set.front());
-      const uint64_t span = static_cast<uint64_t>(set.back()) - lo;
-      if (span < (uint64_t{1} << 23)) {
-        std::vector<uint64_t> bits(span / 64 + 1, 0);
-        for (int64_t v : set) {
-          const uint64_t d = static_cast<uint64_t>(v) - lo;
-          bits[d / 64] |= uint64_t{1} << (d % 64);
+    // The test over the column's own width (the type decided once, not per row).
+    auto over = [&]<typename T>(const T* values) -> ColumnPtr {
+      if (set.size() >= 32) {
+        // Many values over a range of at most 2^23 (a join's keys pushed into a scan): a bit per
+        // value of the range (at most 1 MiB), one test a row instead of a search.
+        const uint64_t lo = static_cast<uint64_t>(set.front());
+        const uint64_t span = static_cast<uint64_t>(set.back()) - lo;
+        if (span < (uint64_t{1} << 23)) {
+          std::vector<uint64_t> bits(span / 64 + 1, 0);
+          for (int64_t v : set) {
+            const uint64_t d = static_cast<uint64_t>(v) - lo;
+            bits[d / 64] |= uint64_t{1} << (d % 64);
+          }
+          const uint64_t* b = bits.data();
+          auto hit = [values, lo, span, b](int64_t i) {
+            const uint64_t d = static_cast<uint64_t>(int64_t{values[i]}) - lo;
+            return d <= span && ((b[d / 64] >> (d % 64)) & 1) != 0;
+          };
+          return HitColumn(a, has_null, hit);
         }
-        auto hit = [&](int64_t i) {
-          const uint64_t d = static_cast<uint64_t>(value(i)) - lo;
-          return d <= span && ((bits[d / 64] >> (d % 64)) & 1) != 0;
-        };
-        return HitColumn(a, has_null, hit);
       }
-    }
-    auto hit = [&](int64_t i) { return std::binary_search(set.begin(), set.end(), value(i)); };
-    return HitColumn(a, has_null, hit);
+      auto hit = [&](int64_t i) {
+        return std::binary_search(set.begin(), set.end(), int64_t{values[i]});
+      };
+      return HitColumn(a, has_null, hit);
+    };
+    if (t == TypeId::kDate32) return over(a.Values<int32_t>());
+    return over(a.Values<int64_t>());
   }
   return ColumnPtr{};
 }
