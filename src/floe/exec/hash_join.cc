@@ -236,22 +236,32 @@ Status JoinHashTable::Probe(const std::vector<columnar::ColumnPtr>& keys, int64_
   // A row's slot is fetched a few rows ahead: a large table's slots are cache misses, and
   // several can be in flight at once.
   constexpr int64_t kAhead = 16;
-  for (int64_t r = 0; r < rows; ++r) {
-    if (r + kAhead < rows) __builtin_prefetch(&slots_[hashes[r + kAhead] >> shift_]);
-    if (!valid[r]) continue;
-    const uint64_t h = hashes[r];
-    const auto tag = static_cast<uint32_t>(h);
-    for (uint64_t i = h >> shift_;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (s.head < 0) break;
-      if (s.tag == tag && KeysEqual(keys, r, s.head)) {
-        for (int32_t b = s.head; b >= 0; b = next_[b]) {
-          probe_rows->push_back(r);
-          build_rows->push_back(b);
+  auto probe = [&](auto equal) {
+    for (int64_t r = 0; r < rows; ++r) {
+      if (r + kAhead < rows) __builtin_prefetch(&slots_[hashes[r + kAhead] >> shift_]);
+      if (!valid[r]) continue;
+      const uint64_t h = hashes[r];
+      const auto tag = static_cast<uint32_t>(h);
+      for (uint64_t i = h >> shift_;; i = (i + 1) & mask) {
+        const Slot& s = slots_[i];
+        if (s.head < 0) break;
+        if (s.tag == tag && equal(r, s.head)) {
+          for (int32_t b = s.head; b >= 0; b = next_[b]) {
+            probe_rows->push_back(r);
+            build_rows->push_back(b);
+          }
+          break;
         }
-        break;
       }
     }
+  };
+  if (keys.size() == 1 && kinds_[0] == KeyKind::kInt64) {
+    // One integer key (most joins): compared inline.
+    const int64_t* x = keys[0]->Values<int64_t>();
+    const int64_t* y = keys_[0]->Values<int64_t>();
+    probe([x, y](int64_t r, int64_t b) { return x[r] == y[b]; });
+  } else {
+    probe([&](int64_t r, int64_t b) { return KeysEqual(keys, r, b); });
   }
   return {};
 }
