@@ -190,9 +190,32 @@ TEST(ExpressionKernels, InOfManyIntegersMatchesMembershipOverNarrowAndWideRanges
       std::vector<std::string> want;
       for (int64_t v : rows) want.emplace_back(members.count(v) ? "true" : "false");
       want.emplace_back("NULL");
-      EXPECT_EQ(Texts(Evaluate(*MakeCall(Fn::kIn, args).value(), batch).value()), want);
+      const ExprPtr in = MakeCall(Fn::kIn, args).value();
+      ASSERT_NE(in->integer_set, nullptr);  // made ready once, with the call
+      EXPECT_EQ(Texts(Evaluate(*in, batch).value()), want);
+      // Without the NULL row (answers packed 64 at a time), and with a NULL in the list: a row
+      // not in it is NULL, not false.
+      ValueColumnBuilder plain(type);
+      for (int64_t v : rows) EXPECT_TRUE(plain.Append(Value::Int(v)));
+      columnar::RecordBatch no_nulls;
+      no_nulls.schema = batch.schema;
+      no_nulls.columns = {plain.Finish()};
+      no_nulls.num_rows = static_cast<int64_t>(rows.size());
+      want.pop_back();
+      EXPECT_EQ(Texts(Evaluate(*in, no_nulls).value()), want);
+      std::vector<ExprPtr> with_null = args;
+      with_null.push_back(Constant(Value{}, type));
+      for (std::string& w : want) w = w == "true" ? w : "NULL";
+      EXPECT_EQ(Texts(Evaluate(*MakeCall(Fn::kIn, with_null).value(), no_nulls).value()), want);
     }
   }
+  // Not integer constants: nothing made ready.
+  const ExprPtr s = ColumnRef(0, columnar::String(), "s");
+  EXPECT_EQ(
+      MakeCall(Fn::kIn, {s, Constant(Value::Str("a"), columnar::String())}).value()->integer_set,
+      nullptr);
+  const ExprPtr x = ColumnRef(0, columnar::Int64(), "x");
+  EXPECT_EQ(MakeCall(Fn::kIn, {x, x}).value()->integer_set, nullptr);
 }
 
 // Decimals of scale 2 from unscaled values, a NULL last.

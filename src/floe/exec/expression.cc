@@ -426,7 +426,9 @@ Result<ExprPtr> MakeCall(Fn fn, std::vector<ExprPtr> args, std::string text) {
           FLOE_ASSIGN_OR_RETURN(args[i], CastTo(args[i], args[0]->type));
         }
       }
-      return MakeNode(fn, columnar::Bool(), std::move(args));
+      auto in = std::const_pointer_cast<Expr>(MakeNode(fn, columnar::Bool(), std::move(args)));
+      in->integer_set = IntegerSet::Of(*in);  // the node is new: no one else holds it yet
+      return ExprPtr(std::move(in));
     }
     case Fn::kAnd:
     case Fn::kOr:

@@ -50,6 +50,7 @@ std::string_view FnName(Fn fn);
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 struct ScalarFunction;
+struct IntegerSet;
 
 struct Expr {
   enum class Kind { kColumn, kLiteral, kCall };
@@ -62,6 +63,9 @@ struct Expr {
   const ScalarFunction* function = nullptr;  // kCall with fn == kFunction: the registry's entry
   std::string text;  // kCall: date_trunc unit / date_part field / struct field
   std::vector<ExprPtr> args;
+  // kCall of IN whose values are integer constants: them, made ready for lookups once (a join's
+  // keys pushed into a scan are thousands, and the call is evaluated batch after batch).
+  std::shared_ptr<const IntegerSet> integer_set;
 
   // A canonical form: equal strings mean equal expressions (used to match GROUP BY keys).
   std::string ToString() const;

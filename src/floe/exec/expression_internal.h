@@ -11,6 +11,22 @@
 #include "floe/exec/functions.h"
 #include "floe/exec/value.h"
 
+namespace floe::exec {
+
+// The integer constants of an IN (Expr::integer_set), sorted, with a bit per value of their range
+// when there are many over a range of at most 2^23.
+struct IntegerSet {
+  std::vector<int64_t> sorted;
+  bool has_null = false;  // the list holds a NULL
+  uint64_t lo = 0, span = 0;
+  std::vector<uint64_t> bits;  // empty: search `sorted`
+  // Of IN call `in`: nullptr unless its values are all integer (or NULL) constants of its first
+  // argument's type, a date or an integer type.
+  static std::shared_ptr<const IntegerSet> Of(const Expr& in);
+};
+
+}  // namespace floe::exec
+
 namespace floe::exec::internal {
 
 // A type as messages name it: "integer", "string", "date", ...

@@ -152,8 +152,10 @@ bool IsInt64Like(TypeId t) {
 // x IN (constants): a set of the constants' values of x's type.
 Result<ColumnPtr> InConstants(const Expr& e, const Column& a) {
   const TypeId t = a.type.id;
+  // Integer constants made ready with the call (their types checked then) need no look now.
+  const bool prepared = e.integer_set && e.args[0]->type == a.type;
   bool has_null = false;
-  for (size_t i = 1; i < e.args.size(); ++i) {
+  for (size_t i = 1; i < e.args.size() && !prepared; ++i) {
     const Value& v = e.args[i]->value;
     if (v.is_null()) {
       has_null = true;
@@ -172,39 +174,23 @@ Result<ColumnPtr> InConstants(const Expr& e, const Column& a) {
     return StringTest(a, has_null, [&](std::string_view s) { return set.count(s) > 0; });
   }
   if (IsInt64Like(t) || t == TypeId::kDate32) {
-    std::vector<int64_t> set;
-    for (size_t i = 1; i < e.args.size(); ++i) {
-      const Value& v = e.args[i]->value;
-      if (v.is_null()) continue;
-      if (v.v.index() != 2) return ColumnPtr{};
-      set.push_back(v.i());
-    }
-    if (!std::is_sorted(set.begin(), set.end())) std::sort(set.begin(), set.end());
+    std::shared_ptr<const IntegerSet> made = prepared ? e.integer_set : IntegerSet::Of(e);
+    if (!made) return ColumnPtr{};
+    const IntegerSet& set = *made;
     // The test over the column's own width (the type decided once, not per row).
     auto over = [&]<typename T>(const T* values) -> ColumnPtr {
-      if (set.size() >= 32) {
-        // Many values over a range of at most 2^23 (a join's keys pushed into a scan): a bit per
-        // value of the range (at most 1 MiB), one test a row instead of a search.
-        const uint64_t lo = static_cast<uint64_t>(set.front());
-        const uint64_t span = static_cast<uint64_t>(set.back()) - lo;
-        if (span < (uint64_t{1} << 23)) {
-          std::vector<uint64_t> bits(span / 64 + 1, 0);
-          for (int64_t v : set) {
-            const uint64_t d = static_cast<uint64_t>(v) - lo;
-            bits[d / 64] |= uint64_t{1} << (d % 64);
-          }
-          const uint64_t* b = bits.data();
-          auto hit = [values, lo, span, b](int64_t i) {
-            const uint64_t d = static_cast<uint64_t>(int64_t{values[i]}) - lo;
-            return d <= span && ((b[d / 64] >> (d % 64)) & 1) != 0;
-          };
-          return HitColumn(a, has_null, hit);
-        }
+      if (!set.bits.empty()) {
+        const uint64_t* b = set.bits.data();
+        auto hit = [values, lo = set.lo, span = set.span, b](int64_t i) {
+          const uint64_t d = static_cast<uint64_t>(int64_t{values[i]}) - lo;
+          return d <= span && ((b[d / 64] >> (d % 64)) & 1) != 0;
+        };
+        return HitColumn(a, set.has_null, hit);
       }
       auto hit = [&](int64_t i) {
-        return std::binary_search(set.begin(), set.end(), int64_t{values[i]});
+        return std::binary_search(set.sorted.begin(), set.sorted.end(), int64_t{values[i]});
       };
-      return HitColumn(a, has_null, hit);
+      return HitColumn(a, set.has_null, hit);
     };
     if (t == TypeId::kDate32) return over(a.Values<int32_t>());
     return over(a.Values<int64_t>());
@@ -491,6 +477,7 @@ bool CompareResult(Fn fn, int sign) {
 }
 
 bool TakesConstantArgs(const Expr& e) {
+  if (e.integer_set) return true;  // an IN of integer constants, checked when it was made
   if (IsComparisonFn(e.fn)) {
     return e.args.size() == 2 && e.args[0]->kind != Expr::Kind::kLiteral &&
            e.args[1]->kind == Expr::Kind::kLiteral;
@@ -538,3 +525,42 @@ Result<ColumnPtr> TypedKernel(const Expr& e, const std::vector<ColumnPtr>& cols)
 }
 
 }  // namespace floe::exec::internal
+
+namespace floe::exec {
+
+std::shared_ptr<const IntegerSet> IntegerSet::Of(const Expr& in) {
+  if (in.kind != Expr::Kind::kCall || in.fn != Fn::kIn || in.args.size() < 2) return nullptr;
+  const DataType& type = in.args[0]->type;
+  if (!internal::IsInt64Like(type.id) && type.id != TypeId::kDate32) return nullptr;
+  auto set = std::make_shared<IntegerSet>();
+  set->sorted.reserve(in.args.size() - 1);
+  for (size_t i = 1; i < in.args.size(); ++i) {
+    const Expr& v = *in.args[i];
+    if (v.kind != Expr::Kind::kLiteral) return nullptr;
+    if (v.value.is_null()) {
+      set->has_null = true;
+      continue;
+    }
+    if (!(v.type == type) || v.value.v.index() != 2) return nullptr;
+    set->sorted.push_back(v.value.i());
+  }
+  std::sort(set->sorted.begin(), set->sorted.end());
+  if (set->sorted.size() >= 32) {
+    // Many values over a range of at most 2^23 (a join's keys pushed into a scan): a bit per
+    // value of the range (at most 1 MiB), one test a row instead of a search.
+    const uint64_t lo = static_cast<uint64_t>(set->sorted.front());
+    const uint64_t span = static_cast<uint64_t>(set->sorted.back()) - lo;
+    if (span < (uint64_t{1} << 23)) {
+      set->lo = lo;
+      set->span = span;
+      set->bits.assign(span / 64 + 1, 0);
+      for (int64_t v : set->sorted) {
+        const uint64_t d = static_cast<uint64_t>(v) - lo;
+        set->bits[d / 64] |= uint64_t{1} << (d % 64);
+      }
+    }
+  }
+  return set;
+}
+
+}  // namespace floe::exec
