@@ -48,8 +48,43 @@ bool Within(const std::set<int>& s, const std::vector<bool>& slots) {
 bool KeyedGroups(const JoinNode& n) {
   if (!n.keyed_by_outer || n.plan == nullptr) return false;
   const LogicalPlan& p = *n.plan;
-  return p.source == LogicalPlan::Source::kTable && p.aggregate && p.grouping_sets.empty() &&
-         p.order.empty() && p.limit < 0 && p.offset == 0 && p.windows.empty();
+  return (p.source == LogicalPlan::Source::kTable || p.source == LogicalPlan::Source::kJoin) &&
+         p.aggregate && p.grouping_sets.empty() && p.order.empty() && p.limit < 0 &&
+         p.offset == 0 && p.windows.empty();
+}
+
+// The table relation of join tree `node`, reached through inner joins only, whose rows fill
+// `slot` (restricting its rows then restricts the joined rows alike); nullptr when there is none.
+const JoinNode* InnerTableSupplier(const JoinNode& node, int slot) {
+  if (node.kind == JoinNode::Kind::kRelation) {
+    const bool fills = std::find(node.slots.begin(), node.slots.end(), slot) != node.slots.end();
+    return fills && !node.shared && node.plan != nullptr &&
+                   node.plan->source == LogicalPlan::Source::kTable
+               ? &node
+               : nullptr;
+  }
+  if (node.kind != JoinNode::Kind::kInner) return nullptr;
+  for (const auto* side : {node.left.get(), node.right.get()}) {
+    if (side == nullptr) continue;
+    if (const JoinNode* r = InnerTableSupplier(*side, slot)) return r;
+  }
+  return nullptr;
+}
+
+// Join tree `node` with relation `target` replaced by `by`: the nodes on the way there copied,
+// the rest shared.
+std::shared_ptr<const JoinNode> Replaced(const std::shared_ptr<const JoinNode>& node,
+                                         const JoinNode* target,
+                                         const std::shared_ptr<const JoinNode>& by) {
+  if (node == nullptr) return node;
+  if (node.get() == target) return by;
+  if (node->kind == JoinNode::Kind::kRelation) return node;
+  auto left = Replaced(node->left, target, by), right = Replaced(node->right, target, by);
+  if (left == node->left && right == node->right) return node;
+  auto copy = std::make_shared<JoinNode>(*node);
+  copy->left = std::move(left);
+  copy->right = std::move(right);
+  return copy;
 }
 
 // How a join runs: a relation streamed from its plan, or a join of a streamed (probe) side and a
@@ -1031,8 +1066,14 @@ Result<std::optional<RecordBatch>> JoinRun::KeyedLeft(const Step& j, const Pruni
   const JoinNode& rel = *j.build->relation;
   if (!KeyedGroups(rel) || rows_.count(&rel) || j.probe->rows > j.build->rows) return std::nullopt;
   const LogicalPlan& p = *rel.plan;
-  // The build keys that are group keys, plain columns of the subquery's scan: (key, column).
-  std::vector<std::pair<size_t, exec::ExprPtr>> keyed;
+  // The build keys that are group keys, plain columns of a table's scan: (key, the table's
+  // relation -- the subquery itself, or one under its inner joins --, the scan column).
+  struct Keyed {
+    size_t key;
+    const JoinNode* table;
+    exec::ExprPtr column;
+  };
+  std::vector<Keyed> keyed;
   for (size_t k = 0; k < j.build_keys.size(); ++k) {
     const exec::ExprPtr& bk = j.build_keys[k];
     if (bk->kind != exec::Expr::Kind::kColumn) continue;
@@ -1044,29 +1085,53 @@ Result<std::optional<RecordBatch>> JoinRun::KeyedLeft(const Step& j, const Pruni
         break;
       }
       const exec::ExprPtr& g = p.group_keys[static_cast<size_t>(out->column)];
-      if (g->kind == exec::Expr::Kind::kColumn && g->type == bk->type) {
-        keyed.emplace_back(k, exec::ColumnRef(g->column, g->type, g->name));
+      if (g->kind != exec::Expr::Kind::kColumn || g->type != bk->type) break;
+      if (p.source == LogicalPlan::Source::kTable) {
+        keyed.push_back({k, &rel, exec::ColumnRef(g->column, g->type, g->name)});
+        break;
+      }
+      // A join's slot: the table relation filling it, and its scan column there.
+      const JoinNode* table = p.join ? InnerTableSupplier(*p.join, g->column) : nullptr;
+      if (table == nullptr) break;
+      for (size_t t = 0; t < table->slots.size() && t < table->plan->outputs.size(); ++t) {
+        const exec::ExprPtr& scan = table->plan->outputs[t];
+        if (table->slots[t] != g->column || scan->kind != exec::Expr::Kind::kColumn) continue;
+        keyed.push_back({k, table, exec::ColumnRef(scan->column, scan->type, scan->name)});
+        break;
       }
       break;
     }
   }
   if (keyed.empty()) return std::nullopt;
   FLOE_ASSIGN_OR_RETURN(RecordBatch left, Materialize(*j.probe, pruning));
-  iceberg::ExprPtr filter;
-  for (const auto& [k, column] : keyed) {
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr keys, exec::Evaluate(*j.probe_keys[k], left));
-    // The column's distinct values (the estimate gave its table's rows and ranges).
+  std::map<const JoinNode*, iceberg::ExprPtr> filters;  // by the table relation they restrict
+  for (const Keyed& x : keyed) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr keys, exec::Evaluate(*j.probe_keys[x.key], left));
+    // The column's distinct values: for the subquery's own scan, as the estimate gave its
+    // table's rows and ranges; under its joins, the groups the subquery is estimated to make.
     const double values =
-        relation_rows_.count(&rel)
-            ? ScanColumnValues(rel, static_cast<size_t>(column->column), relation_rows_.at(&rel))
+        x.table != &rel ? j.build->rows
+        : relation_rows_.count(&rel)
+            ? ScanColumnValues(rel, static_cast<size_t>(x.column->column), relation_rows_.at(&rel))
             : 0;
-    FLOE_ASSIGN_OR_RETURN(iceberg::ExprPtr f, KeyFilter(*keys, left.num_rows, column, values, p));
-    if (f) filter = filter ? iceberg::And(filter, f) : f;
+    FLOE_ASSIGN_OR_RETURN(iceberg::ExprPtr f,
+                          KeyFilter(*keys, left.num_rows, x.column, values, *x.table->plan));
+    if (!f) continue;
+    iceberg::ExprPtr& slot = filters[x.table];
+    slot = slot ? iceberg::And(slot, f) : f;
   }
   LogicalPlan restricted = p;
-  if (filter) {
-    restricted.pushed_filter =
-        restricted.pushed_filter ? iceberg::And(restricted.pushed_filter, filter) : filter;
+  for (const auto& [table, filter] : filters) {
+    if (table == &rel) {
+      restricted.pushed_filter =
+          restricted.pushed_filter ? iceberg::And(restricted.pushed_filter, filter) : filter;
+      continue;
+    }
+    auto scan = std::make_shared<LogicalPlan>(*table->plan);
+    scan->pushed_filter = scan->pushed_filter ? iceberg::And(scan->pushed_filter, filter) : filter;
+    auto node = std::make_shared<JoinNode>(*table);
+    node->plan = std::move(scan);
+    restricted.join = Replaced(restricted.join, table, node);
   }
   FLOE_ASSIGN_OR_RETURN(rows_[&rel], MaterializePlan(restricted, ctx_, stats_));
   return left;
