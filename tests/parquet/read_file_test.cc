@@ -80,12 +80,16 @@ class ReadFileFilterTest : public ::testing::Test {
     o.fetch.read.columns = {"c0", "c2"};
     return o;
   }
-  // The filter: `test` on c0's values; output c2.
-  static RowFilter FilterOnC0(std::function<bool(int64_t)> test, int* calls) {
+  // The filter: `test` on c0's values; output c2. Counts its calls, and with `rows` the rows it
+  // tested.
+  static RowFilter FilterOnC0(std::function<bool(int64_t)> test, int* calls,
+                              int64_t* rows = nullptr) {
     RowFilter f;
     f.fields = {{1, "c0"}};
-    f.evaluate = [test, calls](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+    f.evaluate = [test, calls,
+                  rows](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
       ++*calls;
+      if (rows != nullptr) *rows += b.num_rows;
       EXPECT_EQ(b.num_columns(), 1);
       EXPECT_EQ(b.schema->fields[0].name, "c0");
       std::vector<uint8_t> m(static_cast<size_t>(b.num_rows));
@@ -162,12 +166,8 @@ TEST_F(ReadFileFilterTest, ManyShortMatchesAreFilteredBatchByBatch) {
   ThreadPool pool(3);
   for (size_t threads : {size_t{1}, size_t{3}}) {
     int calls = 0;
-    RowFilter filter = FilterOnC0([](int64_t v) { return v % 3 != 0; }, &calls);
     int64_t rows_tested = 0;
-    filter.evaluate = [&rows_tested, inner = filter.evaluate](const columnar::RecordBatch& b) {
-      rows_tested += b.num_rows;
-      return inner(b);
-    };
+    const RowFilter filter = FilterOnC0([](int64_t v) { return v % 3 != 0; }, &calls, &rows_tested);
     ReadFileOptions o = Options();
     o.filter = &filter;
     o.decode_threads = threads;
@@ -191,12 +191,9 @@ TEST_F(ReadFileFilterTest, ManyShortMatchesAreFilteredBatchByBatch) {
 TEST_F(ReadFileFilterTest, MatchesBeginningEveryFewRowsAreNotNarrowedTo) {
   for (auto [every, decoded] : {std::pair{8, 100'000}, std::pair{100, 1'000}}) {
     int calls = 0;
-    RowFilter filter = FilterOnC0([every](int64_t v) { return v % every == 0; }, &calls);
     int64_t rows_tested = 0;
-    filter.evaluate = [&rows_tested, inner = filter.evaluate](const columnar::RecordBatch& b) {
-      rows_tested += b.num_rows;
-      return inner(b);
-    };
+    const RowFilter filter =
+        FilterOnC0([every](int64_t v) { return v % every == 0; }, &calls, &rows_tested);
     ReadFileOptions o = Options();
     o.filter = &filter;
     auto c = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, o);

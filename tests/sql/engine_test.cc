@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <set>
 
 #include "floe/exec/value.h"
@@ -71,6 +72,40 @@ class EngineTest : public ::testing::Test {
       snapshots_.push_back(committed->metadata.current_snapshot_id.value());
     }
     engine_ = std::make_unique<Engine>(std::move(*w));
+  }
+
+  // Table `name` of 4,000 rows: id 0..3999 and `column` (of Iceberg type `type`, exec type
+  // `values_type`) `value(id)`, in one file of four 1,000-row row groups of 100-row pages.
+  void PagedIdTable(const std::string& name, const std::string& column, iceberg::TypePtr type,
+                    const columnar::DataType& values_type,
+                    const std::function<Value(int64_t)>& value) {
+    iceberg::Warehouse& w = engine_->warehouse();
+    iceberg::Schema schema(0, {{1, "id", true, iceberg::Primitive(iceberg::TypeId::kLong)},
+                               {2, column, false, std::move(type)}});
+    auto id = catalog::TableIdentifier::Parse(name).value();
+    auto t = iceberg::CreateTable(
+        *w.catalog, *w.io, id,
+        {schema,
+         {},
+         {},
+         {{"write.parquet.row-group-row-limit", "1000"}, {"write.parquet.page-row-limit", "100"}},
+         ""});
+    ASSERT_TRUE(t) << t.error().ToString();
+    iceberg::TableDataWriter writer(iceberg::LoadTable(*w.catalog, *w.io, id).value(), *w.io);
+    ValueColumnBuilder ids(columnar::Int64()), values(values_type);
+    for (int64_t i = 0; i < 4000; ++i) {
+      ASSERT_TRUE(ids.Append(Value::Int(i)));
+      ASSERT_TRUE(values.Append(value(i)));
+    }
+    columnar::RecordBatch b;
+    b.schema = std::make_shared<columnar::Schema>(
+        columnar::Schema{{{"id", columnar::Int64(), false, 1}, {column, values_type, true, 2}}});
+    b.columns = {ids.Finish(), values.Finish()};
+    b.num_rows = 4000;
+    ASSERT_TRUE(writer.Write(b));
+    auto files = writer.Finish();
+    ASSERT_TRUE(files) << files.error().ToString();
+    ASSERT_TRUE(iceberg::AppendFiles(*w.catalog, *w.io, id, *files));
   }
 
   // Every row as "v1|v2|..." in JSON value form.
@@ -558,35 +593,10 @@ TEST_F(EngineTest, OneDaysRevenueOpensOneFileWithExactRequests) {
 // Checked over the scan's own row filter alone (the WHERE is pushed whole) and against a sum of
 // ids the test computes.
 TEST_F(EngineTest, TimestampRangePrunesRowGroupsAndPages) {
-  iceberg::Warehouse& w = engine_->warehouse();
-  iceberg::Schema schema(0, {{1, "id", true, iceberg::Primitive(iceberg::TypeId::kLong)},
-                             {2, "ts", false, iceberg::Primitive(iceberg::TypeId::kTimestamp)}});
-  auto id = catalog::TableIdentifier::Parse("db.clicks").value();
-  auto t = iceberg::CreateTable(
-      *w.catalog, *w.io, id,
-      {schema,
-       {},
-       {},
-       {{"write.parquet.row-group-row-limit", "1000"}, {"write.parquet.page-row-limit", "100"}},
-       ""});
-  ASSERT_TRUE(t) << t.error().ToString();
-  iceberg::TableDataWriter writer(iceberg::LoadTable(*w.catalog, *w.io, id).value(), *w.io);
-  ValueColumnBuilder ids(columnar::Int64()), ts(columnar::Timestamp(columnar::TimeUnit::kMicro));
   const int64_t base = 1704067200LL * 1'000'000;  // 2024-01-01 00:00:00
-  for (int64_t i = 0; i < 4000; ++i) {
-    ASSERT_TRUE(ids.Append(Value::Int(i)));
-    ASSERT_TRUE(ts.Append(Value::Int(base + i * 60'000'000)));
-  }
-  columnar::RecordBatch b;
-  b.schema = std::make_shared<columnar::Schema>(
-      columnar::Schema{{{"id", columnar::Int64(), false, 1},
-                        {"ts", columnar::Timestamp(columnar::TimeUnit::kMicro), true, 2}}});
-  b.columns = {ids.Finish(), ts.Finish()};
-  b.num_rows = 4000;
-  ASSERT_TRUE(writer.Write(b));
-  auto files = writer.Finish();
-  ASSERT_TRUE(files) << files.error().ToString();
-  ASSERT_TRUE(iceberg::AppendFiles(*w.catalog, *w.io, id, *files));
+  PagedIdTable("db.clicks", "ts", iceberg::Primitive(iceberg::TypeId::kTimestamp),
+               columnar::Timestamp(columnar::TimeUnit::kMicro),
+               [base](int64_t i) { return Value::Int(base + i * 60'000'000); });
 
   int64_t want = 0;
   for (int64_t i = 100; i < 180; ++i) want += i;
@@ -617,33 +627,8 @@ TEST_F(EngineTest, TimestampRangePrunesRowGroupsAndPages) {
 // scale): row groups and pages outside it are skipped as for any ordered type, and a constant no
 // decimal(15, 2) holds still answers exactly. price = id * 1.25 for ids 0..3999.
 TEST_F(EngineTest, DecimalRangePrunesRowGroupsAndPages) {
-  iceberg::Warehouse& w = engine_->warehouse();
-  iceberg::Schema schema(0, {{1, "id", true, iceberg::Primitive(iceberg::TypeId::kLong)},
-                             {2, "price", false, iceberg::Decimal(15, 2)}});
-  auto id = catalog::TableIdentifier::Parse("db.prices").value();
-  auto t = iceberg::CreateTable(
-      *w.catalog, *w.io, id,
-      {schema,
-       {},
-       {},
-       {{"write.parquet.row-group-row-limit", "1000"}, {"write.parquet.page-row-limit", "100"}},
-       ""});
-  ASSERT_TRUE(t) << t.error().ToString();
-  iceberg::TableDataWriter writer(iceberg::LoadTable(*w.catalog, *w.io, id).value(), *w.io);
-  ValueColumnBuilder ids(columnar::Int64()), prices(columnar::Decimal128(15, 2));
-  for (int64_t i = 0; i < 4000; ++i) {
-    ASSERT_TRUE(ids.Append(Value::Int(i)));
-    ASSERT_TRUE(prices.Append(Value{static_cast<__int128>(i * 125)}));
-  }
-  columnar::RecordBatch b;
-  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{
-      {{"id", columnar::Int64(), false, 1}, {"price", columnar::Decimal128(15, 2), true, 2}}});
-  b.columns = {ids.Finish(), prices.Finish()};
-  b.num_rows = 4000;
-  ASSERT_TRUE(writer.Write(b));
-  auto files = writer.Finish();
-  ASSERT_TRUE(files) << files.error().ToString();
-  ASSERT_TRUE(iceberg::AppendFiles(*w.catalog, *w.io, id, *files));
+  PagedIdTable("db.prices", "price", iceberg::Decimal(15, 2), columnar::Decimal128(15, 2),
+               [](int64_t i) { return Value{static_cast<__int128>(i * 125)}; });
 
   int64_t want = 0;
   for (int64_t i = 100; i < 180; ++i) want += i;

@@ -115,6 +115,16 @@ class JoinTest : public ::testing::Test {
     ASSERT_TRUE(iceberg::AppendFiles(*wh_->catalog, *wh_->io, id, *files));
   }
 
+  // db.grid: keys 0..9999 (the events' ids crossed); db.picks: 70 of them spread over 7..6907.
+  void MakeGridAndPicks() {
+    ASSERT_TRUE(
+        engine_->Execute("create table db.grid as select a.id * 100 + b.id as k "
+                         "from db.events a cross join db.events b",
+                         options_));
+    ASSERT_TRUE(engine_->Execute(
+        "create table db.picks as select id * 100 + 7 as k from db.events where id < 70",
+        options_));
+  }
   std::vector<std::string> Rows(const std::string& sql) {
     auto r = engine_->Execute(sql, options_);
     EXPECT_TRUE(r) << sql << ": " << r.error().ToString();
@@ -276,12 +286,7 @@ TEST_F(JoinTest, ManyIntegerBuildKeysFilterTheProbedScanByTheKeysThemselves) {
   // db.grid: keys 0..9999; db.picks: 70 of them spread over 7..6907 -- more than a handful, but
   // under a tenth of the grid's keys, so the grid's scan tests each row against the 70 keys and
   // gives only their rows (their range would let 6901 through).
-  ASSERT_TRUE(
-      engine_->Execute("create table db.grid as select a.id * 100 + b.id as k "
-                       "from db.events a cross join db.events b",
-                       options_));
-  ASSERT_TRUE(engine_->Execute(
-      "create table db.picks as select id * 100 + 7 as k from db.events where id < 70", options_));
+  MakeGridAndPicks();
   EXPECT_EQ(Rows("select count(*), sum(g.k) from db.grid g join db.picks p on g.k = p.k"),
             (Strings{"70|241990"}));
   EXPECT_EQ(last_.stats.rows, 140);  // the picks' 70 and the grid's 70
@@ -299,12 +304,7 @@ TEST_F(JoinTest, ManyIntegerBuildKeysFilterTheProbedScanByTheKeysThemselves) {
 // the scan its key column comes from filtered by their keys -- 70 of the grid's 10,000 rows,
 // each side of its join. db.grid: keys 0..9999; db.picks: 70 of them.
 TEST_F(JoinTest, ACorrelatedSubqueryOverAJoinIsComputedForTheOuterKeysAlone) {
-  ASSERT_TRUE(
-      engine_->Execute("create table db.grid as select a.id * 100 + b.id as k "
-                       "from db.events a cross join db.events b",
-                       options_));
-  ASSERT_TRUE(engine_->Execute(
-      "create table db.picks as select id * 100 + 7 as k from db.events where id < 70", options_));
+  MakeGridAndPicks();
   EXPECT_EQ(Rows("select count(*), sum(p.k) from db.picks p where p.k = (select min(g.k) from "
                  "db.grid g join db.grid h on h.k = g.k where g.k = p.k)"),
             (Strings{"70|241990"}));
