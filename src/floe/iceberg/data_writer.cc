@@ -189,12 +189,10 @@ Result<std::vector<DataFile>> TableDataWriter::Finish() {
   // order (columnar::Scatter, Permute): `all` is then, until they move, the columns that decide
   // the order alone -- concatenating every column first would copy all the rows once more.
   std::vector<c::RecordBatch> unmoved;
-  std::vector<std::string> key_names;
-  if (otree) key_names = otree->columns;
-  if (cluster) key_names = cluster->columns;
-  if (!otree && !cluster) {
-    for (const auto& f : order.fields()) key_names.push_back(schema.NameOf(f.source_id));
-  }
+  const std::vector<std::string> key_names = OrderColumnNames(otree     ? &*otree
+                                                              : cluster ? &*cluster
+                                                                        : nullptr,
+                                                              order, schema);
   const bool reorder_all =
       in_partition_.empty() && batches_.size() > 1 && spec.fields().empty() && !key_names.empty() &&
       (otree || rows_ >= kReorderOnceRows) &&

@@ -269,12 +269,8 @@ Result<std::vector<DataFile>> RewriteGroup(const Table& table, const Table& writ
   } else if ((order || cluster) && !rows.empty()) {
     // The order is worked out on its columns alone; the rows move once from the batches read
     // into it (no concatenated copy of them first).
-    std::vector<std::string> keys;
-    if (cluster) {
-      keys = cluster->columns;
-    } else {
-      for (const auto& f : order->fields()) keys.push_back(schema.NameOf(f.source_id));
-    }
+    const std::vector<std::string> keys =
+        OrderColumnNames(cluster ? &*cluster : nullptr, order ? *order : SortOrder{}, schema);
     FLOE_ASSIGN_OR_RETURN(c::RecordBatch key_rows,
                           c::ConcatenateNamed(rows, keys, &io.runtime().decode_pool()));
     std::vector<int64_t> perm;

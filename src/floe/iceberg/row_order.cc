@@ -8,6 +8,14 @@
 
 namespace floe::iceberg {
 
+std::vector<std::string> OrderColumnNames(const layout::ClusterSpec* cluster,
+                                          const SortOrder& order, const Schema& schema) {
+  if (cluster != nullptr) return cluster->columns;
+  std::vector<std::string> names;
+  for (const auto& f : order.fields()) names.push_back(schema.NameOf(f.source_id));
+  return names;
+}
+
 Result<std::vector<int64_t>> SortIndices(const columnar::RecordBatch& batch, const Schema& schema,
                                          const SortOrder& order) {
   FLOE_ASSIGN_OR_RETURN(SortKeyColumns keys, SortKeysOf(batch, schema, order));

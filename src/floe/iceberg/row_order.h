@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -30,6 +31,11 @@ struct SortKeyColumns {
 // Sort fields must name top-level columns of `schema`, which `batch` carries by name.
 Result<SortKeyColumns> SortKeysOf(const columnar::RecordBatch& batch, const Schema& schema,
                                   const SortOrder& order);
+
+// The columns a write orders its rows by, which it works the order out on: a clustering's (an
+// OTree's, a Z-order's, a Hilbert curve's) when there is one, else `order`'s source columns.
+std::vector<std::string> OrderColumnNames(const layout::ClusterSpec* cluster,
+                                          const SortOrder& order, const Schema& schema);
 
 // Indices of `batch`'s rows in `order`.
 Result<std::vector<int64_t>> SortIndices(const columnar::RecordBatch& batch, const Schema& schema,
