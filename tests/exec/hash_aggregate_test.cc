@@ -67,48 +67,53 @@ TEST(HashAggregate, GroupsCountSumAvgMinMax) {
 
 // Sums of integers and decimals without nulls over few groups (added in lanes) and over more
 // groups than the lanes hold: the exact per-group sums, counts and averages either way, across
-// batches, with values that need the high half of a decimal.
+// batches -- decimals within 64 bits (lanes) and ones that need the high half (the loop).
 TEST(HashAggregate, SumsOverFewGroupsAndManyGroupsAreExact) {
   const columnar::DataType dec = columnar::Decimal128(38, 2);
   for (int64_t groups : {4, 40}) {
     auto batch = [&](int64_t from, int64_t n) {
-      ValueColumnBuilder k(columnar::Int64()), v(columnar::Int64()), d(dec);
+      ValueColumnBuilder k(columnar::Int64()), v(columnar::Int64()), d(dec), small(dec);
       for (int64_t i = from; i < from + n; ++i) {
         EXPECT_TRUE(k.Append(Value::Int((i * 7 + i / 3) % groups)));
         EXPECT_TRUE(v.Append(Value::Int(i * 1000003 - 77)));
         EXPECT_TRUE(d.Append(Value{(static_cast<__int128>(i) << 70) + i}));
+        EXPECT_TRUE(small.Append(Value{static_cast<__int128>(5000 - i * 7)}));
       }
       columnar::RecordBatch b;
-      b.schema = std::make_shared<columnar::Schema>(
-          columnar::Schema{{{"k", columnar::Int64()}, {"v", columnar::Int64()}, {"d", dec}}});
-      b.columns = {k.Finish(), v.Finish(), d.Finish()};
+      b.schema = std::make_shared<columnar::Schema>(columnar::Schema{
+          {{"k", columnar::Int64()}, {"v", columnar::Int64()}, {"d", dec}, {"small", dec}}});
+      b.columns = {k.Finish(), v.Finish(), d.Finish(), small.Finish()};
       b.num_rows = n;
       return b;
     };
     auto agg = [&](AggFn fn, int column, const columnar::DataType& t) {
       Aggregate a;
       a.fn = fn;
-      a.arg = ColumnRef(column, t, column == 1 ? "v" : "d");
+      a.arg = ColumnRef(column, t, column == 1 ? "v" : column == 2 ? "d" : "small");
       a.type = AggregateType(fn, t).value();
       return a;
     };
     HashAggregate h({ColumnRef(0, columnar::Int64(), "k")},
                     {agg(AggFn::kSum, 1, columnar::Int64()), agg(AggFn::kSum, 2, dec),
-                     agg(AggFn::kCount, 2, dec), agg(AggFn::kAvg, 1, columnar::Int64())});
+                     agg(AggFn::kCount, 2, dec), agg(AggFn::kAvg, 1, columnar::Int64()),
+                     agg(AggFn::kSum, 3, dec)});
     ASSERT_TRUE(h.Consume(batch(0, 3001)));
     ASSERT_TRUE(h.Consume(batch(3001, 2002)));
     auto out = h.Finish().value();
     ASSERT_EQ(out.num_rows, groups);
-    std::map<int64_t, std::tuple<__int128, __int128, int64_t>> want;  // sum v, sum d, count
+    // By key: sum v, sum d, count, sum small.
+    std::map<int64_t, std::tuple<__int128, __int128, int64_t, __int128>> want;
     for (int64_t i = 0; i < 5003; ++i) {
-      auto& [sv, sd, n] = want[(i * 7 + i / 3) % groups];
+      auto& [sv, sd, n, ss] = want[(i * 7 + i / 3) % groups];
       sv += i * 1000003 - 77;
       sd += (static_cast<__int128>(i) << 70) + i;
       ++n;
+      ss += 5000 - i * 7;
     }
     for (int64_t r = 0; r < out.num_rows; ++r) {
       const int64_t key = ValueAt(*out.columns[0], r).value().i();
-      const auto& [sv, sd, n] = want.at(key);
+      const auto& [sv, sd, n, ss] = want.at(key);
+      EXPECT_TRUE(ValueAt(*out.columns[5], r).value().dec() == ss) << key;
       EXPECT_EQ(ValueAt(*out.columns[1], r).value().i(), static_cast<int64_t>(sv)) << key;
       EXPECT_TRUE(ValueAt(*out.columns[2], r).value().dec() == sd) << key;
       EXPECT_EQ(ValueAt(*out.columns[3], r).value().i(), n) << key;

@@ -529,7 +529,7 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
         for (int64_t r = 0; r < rows; ++r) dsum += v[r];
         s.dsum += dsum;
       } else {
-        // See below: 10^38 * 1.7 million fits; Finish rejects a sum past 38 digits.
+        // As below: Finish rejects a sum past 38 digits (not one past 2^127).
         const uint8_t* v = arg->values.data();
         __int128 isum = 0;
         for (int64_t r = 0; r < rows; ++r) {
@@ -568,9 +568,12 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
         groups_now <= kLaneGroups && rows <= (int64_t{1} << 20)) {
       // Few groups (Q01's four): the rows of one group follow each other closely, and each add
       // would wait on the one before through memory. Four lanes of sums take turns instead,
-      // folded into the states at the end. 2^20 decimals below 10^38 cannot wrap an __int128.
+      // folded into the states at the end. Values within 64 bits only (a decimal's high half
+      // then only extends the sign): 2^20 of them sum below 2^84, far from wrapping. A batch
+      // holding a wider decimal leaves the states untouched and takes the loop below.
       __int128 lane_sum[4][kLaneGroups] = {};
       int64_t lane_count[4][kLaneGroups] = {};
+      int64_t wide = 0;  // nonzero once a decimal's high half is more than its sign
       auto add = [&](auto value) {
         for (int64_t r = 0; r < rows; ++r) {
           const auto k = static_cast<size_t>(r & 3);
@@ -584,24 +587,28 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
         add([v](int64_t r) { return static_cast<__int128>(v[r]); });
       } else {
         const uint8_t* v = arg->values.data();
-        add([v](int64_t r) {
-          __int128 x;
-          std::memcpy(&x, v + r * 16, 16);
-          return x;
+        add([v, &wide](int64_t r) {
+          int64_t lo = 0, hi = 0;
+          std::memcpy(&lo, v + r * 16, 8);
+          std::memcpy(&hi, v + r * 16 + 8, 8);
+          wide |= hi ^ (lo >> 63);
+          return static_cast<__int128>(lo);
         });
       }
-      for (size_t grp = 0; grp < groups_now; ++grp) {
-        State& s = st[grp * stride];
-        for (size_t k = 0; k < 4; ++k) {
-          s.isum += lane_sum[k][grp];
-          s.count += lane_count[k][grp];
+      if (wide == 0) {
+        for (size_t grp = 0; grp < groups_now; ++grp) {
+          State& s = st[grp * stride];
+          for (size_t k = 0; k < 4; ++k) {
+            s.isum += lane_sum[k][grp];
+            s.count += lane_count[k][grp];
+          }
         }
+        return {};
       }
-      return {};
     }
     if (sum && t == TypeId::kDecimal128) {
-      // Unscaled decimals: |value| < 10^38, so 2^127 / 10^38 (about 1.7 million) of them fit
-      // before the accumulator could wrap; Finish rejects a sum past 38 digits.
+      // Unscaled decimals into an __int128: Finish rejects a sum past 38 digits. Known gap: a
+      // running sum past 2^127 (two values near 10^38 can get there) is not caught.
       const uint8_t* v = arg->values.data();
       for (int64_t r = 0; r < rows; ++r) {
         if (r + kAhead < rows) __builtin_prefetch(&st[g[r + kAhead] * stride]);
