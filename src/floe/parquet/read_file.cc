@@ -198,8 +198,8 @@ struct Matched {
 // Late materialisation, steps 2 and 3: the plan narrowed to the rows that match and the output
 // fields, their pages without a match passed over undecoded (a point lookup on an unsorted file
 // decodes one column, not sixty) -- unless that cannot pay: more than half the rows matching in
-// short runs, while more than the filter's fields is read (not a count). Then the rows' match
-// flags and the output fields alone.
+// short runs, or runs beginning every few rows (kMinNarrowedPeriod). Then the rows' match flags
+// and the output fields alone (none for a count).
 Result<Matched> NarrowToMatches(const FileReader& reader, const ReadPlan& plan,
                                 const FetchedBytes& bytes, const RowFilter& filter,
                                 const FilterShape& shape, size_t threads, ThreadPool* pool,
