@@ -371,6 +371,22 @@ TEST_F(JoinTest, RowsJoinedSoFarFewerThanTheNextInputAreBuiltAndTheInputStreams)
             "(e ~100 join (v ~200 join d ~1) ~50) ~50");
 }
 
+TEST_F(JoinTest, ARangesTwoBoundsOnOneColumnKeepTheShareBetweenThem) {
+  // a.id in [20, 30): the filter keeps the files of ids 0..24 and 25..49 (50 rows, ids 0..49);
+  // of that range the bounds keep a fifth (10 rows) -- not 60% of 60% (18), as if the two bounds
+  // were independent. A third bound on the same column narrows it again, and bounds that cannot
+  // meet keep nothing (shown as the one row an estimate is never below).
+  EXPECT_EQ(JoinOrder("explain select count(*) from db.events a join db.events b on a.id = b.id "
+                      "where a.id >= 20 and a.id < 30"),
+            "(b ~100 join a ~10) ~10");
+  EXPECT_EQ(JoinOrder("explain select count(*) from db.events a join db.events b on a.id = b.id "
+                      "where a.id >= 20 and a.id < 30 and a.id < 25"),
+            "(b ~100 join a ~5) ~5");
+  EXPECT_EQ(JoinOrder("explain select count(*) from db.events a join db.events b on a.id = b.id "
+                      "where a.id >= 20 and a.id < 30 and a.id > 40"),
+            "(b ~100 join a ~1) ~1");
+}
+
 TEST_F(JoinTest, AStringEqualityKeepsOneOfTheDistinctValuesItsStoredBitsAllow) {
   // db.pairs: the events times the customers, 600 rows; region has 5 distinct values, stored in
   // a few bits each. Estimated as one of a handful of values (about 1/5 of the rows), not as
