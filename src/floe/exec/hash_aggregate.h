@@ -79,9 +79,10 @@ class KeyDict {
   uint32_t InternValue(const Value& v);
   Value value(uint32_t code) const {
     if (IsInt()) return code == 0 ? Value{} : Value::Int(ints_[code]);
+    if (kind_ == Kind::kBytes) return code == 0 ? Value{} : Value::Str(std::string(Bytes(code)));
     return values_[code];
   }
-  size_t size() const { return IsInt() ? ints_.size() : values_.size(); }
+  size_t size() const { return IsInt() ? ints_.size() : ends_.size(); }
   // A column of `type` (the dictionary's) holding the values of codes[g * stride + offset] for
   // g < n (code 0: NULL).
   Result<columnar::ColumnPtr> Values(const DataType& type, const std::vector<uint32_t>& codes,
@@ -92,7 +93,13 @@ class KeyDict {
   enum class Kind { kInt64, kInt32, kBytes, kGeneric };
   bool IsInt() const { return kind_ == Kind::kInt64 || kind_ == Kind::kInt32; }
   uint32_t InternInt(int64_t x);
+  // The code of byte string `b` whose hash is `h`; `v` its value for kGeneric.
+  uint32_t InternBytes(std::string_view b, uint64_t h, const Value* v);
   uint32_t InternBytes(std::string_view b, const Value* v);
+  std::string_view Bytes(uint32_t code) const {
+    const uint64_t begin = code == 0 ? 0 : ends_[code - 1];
+    return {arena_.data() + begin, static_cast<size_t>(ends_[code] - begin)};
+  }
   void Grow();
 
   Kind kind_;
@@ -102,10 +109,19 @@ class KeyDict {
     uint32_t code = 0;
   };
   std::vector<IntSlot> int_slots_;
-  std::vector<uint32_t> slots_;     // others: open addressing, code (0 = empty; NULL never hashed)
-  std::vector<int64_t> ints_;       // kInt*: the value of each code
-  std::vector<std::string> bytes_;  // kBytes, kGeneric: the hashed bytes of each code
-  std::vector<Value> values_;       // kBytes, kGeneric: every code's value (values_[0] is NULL)
+  std::vector<int64_t> ints_;  // kInt*: the value of each code
+  // Others: open addressing by the hash of the key bytes; a slot keeps its code (0 = empty; NULL
+  // is never hashed) and the hash's high half, so a probe compares bytes only on a likely match.
+  struct BytesSlot {
+    uint32_t code = 0;
+    uint32_t tag = 0;
+  };
+  std::vector<BytesSlot> slots_;
+  std::vector<char> arena_;       // every code's hashed bytes, one after another
+  std::vector<uint64_t> ends_;    // where each code's bytes end in arena_ (ends_[0] = 0: NULL)
+  std::vector<uint64_t> hashes_;  // each code's hash, for Grow
+  std::vector<Value> values_;     // kGeneric: every code's value (values_[0] is NULL)
+  std::vector<uint64_t> hash_scratch_;  // a batch's row hashes (Intern)
   // The last column dictionary seen (Column::dictionary) and the code of each of its entries.
   columnar::ColumnPtr last_dictionary_;
   std::vector<uint32_t> dictionary_codes_;
