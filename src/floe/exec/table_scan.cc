@@ -193,6 +193,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   hooks.on_file_done = options.on_file_done;
   hooks.cancelled = options.cancelled;
   hooks.table_schema = &schema;
+  hooks.column_tests = options.column_tests;
   Status read = iceberg::ReadScan(
       plan.tasks, projected, io, options.read != nullptr ? *options.read : kDefaults, hooks,
       [&](const columnar::RecordBatch& b) -> Status {

@@ -44,6 +44,9 @@ struct TableScanOptions {
   std::function<void(size_t done, size_t total)> on_file_done;
   // Asked before each file is read: true stops the scan (iceberg::ScanHooks::cancelled).
   std::function<bool()> cancelled;
+  // Tests of single columns rows must pass beside the filter (a join's build keys), applied
+  // before the rows' other columns are materialised (iceberg::ScanHooks::column_tests).
+  std::vector<iceberg::ColumnTest> column_tests;
 };
 
 using ScanConsumer = std::function<Status(int worker, columnar::RecordBatch batch)>;

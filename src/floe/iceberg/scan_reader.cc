@@ -404,6 +404,81 @@ columnar::RecordBatch ColumnsFor(const columnar::RecordBatch& b,
   return out;
 }
 
+// `filter` (or, without one, a filter that keeps every row and outputs `projected`) whose rows
+// must also pass `tests` (on fields `read_schema` has; nullopt when there is neither). A test's
+// field is decoded with the filter's, and tested alone where the filter tests field by field.
+std::optional<parquet::RowFilter> WithColumnTests(std::optional<parquet::RowFilter> filter,
+                                                  const std::vector<ColumnTest>& tests,
+                                                  const Schema& read_schema,
+                                                  const Schema& projected) {
+  struct Bound {
+    parquet::FieldKey key;
+    Schema one;  // the field alone, its table type
+    std::function<std::vector<uint8_t>(const columnar::Column&)> test;
+  };
+  std::vector<Bound> bound;
+  for (const ColumnTest& t : tests) {
+    const NestedField* f = read_schema.FindById(t.field_id);
+    if (f == nullptr || !t.test) continue;
+    bound.push_back({{f->id, f->name}, Schema(read_schema.schema_id(), {*f}), t.test});
+  }
+  if (bound.empty()) return filter;
+  parquet::RowFilter out;
+  if (filter) {
+    out = std::move(*filter);
+  } else {
+    std::vector<parquet::FieldKey> output;
+    for (const NestedField& f : projected.fields()) output.push_back({f.id, f.name});
+    out.output = std::move(output);
+  }
+  // Rows the statistics prove match the filter are tested too.
+  out.predicates_are_filter = false;
+  // Row r of `b`'s column of the test's field passes it (a batch without the field: every row).
+  auto run = [](const Bound& t, const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+    columnar::RecordBatch one = ColumnsFor(b, {t.key});
+    if (one.columns.empty()) return std::vector<uint8_t>(static_cast<size_t>(b.num_rows), 1);
+    const bool has_ids = one.schema->fields[0].field_id >= 0;
+    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch conformed, ConformToSchema(one, t.one, has_ids));
+    return t.test(*conformed.columns[0]);
+  };
+  const bool per_field = out.per_field.size() == out.fields.size();
+  const std::vector<parquet::FieldKey> residual_fields = out.fields;
+  const parquet::BatchPredicate residual = out.evaluate;
+  for (const Bound& t : bound) {
+    auto at = std::find_if(out.fields.begin(), out.fields.end(), [&](const parquet::FieldKey& k) {
+      return k.field_id == t.key.field_id;
+    });
+    parquet::BatchPredicate mine = [t, run](const columnar::RecordBatch& b) { return run(t, b); };
+    if (at == out.fields.end()) {
+      out.fields.push_back(t.key);
+      if (per_field) out.per_field.push_back(std::move(mine));
+      continue;
+    }
+    if (!per_field) continue;
+    parquet::BatchPredicate& both = out.per_field[static_cast<size_t>(at - out.fields.begin())];
+    both = [first = both, mine](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> keep, first(b));
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> also, mine(b));
+      for (size_t r = 0; r < keep.size() && r < also.size(); ++r) keep[r] &= also[r];
+      return keep;
+    };
+  }
+  if (!per_field) out.per_field.clear();
+  out.evaluate = [residual_fields, residual, bound = std::move(bound),
+                  run](const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+    std::vector<uint8_t> keep(static_cast<size_t>(b.num_rows), 1);
+    if (residual) {
+      FLOE_ASSIGN_OR_RETURN(keep, residual(ColumnsFor(b, residual_fields)));
+    }
+    for (const Bound& t : bound) {
+      FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> also, run(t, b));
+      for (size_t r = 0; r < keep.size() && r < also.size(); ++r) keep[r] &= also[r];
+    }
+    return keep;
+  };
+  return out;
+}
+
 // Whether `task`'s position deletes may take out half of its file's rows: their record counts
 // (exact for deletion vectors and file-scoped files, an upper bound for a partition's).
 bool MayDeleteHalf(const FileScanTask& task) {
@@ -713,6 +788,10 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
       FLOE_ASSIGN_OR_RETURN(residual_filter,
                             MakeRowFilter(task.residual, shape.read_schema, shape.data_projected,
                                           hooks.evaluate_residual));
+    }
+    if (options.apply_residual) {
+      residual_filter = WithColumnTests(std::move(residual_filter), hooks.column_tests,
+                                        shape.read_schema, shape.data_projected);
     }
     if (DeleteLoader::HasPositionDeletes(task)) {
       ro.excluded_rows_later = [&deletes, &task] { return deletes->PositionMask(task); };

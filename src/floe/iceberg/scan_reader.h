@@ -63,6 +63,16 @@ struct ScanReadOptions {
 };
 
 // What the engine above a scan gives it besides settings.
+// A test of one column a scan applies to its rows beside the residual, dropping the rows it
+// fails before their other columns are materialised (a join's build keys: exec::JoinKeyFilter).
+// It never prunes files, row groups or pages, and needs not be exact: it may pass rows that fail
+// what it stands for, never drop one that passes. Called from the decoding threads with a column
+// of the field's table type (the file's values conformed), it returns 1 per row to keep.
+struct ColumnTest {
+  int32_t field_id = -1;
+  std::function<std::vector<uint8_t>(const columnar::Column& c)> test;
+};
+
 struct ScanHooks {
   // Applies a task's residual to its rows; needed when apply_residual and a residual is not true.
   ResidualEvaluator evaluate_residual;
@@ -74,6 +84,9 @@ struct ScanHooks {
   // Asked before each file is read, from the reading threads: true stops the scan with a
   // kCancelled error (Ctrl-C in the shell). Unset: never.
   std::function<bool()> cancelled;
+  // Tests every task's rows must pass, on fields of the table schema (ignored when the scan reads
+  // a file without one of them).
+  std::vector<ColumnTest> column_tests;
 };
 
 // Receives batches conformed to the projected schema. Called by one thread at a time, batches of

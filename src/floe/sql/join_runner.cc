@@ -11,6 +11,7 @@
 #include "floe/columnar/take.h"
 #include "floe/exec/grace_hash_join.h"
 #include "floe/exec/hash_join.h"
+#include "floe/exec/join_filter.h"
 #include "floe/exec/value.h"
 #include "floe/iceberg/scan.h"
 #include "floe/sql/pushdown.h"
@@ -28,6 +29,11 @@ using columnar::RecordBatch;
 // decoded -- the rows without a match are dropped before its other columns are.
 constexpr size_t kPruneInListMax = 64;
 constexpr size_t kPruneIntegersMax = 16384;
+// A join's build keys are tested against each probe row in its scan (exec::JoinKeyFilter) when
+// they number under this share of the probe column's distinct values: most rows then fail, and
+// the test (a bit or a Bloom filter's block per row) costs less than the columns and the probe
+// it spares them.
+constexpr double kTestedKeysShare = 2;
 // Pairs of a cross product made at a time.
 constexpr size_t kCrossChunk = 65536;
 
@@ -102,8 +108,8 @@ struct Step {
   int mark_slot = -1;                 // a mark join's (JoinNode::mark_slot)
 };
 
-// Filters added to relations' scans by the joins above them (dynamic pruning).
-using Pruning = std::map<const JoinNode*, iceberg::ExprPtr>;
+// What the joins above relations add to their scans (dynamic pruning).
+using Pruning = std::map<const JoinNode*, ScanPruning>;
 
 // The rows `idx` of a batch in the slot layout (absent slots stay absent).
 Result<RecordBatch> Gather(const RecordBatch& b, const std::vector<int64_t>& idx) {
@@ -903,8 +909,11 @@ Result<iceberg::ExprPtr> KeyFilter(const columnar::Column& c, int64_t rows,
 
 // An inner join's build keys bound the probe side: a probe key that is a table's column gets the
 // keys' range (or the keys themselves, when few) added to that table's scan filter, so files, row
-// groups and pages without a possible match are never read. Rows the filter lets through are
-// still probed: the filter only has to keep every row that can match.
+// groups and pages without a possible match are never read; and when the keys are many but far
+// fewer than the column's values, a test of each row against them (exec::JoinKeyFilter), so the
+// rows that cannot match are dropped before their other columns are materialised or probed.
+// Rows the filter and the test let through are still probed: they only have to keep every row
+// that can match.
 Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, int64_t rows,
                       Pruning* pruning) const {
   if (j.kind != JoinNode::Kind::kInner && j.kind != JoinNode::Kind::kSemi) return {};
@@ -920,13 +929,24 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
       if (rel->slots[o] == pk->column) out = p.outputs[o];
     }
     if (!out || out->kind != exec::Expr::Kind::kColumn) continue;
+    const double distinct = Distinct(*j.probe, pk);
     FLOE_ASSIGN_OR_RETURN(
         iceberg::ExprPtr filter,
         KeyFilter(*build_keys[k], rows, exec::ColumnRef(out->column, out->type, out->name),
-                  Distinct(*j.probe, pk), p));
-    if (!filter) continue;
-    iceberg::ExprPtr& slot = (*pruning)[rel];
-    slot = slot ? iceberg::And(slot, filter) : filter;
+                  distinct, p));
+    if (filter) {
+      iceberg::ExprPtr& slot = (*pruning)[rel].filter;
+      slot = slot ? iceberg::And(slot, filter) : filter;
+    }
+    if (filter && filter->op == iceberg::Op::kIn) continue;  // the keys themselves: no test
+    // Keys far fewer than the probe column's values: each probe row is tested against them in
+    // the scan, before its other columns are materialised.
+    const auto scan = static_cast<size_t>(out->column);
+    if (scan >= p.scan_field_ids.size()) continue;
+    auto keys = exec::JoinKeyFilter::Of(*build_keys[k], rows);
+    if (!keys || static_cast<double>(keys->keys()) * kTestedKeysShare > distinct) continue;
+    (*pruning)[rel].tests.push_back(
+        {p.scan_field_ids[scan], [keys](const columnar::Column& c) { return keys->Test(c); }});
   }
   return {};
 }
@@ -1067,11 +1087,13 @@ Status JoinRun::Produce(const Step& s, const Pruning& pruning, const BatchConsum
   so.snapshot_id = p.snapshot_id;
   so.as_of_timestamp_ms = p.as_of_timestamp_ms;
   FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan own, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
-  so.filter = so.filter ? iceberg::And(so.filter, it->second) : it->second;
-  FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan pruned, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
-  stats_->data_files_skipped_join +=
-      static_cast<int64_t>(own.tasks.size()) - static_cast<int64_t>(pruned.tasks.size());
-  return StreamPlan(p, ctx_, it->second, stats_, emit);
+  if (const iceberg::ExprPtr& keys = it->second.filter) {
+    so.filter = so.filter ? iceberg::And(so.filter, keys) : keys;
+    FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan pruned, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
+    stats_->data_files_skipped_join +=
+        static_cast<int64_t>(own.tasks.size()) - static_cast<int64_t>(pruned.tasks.size());
+  }
+  return StreamPlan(p, ctx_, &it->second, stats_, emit);
 }
 
 // A semi or anti join whose kept side is estimated far smaller than the side it is tested

@@ -246,7 +246,7 @@ Status AddWindows(const LogicalPlan& plan, RecordBatch* rows) {
 
 // The source's batches (before WHERE): a table scan's on its workers, FROM's joined rows, or the
 // rows computed while binding.
-Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,
+Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const ScanPruning* pruning,
                      ScanMetrics* stats, const BatchConsumer& consume) {
   const QueryOptions& options = *ctx.options;
   if (plan.source == LogicalPlan::Source::kTable) {
@@ -264,7 +264,10 @@ Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const iceberg::Ex
     }
     so.filter = plan.pushed_filter;
     so.files_filter = plan.files_filter;
-    if (extra_filter) so.filter = so.filter ? iceberg::And(so.filter, extra_filter) : extra_filter;
+    if (pruning != nullptr && pruning->filter) {
+      so.filter = so.filter ? iceberg::And(so.filter, pruning->filter) : pruning->filter;
+    }
+    if (pruning != nullptr) so.column_tests = pruning->tests;
     so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;
@@ -503,10 +506,10 @@ bool Streamable(const LogicalPlan& plan) {
          plan.offset == 0;
 }
 
-Status StreamPlan(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,
+Status StreamPlan(const LogicalPlan& plan, RunContext& ctx, const ScanPruning* pruning,
                   ScanMetrics* stats, const BatchConsumer& consume) {
   if (!Streamable(plan)) return Internal("StreamPlan of a plan that does not stream");
-  return ProduceSource(plan, ctx, extra_filter, stats, [&](int w, RecordBatch b) -> Status {
+  return ProduceSource(plan, ctx, pruning, stats, [&](int w, RecordBatch b) -> Status {
     if (plan.residual_where) {
       FLOE_ASSIGN_OR_RETURN(b, exec::Filter(b, *plan.residual_where));
     }

@@ -41,10 +41,17 @@ int SourceWorkers(const RunContext& ctx);
 
 // A plan whose rows can stream: no aggregate, window, ORDER BY, LIMIT or OFFSET.
 bool Streamable(const LogicalPlan& plan);
-// The rows of a streamable plan (its outputs), as its source produces them; `extra_filter`
-// (null: none) is added to a table scan's filter (a join's keys pruning it). Scan counters go to
-// `stats`.
-Status StreamPlan(const LogicalPlan& plan, RunContext& ctx, const iceberg::ExprPtr& extra_filter,
+// What the joins above a table scan add to it (dynamic pruning): a filter ANDed to the scan's
+// (pruning files, row groups and pages, and testing rows; null: none), and tests of single
+// columns -- the build keys -- its rows must pass before their other columns are materialised.
+struct ScanPruning {
+  iceberg::ExprPtr filter;
+  std::vector<iceberg::ColumnTest> tests;
+};
+
+// The rows of a streamable plan (its outputs), as its source produces them; `pruning` (null:
+// none) is added to a table scan. Scan counters go to `stats`.
+Status StreamPlan(const LogicalPlan& plan, RunContext& ctx, const ScanPruning* pruning,
                   ScanMetrics* stats, const BatchConsumer& consume);
 // Every row of a plan (its outputs) in one batch: a subquery's or a CTE's.
 Result<columnar::RecordBatch> MaterializePlan(const LogicalPlan& plan, RunContext& ctx,
