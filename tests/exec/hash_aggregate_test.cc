@@ -65,6 +65,35 @@ TEST(HashAggregate, GroupsCountSumAvgMinMax) {
   EXPECT_EQ(Row(out, 2), "c,3,3,15,5.0,2,8");
 }
 
+// Integer keys in runs (a table sorted by them), broken by NULLs and by other keys, across two
+// batches: a row repeating its predecessor's key joins that key's group, a NULL its own.
+TEST(HashAggregate, IntegerKeysInRunsGroupAsTheirValues) {
+  HashAggregate agg({ColumnRef(0, columnar::Int64(), "k")}, {Agg(AggFn::kCountStar)});
+  for (const std::vector<std::optional<int64_t>>& keys :
+       {std::vector<std::optional<int64_t>>{7, 7, std::nullopt, 7, 0, 0, 7},
+        std::vector<std::optional<int64_t>>{7, 0, std::nullopt, std::nullopt, 5}}) {
+    ValueColumnBuilder k(columnar::Int64()), v(columnar::Int64());
+    for (const auto& x : keys) {
+      if (x) {
+        ASSERT_TRUE(k.Append(Value::Int(*x)));
+      } else {
+        k.AppendNull();
+      }
+      ASSERT_TRUE(v.Append(Value::Int(1)));
+    }
+    columnar::RecordBatch b;
+    b.schema = std::make_shared<columnar::Schema>(
+        columnar::Schema{{{"k", columnar::Int64()}, {"v", columnar::Int64()}}});
+    b.columns = {k.Finish(), v.Finish()};
+    b.num_rows = static_cast<int64_t>(keys.size());
+    ASSERT_TRUE(agg.Consume(b));
+  }
+  auto out = agg.Finish().value();
+  std::set<std::string> rows;
+  for (int64_t r = 0; r < out.num_rows; ++r) rows.insert(Row(out, r));
+  EXPECT_EQ(rows, (std::set<std::string>{"7,5", "NULL,3", "0,3", "5,1"}));
+}
+
 // Sums of integers and decimals without nulls over few groups (added in lanes) and over more
 // groups than the lanes hold: the exact per-group sums, counts and averages either way, across
 // batches -- decimals within 64 bits (lanes) and ones that need the high half (the loop).

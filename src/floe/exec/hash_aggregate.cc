@@ -268,11 +268,24 @@ Status KeyDict::Intern(const columnar::Column& c, std::vector<uint32_t>* codes) 
       const int64_t* v64 = c.Values<int64_t>();
       const int32_t* v32 = c.Values<int32_t>();
       auto value = [&](int64_t r) -> int64_t { return wide ? v64[r] : v32[r]; };
+      // A row with its predecessor's value takes its code without a lookup: rows sorted or
+      // clustered by the key (a table laid out by it; lineitem's orders) repeat it in runs.
+      int64_t last = 0;
+      uint32_t last_code = 0;
       for (int64_t r = 0; r < n; ++r) {
         if (r + kAhead < n) {
           __builtin_prefetch(&int_slots_[MixInt(value(r + kAhead)) & (int_slots_.size() - 1)]);
         }
-        out[r] = nulls && c.IsNull(r) ? 0 : InternInt(value(r));
+        if (nulls && c.IsNull(r)) {
+          out[r] = 0;
+          continue;
+        }
+        const int64_t x = value(r);
+        if (last_code == 0 || x != last) {
+          last = x;
+          last_code = InternInt(x);
+        }
+        out[r] = last_code;
       }
       return {};
     }

@@ -38,8 +38,7 @@ inline uint64_t BloomBits(uint64_t h) {
 
 }  // namespace
 
-std::shared_ptr<const JoinKeyFilter> JoinKeyFilter::Of(const columnar::Column& keys,
-                                                       int64_t rows) {
+std::shared_ptr<const JoinKeyFilter> JoinKeyFilter::Of(const columnar::Column& keys, int64_t rows) {
   const TypeId t = keys.type.id;
   if (!IsWide(t) && !IsNarrow(t)) return nullptr;
   rows = std::min(rows, keys.length);

@@ -36,7 +36,7 @@ class JoinKeyFilter {
 
   int64_t keys_ = 0;
   int64_t lo_ = 0;
-  uint64_t last_ = 0;  // hi - lo: a value v is in the keys' range when v - lo <= last_
+  uint64_t last_ = 0;            // hi - lo: a value v is in the keys' range when v - lo <= last_
   std::vector<uint64_t> bits_;   // empty: the Bloom filter
   std::vector<uint64_t> bloom_;  // a power of two long
   int bloom_shift_ = 64;         // a hash's word: hash >> bloom_shift_
