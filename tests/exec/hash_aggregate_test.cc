@@ -170,6 +170,42 @@ TEST(HashAggregate, PartialAggregatesMergeToTheSameAnswer) {
   for (int64_t r = 0; r < x.num_rows; ++r) EXPECT_EQ(Row(x, r), Row(y, r));
 }
 
+// COUNT, SUM and AVG(DISTINCT) of an integer column with repeats and NULLs, over two partials
+// merged: each group's distinct values once, whichever partial saw them.
+TEST(HashAggregate, DistinctIntegersCountOnceAcrossPartials) {
+  auto batch = [](const std::vector<std::pair<std::string, std::optional<int64_t>>>& rows) {
+    ValueColumnBuilder k(columnar::String()), v(columnar::Int64());
+    for (const auto& [key, x] : rows) {
+      EXPECT_TRUE(k.Append(Value::Str(key)));
+      if (x) {
+        EXPECT_TRUE(v.Append(Value::Int(*x)));
+      } else {
+        v.AppendNull();
+      }
+    }
+    columnar::RecordBatch b;
+    b.schema = std::make_shared<columnar::Schema>(
+        columnar::Schema{{{"k", columnar::String()}, {"v", columnar::Int64()}}});
+    b.columns = {k.Finish(), v.Finish()};
+    b.num_rows = static_cast<int64_t>(rows.size());
+    return b;
+  };
+  auto aggregates = [] {
+    return std::vector<Aggregate>{Agg(AggFn::kCount, true), Agg(AggFn::kSum, true),
+                                  Agg(AggFn::kAvg, true), Agg(AggFn::kCount)};
+  };
+  HashAggregate a({ColumnRef(0, columnar::String(), "k")}, aggregates());
+  HashAggregate b({ColumnRef(0, columnar::String(), "k")}, aggregates());
+  ASSERT_TRUE(a.Consume(batch({{"x", 3}, {"x", 3}, {"x", std::nullopt}, {"y", -2}, {"x", 5}})));
+  ASSERT_TRUE(b.Consume(batch({{"x", 5}, {"y", -2}, {"y", 4}, {"x", 3}, {"y", std::nullopt}})));
+  ASSERT_TRUE(a.Merge(std::move(b)));
+  auto out = a.Finish().value();
+  std::set<std::string> rows;
+  for (int64_t r = 0; r < out.num_rows; ++r) rows.insert(Row(out, r));
+  // x: 3, 3, 5, 5, 3 -> {3, 5}; y: -2, -2, 4 -> {-2, 4}.
+  EXPECT_EQ(rows, (std::set<std::string>{"x,2,8,4.0,5", "y,2,2,1.0,3"}));
+}
+
 // The aggregates that keep values or running moments: partials merged give one pass's answer.
 TEST(HashAggregate, KeptValuesAndMomentsMergeToTheSameAnswer) {
   auto aggregates = [] {

@@ -461,9 +461,13 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
   }
   if (v.is_null()) return {};
   if (a.distinct) {
-    std::string k;
-    AppendKeyBytes(v, &k);
-    if (!s.K().distinct.insert(std::move(k)).second) return {};
+    if (v.v.index() == 2 && IntegerValued(a.arg->type.id)) {
+      if (!s.K().distinct_ints.insert(v.i()).second) return {};
+    } else {
+      std::string k;
+      AppendKeyBytes(v, &k);
+      if (!s.K().distinct.insert(std::move(k)).second) return {};
+    }
   }
   ++s.count;
   switch (a.fn) {
@@ -672,6 +676,24 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
       }
       return {};
     }
+  }
+  if (agg.distinct && keep == nullptr && IntegerValued(arg->type.id) &&
+      (agg.fn == AggFn::kCount || agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg)) {
+    // COUNT/SUM/AVG(DISTINCT) of an integer-valued column: each group's set of values seen, by
+    // value (the sums are recomputed from the sets at Finish, as Update leaves them).
+    auto loop = [&]<typename T>(const T* v) {
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!valid(r)) continue;
+        State& s = st[g[r] * stride];
+        if (s.K().distinct_ints.insert(static_cast<int64_t>(v[r])).second) ++s.count;
+      }
+    };
+    if (arg->type.id == TypeId::kDate32) {
+      loop(arg->Values<int32_t>());
+    } else {
+      loop(arg->Values<int64_t>());
+    }
+    return {};
   }
   for (int64_t r = 0; r < rows; ++r) {
     if (!valid(r)) continue;
@@ -920,8 +942,11 @@ void HashAggregate::MergeGroup(HashAggregate& other, int64_t og, std::vector<uin
         // Re-count from the union of the sets; sums of distinct values are recomputed at Finish.
         if (o.kept) {
           for (auto& key : o.kept->distinct) s.K().distinct.insert(key);
+          for (int64_t x : o.kept->distinct_ints) s.K().distinct_ints.insert(x);
         }
-        s.count = s.kept ? static_cast<int64_t>(s.kept->distinct.size()) : 0;
+        s.count = s.kept
+                      ? static_cast<int64_t>(s.kept->distinct.size() + s.kept->distinct_ints.size())
+                      : 0;
       }
       const bool int_best = !agg.distinct && (agg.fn == AggFn::kMin || agg.fn == AggFn::kMax) &&
                             IntegerValued(agg.arg->type.id);
@@ -1118,6 +1143,10 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
       if (agg.distinct && (agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg)) {
         s.isum = 0;
         s.dsum = 0;
+        for (int64_t x : s.K().distinct_ints) {
+          s.isum += x;
+          s.dsum += static_cast<double>(x);
+        }
         for (const auto& key : s.K().distinct) {
           Value v = DecodeKey(key);
           if (v.v.index() == 2) {
@@ -1221,6 +1250,7 @@ int64_t HashAggregate::EstimatedBytes() const {
       if (!s.kept) continue;
       const Kept& k = *s.kept;
       n += sizeof(Kept) + k.distinct.size() * 64 + k.distinct.bucket_count() * sizeof(void*) +
+           k.distinct_ints.size() * 32 + k.distinct_ints.bucket_count() * sizeof(void*) +
            k.values.capacity() * sizeof(Value) + k.orders.capacity() * sizeof(std::vector<Value>);
       if (k.best.v.index() == 4) n += k.best.s().capacity();
       for (const auto& o : k.orders) n += o.capacity() * sizeof(Value);

@@ -153,11 +153,12 @@ class HashAggregate {
   struct Kept {
     Value best;               // MIN/MAX of a non-integer argument; any_value, first; arg_min's key
     double mean = 0, m2 = 0;  // variances: Welford's running mean and sum of squared deviations
-    std::unordered_set<std::string> distinct;  // DISTINCT: the key bytes of the values seen
-    std::vector<Value> values;                 // quantiles, string_agg
-    std::vector<std::vector<Value>> orders;    // string_agg's ORDER BY keys, one per value
-    Value payload;                             // arg_min/arg_max: the argument at `best`
-    HyperLogLog sketch;                        // approx_count_distinct
+    std::unordered_set<std::string> distinct;   // DISTINCT: the key bytes of the values seen
+    std::unordered_set<int64_t> distinct_ints;  // ... or an integer-valued argument's values
+    std::vector<Value> values;                  // quantiles, string_agg
+    std::vector<std::vector<Value>> orders;     // string_agg's ORDER BY keys, one per value
+    Value payload;                              // arg_min/arg_max: the argument at `best`
+    HyperLogLog sketch;                         // approx_count_distinct
   };
   struct State {
     __int128 isum = 0;  // first: no padding before it, 48 bytes in all
