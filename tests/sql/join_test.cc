@@ -307,6 +307,20 @@ TEST_F(JoinTest, ManyIntegerBuildKeysFilterTheProbedScanByTheKeysThemselves) {
   EXPECT_EQ(last_.stats.rows, 10000 + 15069);
 }
 
+TEST_F(JoinTest, AnInSubqueryOfJoinsIsBuiltAndPrunesTheKeptSidesScan) {
+  // The subquery (picks joined to events: 70 keys) has no estimate; it is built as an IN's
+  // subquery always is, and its keys filter the grid's scan to their 70 rows -- rather than the
+  // grid's 10,000 rows being built into a hash table for the subquery's rows to mark.
+  MakeGridAndPicks();
+  EXPECT_EQ(Rows("select count(*), sum(g.k) from db.grid g where g.k in "
+                 "(select p.k from db.picks p join db.events e on p.k = e.id * 100 + 7)"),
+            (Strings{"70|241990"}));
+  EXPECT_EQ(last_.stats.rows, 70 + 70 + 100);  // the grid's, the picks', the events'
+  EXPECT_EQ(Rows("select count(*) from db.grid g where g.k not in "
+                 "(select p.k from db.picks p join db.events e on p.k = e.id * 100 + 7)"),
+            (Strings{"9930"}));
+}
+
 // A correlated scalar subquery over a join (TPC-H Q02's shape) is computed for the outer rows'
 // keys alone, as DuckDB's delim join does: the outer rows first, then the subquery's groups with
 // the scan its key column comes from filtered by their keys -- 70 of the grid's 10,000 rows,

@@ -34,6 +34,8 @@ constexpr size_t kPruneIntegersMax = 16384;
 // the test (a bit or a Bloom filter's block per row) costs less than the columns and the probe
 // it spares them.
 constexpr double kTestedKeysShare = 2;
+// The rows estimated for a subquery of joins: not estimated, taken as large (so that it streams).
+constexpr double kUnknownRows = 1e12;
 // Pairs of a cross product made at a time.
 constexpr size_t kCrossChunk = 65536;
 
@@ -575,7 +577,7 @@ Result<double> JoinRun::Estimate(const JoinNode& n) {
     return p.residual_where ? rows / 2 : rows;
   }
   // A subquery of joins: large, so that it streams.
-  return 1e12;
+  return kUnknownRows;
 }
 
 void JoinRun::FlattenInner(const JoinNode& n, std::vector<const JoinNode*>* inputs,
@@ -1231,9 +1233,10 @@ Result<std::optional<RecordBatch>> JoinRun::KeyedLeft(const Step& j, const Pruni
 }
 
 Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume) {
-  // Semi and anti joins build on the kept side when it is estimated under half the other.
+  // Semi and anti joins build on the kept side when it is estimated under half the other (a
+  // side not estimated -- a subquery of joins -- is built as usual: its rows are no count).
   if ((j.kind == JoinNode::Kind::kSemi || j.kind == JoinNode::Kind::kAnti) && !j.null_aware &&
-      !j.probe_keys.empty() && j.probe->rows * 2 < j.build->rows &&
+      !j.probe_keys.empty() && j.probe->rows * 2 < j.build->rows && j.build->rows < kUnknownRows &&
       !(j.build->relation != nullptr && j.build->relation->single_row)) {
     return ProduceSemiByKeptSide(j, pruning, consume);
   }
@@ -1459,8 +1462,9 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
 
 // "(streamed join built) ~rows", relations by name.
 std::string JoinRun::Describe(const Step& s) {
-  const std::string rows =
-      s.rows >= 1e12 ? "~?" : fmt::format("~{}", static_cast<int64_t>(std::llround(s.rows)));
+  const std::string rows = s.rows >= kUnknownRows
+                               ? "~?"
+                               : fmt::format("~{}", static_cast<int64_t>(std::llround(s.rows)));
   if (s.relation != nullptr) return s.relation->name + " " + rows;
   static constexpr std::string_view kKinds[] = {"",          "join",      "left join", "full join",
                                                 "semi join", "anti join", "mark join"};
