@@ -182,10 +182,10 @@ Outcome Run(const Result<FileReader::Opened>& opened, const Fetch& fetch, const 
   return out;
 }
 
-// Under the sanitizers (CI's time budget) every third of the bytes a release build flips: the
+// Under the sanitizers (CI's time budget) every fifth of the bytes a release build flips: the
 // sanitizers look for memory errors on a sample, the release build checks every answer.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr int64_t kThinning = 3;
+constexpr int64_t kThinning = 5;
 #else
 constexpr int64_t kThinning = 1;
 #endif
