@@ -6,7 +6,9 @@ DuckDB's TPC-H extension (in .venv-tpch) generates the data and the queries, as 
 does; floe loads each table (`floe table create --like`, `floe table append`) and DuckDB reads
 the data files of floe's tables through views, so both engines decode the same bytes. Each engine
 runs in a long-lived worker process of its own (floe through its Python package, DuckDB through
-its own), so process start-up and catalog connection are not timed; each query runs once as a
+its own), so process start-up and catalog connection are not timed; a worker of N threads runs
+on N cores (its CPU affinity, set before the engine starts: floe's decoding pool is sized by the
+cores it may use, and DuckDB's threads by SET threads); each query runs once as a
 warm-up on both, then ROUNDS times with the engines interleaved (the first to run alternating).
 A query's time is its wall time until the last row is in Python's hands (pyarrow for floe,
 fetchall for DuckDB); its memory is the worker's peak RSS during the query (the kernel's
@@ -38,6 +40,14 @@ WORKER = r'''
 import json, os, sys, time
 engine, warehouse, threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tables = json.loads(sys.argv[4])
+# N threads means N cores for the whole process, before either engine starts: floe decodes a
+# scan's files on a pool of its own (one thread per core the process may run on) besides the
+# threads that consume the batches, which `SET read.threads` counts.
+cpus = sorted(os.sched_getaffinity(0))
+if len(cpus) < threads:
+    print(f"bench/tpch: {threads} threads asked, {len(cpus)} CPUs here: {engine} runs on "
+          f"{len(cpus)}", file=sys.stderr)
+os.sched_setaffinity(0, cpus[:threads])
 
 def peak_reset():
     with open("/proc/self/clear_refs", "w") as f:
