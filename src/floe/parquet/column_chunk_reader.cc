@@ -1011,29 +1011,33 @@ Status ColumnChunkReader::SkipTo(int64_t target) {
   return {};
 }
 
-Result<int64_t> ColumnChunkReader::ReadRows(int64_t n, LeafBatch* out) {
-  State& s = *s_;
+void ColumnChunkReader::ReserveRows(int64_t n, LeafBatch* out) const {
+  const State& s = *s_;
   const bool matching = s.options.matcher != nullptr;
   if (out->values.count == 0 && out->values.data.empty()) {
     out->values.width = matching ? 1 : s.value_width;
   }
-  out->def_when_empty = s.leaf.max_def;
-  if (s.leaf.max_rep == 0 && n > 0) {
-    // A flat leaf yields at most one value and one level per row: size the batch's arrays once
-    // rather than letting them grow (and copy) page by page.
-    const size_t rows = static_cast<size_t>(n);
-    if (s.leaf.max_def > 0) Grow(&out->def, rows);
-    if (matching) {
-      Grow(&out->values.data, rows);
-    } else if (s.leaf.conversion == ReadConversion::kBinary) {
-      Grow(&out->values.offsets, rows);
-      if (out->values.codes_complete) Grow(&out->values.codes, rows);
-    } else if (s.leaf.conversion != ReadConversion::kNull) {
-      // Capped for wide FIXED_LEN_BYTE_ARRAY values; past it the doubling takes over.
-      Grow(&out->values.data,
-           std::min(rows * static_cast<size_t>(out->values.width), size_t{64} << 20));
-    }
+  if (s.leaf.max_rep != 0 || n <= 0) return;
+  // A flat leaf yields at most one value and one level per row.
+  const size_t rows = static_cast<size_t>(n);
+  if (s.leaf.max_def > 0) Grow(&out->def, rows);
+  if (matching) {
+    Grow(&out->values.data, rows);
+  } else if (s.leaf.conversion == ReadConversion::kBinary) {
+    Grow(&out->values.offsets, rows);
+    if (out->values.codes_complete) Grow(&out->values.codes, rows);
+  } else if (s.leaf.conversion != ReadConversion::kNull) {
+    // Capped for wide FIXED_LEN_BYTE_ARRAY values; past it the doubling takes over.
+    Grow(&out->values.data,
+         std::min(rows * static_cast<size_t>(out->values.width), size_t{64} << 20));
   }
+}
+
+Result<int64_t> ColumnChunkReader::ReadRows(int64_t n, LeafBatch* out) {
+  State& s = *s_;
+  out->def_when_empty = s.leaf.max_def;
+  // Sized once rather than grown (and copied) page by page.
+  ReserveRows(n, out);
   return s.Consume(n, out, true);
 }
 

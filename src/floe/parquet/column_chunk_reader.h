@@ -111,6 +111,9 @@ class ColumnChunkReader {
   // Appends the next `n` rows to `out`; returns how many it appended (fewer only at the end of
   // the chunk).
   Result<int64_t> ReadRows(int64_t n, LeafBatch* out);
+  // Makes room in `out` for `n` more rows of a flat leaf (a batch read in several row ranges,
+  // sized once instead of copied as it grows range by range); nothing for a repeated leaf.
+  void ReserveRows(int64_t n, LeafBatch* out) const;
 
  private:
   struct State;

@@ -186,6 +186,16 @@ struct BatchReader::State {
     std::vector<LeafBatch> batches(rg->columns.size());
     std::vector<LeafBatch*> by_leaf(n_leaves, nullptr);
     for (size_t i = 0; i < rg->columns.size(); ++i) by_leaf[rg->columns[i].column] = &batches[i];
+    // The batch's rows, over as many of the row group's ranges as it takes: every column is
+    // sized for them once, not copied as it grows range by range (a filtered read's ranges may
+    // be a page or a few rows each).
+    int64_t planned = std::min(plan.batch_rows, rg->rows[range].end - cursor);
+    for (size_t x = range + 1; x < rg->rows.size() && planned < plan.batch_rows; ++x) {
+      planned = std::min(plan.batch_rows, planned + rg->rows[x].end - rg->rows[x].begin);
+    }
+    if (range + 1 < rg->rows.size()) {
+      for (size_t i = 0; i < readers.size(); ++i) readers[i].ReserveRows(planned, &batches[i]);
+    }
     int64_t rows = 0;
     while (rows < plan.batch_rows && range < rg->rows.size()) {
       const RowRange& r = rg->rows[range];
