@@ -462,11 +462,11 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
   if (v.is_null()) return {};
   if (a.distinct) {
     if (v.v.index() == 2 && IntegerValued(a.arg->type.id)) {
-      if (!s.K().distinct_ints.insert(v.i()).second) return {};
+      if (!K(s).distinct_ints.insert(v.i()).second) return {};
     } else {
       std::string k;
       AppendKeyBytes(v, &k);
-      if (!s.K().distinct.insert(std::move(k)).second) return {};
+      if (!K(s).distinct.insert(std::move(k)).second) return {};
     }
   }
   ++s.count;
@@ -485,10 +485,10 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
       }
       break;
     case AggFn::kMin:
-      if (s.Best().is_null() || CompareValues(v, s.Best()) < 0) s.K().best = v;
+      if (s.Best().is_null() || CompareValues(v, s.Best()) < 0) K(s).best = v;
       break;
     case AggFn::kMax:
-      if (s.Best().is_null() || CompareValues(v, s.Best()) > 0) s.K().best = v;
+      if (s.Best().is_null() || CompareValues(v, s.Best()) > 0) K(s).best = v;
       break;
     default:
       break;
@@ -685,7 +685,7 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
       for (int64_t r = 0; r < rows; ++r) {
         if (!valid(r)) continue;
         State& s = st[g[r] * stride];
-        if (s.K().distinct_ints.insert(static_cast<int64_t>(v[r])).second) ++s.count;
+        if (K(s).distinct_ints.insert(static_cast<int64_t>(v[r])).second) ++s.count;
       }
     };
     if (arg->type.id == TypeId::kDate32) {
@@ -724,7 +724,7 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
   const bool null = arg.type.id == TypeId::kNull || !arg.IsValid(r);
   if (a.fn == AggFn::kFirst) {
     if (s.count++ == 0 && !null) {
-      FLOE_ASSIGN_OR_RETURN(s.K().best, ValueAt(arg, r));
+      FLOE_ASSIGN_OR_RETURN(K(s).best, ValueAt(arg, r));
     }
     return {};
   }
@@ -746,7 +746,7 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
     }
     case AggFn::kAnyValue:
       if (s.count++ == 0) {
-        FLOE_ASSIGN_OR_RETURN(s.K().best, ValueAt(arg, r));
+        FLOE_ASSIGN_OR_RETURN(K(s).best, ValueAt(arg, r));
       }
       return {};
     case AggFn::kArgMin:
@@ -756,7 +756,7 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
       FLOE_ASSIGN_OR_RETURN(Value key, ValueAt(by, r));
       const int c = s.count == 0 ? 0 : CompareValues(key, s.Best());
       if (s.count == 0 || (a.fn == AggFn::kArgMin ? c < 0 : c > 0)) {
-        FLOE_ASSIGN_OR_RETURN(s.K().payload, ValueAt(arg, r));
+        FLOE_ASSIGN_OR_RETURN(K(s).payload, ValueAt(arg, r));
         s.kept->best = std::move(key);
       }
       ++s.count;
@@ -769,14 +769,14 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
       FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(arg, r));
       const double x = AsDouble(v, arg.type);
       ++s.count;
-      Kept& k = s.K();
+      Kept& k = K(s);
       const double delta = x - k.mean;
       k.mean += delta / static_cast<double>(s.count);
       k.m2 += delta * (x - k.mean);
       return {};
     }
     case AggFn::kApproxCountDistinct: {
-      if (!s.kept) s.kept = std::make_unique<Kept>();
+      K(s);
       uint64_t h;
       if (IntegerValued(arg.type.id)) {
         const int64_t x =
@@ -796,7 +796,7 @@ Status HashAggregate::UpdateKept(State& s, const Aggregate& a, const Inputs& in,
       return {};
     }
     default: {  // the quantiles and string_agg keep the values
-      if (!s.kept) s.kept = std::make_unique<Kept>();
+      K(s);
       FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(arg, r));
       s.kept->values.push_back(std::move(v));
       if (!in.order.empty()) {
@@ -854,7 +854,25 @@ Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
   return {};
 }
 
-void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
+HashAggregate::Kept& HashAggregate::K(State& s) {
+  if (s.kept == nullptr) {
+    kept_.push_back(std::make_unique<Kept>());
+    s.kept = kept_.back().get();
+    s.kept->slot = kept_.size() - 1;
+  }
+  return *s.kept;
+}
+
+void HashAggregate::Adopt(HashAggregate& from, State& s, State& o) {
+  s.kept = nullptr;
+  if (o.kept == nullptr) return;
+  std::unique_ptr<Kept>& owned = from.kept_[o.kept->slot];
+  owned->slot = kept_.size();
+  kept_.push_back(std::move(owned));
+  s.kept = std::exchange(o.kept, nullptr);
+}
+
+void HashAggregate::MergeState(const Aggregate& a, State& s, State& o, HashAggregate& from) {
   if (a.fn == AggFn::kCountIf) {
     s.count += o.count;
     s.ibest += o.ibest;
@@ -870,13 +888,13 @@ void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
       break;
     case AggFn::kAnyValue:
     case AggFn::kFirst:
-      if (s.count == 0) s.kept = std::move(o.kept);
+      if (s.count == 0) Adopt(from, s, o);
       break;
     case AggFn::kArgMin:
     case AggFn::kArgMax: {
       const int c = s.count == 0 ? 0 : CompareValues(o.Best(), s.Best());
       if (s.count == 0 || (a.fn == AggFn::kArgMin ? c < 0 : c > 0)) {
-        s.kept = std::move(o.kept);
+        Adopt(from, s, o);
       }
       break;
     }
@@ -886,8 +904,8 @@ void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
     case AggFn::kStddevPop: {
       // Chan et al.'s pairwise combination of two running means and sums of squares.
       const double n1 = static_cast<double>(s.count), n2 = static_cast<double>(o.count);
-      Kept& k = s.K();
-      const Kept& ok = o.K();
+      Kept& k = K(s);
+      const Kept& ok = from.K(o);
       const double delta = ok.mean - k.mean;
       k.mean += delta * n2 / (n1 + n2);
       k.m2 += ok.m2 + delta * delta * n1 * n2 / (n1 + n2);
@@ -895,7 +913,7 @@ void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
     }
     case AggFn::kApproxCountDistinct:
       if (!s.kept) {
-        s.kept = std::move(o.kept);
+        Adopt(from, s, o);
       } else {
         s.kept->sketch.Merge(o.kept->sketch);
       }
@@ -904,7 +922,7 @@ void HashAggregate::MergeState(const Aggregate& a, State& s, State& o) {
     case AggFn::kQuantileDisc:
     case AggFn::kStringAgg:
       if (!s.kept) {
-        s.kept = std::move(o.kept);
+        Adopt(from, s, o);
       } else {
         for (Value& v : o.kept->values) s.kept->values.push_back(std::move(v));
         for (auto& k : o.kept->orders) s.kept->orders.push_back(std::move(k));
@@ -935,14 +953,14 @@ void HashAggregate::MergeGroup(HashAggregate& other, int64_t og, std::vector<uin
       State& o = other.state(static_cast<int32_t>(og), a);
       const Aggregate& agg = aggregates_[a];
       if (agg.fn > AggFn::kMax) {
-        MergeState(agg, s, o);
+        MergeState(agg, s, o, other);
         continue;
       }
       if (agg.distinct) {
         // Re-count from the union of the sets; sums of distinct values are recomputed at Finish.
         if (o.kept) {
-          for (auto& key : o.kept->distinct) s.K().distinct.insert(key);
-          for (int64_t x : o.kept->distinct_ints) s.K().distinct_ints.insert(x);
+          for (auto& key : o.kept->distinct) K(s).distinct.insert(key);
+          for (int64_t x : o.kept->distinct_ints) K(s).distinct_ints.insert(x);
         }
         s.count = s.kept
                       ? static_cast<int64_t>(s.kept->distinct.size() + s.kept->distinct_ints.size())
@@ -964,7 +982,7 @@ void HashAggregate::MergeGroup(HashAggregate& other, int64_t og, std::vector<uin
         int c = s.Best().is_null() ? 0 : CompareValues(o.Best(), s.Best());
         if (s.Best().is_null() || (agg.fn == AggFn::kMin && c < 0) ||
             (agg.fn == AggFn::kMax && c > 0)) {
-          s.K().best = o.Best();
+          K(s).best = o.Best();
         }
       }
     }
@@ -1143,11 +1161,11 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
       if (agg.distinct && (agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg)) {
         s.isum = 0;
         s.dsum = 0;
-        for (int64_t x : s.K().distinct_ints) {
+        for (int64_t x : K(s).distinct_ints) {
           s.isum += x;
           s.dsum += static_cast<double>(x);
         }
-        for (const auto& key : s.K().distinct) {
+        for (const auto& key : K(s).distinct) {
           Value v = DecodeKey(key);
           if (v.v.index() == 2) {
             s.isum += v.i();

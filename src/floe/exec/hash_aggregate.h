@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "floe/base/pod_vector.h"
 #include "floe/base/result.h"
 #include "floe/columnar/column.h"
 #include "floe/exec/expression.h"
@@ -159,7 +160,10 @@ class HashAggregate {
     std::vector<std::vector<Value>> orders;     // string_agg's ORDER BY keys, one per value
     Value payload;                              // arg_min/arg_max: the argument at `best`
     HyperLogLog sketch;                         // approx_count_distinct
+    size_t slot = 0;                            // where kept_ of the aggregate owning it holds it
   };
+  // Trivially copyable, so that the states grow in place (PodVector): a group's Kept is owned by
+  // the aggregate's kept_, the state points at it.
   struct State {
     __int128 isum = 0;  // first: no padding before it, 48 bytes in all
     int64_t count = 0;
@@ -167,17 +171,17 @@ class HashAggregate {
     // count_if's count of non-null arguments.
     int64_t ibest = 0;
     double dsum = 0;
-    std::unique_ptr<Kept> kept;
+    Kept* kept = nullptr;
 
-    Kept& K() {
-      if (!kept) kept = std::make_unique<Kept>();
-      return *kept;
-    }
     const Value& Best() const {
       static const Value kNone;
       return kept ? kept->best : kNone;
     }
   };
+  // s's Kept, made (and owned by this aggregate) when it has none.
+  Kept& K(State& s);
+  // s takes o's Kept (o, a state of `from`, is left without one), which this aggregate then owns.
+  void Adopt(HashAggregate& from, State& s, State& o);
   // The group of each code tuple (codes_ holds keys_.size() codes per group), creating new ones.
   void GroupsOf(const std::vector<std::vector<uint32_t>>& codes, int64_t rows,
                 std::vector<int32_t>* groups);
@@ -196,7 +200,8 @@ class HashAggregate {
   // The functions after kMax, row `r` of `in`.
   Status UpdateKept(State& s, const Aggregate& a, const Inputs& in, int64_t r);
   Status UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups, int64_t rows);
-  static void MergeState(const Aggregate& a, State& s, State& o);
+  // Folds o, a state of `from`, into s.
+  void MergeState(const Aggregate& a, State& s, State& o, HashAggregate& from);
   // Folds group `og` of `other` into this one's group of the same keys (`tuple`: scratch).
   void MergeGroup(HashAggregate& other, int64_t og, std::vector<uint32_t>* tuple);
   Result<Value> FinishKept(const Aggregate& a, State& s) const;
@@ -215,7 +220,8 @@ class HashAggregate {
   std::vector<std::vector<uint32_t>> batch_codes_;
   std::vector<int32_t> batch_groups_;
   int64_t groups_ = 0;
-  std::vector<State> states_;  // per group, per aggregate
+  PodVector<State> states_;                  // per group, per aggregate
+  std::vector<std::unique_ptr<Kept>> kept_;  // what the states' `kept` point at (null: adopted)
   std::vector<bool> absent_keys_;
 };
 

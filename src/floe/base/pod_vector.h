@@ -1,0 +1,109 @@
+// PodVector<T>: a growable array of a trivially copyable T in one block. A large block (1 MiB
+// and up) is mapped from the kernel and grows by remapping its pages (mremap) instead of being
+// allocated anew, faulted in and copied over -- what std::vector does, and glibc's realloc too
+// for blocks below its mmap threshold (up to 32 MiB) -- so an array grown to hundreds of
+// megabytes (a hash aggregate's per-group states) has its pages touched once. New elements are
+// value-initialised (T{}). Not thread-safe.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include <sys/mman.h>
+#include <type_traits>
+#include <utility>
+
+namespace floe {
+
+template <typename T>
+class PodVector {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  PodVector() = default;
+  PodVector(const PodVector&) = delete;
+  PodVector& operator=(const PodVector&) = delete;
+  PodVector(PodVector&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)),
+        size_(std::exchange(o.size_, 0)),
+        capacity_(std::exchange(o.capacity_, 0)),
+        mapped_(std::exchange(o.mapped_, 0)) {}
+  PodVector& operator=(PodVector&& o) noexcept {
+    if (this != &o) {
+      Release();
+      data_ = std::exchange(o.data_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+      capacity_ = std::exchange(o.capacity_, 0);
+      mapped_ = std::exchange(o.mapped_, 0);
+    }
+    return *this;
+  }
+  ~PodVector() { Release(); }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+
+  // Room for `n` elements without moving again.
+  void reserve(size_t n) {
+    if (n <= capacity_) return;
+    size_t bytes = n * sizeof(T);
+    void* p = nullptr;
+    if (bytes < kMapBytes) {
+      p = std::realloc(data_, bytes);
+      if (p == nullptr) throw std::bad_alloc();
+    } else {
+      bytes = (bytes + kPage - 1) / kPage * kPage;
+      if (mapped_ > 0) {
+        p = mremap(data_, mapped_, bytes, MREMAP_MAYMOVE);
+      } else {
+        p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED && size_ > 0) std::memcpy(p, data_, size_ * sizeof(T));
+        if (p != MAP_FAILED) std::free(data_);
+      }
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      mapped_ = bytes;
+    }
+    data_ = static_cast<T*>(p);
+    capacity_ = bytes / sizeof(T);
+  }
+  // `n` elements: the ones past the old size are T{}; growth at least doubles the capacity.
+  void resize(size_t n) {
+    if (n > capacity_) reserve(std::max(n, capacity_ * 2));
+    for (size_t i = size_; i < n; ++i) new (data_ + i) T{};
+    size_ = n;
+  }
+  void push_back(const T& v) {
+    if (size_ == capacity_) reserve(std::max<size_t>(16, capacity_ * 2));
+    data_[size_++] = v;
+  }
+
+ private:
+  static constexpr size_t kMapBytes = size_t{1} << 20;
+  static constexpr size_t kPage = 4096;
+  void Release() {
+    if (mapped_ > 0) {
+      munmap(data_, mapped_);
+    } else {
+      std::free(data_);
+    }
+  }
+
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+  size_t mapped_ = 0;  // the bytes mapped for data_ (0: it came from malloc)
+};
+
+}  // namespace floe

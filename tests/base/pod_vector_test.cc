@@ -1,0 +1,67 @@
+#include "floe/base/pod_vector.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace floe {
+namespace {
+
+struct Wide {
+  int64_t a = 7;  // a non-zero default: new elements must be T{}, not zeroed bytes
+  int64_t b = 0;
+  int32_t c = -1;
+};
+
+TEST(PodVector, NewElementsAreValueInitialised) {
+  PodVector<Wide> v;
+  EXPECT_TRUE(v.empty());
+  v.resize(3);
+  ASSERT_EQ(v.size(), 3u);
+  for (const Wide& w : v) {
+    EXPECT_EQ(w.a, 7);
+    EXPECT_EQ(w.b, 0);
+    EXPECT_EQ(w.c, -1);
+  }
+}
+
+// From a malloc'd block through the switch to a mapped one (1 MiB) and several remaps past it:
+// every element written keeps its value, and the capacity never falls below the size.
+TEST(PodVector, KeepsItsElementsAsItGrowsPastTheMappedSize) {
+  PodVector<Wide> v;
+  constexpr int64_t kRows = 300'000;  // 24 bytes each: about 7 MiB
+  for (int64_t i = 0; i < kRows; ++i) {
+    v.resize(v.size() + 1);
+    v[static_cast<size_t>(i)].b = i * 3;
+    ASSERT_GE(v.capacity(), v.size());
+  }
+  for (int64_t i = 0; i < kRows; ++i) {
+    ASSERT_EQ(v[static_cast<size_t>(i)].b, i * 3) << i;
+    ASSERT_EQ(v[static_cast<size_t>(i)].a, 7) << i;
+  }
+  // A block exactly at the threshold, then one more element: 1 MiB is not a multiple of 24.
+  PodVector<Wide> edge;
+  edge.reserve((size_t{1} << 20) / sizeof(Wide) + 1);
+  edge.resize(edge.capacity());
+  edge[edge.size() - 1].b = 42;
+  edge.push_back(Wide{1, 2, 3});
+  EXPECT_EQ(edge[edge.size() - 2].b, 42);
+  EXPECT_EQ(edge[edge.size() - 1].c, 3);
+}
+
+TEST(PodVector, MovesTakeTheBlock) {
+  PodVector<int64_t> v;
+  for (int64_t i = 0; i < 200'000; ++i) v.push_back(i);
+  const int64_t* block = v.data();
+  PodVector<int64_t> w(std::move(v));
+  EXPECT_EQ(w.data(), block);
+  EXPECT_EQ(w.size(), 200'000u);
+  EXPECT_EQ(v.size(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty by contract
+  PodVector<int64_t> small;
+  small.push_back(5);
+  small = std::move(w);
+  EXPECT_EQ(small[199'999], 199'999);
+}
+
+}  // namespace
+}  // namespace floe
