@@ -49,6 +49,23 @@ TEST(PodVector, KeepsItsElementsAsItGrowsPastTheMappedSize) {
   EXPECT_EQ(edge[edge.size() - 1].c, 3);
 }
 
+// A hash table's rebuild: a new block of zero bytes, small (calloc) or mapped, whatever the
+// old block held.
+TEST(PodVector, AssignZeroGivesZeroBytesOfTheSizeAsked) {
+  for (size_t n : {size_t{64}, size_t{1} << 18}) {
+    PodVector<int64_t> v;
+    for (int64_t i = 1; i <= 1000; ++i) v.push_back(i);
+    v.assign_zero(n);
+    ASSERT_EQ(v.size(), n);
+    ASSERT_GE(v.capacity(), n);
+    size_t nonzero = 0;
+    for (int64_t x : v) nonzero += x != 0 ? 1 : 0;
+    EXPECT_EQ(nonzero, 0u) << n;
+    v[n - 1] = 9;  // writable to the end
+    EXPECT_EQ(v[n - 1], 9);
+  }
+}
+
 TEST(PodVector, MovesTakeTheBlock) {
   PodVector<int64_t> v;
   for (int64_t i = 0; i < 200'000; ++i) v.push_back(i);

@@ -84,6 +84,31 @@ class PodVector {
     for (size_t i = size_; i < n; ++i) new (data_ + i) T{};
     size_ = n;
   }
+  // Exactly `n` elements of all-zero bytes, in a new block (what was held is released): a large
+  // block comes zeroed from the kernel, its pages touched only when used -- for a hash table
+  // whose zero bytes mean an empty slot, rebuilt at twice the size.
+  void assign_zero(size_t n) {
+    Release();
+    data_ = nullptr;
+    size_ = capacity_ = mapped_ = 0;
+    if (n == 0) return;
+    size_t bytes = n * sizeof(T);
+    void* p = nullptr;
+    if (bytes < kMapBytes) {
+      p = std::calloc(n, sizeof(T));
+      if (p == nullptr) throw std::bad_alloc();
+    } else {
+      bytes = (bytes + kPage - 1) / kPage * kPage;
+      // Populated at once: a table's first probe of a page would otherwise map the shared zero
+      // page, and its first write then fault a second time.
+      p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+               -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      mapped_ = bytes;
+    }
+    data_ = static_cast<T*>(p);
+    size_ = capacity_ = n;
+  }
   void push_back(const T& v) {
     if (size_ == capacity_) reserve(std::max<size_t>(16, capacity_ * 2));
     data_[size_++] = v;

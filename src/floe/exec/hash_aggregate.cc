@@ -128,19 +128,19 @@ KeyDict::KeyDict(const DataType& type) {
   }
   ints_.push_back(0);  // code 0: NULL
   if (IsInt()) {
-    int_slots_.assign(64, IntSlot{});
+    int_slots_.assign_zero(64);
     return;
   }
   ends_.push_back(0);
   hashes_.push_back(0);
   if (kind_ == Kind::kGeneric) values_.emplace_back();
-  slots_.assign(64, BytesSlot{});
+  slots_.assign_zero(64);
 }
 
 void KeyDict::Grow() {
   if (IsInt()) {
-    std::vector<IntSlot> old = std::move(int_slots_);
-    int_slots_.assign(old.size() * 2, IntSlot{});
+    PodVector<IntSlot> old = std::move(int_slots_);
+    int_slots_.assign_zero(old.size() * 2);
     const size_t mask = int_slots_.size() - 1;
     for (const IntSlot& slot : old) {
       if (slot.code == 0) continue;
@@ -150,8 +150,8 @@ void KeyDict::Grow() {
     }
     return;
   }
-  std::vector<BytesSlot> old = std::move(slots_);
-  slots_.assign(old.size() * 2, BytesSlot{});
+  PodVector<BytesSlot> old = std::move(slots_);
+  slots_.assign_zero(old.size() * 2);
   const size_t mask = slots_.size() - 1;
   for (const BytesSlot& slot : old) {
     if (slot.code == 0) continue;

@@ -104,12 +104,12 @@ class KeyDict {
   void Grow();
 
   Kind kind_;
-  // Integers: open addressing by value, the value beside its code (code 0 = empty).
+  // Integers: open addressing by value, the value beside its code (code 0, all zero bytes = empty).
   struct IntSlot {
     int64_t value = 0;
     uint32_t code = 0;
   };
-  std::vector<IntSlot> int_slots_;
+  PodVector<IntSlot> int_slots_;
   std::vector<int64_t> ints_;  // kInt*: the value of each code
   // Others: open addressing by the hash of the key bytes; a slot keeps its code (0 = empty; NULL
   // is never hashed) and the hash's high half, so a probe compares bytes only on a likely match.
@@ -117,7 +117,7 @@ class KeyDict {
     uint32_t code = 0;
     uint32_t tag = 0;
   };
-  std::vector<BytesSlot> slots_;
+  PodVector<BytesSlot> slots_;
   std::vector<char> arena_;       // every code's hashed bytes, one after another
   std::vector<uint64_t> ends_;    // where each code's bytes end in arena_ (ends_[0] = 0: NULL)
   std::vector<uint64_t> hashes_;  // each code's hash, for Grow
