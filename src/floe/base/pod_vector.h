@@ -11,10 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-
-#include <sys/mman.h>
 #include <type_traits>
 #include <utility>
+
+#include <sys/mman.h>
 
 namespace floe {
 
@@ -64,15 +64,15 @@ class PodVector {
       p = std::realloc(data_, bytes);
       if (p == nullptr) throw std::bad_alloc();
     } else {
-      bytes = (bytes + kPage - 1) / kPage * kPage;
+      bytes = PageRounded(bytes);
       if (mapped_ > 0) {
         p = mremap(data_, mapped_, bytes, MREMAP_MAYMOVE);
+        if (p == MAP_FAILED) throw std::bad_alloc();
       } else {
-        p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED && size_ > 0) std::memcpy(p, data_, size_ * sizeof(T));
-        if (p != MAP_FAILED) std::free(data_);
+        p = Map(bytes, 0);
+        if (size_ > 0) std::memcpy(p, data_, size_ * sizeof(T));
+        std::free(data_);
       }
-      if (p == MAP_FAILED) throw std::bad_alloc();
       mapped_ = bytes;
     }
     data_ = static_cast<T*>(p);
@@ -85,8 +85,8 @@ class PodVector {
     size_ = n;
   }
   // Exactly `n` elements of all-zero bytes, in a new block (what was held is released): a large
-  // block comes zeroed from the kernel, its pages touched only when used -- for a hash table
-  // whose zero bytes mean an empty slot, rebuilt at twice the size.
+  // block comes zeroed from the kernel rather than written over -- for a hash table whose zero
+  // bytes mean an empty slot, rebuilt at twice the size.
   void assign_zero(size_t n) {
     Release();
     data_ = nullptr;
@@ -98,12 +98,10 @@ class PodVector {
       p = std::calloc(n, sizeof(T));
       if (p == nullptr) throw std::bad_alloc();
     } else {
-      bytes = (bytes + kPage - 1) / kPage * kPage;
+      bytes = PageRounded(bytes);
       // Populated at once: a table's first probe of a page would otherwise map the shared zero
       // page, and its first write then fault a second time.
-      p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-               -1, 0);
-      if (p == MAP_FAILED) throw std::bad_alloc();
+      p = Map(bytes, MAP_POPULATE);
       mapped_ = bytes;
     }
     data_ = static_cast<T*>(p);
@@ -117,6 +115,14 @@ class PodVector {
  private:
   static constexpr size_t kMapBytes = size_t{1} << 20;
   static constexpr size_t kPage = 4096;
+  static size_t PageRounded(size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+  // `bytes` of fresh zeroed anonymous memory.
+  static void* Map(size_t bytes, int flags) {
+    void* p =
+        mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+  }
   void Release() {
     if (mapped_ > 0) {
       munmap(data_, mapped_);
