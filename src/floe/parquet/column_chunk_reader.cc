@@ -78,14 +78,47 @@ Result<__int128> BigEndianToInt128(const uint8_t* p, size_t n) {
   return static_cast<__int128>(v);
 }
 
+// Decodes `count` values of type S onto the end of `out` as type T (wider), in place: decoded
+// into the upper part of the space the T values take, then widened front to back -- value i's
+// write ends where value i+1's source begins at the latest, and it is read first.
+template <typename S, typename T, typename Widen>
+Status DecodeWidened(Decoder* decoder, size_t count, DenseValues* out, Widen widen) {
+  static_assert(sizeof(T) > sizeof(S));
+  const size_t at = out->data.size();
+  out->data.resize(at + count * sizeof(T));
+  uint8_t* base = out->data.data() + at;
+  uint8_t* src = base + count * (sizeof(T) - sizeof(S));
+  FLOE_RETURN_IF_ERROR(decoder->Decode(std::span<S>(reinterpret_cast<S*>(src), count)));
+  for (size_t i = 0; i < count; ++i) {
+    S v;
+    std::memcpy(&v, src + i * sizeof(S), sizeof(S));
+    const T w = widen(v);
+    std::memcpy(base + i * sizeof(T), &w, sizeof(T));
+  }
+  out->count += static_cast<int64_t>(count);
+  return {};
+}
+
+// Decodes `count` INT32 values onto the end of `out` as T (narrower: the logical type bounds them).
+template <typename T>
+Status DecodeNarrowed(Decoder* decoder, size_t count, DenseValues* out) {
+  std::vector<int32_t> tmp(count);
+  FLOE_RETURN_IF_ERROR(decoder->Decode(std::span<int32_t>(tmp)));
+  const size_t at = out->data.size();
+  out->data.resize(at + count * sizeof(T));
+  uint8_t* dst = out->data.data() + at;
+  for (size_t i = 0; i < count; ++i) {
+    const auto v = static_cast<T>(tmp[i]);
+    std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
+  }
+  out->count += static_cast<int64_t>(count);
+  return {};
+}
+
 // Decodes `n` values from `decoder` and appends them in the leaf's Arrow representation.
 Status DecodeValues(Decoder* decoder, int64_t n, const ColumnDescriptor& leaf, DenseValues* out) {
   if (n == 0) return {};
   const size_t count = static_cast<size_t>(n);
-  auto decode_int32 = [&](std::vector<int32_t>* tmp) {
-    tmp->resize(count);
-    return decoder->Decode(std::span<int32_t>(*tmp));
-  };
   switch (leaf.conversion) {
     case ReadConversion::kCopy: {
       const size_t at = out->data.size();
@@ -120,45 +153,22 @@ Status DecodeValues(Decoder* decoder, int64_t n, const ColumnDescriptor& leaf, D
       break;
     }
     case ReadConversion::kInt32ToInt8:
+      return DecodeNarrowed<int8_t>(decoder, count, out);
     case ReadConversion::kInt32ToInt16:
+      return DecodeNarrowed<int16_t>(decoder, count, out);
     case ReadConversion::kInt32ToUInt8:
+      return DecodeNarrowed<uint8_t>(decoder, count, out);
     case ReadConversion::kInt32ToUInt16:
+      return DecodeNarrowed<uint16_t>(decoder, count, out);
     case ReadConversion::kMillisToMicros:
-    case ReadConversion::kInt32ToDecimal: {
-      std::vector<int32_t> tmp;
-      FLOE_RETURN_IF_ERROR(decode_int32(&tmp));
-      out->data.reserve(out->data.size() + count * static_cast<size_t>(out->width));
-      for (int32_t v : tmp) {
-        switch (leaf.conversion) {
-          case ReadConversion::kInt32ToInt8:
-            PutValue(&out->data, static_cast<int8_t>(v));
-            break;
-          case ReadConversion::kInt32ToInt16:
-            PutValue(&out->data, static_cast<int16_t>(v));
-            break;
-          case ReadConversion::kInt32ToUInt8:
-            PutValue(&out->data, static_cast<uint8_t>(v));
-            break;
-          case ReadConversion::kInt32ToUInt16:
-            PutValue(&out->data, static_cast<uint16_t>(v));
-            break;
-          case ReadConversion::kMillisToMicros:
-            PutValue(&out->data, int64_t{v} * 1000);
-            break;
-          default:
-            PutInt128(&out->data, __int128{v});
-            break;
-        }
-      }
-      break;
-    }
-    case ReadConversion::kInt64ToDecimal: {
-      std::vector<int64_t> tmp(count);
-      FLOE_RETURN_IF_ERROR(decoder->Decode(std::span<int64_t>(tmp)));
-      out->data.reserve(out->data.size() + count * 16);
-      for (int64_t v : tmp) PutInt128(&out->data, __int128{v});
-      break;
-    }
+      return DecodeWidened<int32_t, int64_t>(decoder, count, out,
+                                             [](int32_t v) { return int64_t{v} * 1000; });
+    case ReadConversion::kInt32ToDecimal:
+      return DecodeWidened<int32_t, __int128>(decoder, count, out,
+                                              [](int32_t v) { return __int128{v}; });
+    case ReadConversion::kInt64ToDecimal:
+      return DecodeWidened<int64_t, __int128>(decoder, count, out,
+                                              [](int64_t v) { return __int128{v}; });
     case ReadConversion::kBytesToDecimal: {
       out->data.reserve(out->data.size() + count * 16);
       if (leaf.physical == PhysicalType::kFixedLenByteArray) {
