@@ -141,6 +141,50 @@ TEST(Expression, ExactNumbersCompareAsDecimals) {
   EXPECT_EQ(d->args[0]->type, columnar::Float64());
 }
 
+// Decimal +, - and * with a literal on either side (`1 - l_discount`) take the literal as one
+// value for every row; a literal or a result past 64 bits, or a NULL in the column, still answers
+// exactly (the literal is then repeated down a column).
+TEST(Expression, DecimalArithmeticWithALiteralOnEitherSide) {
+  const columnar::DataType price = columnar::Decimal128(15, 2);
+  ValueColumnBuilder prices(price), with_null(price);
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(prices.Append(Value{static_cast<__int128>(i * 125)}));  // 0.00, 1.25, 2.50, 3.75
+    if (i == 2) {
+      with_null.AppendNull();
+    } else {
+      ASSERT_TRUE(with_null.Append(Value{static_cast<__int128>(i * 125)}));
+    }
+  }
+  columnar::RecordBatch b;
+  b.schema =
+      std::make_shared<columnar::Schema>(columnar::Schema{{{"price", price}, {"maybe", price}}});
+  b.columns = {prices.Finish(), with_null.Finish()};
+  b.num_rows = 4;
+  const ExprPtr col = ColumnRef(0, price, "price");
+  const ExprPtr maybe = ColumnRef(1, price, "maybe");
+  auto dec = [](__int128 unscaled, int32_t p, int32_t s) {
+    return Constant(Value{unscaled}, columnar::Decimal128(p, s));
+  };
+  auto answers = [&](Fn fn, const ExprPtr& l, const ExprPtr& r) {
+    return Texts(Evaluate(*MakeCall(fn, {l, r}).value(), b).value());
+  };
+  using Strings = std::vector<std::string>;
+  EXPECT_EQ(answers(Fn::kSub, Int(1), col), (Strings{"1.00", "-0.25", "-1.50", "-2.75"}));
+  EXPECT_EQ(answers(Fn::kSub, col, Int(1)), (Strings{"-1.00", "0.25", "1.50", "2.75"}));
+  EXPECT_EQ(answers(Fn::kMul, col, Int(2)), (Strings{"0.00", "2.50", "5.00", "7.50"}));
+  EXPECT_EQ(answers(Fn::kAdd, dec(5, 2, 1), col), (Strings{"0.50", "1.75", "3.00", "4.25"}));
+  EXPECT_EQ(answers(Fn::kMul, dec(15, 3, 1), col), (Strings{"0.000", "1.875", "3.750", "5.625"}));
+  // 10^20 does not fit 64 bits; 375 * 10^17 does not either.
+  const __int128 e20 = static_cast<__int128>(100000000000) * 1000000000;
+  EXPECT_EQ(answers(Fn::kMul, dec(e20, 21, 0), col),
+            (Strings{"0.00", "125000000000000000000.00", "250000000000000000000.00",
+                     "375000000000000000000.00"}));
+  EXPECT_EQ(
+      answers(Fn::kMul, col, Int(100000000000000000)),
+      (Strings{"0.00", "125000000000000000.00", "250000000000000000.00", "375000000000000000.00"}));
+  EXPECT_EQ(answers(Fn::kSub, Int(1), maybe), (Strings{"1.00", "-0.25", "NULL", "-2.75"}));
+}
+
 TEST(Expression, LikeMatchesPrefixesAndAnyPattern) {
   EXPECT_TRUE(LikeMatch("apple", "app%"));
   EXPECT_TRUE(LikeMatch("apple", "%pl%"));

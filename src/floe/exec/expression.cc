@@ -847,21 +847,37 @@ ColumnPtr LogicalLoop(bool is_and, const columnar::Column& a, const columnar::Co
   return c;
 }
 
-// DecimalLoop64's pass for one pair of layouts (a side is 16-byte decimals or int64s): each
-// result and whether any value or result did not fit 64 bits (a decimal fits when its high half
-// only extends the sign).
-template <bool kWideA, bool kWideB, typename Op>
-bool Loop64(const columnar::Column& a, const columnar::Column& b, Op op, uint8_t* out) {
-  const auto* x = reinterpret_cast<const int64_t*>(a.values.data());
-  const auto* y = reinterpret_cast<const int64_t*>(b.values.data());
-  const int64_t n = a.length;
-  int64_t bad = 0;  // nonzero once a high half is more than a sign
+// How one side of DecimalLoop64 holds its values: 16-byte decimals, int64s, or one value for
+// every row (a literal, never materialised).
+enum class Layout { kWide, kNarrow, kConstant };
+
+template <Layout L>
+struct Operand {
+  const int64_t* x = nullptr;
+  int64_t c = 0;  // kConstant's value
+  int64_t Value(int64_t i) const {
+    if constexpr (L == Layout::kWide) return x[2 * i];
+    if constexpr (L == Layout::kNarrow) return x[i];
+    return c;
+  }
+  // Nonzero when row i's value (`v`, its low half) does not fit 64 bits: its high half is more
+  // than the sign. A constant was checked once.
+  int64_t Bad(int64_t i, int64_t v) const {
+    if constexpr (L == Layout::kWide) return x[2 * i + 1] ^ (v >> 63);
+    return 0;
+  }
+};
+
+// DecimalLoop64's pass for one pair of layouts: each result and whether any value or result did
+// not fit 64 bits.
+template <Layout LA, Layout LB, typename Op>
+bool Loop64(Operand<LA> a, Operand<LB> b, int64_t n, Op op, uint8_t* out) {
+  int64_t bad = 0;
   bool overflow = false;
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t p = kWideA ? x[2 * i] : x[i];
-    const int64_t q = kWideB ? y[2 * i] : y[i];
-    if constexpr (kWideA) bad |= x[2 * i + 1] ^ (p >> 63);
-    if constexpr (kWideB) bad |= y[2 * i + 1] ^ (q >> 63);
+    const int64_t p = a.Value(i);
+    const int64_t q = b.Value(i);
+    bad |= a.Bad(i, p) | b.Bad(i, q);
     int64_t r = 0;
     overflow |= op(p, q, &r);
     const int64_t halves[2] = {r, r >> 63};  // |r| < 2^63 < 10^38
@@ -870,40 +886,66 @@ bool Loop64(const columnar::Column& a, const columnar::Column& b, Op op, uint8_t
   return bad == 0 && !overflow;
 }
 
+// Calls `fn` with side `c` of DecimalLoop64 as an Operand of its layout (a column of one row
+// stands for every row when `constant`); false when a constant does not fit 64 bits.
+template <typename Fn>
+bool WithOperand(const columnar::Column& c, bool constant, Fn fn) {
+  const auto* x = reinterpret_cast<const int64_t*>(c.values.data());
+  const bool wide = c.type.id == TypeId::kDecimal128;
+  if (constant) {
+    if (wide && x[1] != (x[0] >> 63)) return false;
+    fn(Operand<Layout::kConstant>{nullptr, x[0]});
+    return true;
+  }
+  if (wide) {
+    fn(Operand<Layout::kWide>{x, 0});
+  } else {
+    fn(Operand<Layout::kNarrow>{x, 0});
+  }
+  return true;
+}
+
 // DecimalLoop's common case in one pass without branches: no nulls, every value of both sides and
-// both scale factors within 64 bits, and no result past them. Null when that does not hold.
+// both scale factors within 64 bits, and no result past them. `n` rows: a side of one row when
+// `n` is more stands for every row. Null when that does not hold.
 ColumnPtr DecimalLoop64(const Expr& e, const columnar::Column& a, const columnar::Column& b,
-                        int64_t ma, int64_t mb) {
-  const int64_t n = a.length;
+                        int64_t n, int64_t ma, int64_t mb) {
   ByteVector out(static_cast<size_t>(n) * 16);
-  auto run = [&](auto op) {
-    const bool wa = a.type.id == TypeId::kDecimal128, wb = b.type.id == TypeId::kDecimal128;
-    if (wa && wb) return Loop64<true, true>(a, b, op, out.data());
-    if (wa) return Loop64<true, false>(a, b, op, out.data());
-    if (wb) return Loop64<false, true>(a, b, op, out.data());
-    return Loop64<false, false>(a, b, op, out.data());
-  };
   bool fits = false;
+  auto run = [&](auto op) {
+    return WithOperand(a, a.length != n, [&](auto x) {
+      const bool b_fits = WithOperand(b, b.length != n, [&](auto y) {
+        if constexpr (std::is_same_v<decltype(x), Operand<Layout::kConstant>> &&
+                      std::is_same_v<decltype(y), Operand<Layout::kConstant>>) {
+          fits = false;  // two literals are folded before they get here
+        } else {
+          fits = Loop64(x, y, n, op, out.data());
+        }
+      });
+      fits = fits && b_fits;
+    });
+  };
+  bool ran = false;
   switch (e.fn) {
     case Fn::kMul:
-      fits = run([](int64_t p, int64_t q, int64_t* r) { return __builtin_mul_overflow(p, q, r); });
+      ran = run([](int64_t p, int64_t q, int64_t* r) { return __builtin_mul_overflow(p, q, r); });
       break;
     case Fn::kAdd:
-      fits = run([ma, mb](int64_t p, int64_t q, int64_t* r) {
+      ran = run([ma, mb](int64_t p, int64_t q, int64_t* r) {
         int64_t sp = 0, sq = 0;
         return __builtin_mul_overflow(p, ma, &sp) | __builtin_mul_overflow(q, mb, &sq) |
                __builtin_add_overflow(sp, sq, r);
       });
       break;
     default:
-      fits = run([ma, mb](int64_t p, int64_t q, int64_t* r) {
+      ran = run([ma, mb](int64_t p, int64_t q, int64_t* r) {
         int64_t sp = 0, sq = 0;
         return __builtin_mul_overflow(p, ma, &sp) | __builtin_mul_overflow(q, mb, &sq) |
                __builtin_sub_overflow(sp, sq, r);
       });
       break;
   }
-  if (!fits) return nullptr;
+  if (!ran || !fits) return nullptr;
   auto c = std::make_shared<columnar::Column>();
   c->type = e.type;
   c->length = n;
@@ -912,12 +954,15 @@ ColumnPtr DecimalLoop64(const Expr& e, const columnar::Column& a, const columnar
 }
 
 // Decimal +, - and * a column at a time (DecimalArith's rules): each side a decimal or an integer
-// (scale 0). Null: not both of those.
-Result<ColumnPtr> DecimalLoop(const Expr& e, const columnar::Column& a, const columnar::Column& b) {
-  auto usable = [](const columnar::Column& c) {
-    return c.type.id == TypeId::kDecimal128 || c.type.id == TypeId::kInt64;
+// (scale 0). `n` rows; a side of one row when `n` is more is a literal standing for every row,
+// served by the 64-bit pass only. Null: not both of those, or a literal past that pass.
+Result<ColumnPtr> DecimalLoop(const Expr& e, const columnar::Column& a, const columnar::Column& b,
+                              int64_t n) {
+  auto usable = [n](const columnar::Column& c) {
+    return (c.type.id == TypeId::kDecimal128 || c.type.id == TypeId::kInt64) &&
+           (c.length == n || c.length == 1);
   };
-  if (!usable(a) || !usable(b) || a.length != b.length) return ColumnPtr{};
+  if (!usable(a) || !usable(b)) return ColumnPtr{};
   auto read = [](const columnar::Column& c, int64_t i) -> __int128 {
     if (c.type.id == TypeId::kInt64) return c.Values<int64_t>()[i];
     __int128 v = 0;
@@ -933,11 +978,11 @@ Result<ColumnPtr> DecimalLoop(const Expr& e, const columnar::Column& a, const co
   const __int128 limit = Pow10(38);
   if (ma <= INT64_MAX && mb <= INT64_MAX && a.null_count == 0 && b.null_count == 0) {
     if (ColumnPtr fast =
-            DecimalLoop64(e, a, b, static_cast<int64_t>(ma), static_cast<int64_t>(mb))) {
+            DecimalLoop64(e, a, b, n, static_cast<int64_t>(ma), static_cast<int64_t>(mb))) {
       return fast;
     }
   }
-  const int64_t n = a.length;
+  if (a.length != n || b.length != n) return ColumnPtr{};
   auto c = std::make_shared<columnar::Column>();
   c->type = e.type;
   c->length = n;
@@ -997,13 +1042,29 @@ Result<ColumnPtr> DecimalLoop(const Expr& e, const columnar::Column& a, const co
   return ColumnPtr(std::move(c));
 }
 
+// Which argument of decimal +, - or * is its one non-NULL literal: 0 or 1; -1 when none is (or
+// both are).
+int DecimalLiteralSide(const Expr& e) {
+  if (e.type.id != TypeId::kDecimal128 || e.args.size() != 2 ||
+      (e.fn != Fn::kAdd && e.fn != Fn::kSub && e.fn != Fn::kMul)) {
+    return -1;
+  }
+  auto literal = [](const Expr& x) {
+    return x.kind == Expr::Kind::kLiteral && !x.value.is_null() &&
+           (x.type.id == TypeId::kDecimal128 || x.type.id == TypeId::kInt64);
+  };
+  const bool l0 = literal(*e.args[0]), l1 = literal(*e.args[1]);
+  if (l0 == l1) return -1;
+  return l0 ? 0 : 1;
+}
+
 Result<ColumnPtr> FastPath(const Expr& e, const std::vector<ColumnPtr>& cols) {
   if (cols.size() != 2) return ColumnPtr{};
   const auto& a = *cols[0];
   const auto& b = *cols[1];
   if (e.type.id == TypeId::kDecimal128 &&
       (e.fn == Fn::kAdd || e.fn == Fn::kSub || e.fn == Fn::kMul)) {
-    return DecimalLoop(e, a, b);
+    return DecimalLoop(e, a, b, a.length);
   }
   if (a.type.id != b.type.id) return ColumnPtr{};
   TypeId t = a.type.id;
@@ -1137,7 +1198,22 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
   }
   std::vector<ColumnPtr> cols;
   cols.reserve(e.args.size());
-  for (const auto& a : e.args) {
+  // Decimal arithmetic with a literal (`1 - l_discount`): the literal is one row, not a column of
+  // copies, unless the 64-bit pass cannot take it.
+  if (const int lit = DecimalLiteralSide(e); lit >= 0) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr one,
+                          MakeConstantColumn(e.args[lit]->value, e.args[lit]->type, 1));
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr other, Evaluate(*e.args[1 - lit], batch));
+    const columnar::Column& a = lit == 0 ? *one : *other;
+    const columnar::Column& b = lit == 0 ? *other : *one;
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr fast, DecimalLoop(e, a, b, batch.num_rows));
+    if (fast) return fast;
+    FLOE_ASSIGN_OR_RETURN(
+        one, MakeConstantColumn(e.args[lit]->value, e.args[lit]->type, batch.num_rows));
+    cols = lit == 0 ? std::vector<ColumnPtr>{one, other} : std::vector<ColumnPtr>{other, one};
+  }
+  for (size_t i = cols.size(); i < e.args.size(); ++i) {  // none left when evaluated above
+    const ExprPtr& a = e.args[i];
     Result<ColumnPtr> c = Evaluate(*a, batch);
     if (!c && e.fn == Fn::kCase) return CaseBranchByBranch(e, batch);
     if (!c) return std::unexpected(std::move(c).error());
