@@ -109,7 +109,10 @@ Status DeltaBinaryPackedDecoder::NextMiniblock() {
   const uint64_t expected =
       std::min<uint64_t>(values_per_miniblock_, static_cast<uint64_t>(deltas_left_));
   uint64_t values = expected;
-  if (bit_width_ > 0) values = std::min<uint64_t>(values, uint64_t{packed_bytes_} * 8 / bit_width_);
+  // Only a miniblock cut short by the page's end holds fewer (a division per miniblock otherwise).
+  if (bit_width_ > 0 && packed_bytes_ < full) {
+    values = std::min<uint64_t>(values, uint64_t{packed_bytes_} * 8 / bit_width_);
+  }
   // Cut short: its present values can be read, but the stream ends here -- the next
   // miniblock's width byte (possibly 0, needing no data) must not be trusted.
   truncated_ = values < expected;
