@@ -321,6 +321,28 @@ TEST_F(JoinTest, AnInSubqueryOfJoinsIsBuiltAndPrunesTheKeptSidesScan) {
             (Strings{"9930"}));
 }
 
+// A semi or anti join whose kept side is far smaller than the other (TPC-H Q04's shape) builds the
+// kept rows and streams the other side through them: that side's scan is filtered by the kept
+// keys, as an inner join's probe side is, since its rows without a kept match decide nothing.
+// db.grid: keys 0..9999; db.picks: 70 of them (7, 107, ..., 6907).
+TEST_F(JoinTest, ASemiJoinBuiltOnItsKeptSidePrunesTheOtherSidesScan) {
+  MakeGridAndPicks();
+  EXPECT_EQ(Rows("select count(*), sum(p.k) from db.picks p where exists "
+                 "(select 1 from db.grid g where g.k = p.k)"),
+            (Strings{"70|241990"}));
+  EXPECT_EQ(last_.stats.rows, 70 + 70);  // the picks', then the grid's rows with a pick's key
+  // NOT EXISTS: the picks from 5007 up have no grid row at k + 5000 (20 of them); the grid is
+  // read for the 50 keys below 10,000.
+  EXPECT_EQ(Rows("select count(*), min(p.k) from db.picks p where not exists "
+                 "(select 1 from db.grid g where g.k = p.k + 5000)"),
+            (Strings{"20|5007"}));
+  EXPECT_EQ(last_.stats.rows, 70 + 50);
+  // A residual still decides each pair: grid rows k = pick, and k > 3000 -- the 40 picks from 3007.
+  EXPECT_EQ(Rows("select count(*) from db.picks p where exists "
+                 "(select 1 from db.grid g where g.k = p.k and g.k > 3000 + p.k - p.k)"),
+            (Strings{"40"}));
+}
+
 // A correlated scalar subquery over a join (TPC-H Q02's shape) is computed for the outer rows'
 // keys alone, as DuckDB's delim join does: the outer rows first, then the subquery's groups with
 // the scan its key column comes from filtered by their keys -- 70 of the grid's 10,000 rows,

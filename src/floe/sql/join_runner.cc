@@ -262,6 +262,9 @@ class JoinRun {
   const JoinNode* Supplier(const Step& s, int slot) const;
   Status Prune(const Step& join, const std::vector<ColumnPtr>& build_keys, int64_t rows,
                Pruning* pruning) const;
+  Status PruneStreamed(const Step& streamed, const std::vector<exec::ExprPtr>& streamed_keys,
+                       const std::vector<ColumnPtr>& built_keys, int64_t rows,
+                       Pruning* pruning) const;
   Status ProduceJoin(const Step& j, const Pruning& pruning, const BatchConsumer& consume);
   Result<std::optional<RecordBatch>> KeyedLeft(const Step& j, const Pruning& pruning);
   Status ProduceSemiByKeptSide(const Step& j, const Pruning& pruning, const BatchConsumer& consume);
@@ -919,10 +922,19 @@ Result<iceberg::ExprPtr> KeyFilter(const columnar::Column& c, int64_t rows,
 Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, int64_t rows,
                       Pruning* pruning) const {
   if (j.kind != JoinNode::Kind::kInner && j.kind != JoinNode::Kind::kSemi) return {};
-  for (size_t k = 0; k < j.probe_keys.size(); ++k) {
-    const exec::ExprPtr& pk = j.probe_keys[k];
+  return PruneStreamed(*j.probe, j.probe_keys, build_keys, rows, pruning);
+}
+
+// Prune's work for any join whose streamed side (`streamed`, its keys `streamed_keys`) needs only
+// the rows that can match the `rows` built keys `built_keys`: an inner or semi join's probe side,
+// and the other side of a semi or anti join built on its kept side.
+Status JoinRun::PruneStreamed(const Step& streamed, const std::vector<exec::ExprPtr>& streamed_keys,
+                              const std::vector<ColumnPtr>& built_keys, int64_t rows,
+                              Pruning* pruning) const {
+  for (size_t k = 0; k < streamed_keys.size(); ++k) {
+    const exec::ExprPtr& pk = streamed_keys[k];
     if (pk->kind != exec::Expr::Kind::kColumn) continue;
-    const JoinNode* rel = Supplier(*j.probe, pk->column);
+    const JoinNode* rel = Supplier(streamed, pk->column);
     if (rel == nullptr || rel->shared || rows_.count(rel) || rel->plan == nullptr) continue;
     const LogicalPlan& p = *rel->plan;
     if (p.source != LogicalPlan::Source::kTable || !Streamable(p)) continue;
@@ -931,10 +943,10 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
       if (rel->slots[o] == pk->column) out = p.outputs[o];
     }
     if (!out || out->kind != exec::Expr::Kind::kColumn) continue;
-    const double distinct = Distinct(*j.probe, pk);
+    const double distinct = Distinct(streamed, pk);
     FLOE_ASSIGN_OR_RETURN(
         iceberg::ExprPtr filter,
-        KeyFilter(*build_keys[k], rows, exec::ColumnRef(out->column, out->type, out->name),
+        KeyFilter(*built_keys[k], rows, exec::ColumnRef(out->column, out->type, out->name),
                   distinct, p));
     if (filter) {
       iceberg::ExprPtr& slot = (*pruning)[rel].filter;
@@ -945,7 +957,7 @@ Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, i
     // the scan, before its other columns are materialised.
     const auto scan = static_cast<size_t>(out->column);
     if (scan >= p.scan_field_ids.size()) continue;
-    auto keys = exec::JoinKeyFilter::Of(*build_keys[k], rows);
+    auto keys = exec::JoinKeyFilter::Of(*built_keys[k], rows);
     if (!keys || static_cast<double>(keys->keys()) * kTestedKeysShare > distinct) continue;
     (*pruning)[rel].tests.push_back(
         {p.scan_field_ids[scan], [keys](const columnar::Column& c) { return keys->Test(c); }});
@@ -1116,29 +1128,35 @@ Status JoinRun::ProduceSemiByKeptSide(const Step& j, const Pruning& pruning,
                         exec::JoinHashTable::Build(kept_keys, kept.num_rows));
   std::vector<std::vector<char>> matched(static_cast<size_t>(SourceWorkers(ctx_)));
   for (auto& m : matched) m.assign(static_cast<size_t>(kept.num_rows), 0);
-  FLOE_RETURN_IF_ERROR(Produce(*j.build, pruning, [&](int w, const RecordBatch& other) -> Status {
-    std::vector<ColumnPtr> keys;
-    for (const auto& k : j.build_keys) {
-      FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, other));
-      keys.push_back(std::move(c));
-    }
-    std::vector<int64_t> other_rows, kept_rows;
-    FLOE_RETURN_IF_ERROR(table.Probe(keys, other.num_rows, &other_rows, &kept_rows));
-    std::vector<char>& m = matched[static_cast<size_t>(w)];
-    if (!j.residual) {
-      for (int64_t r : kept_rows) m[static_cast<size_t>(r)] = 1;
-      return {};
-    }
-    if (other_rows.empty()) return {};
-    FLOE_ASSIGN_OR_RETURN(RecordBatch pairs, Pair(kept, kept_rows, other, other_rows, nslots_));
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, pairs));
-    if (mask->type.id != columnar::TypeId::kBool) return {};
-    for (size_t r = 0; r < kept_rows.size(); ++r) {
-      const auto row = static_cast<int64_t>(r);
-      if (mask->IsValid(row) && mask->BoolAt(row)) m[static_cast<size_t>(kept_rows[r])] = 1;
-    }
-    return {};
-  }));
+  // Only the other side's rows that can match a kept row matter, to a semi join and an anti
+  // join alike: the kept keys prune its scan.
+  Pruning other_pruning = pruning;
+  FLOE_RETURN_IF_ERROR(
+      PruneStreamed(*j.build, j.build_keys, kept_keys, kept.num_rows, &other_pruning));
+  FLOE_RETURN_IF_ERROR(
+      Produce(*j.build, other_pruning, [&](int w, const RecordBatch& other) -> Status {
+        std::vector<ColumnPtr> keys;
+        for (const auto& k : j.build_keys) {
+          FLOE_ASSIGN_OR_RETURN(ColumnPtr c, exec::Evaluate(*k, other));
+          keys.push_back(std::move(c));
+        }
+        std::vector<int64_t> other_rows, kept_rows;
+        FLOE_RETURN_IF_ERROR(table.Probe(keys, other.num_rows, &other_rows, &kept_rows));
+        std::vector<char>& m = matched[static_cast<size_t>(w)];
+        if (!j.residual) {
+          for (int64_t r : kept_rows) m[static_cast<size_t>(r)] = 1;
+          return {};
+        }
+        if (other_rows.empty()) return {};
+        FLOE_ASSIGN_OR_RETURN(RecordBatch pairs, Pair(kept, kept_rows, other, other_rows, nslots_));
+        FLOE_ASSIGN_OR_RETURN(ColumnPtr mask, exec::Evaluate(*j.residual, pairs));
+        if (mask->type.id != columnar::TypeId::kBool) return {};
+        for (size_t r = 0; r < kept_rows.size(); ++r) {
+          const auto row = static_cast<int64_t>(r);
+          if (mask->IsValid(row) && mask->BoolAt(row)) m[static_cast<size_t>(kept_rows[r])] = 1;
+        }
+        return {};
+      }));
   std::vector<int64_t> keep;
   for (int64_t r = 0; r < kept.num_rows; ++r) {
     bool hit = false;
