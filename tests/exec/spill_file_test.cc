@@ -68,7 +68,9 @@ TEST(SpillFile, BatchesReadBackAsWrittenAndTheDirectoryGoes) {
       auto x = (*f)->Next(types);
       ASSERT_TRUE(x && *x);
       for (const auto& c : (*x)->columns) {
-        if (c) EXPECT_TRUE(c->Validate()) << c->Validate().error().ToString();
+        if (c) {
+          EXPECT_TRUE(c->Validate()) << c->Validate().error().ToString();
+        }
       }
       EXPECT_EQ(Rows(**x), Rows(a));
       auto y = (*f)->Next(types);

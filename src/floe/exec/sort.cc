@@ -1,6 +1,7 @@
 #include "floe/exec/sort.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "floe/columnar/take.h"
@@ -12,6 +13,137 @@ int64_t RowsToKeep(int64_t limit, int64_t offset) {
   int64_t sum;
   if (__builtin_add_overflow(limit, offset, &sum)) return INT64_MAX;
   return sum;
+}
+
+namespace {
+
+template <typename T>
+int Order(T x, T y) {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// As CompareValues orders doubles: NaN above every number.
+int OrderDoubles(double x, double y) {
+  const bool xn = std::isnan(x), yn = std::isnan(y);
+  if (xn || yn) return xn == yn ? 0 : xn ? 1 : -1;
+  return Order(x, y);
+}
+
+}  // namespace
+
+Result<KeyColumn> KeyColumn::Of(ColumnPtr column, const SortKey& key) {
+  KeyColumn k;
+  k.descending_ = key.descending;
+  k.nulls_first_ = key.nulls_first;
+  switch (column->type.id) {
+    case TypeId::kBool:
+      k.kind_ = Kind::kBool;
+      break;
+    case TypeId::kInt8:
+      k.kind_ = Kind::kInt8;
+      break;
+    case TypeId::kInt16:
+      k.kind_ = Kind::kInt16;
+      break;
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+      k.kind_ = Kind::kInt32;
+      break;
+    case TypeId::kInt64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+      k.kind_ = Kind::kInt64;
+      break;
+    case TypeId::kUInt8:
+      k.kind_ = Kind::kUInt8;
+      break;
+    case TypeId::kUInt16:
+      k.kind_ = Kind::kUInt16;
+      break;
+    case TypeId::kUInt32:
+      k.kind_ = Kind::kUInt32;
+      break;
+    case TypeId::kFloat32:
+      k.kind_ = Kind::kFloat32;
+      break;
+    case TypeId::kFloat64:
+      k.kind_ = Kind::kFloat64;
+      break;
+    case TypeId::kDecimal128:
+      k.kind_ = Kind::kDecimal;
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixedSizeBinary:
+      k.kind_ = Kind::kBytes;
+      break;
+    default:
+      // The rest as values (a type ValueAt cannot give is an error, as it always was).
+      k.kind_ = Kind::kValue;
+      k.values_.reserve(static_cast<size_t>(column->length));
+      for (int64_t r = 0; r < column->length; ++r) {
+        FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*column, r));
+        k.values_.push_back(std::move(v));
+      }
+      break;
+  }
+  k.column_ = std::move(column);
+  return k;
+}
+
+int KeyColumn::Compare(int64_t a, int64_t b) const {
+  const columnar::Column& c = *column_;
+  if (c.null_count > 0) {
+    const bool an = c.IsNull(a), bn = c.IsNull(b);
+    if (an || bn) {
+      if (an == bn) return 0;
+      return an == nulls_first_ ? -1 : 1;  // wherever the key puts NULLs, either direction
+    }
+  }
+  int r = 0;
+  switch (kind_) {
+    case Kind::kBool:
+      r = Order<int>(c.BoolAt(a), c.BoolAt(b));
+      break;
+    case Kind::kInt8:
+      r = Order(c.Value<int8_t>(a), c.Value<int8_t>(b));
+      break;
+    case Kind::kInt16:
+      r = Order(c.Value<int16_t>(a), c.Value<int16_t>(b));
+      break;
+    case Kind::kInt32:
+      r = Order(c.Value<int32_t>(a), c.Value<int32_t>(b));
+      break;
+    case Kind::kInt64:
+      r = Order(c.Value<int64_t>(a), c.Value<int64_t>(b));
+      break;
+    case Kind::kUInt8:
+      r = Order(c.Value<uint8_t>(a), c.Value<uint8_t>(b));
+      break;
+    case Kind::kUInt16:
+      r = Order(c.Value<uint16_t>(a), c.Value<uint16_t>(b));
+      break;
+    case Kind::kUInt32:
+      r = Order(c.Value<uint32_t>(a), c.Value<uint32_t>(b));
+      break;
+    case Kind::kFloat32:
+      r = OrderDoubles(c.Value<float>(a), c.Value<float>(b));
+      break;
+    case Kind::kFloat64:
+      r = OrderDoubles(c.Value<double>(a), c.Value<double>(b));
+      break;
+    case Kind::kDecimal:
+      r = Order(c.Value<__int128>(a), c.Value<__int128>(b));
+      break;
+    case Kind::kBytes:
+      r = c.BytesAt(a).compare(c.BytesAt(b));  // bytes as unsigned, as CompareValues
+      r = r < 0 ? -1 : r > 0 ? 1 : 0;
+      break;
+    case Kind::kValue:
+      r = CompareValues(values_[static_cast<size_t>(a)], values_[static_cast<size_t>(b)]);
+      break;
+  }
+  return descending_ ? -r : r;
 }
 
 Sort::Sort(std::vector<SortKey> keys, int64_t limit, int64_t offset)
@@ -35,28 +167,19 @@ Status Sort::Compact(int64_t keep) {
   ++compactions_;
   FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch all, columnar::Concatenate(pending_));
   int64_t n = all.num_rows;
-  std::vector<std::vector<Value>> cols(keys_.size());
-  for (size_t k = 0; k < keys_.size(); ++k) {
-    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*keys_[k].expr, all));
-    cols[k].reserve(n);
-    for (int64_t r = 0; r < n; ++r) {
-      FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*c, r));
-      cols[k].push_back(std::move(v));
-    }
+  std::vector<KeyColumn> cols;
+  cols.reserve(keys_.size());
+  for (const SortKey& key : keys_) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*key.expr, all));
+    FLOE_ASSIGN_OR_RETURN(KeyColumn k, KeyColumn::Of(std::move(c), key));
+    cols.push_back(std::move(k));
   }
   std::vector<int64_t> idx(n);
   std::iota(idx.begin(), idx.end(), 0);
   auto less = [&](int64_t a, int64_t b) {
-    for (size_t k = 0; k < keys_.size(); ++k) {
-      const Value& x = cols[k][a];
-      const Value& y = cols[k][b];
-      bool xn = x.is_null(), yn = y.is_null();
-      if (xn || yn) {
-        if (xn == yn) continue;
-        return xn == keys_[k].nulls_first;
-      }
-      int c = CompareValues(x, y);
-      if (c != 0) return keys_[k].descending ? c > 0 : c < 0;
+    for (const KeyColumn& k : cols) {
+      const int c = k.Compare(a, b);
+      if (c != 0) return c < 0;
     }
     return a < b;  // stable
   };

@@ -9,6 +9,7 @@
 #include "floe/base/result.h"
 #include "floe/columnar/column.h"
 #include "floe/exec/expression.h"
+#include "floe/exec/value.h"
 
 namespace floe::exec {
 
@@ -16,6 +17,39 @@ struct SortKey {
   ExprPtr expr;
   bool descending = false;
   bool nulls_first = false;
+};
+
+// One ORDER BY key's column, its rows compared one against another in the column's own type
+// (no Value made per row), as CompareValues orders values: NaN above every number, strings and
+// binaries byte by byte; NULLs first or last as the key says, whichever its direction. Types
+// without a typed comparison (nested ones) are compared as values.
+class KeyColumn {
+ public:
+  static Result<KeyColumn> Of(ColumnPtr column, const SortKey& key);
+  // Negative, zero or positive as row `a` sorts before, with or after row `b`.
+  int Compare(int64_t a, int64_t b) const;
+
+ private:
+  enum class Kind {
+    kBool,
+    kInt8,
+    kInt16,
+    kInt32,
+    kInt64,
+    kUInt8,
+    kUInt16,
+    kUInt32,
+    kFloat32,
+    kFloat64,
+    kDecimal,
+    kBytes,
+    kValue
+  };
+  ColumnPtr column_;
+  Kind kind_ = Kind::kValue;
+  bool descending_ = false;
+  bool nulls_first_ = false;
+  std::vector<Value> values_;  // kValue only
 };
 
 // How many rows a LIMIT after an OFFSET needs from its input: `limit + offset`, saturating at
