@@ -141,6 +141,78 @@ TEST(Expression, ExactNumbersCompareAsDecimals) {
   EXPECT_EQ(d->args[0]->type, columnar::Float64());
 }
 
+// A function of a string column read from dictionary pages (its entries and a code per row) and
+// literals is computed once per entry and gathered by the codes; a NULL row gets the function of
+// NULL (concat skips it, upper gives NULL); a string result keeps the codes. An entry no row holds
+// that the function rejects does not fail the batch: its rows are computed one by one instead.
+TEST(Expression, AFunctionOfADictionaryColumnWorksOncePerEntry) {
+  ValueColumnBuilder entries(columnar::String());
+  for (const char* s : {"air", "MAIL", "2024-01-05", "not a date"}) {
+    ASSERT_TRUE(entries.Append(Value::Str(s)));
+  }
+  const ColumnPtr dict = entries.Finish();
+  // Rows: air, NULL, MAIL, air, MAIL, air, air, MAIL, NULL, air (entry 2 and 3 unused).
+  const std::vector<int32_t> codes = {0, 3, 1, 0, 1, 0, 0, 1, 2, 0};
+  const std::vector<bool> null = {false, true,  false, false, false,
+                                  false, false, false, true,  false};
+  ValueColumnBuilder rows(columnar::String());
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (null[i]) {
+      rows.AppendNull();
+    } else {
+      ASSERT_TRUE(rows.Append(Value::Str(std::string(dict->BytesAt(codes[i])))));
+    }
+  }
+  auto coded = std::make_shared<columnar::Column>(*rows.Finish());
+  coded->dictionary = dict;
+  coded->codes = Buffer::Adopt(std::vector<int32_t>(codes));
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"mode", columnar::String()}}});
+  b.columns = {coded};
+  b.num_rows = static_cast<int64_t>(codes.size());
+  const ExprPtr mode = ColumnRef(0, columnar::String(), "mode");
+  auto call = [&](std::string_view name, std::vector<ExprPtr> args) {
+    return MakeCall(*FindFunction(name).function, std::move(args)).value();
+  };
+  using Strings = std::vector<std::string>;
+  auto upper = Evaluate(*call("upper", {mode}), b);
+  ASSERT_TRUE(upper) << upper.error().ToString();
+  EXPECT_EQ(Texts(*upper),
+            (Strings{"AIR", "NULL", "MAIL", "AIR", "MAIL", "AIR", "AIR", "MAIL", "NULL", "AIR"}));
+  ASSERT_NE((*upper)->dictionary, nullptr);  // the codes kept, the entries upper-cased
+  EXPECT_EQ(Texts((*upper)->dictionary), (Strings{"AIR", "MAIL", "2024-01-05", "NOT A DATE"}));
+  EXPECT_EQ(Texts(Evaluate(*call("concat", {mode, Str("!")}), b).value()),
+            (Strings{"air!", "!", "MAIL!", "air!", "MAIL!", "air!", "air!", "MAIL!", "!", "air!"}));
+  EXPECT_EQ(
+      Texts(Evaluate(*call("starts_with", {mode, Str("a")}), b).value()),
+      (Strings{"true", "NULL", "false", "true", "false", "true", "true", "false", "NULL", "true"}));
+  // strptime rejects every entry but the date: over rows that all hold the date (or NULL) the
+  // answer is theirs; over rows holding 'air' too, the error is.
+  auto dates = std::make_shared<columnar::Column>(*coded);
+  dates->codes = Buffer::Adopt(std::vector<int32_t>(codes.size(), 2));
+  ValueColumnBuilder date_rows(columnar::String());
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (null[i]) {
+      date_rows.AppendNull();
+    } else {
+      ASSERT_TRUE(date_rows.Append(Value::Str("2024-01-05")));
+    }
+  }
+  const ColumnPtr plain = date_rows.Finish();
+  dates->values = plain->values;
+  dates->offsets = plain->offsets;
+  columnar::RecordBatch only_dates = b;
+  only_dates.columns = {dates};
+  const ExprPtr parse = call("strptime", {mode, Str("%Y-%m-%d")});
+  auto parsed = Evaluate(*parse, only_dates);
+  ASSERT_TRUE(parsed) << parsed.error().ToString();
+  EXPECT_EQ(Texts(*parsed)[0], "2024-01-05 00:00:00");
+  EXPECT_EQ(Texts(*parsed)[1], "NULL");
+  auto failed = Evaluate(*parse, b);
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("air"), std::string::npos) << failed.error().message;
+}
+
 // Decimal +, - and * with a literal on either side (`1 - l_discount`) take the literal as one
 // value for every row; a literal or a result past 64 bits, or a NULL in the column, still answers
 // exactly (the literal is then repeated down a column).

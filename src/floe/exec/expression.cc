@@ -1042,6 +1042,62 @@ Result<ColumnPtr> DecimalLoop(const Expr& e, const columnar::Column& a, const co
   return ColumnPtr(std::move(c));
 }
 
+// A registry function of a dictionary-coded column (strings read from dictionary pages) and
+// literals, over more rows than the dictionary has entries: computed once per entry -- and once
+// for NULL, when a row is NULL -- then gathered by the rows' codes, so lower(s) or
+// starts_with(s, 'x') works once per distinct value. Null (nothing done) when that does not apply,
+// or when the function fails on the entries: an entry no row of the batch holds may be one it
+// rejects, so the rows decide then.
+Result<ColumnPtr> OverDictionary(const Expr& e, const std::vector<ColumnPtr>& cols, int64_t rows) {
+  if (cols.empty() || !cols[0]->dictionary || cols[0]->codes.empty()) return ColumnPtr{};
+  const ColumnPtr& dict = cols[0]->dictionary;
+  if (dict->length * 2 >= rows) return ColumnPtr{};
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    if (e.args[i]->kind != Expr::Kind::kLiteral) return ColumnPtr{};
+  }
+  // Entries [0, n) of the dictionary, or one NULL of its type (n = 1), as the first argument.
+  auto over = [&](ColumnPtr first, int64_t n) -> Result<ColumnPtr> {
+    std::vector<ColumnPtr> args{std::move(first)};
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr c, MakeConstantColumn(e.args[i]->value, e.args[i]->type, n));
+      args.push_back(std::move(c));
+    }
+    return e.function->kernel(e, args, n);
+  };
+  Result<ColumnPtr> entries = over(dict, dict->length);
+  if (!entries) return ColumnPtr{};
+  const columnar::Column& a = *cols[0];
+  const auto* codes = reinterpret_cast<const int32_t*>(a.codes.data());
+  std::vector<int64_t> idx(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r) {
+    idx[static_cast<size_t>(r)] = a.IsValid(r) ? codes[r] : dict->length;  // past: the NULL's
+  }
+  ColumnPtr values = *entries;
+  if (a.null_count > 0) {
+    ValueColumnBuilder null(a.type);
+    null.AppendNull();
+    Result<ColumnPtr> of_null = over(null.Finish(), 1);
+    if (!of_null) return ColumnPtr{};
+    auto schema = std::make_shared<columnar::Schema>();
+    schema->fields.push_back({"v", e.type, true});
+    columnar::RecordBatch x{schema, {values}, dict->length}, y{schema, {*of_null}, 1};
+    FLOE_ASSIGN_OR_RETURN(columnar::RecordBatch both, columnar::Concatenate({x, y}));
+    values = both.columns[0];
+  }
+  FLOE_ASSIGN_OR_RETURN(ColumnPtr out, columnar::Take(*values, idx));
+  const ColumnPtr& results = *entries;
+  if ((results->type.id == TypeId::kString || results->type.id == TypeId::kBinary) &&
+      results->null_count == 0) {
+    // A string result keeps the codes, its entries the dictionary: what reads it next (a
+    // comparison, another function, a group key) works once per entry too.
+    auto coded = std::make_shared<columnar::Column>(*out);
+    coded->dictionary = results;
+    coded->codes = a.codes;
+    out = std::move(coded);
+  }
+  return out;
+}
+
 // Which argument of decimal +, - or * is its one non-NULL literal: 0 or 1; -1 when none is (or
 // both are).
 int DecimalLiteralSide(const Expr& e) {
@@ -1219,7 +1275,11 @@ Result<ColumnPtr> Evaluate(const Expr& e, const columnar::RecordBatch& batch) {
     if (!c) return std::unexpected(std::move(c).error());
     cols.push_back(std::move(*c));
   }
-  if (e.fn == Fn::kFunction) return e.function->kernel(e, cols, batch.num_rows);
+  if (e.fn == Fn::kFunction) {
+    FLOE_ASSIGN_OR_RETURN(ColumnPtr by_entry, OverDictionary(e, cols, batch.num_rows));
+    if (by_entry) return by_entry;
+    return e.function->kernel(e, cols, batch.num_rows);
+  }
   if (e.fn == Fn::kStructField) return StructField(e, *cols[0]);
   if (e.fn == Fn::kIsNull || e.fn == Fn::kIsNotNull) {
     // Of any type, nested ones included: only the validity is read.
