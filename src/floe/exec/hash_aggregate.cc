@@ -462,7 +462,7 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
   if (v.is_null()) return {};
   if (a.distinct) {
     if (v.v.index() == 2 && IntegerValued(a.arg->type.id)) {
-      if (!K(s).distinct_ints.insert(v.i()).second) return {};
+      if (!K(s).distinct_ints.Insert(v.i())) return {};
     } else {
       std::string k;
       AppendKeyBytes(v, &k);
@@ -685,7 +685,7 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
       for (int64_t r = 0; r < rows; ++r) {
         if (!valid(r)) continue;
         State& s = st[g[r] * stride];
-        if (K(s).distinct_ints.insert(static_cast<int64_t>(v[r])).second) ++s.count;
+        if (K(s).distinct_ints.Insert(static_cast<int64_t>(v[r]))) ++s.count;
       }
     };
     if (arg->type.id == TypeId::kDate32) {
@@ -960,7 +960,7 @@ void HashAggregate::MergeGroup(HashAggregate& other, int64_t og, std::vector<uin
         // Re-count from the union of the sets; sums of distinct values are recomputed at Finish.
         if (o.kept) {
           for (auto& key : o.kept->distinct) K(s).distinct.insert(key);
-          for (int64_t x : o.kept->distinct_ints) K(s).distinct_ints.insert(x);
+          o.kept->distinct_ints.ForEach([&](int64_t x) { K(s).distinct_ints.Insert(x); });
         }
         s.count = s.kept
                       ? static_cast<int64_t>(s.kept->distinct.size() + s.kept->distinct_ints.size())
@@ -1161,10 +1161,10 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
       if (agg.distinct && (agg.fn == AggFn::kSum || agg.fn == AggFn::kAvg)) {
         s.isum = 0;
         s.dsum = 0;
-        for (int64_t x : K(s).distinct_ints) {
+        K(s).distinct_ints.ForEach([&](int64_t x) {
           s.isum += x;
           s.dsum += static_cast<double>(x);
-        }
+        });
         for (const auto& key : K(s).distinct) {
           Value v = DecodeKey(key);
           if (v.v.index() == 2) {
@@ -1268,8 +1268,8 @@ int64_t HashAggregate::EstimatedBytes() const {
       if (!s.kept) continue;
       const Kept& k = *s.kept;
       n += sizeof(Kept) + k.distinct.size() * 64 + k.distinct.bucket_count() * sizeof(void*) +
-           k.distinct_ints.size() * 32 + k.distinct_ints.bucket_count() * sizeof(void*) +
-           k.values.capacity() * sizeof(Value) + k.orders.capacity() * sizeof(std::vector<Value>);
+           k.distinct_ints.capacity() * sizeof(int64_t) + k.values.capacity() * sizeof(Value) +
+           k.orders.capacity() * sizeof(std::vector<Value>);
       if (k.best.v.index() == 4) n += k.best.s().capacity();
       for (const auto& o : k.orders) n += o.capacity() * sizeof(Value);
     }

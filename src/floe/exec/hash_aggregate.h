@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "floe/base/int_set.h"
 #include "floe/base/pod_vector.h"
 #include "floe/base/result.h"
 #include "floe/columnar/column.h"
@@ -154,13 +155,13 @@ class HashAggregate {
   struct Kept {
     Value best;               // MIN/MAX of a non-integer argument; any_value, first; arg_min's key
     double mean = 0, m2 = 0;  // variances: Welford's running mean and sum of squared deviations
-    std::unordered_set<std::string> distinct;   // DISTINCT: the key bytes of the values seen
-    std::unordered_set<int64_t> distinct_ints;  // ... or an integer-valued argument's values
-    std::vector<Value> values;                  // quantiles, string_agg
-    std::vector<std::vector<Value>> orders;     // string_agg's ORDER BY keys, one per value
-    Value payload;                              // arg_min/arg_max: the argument at `best`
-    HyperLogLog sketch;                         // approx_count_distinct
-    size_t slot = 0;                            // where kept_ of the aggregate owning it holds it
+    std::unordered_set<std::string> distinct;  // DISTINCT: the key bytes of the values seen
+    IntSet distinct_ints;                      // ... or an integer-valued argument's values
+    std::vector<Value> values;                 // quantiles, string_agg
+    std::vector<std::vector<Value>> orders;    // string_agg's ORDER BY keys, one per value
+    Value payload;                             // arg_min/arg_max: the argument at `best`
+    HyperLogLog sketch;                        // approx_count_distinct
+    size_t slot = 0;                           // where kept_ of the aggregate owning it holds it
   };
   // Trivially copyable, so that the states grow in place (PodVector): a group's Kept is owned by
   // the aggregate's kept_, the state points at it.
