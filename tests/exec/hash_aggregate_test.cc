@@ -153,6 +153,70 @@ TEST(HashAggregate, SumsOverFewGroupsAndManyGroupsAreExact) {
   }
 }
 
+// With few groups each batch's rows are listed per group once for all aggregates: sums of
+// doubles still add each group's rows in row order onto its running sum (the same bits as row by
+// row), COUNT(*) counts the lists, and a column with NULLs (or a batch bringing a new group) takes
+// the row-by-row loop -- the answers agree with sums made here row by row.
+TEST(HashAggregate, FewGroupsSumDoublesInRowOrderAndCountAroundNulls) {
+  auto batch = [](int64_t from, int64_t n, int64_t groups, bool with_nulls) {
+    ValueColumnBuilder k(columnar::Int64()), x(columnar::Float64()), y(columnar::Int64());
+    for (int64_t i = from; i < from + n; ++i) {
+      EXPECT_TRUE(k.Append(Value::Int(i % groups)));
+      // Large and small alternating: any other order of the adds gives other bits.
+      EXPECT_TRUE(x.Append(Value::Double(i % 2 ? 1e16 + static_cast<double>(i) : 0.1 * i)));
+      if (with_nulls && i % 5 == 0) {
+        y.AppendNull();
+      } else {
+        EXPECT_TRUE(y.Append(Value::Int(i)));
+      }
+    }
+    columnar::RecordBatch b;
+    b.schema = std::make_shared<columnar::Schema>(columnar::Schema{
+        {{"k", columnar::Int64()}, {"x", columnar::Float64()}, {"y", columnar::Int64()}}});
+    b.columns = {k.Finish(), x.Finish(), y.Finish()};
+    b.num_rows = n;
+    return b;
+  };
+  auto agg = [](AggFn fn, int column, const columnar::DataType& t) {
+    Aggregate a;
+    a.fn = fn;
+    if (fn != AggFn::kCountStar) a.arg = ColumnRef(column, t, column == 1 ? "x" : "y");
+    a.type = AggregateType(fn, t).value();
+    return a;
+  };
+  HashAggregate h(
+      {ColumnRef(0, columnar::Int64(), "k")},
+      {agg(AggFn::kSum, 1, columnar::Float64()), agg(AggFn::kCountStar, 0, {}),
+       agg(AggFn::kCount, 2, columnar::Int64()), agg(AggFn::kSum, 2, columnar::Int64())});
+  ASSERT_TRUE(h.Consume(batch(0, 1000, 3, false)));
+  ASSERT_TRUE(h.Consume(batch(1000, 1000, 3, true)));
+  ASSERT_TRUE(h.Consume(batch(2000, 999, 4, false)));  // group 3 first appears here
+  auto out = h.Finish().value();
+  ASSERT_EQ(out.num_rows, 4);
+  std::map<int64_t, std::tuple<double, int64_t, int64_t, int64_t>> want;
+  for (int64_t i = 0; i < 2999; ++i) {
+    auto& [sx, rows, ny, sy] = want[i < 2000 ? i % 3 : i % 4];
+    sx += i % 2 ? 1e16 + static_cast<double>(i) : 0.1 * i;
+    ++rows;
+    if (!(i >= 1000 && i < 2000 && i % 5 == 0)) {
+      ++ny;
+      sy += i;
+    }
+  }
+  for (int64_t r = 0; r < out.num_rows; ++r) {
+    const int64_t key = ValueAt(*out.columns[0], r).value().i();
+    const auto& [sx, rows, ny, sy] = want.at(key);
+    EXPECT_EQ(ValueAt(*out.columns[1], r).value().d(), sx) << key;  // to the bit
+    EXPECT_EQ(ValueAt(*out.columns[2], r).value().i(), rows) << key;
+    EXPECT_EQ(ValueAt(*out.columns[3], r).value().i(), ny) << key;
+    EXPECT_EQ(ValueAt(*out.columns[4], r).value().i(), sy) << key;
+  }
+  // Keys alone (SELECT DISTINCT): no aggregate to list rows for.
+  HashAggregate keys_only({ColumnRef(0, columnar::Int64(), "k")}, {});
+  ASSERT_TRUE(keys_only.Consume(batch(0, 100, 3, false)));
+  EXPECT_EQ(keys_only.Finish().value().num_rows, 3);
+}
+
 TEST(HashAggregate, PartialAggregatesMergeToTheSameAnswer) {
   HashAggregate one({ColumnRef(0, columnar::String(), "k")},
                     {Agg(AggFn::kSum), Agg(AggFn::kCount, true), Agg(AggFn::kMax)});

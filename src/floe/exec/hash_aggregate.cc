@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 
 // Inlined: hashing a short key is a few instructions, not a call.
 #define XXH_INLINE_ALL
@@ -497,8 +498,8 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
 }
 
 namespace {
-// UpdateColumn sums in lanes for at most this many groups.
-constexpr size_t kLaneGroups = 16;
+// PartitionFew lists each group's rows of a batch for at most this many groups.
+constexpr size_t kFewGroups = 16;
 }  // namespace
 
 Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups,
@@ -598,49 +599,6 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
         s.dsum += v[r];
       }
       return {};
-    }
-    const size_t groups_now = states_.size() / stride;
-    if (sum && (t == TypeId::kDecimal128 || t == TypeId::kInt64) && keep == nullptr && !nulls &&
-        groups_now <= kLaneGroups && rows <= (int64_t{1} << 20)) {
-      // Few groups (Q01's four): the rows of one group follow each other closely, and each add
-      // would wait on the one before through memory. Four lanes of sums take turns instead,
-      // folded into the states at the end. Values within 64 bits only (a decimal's high half
-      // then only extends the sign): 2^20 of them sum below 2^84, far from wrapping. A batch
-      // holding a wider decimal leaves the states untouched and takes the loop below.
-      __int128 lane_sum[4][kLaneGroups] = {};
-      int64_t lane_count[4][kLaneGroups] = {};
-      int64_t wide = 0;  // nonzero once a decimal's high half is more than its sign
-      auto add = [&](auto value) {
-        for (int64_t r = 0; r < rows; ++r) {
-          const auto k = static_cast<size_t>(r & 3);
-          const auto grp = static_cast<size_t>(g[r]);
-          lane_sum[k][grp] += value(r);
-          ++lane_count[k][grp];
-        }
-      };
-      if (t == TypeId::kInt64) {
-        const int64_t* v = arg->Values<int64_t>();
-        add([v](int64_t r) { return static_cast<__int128>(v[r]); });
-      } else {
-        const uint8_t* v = arg->values.data();
-        add([v, &wide](int64_t r) {
-          int64_t lo = 0, hi = 0;
-          std::memcpy(&lo, v + r * 16, 8);
-          std::memcpy(&hi, v + r * 16 + 8, 8);
-          wide |= hi ^ (lo >> 63);
-          return static_cast<__int128>(lo);
-        });
-      }
-      if (wide == 0) {
-        for (size_t grp = 0; grp < groups_now; ++grp) {
-          State& s = st[grp * stride];
-          for (size_t k = 0; k < 4; ++k) {
-            s.isum += lane_sum[k][grp];
-            s.count += lane_count[k][grp];
-          }
-        }
-        return {};
-      }
     }
     if (sum && t == TypeId::kDecimal128) {
       // Unscaled decimals into an __int128: Finish rejects a sum past 38 digits. Known gap: a
@@ -827,6 +785,7 @@ Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
   }
   std::vector<int32_t>& groups = batch_groups_;
   GroupsOf(codes, batch.num_rows, &groups);
+  PartitionFew(groups, batch.num_rows);
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     const Aggregate& agg = aggregates_[a];
     Inputs in;
@@ -849,9 +808,98 @@ Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
         }
       }
     }
+    if (UpdateFew(a, in)) continue;
     FLOE_RETURN_IF_ERROR(UpdateColumn(a, in, groups, batch.num_rows));
   }
   return {};
+}
+
+void HashAggregate::PartitionFew(const std::vector<int32_t>& groups, int64_t rows) {
+  few_offsets_.clear();
+  if (keys_.empty() || aggregates_.empty()) return;
+  const size_t n = states_.size() / aggregates_.size();
+  // Row numbers fit int32; past a few groups each list is short and the per-row loops do as well.
+  if (n > kFewGroups || rows > (int64_t{1} << 30)) return;
+  few_offsets_.assign(n + 1, 0);
+  for (int64_t r = 0; r < rows; ++r) ++few_offsets_[static_cast<size_t>(groups[r]) + 1];
+  for (size_t g = 0; g < n; ++g) few_offsets_[g + 1] += few_offsets_[g];
+  few_rows_.resize(static_cast<size_t>(rows));
+  std::vector<int64_t> at(few_offsets_.begin(), few_offsets_.end() - 1);
+  for (int64_t r = 0; r < rows; ++r) {
+    few_rows_[static_cast<size_t>(at[static_cast<size_t>(groups[r])]++)] = static_cast<int32_t>(r);
+  }
+}
+
+bool HashAggregate::UpdateFew(size_t a, const Inputs& in) {
+  if (few_offsets_.empty()) return false;
+  const Aggregate& agg = aggregates_[a];
+  if (agg.distinct || !in.keep.empty()) return false;
+  const size_t groups = few_offsets_.size() - 1;
+  const size_t stride = aggregates_.size();
+  State* st = states_.data() + a;
+  auto rows_of = [&](size_t g) {
+    return std::span<const int32_t>(few_rows_.data() + few_offsets_[g],
+                                    static_cast<size_t>(few_offsets_[g + 1] - few_offsets_[g]));
+  };
+  if (agg.fn == AggFn::kCountStar) {
+    for (size_t g = 0; g < groups; ++g)
+      st[g * stride].count += static_cast<int64_t>(rows_of(g).size());
+    return true;
+  }
+  const columnar::Column* arg = in.arg.get();
+  if (arg == nullptr || arg->null_count > 0) return false;
+  const TypeId t = arg->type.id;
+  if (agg.fn == AggFn::kCount && t != TypeId::kNull) {
+    for (size_t g = 0; g < groups; ++g)
+      st[g * stride].count += static_cast<int64_t>(rows_of(g).size());
+    return true;
+  }
+  if (agg.fn != AggFn::kSum && agg.fn != AggFn::kAvg) return false;
+  if (t == TypeId::kInt64) {
+    const int64_t* v = arg->Values<int64_t>();
+    for (size_t g = 0; g < groups; ++g) {
+      __int128 sum = 0;
+      for (int32_t r : rows_of(g)) sum += v[r];
+      st[g * stride].isum += sum;
+      st[g * stride].count += static_cast<int64_t>(rows_of(g).size());
+    }
+    return true;
+  }
+  if (t == TypeId::kFloat64) {
+    // Each group's rows in order onto its running sum, as the per-row loop adds them: the same
+    // sums to the last bit.
+    const double* v = arg->Values<double>();
+    for (size_t g = 0; g < groups; ++g) {
+      double sum = st[g * stride].dsum;
+      for (int32_t r : rows_of(g)) sum += v[r];
+      st[g * stride].dsum = sum;
+      st[g * stride].count += static_cast<int64_t>(rows_of(g).size());
+    }
+    return true;
+  }
+  if (t != TypeId::kDecimal128) return false;
+  // Decimals whose high half only extends the sign (values within 64 bits), summed from their low
+  // halves: under 2^30 of them cannot pass 2^127. A batch with a wider one changes nothing here.
+  const uint8_t* v = arg->values.data();
+  std::vector<__int128> sums(groups, 0);
+  int64_t wide = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    __int128 sum = 0;
+    for (int32_t r : rows_of(g)) {
+      int64_t lo = 0, hi = 0;
+      std::memcpy(&lo, v + static_cast<size_t>(r) * 16, 8);
+      std::memcpy(&hi, v + static_cast<size_t>(r) * 16 + 8, 8);
+      wide |= hi ^ (lo >> 63);
+      sum += lo;
+    }
+    sums[g] = sum;
+  }
+  if (wide != 0) return false;
+  for (size_t g = 0; g < groups; ++g) {
+    st[g * stride].isum += sums[g];
+    st[g * stride].count += static_cast<int64_t>(rows_of(g).size());
+  }
+  return true;
 }
 
 HashAggregate::Kept& HashAggregate::K(State& s) {

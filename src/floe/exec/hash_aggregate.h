@@ -201,6 +201,13 @@ class HashAggregate {
   // The functions after kMax, row `r` of `in`.
   Status UpdateKept(State& s, const Aggregate& a, const Inputs& in, int64_t r);
   Status UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups, int64_t rows);
+  // With few groups (Q01's four), a batch's rows of each group, listed once for all aggregates:
+  // group g's rows are few_rows_[few_offsets_[g], few_offsets_[g + 1]), ascending. Empty when
+  // the batch has more groups or rows than that pays for.
+  void PartitionFew(const std::vector<int32_t>& groups, int64_t rows);
+  // UpdateColumn's sums and counts over PartitionFew's lists: each group's sum in a register,
+  // its count the list's length. False (nothing changed) where that does not apply.
+  bool UpdateFew(size_t a, const Inputs& in);
   // Folds o, a state of `from`, into s.
   void MergeState(const Aggregate& a, State& s, State& o, HashAggregate& from);
   // Folds group `og` of `other` into this one's group of the same keys (`tuple`: scratch).
@@ -220,6 +227,8 @@ class HashAggregate {
   // Per-batch scratch, kept to spare the allocations.
   std::vector<std::vector<uint32_t>> batch_codes_;
   std::vector<int32_t> batch_groups_;
+  std::vector<int32_t> few_rows_;     // PartitionFew
+  std::vector<int64_t> few_offsets_;  // PartitionFew: groups + 1 when made, else empty
   int64_t groups_ = 0;
   PodVector<State> states_;                  // per group, per aggregate
   std::vector<std::unique_ptr<Kept>> kept_;  // what the states' `kept` point at (null: adopted)
