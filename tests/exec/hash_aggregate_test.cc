@@ -217,6 +217,65 @@ TEST(HashAggregate, FewGroupsSumDoublesInRowOrderAndCountAroundNulls) {
   EXPECT_EQ(keys_only.Finish().value().num_rows, 3);
 }
 
+// Arguments sharing a subexpression (Q01's price * (1 - discount), summed alone and times
+// (1 + tax)) compute it once per batch; the answers are those of each argument on its own. A
+// division guarded by CASE is not taken out of it: where w = 0 it is never computed.
+TEST(HashAggregate, ArgumentsSharingASubexpressionAgreeWithTheirOwnAnswers) {
+  ValueColumnBuilder k(columnar::Int64()), v(columnar::Int64()), w(columnar::Int64());
+  for (int64_t i = 0; i < 300; ++i) {
+    EXPECT_TRUE(k.Append(Value::Int(i % 3)));
+    EXPECT_TRUE(v.Append(Value::Int(i * 7 - 50)));
+    EXPECT_TRUE(w.Append(Value::Int(i % 4)));
+  }
+  columnar::RecordBatch b;
+  b.schema = std::make_shared<columnar::Schema>(columnar::Schema{
+      {{"k", columnar::Int64()}, {"v", columnar::Int64()}, {"w", columnar::Int64()}}});
+  b.columns = {k.Finish(), v.Finish(), w.Finish()};
+  b.num_rows = 300;
+  const ExprPtr vc = ColumnRef(1, columnar::Int64(), "v"),
+                wc = ColumnRef(2, columnar::Int64(), "w");
+  auto lit = [](int64_t x) { return Constant(Value::Int(x), columnar::Int64()); };
+  const ExprPtr net = MakeCall(Fn::kMul, {vc, MakeCall(Fn::kSub, {lit(1), wc}).value()}).value();
+  const ExprPtr gross = MakeCall(Fn::kMul, {net, MakeCall(Fn::kAdd, {lit(1), wc}).value()}).value();
+  const ExprPtr guarded = MakeCall(Fn::kCase, {MakeCall(Fn::kNotEq, {wc, lit(0)}).value(),
+                                               MakeCall(Fn::kDiv, {lit(12), wc}).value(),
+                                               Constant(Value{}, columnar::Float64())})
+                              .value();
+  auto sum = [](const ExprPtr& arg) {
+    Aggregate a;
+    a.fn = AggFn::kSum;
+    a.arg = arg;
+    a.type = AggregateType(AggFn::kSum, arg->type).value();
+    return a;
+  };
+  HashAggregate h({ColumnRef(0, columnar::Int64(), "k")},
+                  {sum(net), sum(gross), sum(net), sum(guarded), sum(guarded)});
+  ASSERT_TRUE(h.Consume(b));
+  ASSERT_TRUE(h.Consume(b));
+  auto out = h.Finish();
+  ASSERT_TRUE(out) << out.error().ToString();
+  std::map<int64_t, std::tuple<int64_t, int64_t, double>> want;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int64_t i = 0; i < 300; ++i) {
+      auto& [n, g, q] = want[i % 3];
+      const int64_t x = i * 7 - 50, y = i % 4;
+      n += x * (1 - y);
+      g += x * (1 - y) * (1 + y);
+      if (y != 0) q += 12.0 / static_cast<double>(y);
+    }
+  }
+  ASSERT_EQ(out->num_rows, 3);
+  for (int64_t r = 0; r < 3; ++r) {
+    const int64_t key = ValueAt(*out->columns[0], r).value().i();
+    const auto& [n, g, q] = want.at(key);
+    EXPECT_EQ(ValueAt(*out->columns[1], r).value().i(), n) << key;
+    EXPECT_EQ(ValueAt(*out->columns[2], r).value().i(), g) << key;
+    EXPECT_EQ(ValueAt(*out->columns[3], r).value().i(), n) << key;
+    EXPECT_DOUBLE_EQ(ValueAt(*out->columns[4], r).value().d(), q) << key;
+    EXPECT_DOUBLE_EQ(ValueAt(*out->columns[5], r).value().d(), q) << key;
+  }
+}
+
 TEST(HashAggregate, PartialAggregatesMergeToTheSameAnswer) {
   HashAggregate one({ColumnRef(0, columnar::String(), "k")},
                     {Agg(AggFn::kSum), Agg(AggFn::kCount, true), Agg(AggFn::kMax)});

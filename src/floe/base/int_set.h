@@ -70,9 +70,9 @@ class IntSet {
   }
 
   std::vector<int64_t> slots_;
-  int shift_ = 64;         // 64 - log2(capacity): the hash's top bits index the slots
-  size_t stored_ = 0;      // values in slots_
-  size_t size_ = 0;        // stored_, and kEmpty's value when held
+  int shift_ = 64;     // 64 - log2(capacity): the hash's top bits index the slots
+  size_t stored_ = 0;  // values in slots_
+  size_t size_ = 0;    // stored_, and kEmpty's value when held
   bool has_empty_value_ = false;
 };
 

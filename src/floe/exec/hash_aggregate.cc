@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <span>
+
+#include <fmt/format.h>
 
 // Inlined: hashing a short key is a few instructions, not a call.
 #define XXH_INLINE_ALL
@@ -786,11 +789,24 @@ Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
   std::vector<int32_t>& groups = batch_groups_;
   GroupsOf(codes, batch.num_rows, &groups);
   PartitionFew(groups, batch.num_rows);
+  if (shared_base_ != batch.num_columns()) ShareSubexpressions(batch.num_columns());
+  columnar::RecordBatch extended;
+  if (!shared_.empty()) {
+    extended = batch;
+    auto schema = std::make_shared<columnar::Schema>(*batch.schema);
+    for (const ExprPtr& e : shared_) {
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr c, Evaluate(*e, extended));
+      schema->fields.push_back({fmt::format("__shared{}", extended.columns.size()), e->type, true});
+      extended.columns.push_back(std::move(c));
+    }
+    extended.schema = std::move(schema);
+  }
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     const Aggregate& agg = aggregates_[a];
     Inputs in;
     if (agg.arg) {
-      FLOE_ASSIGN_OR_RETURN(in.arg, Evaluate(*agg.arg, batch));
+      FLOE_ASSIGN_OR_RETURN(in.arg, shared_.empty() ? Evaluate(*agg.arg, batch)
+                                                    : Evaluate(*shared_args_[a], extended));
     }
     if (agg.arg2) {
       FLOE_ASSIGN_OR_RETURN(in.arg2, Evaluate(*agg.arg2, batch));
@@ -812,6 +828,57 @@ Status HashAggregate::Consume(const columnar::RecordBatch& batch) {
     FLOE_RETURN_IF_ERROR(UpdateColumn(a, in, groups, batch.num_rows));
   }
   return {};
+}
+
+namespace {
+
+// Calls whose arguments are computed over every row (arithmetic): their subexpressions can be
+// computed once for all the rows. Others (CASE, COALESCE, AND, functions) may compute an
+// argument over some rows only -- `CASE WHEN x <> 0 THEN 1 / x END` must not divide by zero --
+// and are shared whole or not at all.
+bool OverEveryRow(const Expr& e) {
+  return e.kind == Expr::Kind::kCall &&
+         (e.fn == Fn::kAdd || e.fn == Fn::kSub || e.fn == Fn::kMul || e.fn == Fn::kNeg);
+}
+
+void CountCalls(const ExprPtr& e, std::map<std::string, int>* counts) {
+  if (e->kind != Expr::Kind::kCall) return;
+  ++(*counts)[e->ToString()];
+  if (!OverEveryRow(*e)) return;
+  for (const ExprPtr& a : e->args) CountCalls(a, counts);
+}
+
+}  // namespace
+
+void HashAggregate::ShareSubexpressions(int batch_columns) {
+  shared_base_ = batch_columns;
+  shared_.clear();
+  shared_args_.clear();
+  std::map<std::string, int> counts;
+  for (const Aggregate& a : aggregates_) {
+    if (a.arg) CountCalls(a.arg, &counts);
+  }
+  std::map<std::string, ExprPtr> made;  // a shared call's column, by its canonical form
+  // `e` with its shared calls read from their columns (each computed once, before its users).
+  auto rewrite = [&](auto& self, const ExprPtr& e) -> ExprPtr {
+    if (e->kind != Expr::Kind::kCall) return e;
+    const std::string key = e->ToString();
+    if (auto it = made.find(key); it != made.end()) return it->second;
+    ExprPtr out = e;
+    if (OverEveryRow(*e)) {
+      auto copy = std::make_shared<Expr>(*e);
+      for (ExprPtr& a : copy->args) a = self(self, a);
+      out = std::move(copy);
+    }
+    if (counts[key] < 2) return out;
+    shared_.push_back(out);
+    ExprPtr column = ColumnRef(batch_columns + static_cast<int>(shared_.size()) - 1, e->type, key);
+    made[key] = column;
+    return column;
+  };
+  for (const Aggregate& a : aggregates_) {
+    shared_args_.push_back(a.arg ? rewrite(rewrite, a.arg) : nullptr);
+  }
 }
 
 void HashAggregate::PartitionFew(const std::vector<int32_t>& groups, int64_t rows) {

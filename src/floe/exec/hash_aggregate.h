@@ -227,6 +227,13 @@ class HashAggregate {
   // Per-batch scratch, kept to spare the allocations.
   std::vector<std::vector<uint32_t>> batch_codes_;
   std::vector<int32_t> batch_groups_;
+  // Subexpressions the aggregates' arguments share (Q01's l_extendedprice * (1 - l_discount),
+  // summed alone and inside another sum), planned at the first batch (ShareSubexpressions): each
+  // computed once per batch onto its end, the arguments rewritten to read them there.
+  void ShareSubexpressions(int batch_columns);
+  int shared_base_ = -1;              // the batch's columns they were planned for; -1: not yet
+  std::vector<ExprPtr> shared_;       // computed in order, each over the batch and those before
+  std::vector<ExprPtr> shared_args_;  // per aggregate: its argument over the extended batch
   std::vector<int32_t> few_rows_;     // PartitionFew
   std::vector<int64_t> few_offsets_;  // PartitionFew: groups + 1 when made, else empty
   int64_t groups_ = 0;
