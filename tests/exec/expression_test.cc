@@ -268,6 +268,49 @@ TEST(Expression, LikeMatchesPrefixesAndAnyPattern) {
   EXPECT_TRUE(LikeMatch("mississippi", "%iss%ppi"));
 }
 
+// LIKE over a column with a pattern of '%'-separated pieces (searched for in order) answers as
+// the general matcher does, pieces overlapping, repeated, anchored at either end or both.
+TEST(Expression, LikeOfPiecesAgreesWithTheGeneralMatcher) {
+  const std::vector<std::string> texts = {"",
+                                          "a",
+                                          "ab",
+                                          "aab",
+                                          "abab",
+                                          "special requests",
+                                          "specialrequests",
+                                          "requests special",
+                                          "spe cial requests",
+                                          "xx special yy requests zz",
+                                          "sspecial requestss",
+                                          "aaa",
+                                          "abcabc"};
+  const std::vector<std::string> patterns = {"%special%requests%",
+                                             "special%requests",
+                                             "%special%requests",
+                                             "special%requests%",
+                                             "%a%a%",
+                                             "a%a",
+                                             "%ab%ab%",
+                                             "a%b%c",
+                                             "%%",
+                                             "%",
+                                             "ab",
+                                             "%aa%a%a%"};
+  ValueColumnBuilder b(columnar::String());
+  for (const std::string& t : texts) ASSERT_TRUE(b.Append(Value::Str(t)));
+  columnar::RecordBatch batch;
+  batch.schema = std::make_shared<columnar::Schema>(columnar::Schema{{{"t", columnar::String()}}});
+  batch.columns = {b.Finish()};
+  batch.num_rows = static_cast<int64_t>(texts.size());
+  for (const std::string& p : patterns) {
+    auto e = MakeCall(Fn::kLike, {ColumnRef(0, columnar::String(), "t"), Str(p)}).value();
+    const std::vector<std::string> got = Texts(Evaluate(*e, batch).value());
+    for (size_t i = 0; i < texts.size(); ++i) {
+      EXPECT_EQ(got[i], LikeMatch(texts[i], p) ? "true" : "false") << texts[i] << " LIKE " << p;
+    }
+  }
+}
+
 TEST(Expression, StringAndDateFunctions) {
   auto upper = MakeCall(*FindFunction("upper").function, {Name()}).value();
   EXPECT_EQ(Texts(Evaluate(*upper, Batch()).value())[0], "BANANA");

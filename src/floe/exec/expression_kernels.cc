@@ -130,9 +130,12 @@ struct LikePattern {
       --last;
     }
     for (size_t k = first; k < last; ++k) {
-      const size_t at = s.substr(0, end).find(pieces[k], pos);
-      if (at == std::string_view::npos) return false;
-      pos = at + pieces[k].size();
+      // glibc's memmem skips ahead by the piece's bytes; string_view::find stops at every
+      // occurrence of its first byte to compare.
+      const std::string& piece = pieces[k];
+      const void* at = memmem(s.data() + pos, end - pos, piece.data(), piece.size());
+      if (at == nullptr) return false;
+      pos = static_cast<size_t>(static_cast<const char*>(at) - s.data()) + piece.size();
     }
     return true;
   }
