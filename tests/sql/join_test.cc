@@ -343,6 +343,33 @@ TEST_F(JoinTest, ASemiJoinBuiltOnItsKeptSidePrunesTheOtherSidesScan) {
             (Strings{"40"}));
 }
 
+// A LEFT join whose kept side is far smaller than the other (TPC-H Q13's customers and orders)
+// builds the kept side and streams the other through it -- a right join of the sides swapped --,
+// that side's scan filtered by the kept keys; the kept rows no pair took come out NULL-extended.
+// db.picks: 70 keys 7, 107, ..., 6907; db.grid: keys 0..9999.
+TEST_F(JoinTest, ALeftJoinBuiltOnItsSmallKeptSide) {
+  MakeGridAndPicks();
+  const std::string sql =
+      "select count(*), count(g.k), sum(p.k) from db.picks p left join db.grid g "
+      "on g.k = p.k + 5000";
+  EXPECT_EQ(JoinOrder("explain " + sql), "(g ~10000 right join p ~70) ~70");
+  // Picks up to 4907 meet grid rows (50 of them), the 20 from 5007 do not.
+  EXPECT_EQ(Rows(sql), (Strings{"70|50|241990"}));
+  EXPECT_EQ(last_.stats.rows, 70 + 50);  // the picks, then the grid rows with a pick's key
+  // A residual in ON decides each pair: k > 3000 leaves the picks from 3007 (40) matched.
+  EXPECT_EQ(Rows("select count(*), count(g.k) from db.picks p left join db.grid g "
+                 "on g.k = p.k and g.k > 3000"),
+            (Strings{"70|40"}));
+  // Several rows for one kept row: each pick meets the 100 grid rows of its hundred.
+  EXPECT_EQ(Rows("select count(*), count(distinct p.k) from db.picks p left join db.grid g "
+                 "on g.k - g.k % 100 = p.k - 7"),
+            (Strings{"7000|70"}));
+  // Kept rows and pairs in order under ORDER BY, NULLs where nothing matched.
+  EXPECT_EQ(Rows("select p.k, g.k from db.picks p left join db.grid g on g.k = p.k + 3100 "
+                 "order by p.k desc limit 3"),
+            (Strings{"6907|null", "6807|9907", "6707|9807"}));
+}
+
 // A correlated scalar subquery over a join (TPC-H Q02's shape) is computed for the outer rows'
 // keys alone, as DuckDB's delim join does: the outer rows first, then the subquery's groups with
 // the scan its key column comes from filtered by their keys -- 70 of the grid's 10,000 rows,

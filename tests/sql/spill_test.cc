@@ -156,6 +156,16 @@ TEST_F(SpillTest, OuterJoinsWithNullKeys) {
   Same("select f.id, d.name from db.dim d right join db.facts f on f.k = d.k");
 }
 
+// A LEFT join whose kept side (db.dim's rows with w < 300, estimated 18,000) is far smaller than
+// the other (db.facts, 80,000) builds the kept side; past the limit it is a grace join keeping
+// the build rows no probe row matched (NULL keys among them).
+TEST_F(SpillTest, LeftJoinBuiltOnItsKeptSide) {
+  Same("select d.name, f.id from db.dim d left join db.facts f on f.k = d.k where d.w < 300");
+  Same(
+      "select d.name, f.id from db.dim d left join db.facts f on f.k = d.k and f.v < d.w "
+      "where d.w < 300");
+}
+
 TEST_F(SpillTest, JoinWithResidual) {
   Same("select f.id, d.w from db.facts f left join db.dim d on f.k = d.k and f.v < d.w");
   Same("select f.id, d.w from db.facts f join db.dim d on f.k = d.k and f.v + 100 > d.w");

@@ -181,9 +181,11 @@ Status GraceHashJoin::JoinPartition(SpillFile& build, SpillFile& probe, int dept
 // anti joins settle after the last one.
 Status GraceHashJoin::JoinChunks(SpillFile& build, SpillFile& probe, const Emit& emit) {
   const JoinType t = spec_.type;
-  const bool pairs_out = t == JoinType::kInner || t == JoinType::kLeft || t == JoinType::kFull;
-  const bool keep_build = t == JoinType::kFull;
-  std::vector<char> probe_matched(t == JoinType::kInner ? 0 : static_cast<size_t>(probe.rows()), 0);
+  const bool pairs_out = t == JoinType::kInner || t == JoinType::kLeft || t == JoinType::kFull ||
+                         t == JoinType::kRight;
+  const bool keep_build = t == JoinType::kFull || t == JoinType::kRight;
+  const bool settle_probe = t != JoinType::kInner && t != JoinType::kRight;
+  std::vector<char> probe_matched(settle_probe ? static_cast<size_t>(probe.rows()) : 0, 0);
   const int64_t chunk_limit = std::max<int64_t>(Limit() / 2, int64_t{1} << 20);
   const size_t nslots = spec_.slot_types.size();
   FLOE_RETURN_IF_ERROR(build.Rewind());
@@ -269,7 +271,7 @@ Status GraceHashJoin::JoinChunks(SpillFile& build, SpillFile& probe, const Emit&
       }
     }
   }
-  if (t == JoinType::kInner) return {};
+  if (!settle_probe) return {};
   // The probe rows settled by what matched them: an outer join's unmatched ones NULL-extended,
   // a semi join's matched ones, an anti join's unmatched ones.
   FLOE_RETURN_IF_ERROR(probe.Rewind());

@@ -22,7 +22,9 @@
 
 namespace floe::exec {
 
-enum class JoinType { kInner, kLeft, kFull, kSemi, kAnti };
+// kRight: the build side's rows are kept (NULL-extended where nothing matched them), the probe
+// side's only in pairs -- a LEFT join whose kept side is the smaller one, built.
+enum class JoinType { kInner, kLeft, kFull, kSemi, kAnti, kRight };
 
 struct GraceJoinSpec {
   JoinType type = JoinType::kInner;

@@ -108,6 +108,10 @@ struct Step {
   double rows = 0;                    // estimated
   bool null_aware = false;            // an anti join of NOT IN, a mark join of IN
   int mark_slot = -1;                 // a mark join's (JoinNode::mark_slot)
+  // A LEFT join whose kept side is built (it is estimated far smaller than the other): the other
+  // side streams, its rows only in pairs; the built rows no pair took are NULL-extended at the
+  // end (a right join of the sides swapped).
+  bool build_preserved = false;
 };
 
 // What the joins above relations add to their scans (dynamic pruning).
@@ -667,13 +671,24 @@ Result<std::unique_ptr<Step>> JoinRun::Plan(const JoinNode& n) {
     s->mark_slot = n.mark_slot;
     FLOE_ASSIGN_OR_RETURN(s->probe, Plan(*n.left));
     FLOE_ASSIGN_OR_RETURN(s->build, Plan(*n.right));
+    // A LEFT join of a kept side estimated far smaller than the other builds the kept side (as
+    // DuckDB's right join does): a hash table of its rows, not of the other side's.
+    if (n.kind == JoinNode::Kind::kLeft && s->probe->rows * 4 < s->build->rows &&
+        s->build->rows < kUnknownRows &&
+        !(n.right->kind == JoinNode::Kind::kRelation &&
+          (n.right->single_row || n.right->keyed_by_outer))) {
+      std::swap(s->probe, s->build);
+      s->build_preserved = true;
+    }
     for (size_t i = 0; i < nslots_; ++i) {
       s->slots[i] = s->probe->slots[i] || (!semi && s->build->slots[i]);
     }
     if (n.mark_slot >= 0) s->slots[static_cast<size_t>(n.mark_slot)] = true;
     FLOE_RETURN_IF_ERROR(SplitConditions(n.condition, s.get()));
     s->filter = n.filter;
-    s->rows = n.kind == JoinNode::Kind::kFull ? s->probe->rows + s->build->rows : s->probe->rows;
+    s->rows = n.kind == JoinNode::Kind::kFull ? s->probe->rows + s->build->rows
+              : s->build_preserved            ? s->build->rows
+                                              : s->probe->rows;
     return s;
   }
   // Inner joins in any order. Dimensions first: an input that is joined to one other input
@@ -921,7 +936,9 @@ Result<iceberg::ExprPtr> KeyFilter(const columnar::Column& c, int64_t rows,
 // that can match.
 Status JoinRun::Prune(const Step& j, const std::vector<ColumnPtr>& build_keys, int64_t rows,
                       Pruning* pruning) const {
-  if (j.kind != JoinNode::Kind::kInner && j.kind != JoinNode::Kind::kSemi) return {};
+  if (j.kind != JoinNode::Kind::kInner && j.kind != JoinNode::Kind::kSemi && !j.build_preserved) {
+    return {};
+  }
   return PruneStreamed(*j.probe, j.probe_keys, build_keys, rows, pruning);
 }
 
@@ -993,7 +1010,7 @@ std::unique_ptr<exec::GraceHashJoin> JoinRun::NewGraceJoin(const Step& j) const 
   exec::GraceJoinSpec spec;
   switch (j.kind) {
     case JoinNode::Kind::kLeft:
-      spec.type = exec::JoinType::kLeft;
+      spec.type = j.build_preserved ? exec::JoinType::kRight : exec::JoinType::kLeft;
       break;
     case JoinNode::Kind::kFull:
       spec.type = exec::JoinType::kFull;
@@ -1173,7 +1190,8 @@ Status JoinRun::ProduceSemiByKeptSide(const Step& j, const Pruning& pruning,
 // the relation's rows, which the join then builds on. Returns the left rows, or nullopt (nothing
 // done) when this does not apply.
 Result<std::optional<RecordBatch>> JoinRun::KeyedLeft(const Step& j, const Pruning& pruning) {
-  if (j.kind != JoinNode::Kind::kLeft || j.build->relation == nullptr || j.probe_keys.empty()) {
+  if (j.kind != JoinNode::Kind::kLeft || j.build_preserved || j.build->relation == nullptr ||
+      j.probe_keys.empty()) {
     return std::nullopt;
   }
   const JoinNode& rel = *j.build->relation;
@@ -1281,8 +1299,8 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
   const bool semi = j.kind == JoinNode::Kind::kSemi;
   const bool anti = j.kind == JoinNode::Kind::kAnti;
   const bool mark = j.kind == JoinNode::Kind::kMark;
-  if ((j.kind == JoinNode::Kind::kInner || semi) && build.num_rows == 0) {
-    return {};  // nothing can match
+  if ((j.kind == JoinNode::Kind::kInner || semi || j.build_preserved) && build.num_rows == 0) {
+    return {};  // nothing can match (and no kept row to NULL-extend)
   }
   if (anti && build.num_rows == 0) {
     // Nothing to exclude (even a NULL NOT IN an empty set is true).
@@ -1383,9 +1401,10 @@ Status JoinRun::ProduceJoin(const Step& j, const Pruning& pruning, const BatchCo
     });
   }
 
-  const bool keep_probe = j.kind != JoinNode::Kind::kInner;  // LEFT and FULL
-  const bool keep_build = j.kind == JoinNode::Kind::kFull;
-  // FULL: which build rows matched, per worker.
+  // LEFT and FULL keep the probe rows; FULL and a LEFT join built on its kept side the build rows.
+  const bool keep_probe = j.kind != JoinNode::Kind::kInner && !j.build_preserved;
+  const bool keep_build = j.kind == JoinNode::Kind::kFull || j.build_preserved;
+  // Which build rows matched, per worker.
   std::vector<std::vector<char>> build_matched(keep_build ? SourceWorkers(ctx_) : 0);
   for (auto& m : build_matched) m.assign(static_cast<size_t>(build.num_rows), 0);
 
@@ -1486,7 +1505,8 @@ std::string JoinRun::Describe(const Step& s) {
   if (s.relation != nullptr) return s.relation->name + " " + rows;
   static constexpr std::string_view kKinds[] = {"",          "join",      "left join", "full join",
                                                 "semi join", "anti join", "mark join"};
-  return fmt::format("({} {} {}) {}", Describe(*s.probe), kKinds[static_cast<int>(s.kind)],
+  return fmt::format("({} {} {}) {}", Describe(*s.probe),
+                     s.build_preserved ? "right join" : kKinds[static_cast<int>(s.kind)],
                      Describe(*s.build), rows);
 }
 
