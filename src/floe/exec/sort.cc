@@ -29,63 +29,45 @@ int OrderDoubles(double x, double y) {
   return Order(x, y);
 }
 
+// Whether KeyColumn compares a column of `t` in its own type.
+bool TypedKey(TypeId t) {
+  switch (t) {
+    case TypeId::kBool:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+    case TypeId::kInt64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kDecimal128:
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixedSizeBinary:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 Result<KeyColumn> KeyColumn::Of(ColumnPtr column, const SortKey& key) {
   KeyColumn k;
   k.descending_ = key.descending;
   k.nulls_first_ = key.nulls_first;
-  switch (column->type.id) {
-    case TypeId::kBool:
-      k.kind_ = Kind::kBool;
-      break;
-    case TypeId::kInt8:
-      k.kind_ = Kind::kInt8;
-      break;
-    case TypeId::kInt16:
-      k.kind_ = Kind::kInt16;
-      break;
-    case TypeId::kInt32:
-    case TypeId::kDate32:
-      k.kind_ = Kind::kInt32;
-      break;
-    case TypeId::kInt64:
-    case TypeId::kTime64:
-    case TypeId::kTimestamp:
-      k.kind_ = Kind::kInt64;
-      break;
-    case TypeId::kUInt8:
-      k.kind_ = Kind::kUInt8;
-      break;
-    case TypeId::kUInt16:
-      k.kind_ = Kind::kUInt16;
-      break;
-    case TypeId::kUInt32:
-      k.kind_ = Kind::kUInt32;
-      break;
-    case TypeId::kFloat32:
-      k.kind_ = Kind::kFloat32;
-      break;
-    case TypeId::kFloat64:
-      k.kind_ = Kind::kFloat64;
-      break;
-    case TypeId::kDecimal128:
-      k.kind_ = Kind::kDecimal;
-      break;
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kFixedSizeBinary:
-      k.kind_ = Kind::kBytes;
-      break;
-    default:
-      // The rest as values (a type ValueAt cannot give is an error, as it always was).
-      k.kind_ = Kind::kValue;
-      k.values_.reserve(static_cast<size_t>(column->length));
-      for (int64_t r = 0; r < column->length; ++r) {
-        FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*column, r));
-        k.values_.push_back(std::move(v));
-      }
-      break;
+  if (!TypedKey(column->type.id)) {
+    // The rest as values (a type ValueAt cannot give is an error, as it always was).
+    k.values_.reserve(static_cast<size_t>(column->length));
+    for (int64_t r = 0; r < column->length; ++r) {
+      FLOE_ASSIGN_OR_RETURN(Value v, ValueAt(*column, r));
+      k.values_.push_back(std::move(v));
+    }
   }
   k.column_ = std::move(column);
   return k;
@@ -101,45 +83,50 @@ int KeyColumn::Compare(int64_t a, int64_t b) const {
     }
   }
   int r = 0;
-  switch (kind_) {
-    case Kind::kBool:
+  switch (c.type.id) {
+    case TypeId::kBool:
       r = Order<int>(c.BoolAt(a), c.BoolAt(b));
       break;
-    case Kind::kInt8:
+    case TypeId::kInt8:
       r = Order(c.Value<int8_t>(a), c.Value<int8_t>(b));
       break;
-    case Kind::kInt16:
+    case TypeId::kInt16:
       r = Order(c.Value<int16_t>(a), c.Value<int16_t>(b));
       break;
-    case Kind::kInt32:
+    case TypeId::kInt32:
+    case TypeId::kDate32:
       r = Order(c.Value<int32_t>(a), c.Value<int32_t>(b));
       break;
-    case Kind::kInt64:
+    case TypeId::kInt64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
       r = Order(c.Value<int64_t>(a), c.Value<int64_t>(b));
       break;
-    case Kind::kUInt8:
+    case TypeId::kUInt8:
       r = Order(c.Value<uint8_t>(a), c.Value<uint8_t>(b));
       break;
-    case Kind::kUInt16:
+    case TypeId::kUInt16:
       r = Order(c.Value<uint16_t>(a), c.Value<uint16_t>(b));
       break;
-    case Kind::kUInt32:
+    case TypeId::kUInt32:
       r = Order(c.Value<uint32_t>(a), c.Value<uint32_t>(b));
       break;
-    case Kind::kFloat32:
+    case TypeId::kFloat32:
       r = OrderDoubles(c.Value<float>(a), c.Value<float>(b));
       break;
-    case Kind::kFloat64:
+    case TypeId::kFloat64:
       r = OrderDoubles(c.Value<double>(a), c.Value<double>(b));
       break;
-    case Kind::kDecimal:
+    case TypeId::kDecimal128:
       r = Order(c.Value<__int128>(a), c.Value<__int128>(b));
       break;
-    case Kind::kBytes:
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixedSizeBinary:
       r = c.BytesAt(a).compare(c.BytesAt(b));  // bytes as unsigned, as CompareValues
       r = r < 0 ? -1 : r > 0 ? 1 : 0;
       break;
-    case Kind::kValue:
+    default:
       r = CompareValues(values_[static_cast<size_t>(a)], values_[static_cast<size_t>(b)]);
       break;
   }

@@ -30,26 +30,10 @@ class KeyColumn {
   int Compare(int64_t a, int64_t b) const;
 
  private:
-  enum class Kind {
-    kBool,
-    kInt8,
-    kInt16,
-    kInt32,
-    kInt64,
-    kUInt8,
-    kUInt16,
-    kUInt32,
-    kFloat32,
-    kFloat64,
-    kDecimal,
-    kBytes,
-    kValue
-  };
   ColumnPtr column_;
-  Kind kind_ = Kind::kValue;
   bool descending_ = false;
   bool nulls_first_ = false;
-  std::vector<Value> values_;  // kValue only
+  std::vector<Value> values_;  // the rows as values, for a type without a typed comparison
 };
 
 // How many rows a LIMIT after an OFFSET needs from its input: `limit + offset`, saturating at
