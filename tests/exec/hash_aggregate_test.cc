@@ -5,6 +5,7 @@
 #include "floe/exec/sort.h"
 
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -540,6 +541,103 @@ TEST(HashAggregate, KeysOfEveryKindAndPartialsAgreeWithARowByRowReference) {
       EXPECT_TRUE(got.count(want)) << want;
     }
   }
+}
+
+// Integer keys coded by direct lookup while their range stays dense, then by hashing: ranges
+// growing upward and downward across batches, NULLs and all-NULL batches, a batch whose extremes
+// (INT64_MIN/MAX) move the keys already coded to the hash table, 32-bit dates below zero, and
+// partials merged a value at a time -- every group's count and sum equal to a row-by-row map.
+TEST(HashAggregate, IntegerKeysDenseThenSparseGroupAsTheirValues) {
+  using Keys = std::vector<std::optional<int64_t>>;
+  auto run = [](const columnar::DataType& type, const std::vector<Keys>& part_a,
+                const std::vector<Keys>& part_b) {
+    Aggregate count = Agg(AggFn::kCountStar), sum = Agg(AggFn::kSum);
+    HashAggregate a({ColumnRef(0, type, "k")}, {count, sum});
+    HashAggregate b({ColumnRef(0, type, "k")}, {count, sum});
+    std::map<std::optional<int64_t>, std::pair<int64_t, int64_t>> want;
+    int64_t row = 0;
+    for (int side = 0; side < 2; ++side) {
+      for (const Keys& keys : side == 0 ? part_a : part_b) {
+        ValueColumnBuilder k(type), v(columnar::Int64());
+        for (const auto& x : keys) {
+          if (x) {
+            EXPECT_TRUE(k.Append(Value::Int(*x)));
+          } else {
+            k.AppendNull();
+          }
+          EXPECT_TRUE(v.Append(Value::Int(row)));
+          auto& [c, s] = want[x];
+          ++c;
+          s += row++;
+        }
+        columnar::RecordBatch batch;
+        batch.schema = std::make_shared<columnar::Schema>(
+            columnar::Schema{{{"k", type}, {"v", columnar::Int64()}}});
+        batch.columns = {k.Finish(), v.Finish()};
+        batch.num_rows = static_cast<int64_t>(keys.size());
+        EXPECT_TRUE((side == 0 ? a : b).Consume(batch));
+      }
+    }
+    EXPECT_TRUE(a.Merge(std::move(b)));
+    const int64_t bytes = a.EstimatedBytes();
+    auto out = a.Finish().value();
+    std::map<std::optional<int64_t>, std::pair<int64_t, int64_t>> got;
+    for (int64_t r = 0; r < out.num_rows; ++r) {
+      const Value key = ValueAt(*out.columns[0], r).value();
+      std::optional<int64_t> k;
+      if (!key.is_null()) k = key.i();
+      EXPECT_FALSE(got.count(k)) << "two groups of one key";
+      got[k] = {ValueAt(*out.columns[1], r).value().i(), ValueAt(*out.columns[2], r).value().i()};
+    }
+    EXPECT_EQ(got, want);
+    return bytes;
+  };
+  auto range = [](int64_t from, int64_t to, int64_t step) {
+    Keys k;
+    for (int64_t x = from; step > 0 ? x < to : x > to; x += step) k.push_back(x);
+    return k;
+  };
+  // Dense keys in order, each batch above the last (and a run of NULLs, an all-NULL batch).
+  Keys with_nulls = range(30000, 40000, 1);
+  for (size_t i = 0; i < with_nulls.size(); i += 7) with_nulls[i] = std::nullopt;
+  const int64_t dense = run(columnar::Int64(),
+                            {range(0, 10000, 1), Keys(50, std::nullopt), range(10000, 30000, 2),
+                             with_nulls, range(0, 40000, 3)},
+                            {range(39999, -1, -5)});
+  // The same groups with keys spread out: hashed, their 40,000 values in a table of 131,072
+  // 16-byte slots (2 MiB) where the dense keys took 160 KiB of direct codes.
+  auto spread = [](std::vector<Keys> batches) {
+    for (Keys& keys : batches) {
+      for (auto& x : keys) {
+        if (x) *x *= 1000003;
+      }
+    }
+    return batches;
+  };
+  const int64_t sparse = run(columnar::Int64(),
+                             spread({range(0, 10000, 1), Keys(50, std::nullopt),
+                                     range(10000, 30000, 2), with_nulls, range(0, 40000, 3)}),
+                             spread({range(39999, -1, -5)}));
+  EXPECT_GT(sparse - dense, 1 << 20);
+  // Falling keys widen the range downward, batch after batch.
+  run(columnar::Int64(), {range(100000, 90000, -1), range(90000, 50000, -1), range(60000, 0, -3)},
+      {range(-5, 5, 1)});
+  // Dense keys, then a batch with both extremes: the codes so far move to the hash table, and
+  // the next batch finds their groups there.
+  Keys extremes = range(0, 100, 1);
+  extremes.push_back(std::numeric_limits<int64_t>::min());
+  extremes.push_back(std::numeric_limits<int64_t>::max());
+  run(columnar::Int64(), {range(0, 5000, 1), extremes, range(4000, 6000, 1)},
+      {range(1000000000000, 1000000005000, 1)});
+  // A first batch too wide for its two values (hashed), then the range filled in: the values
+  // move back to direct codes, which later keys below and above the range widen.
+  run(columnar::Int64(), {{0, 100000}, range(0, 100001, 1), range(-70000, 0, 1)},
+      {range(100000, 400000, 3), {-70000, std::nullopt}});
+  // One partial's keys far from the other's: merged a value at a time.
+  run(columnar::Int64(), {range(0, 3000, 1)}, {range(-1000000000, -999997000, 1), {0, 1, 2}});
+  // Dates (32-bit), some before 1970.
+  run(columnar::Date32(), {range(-400, 400, 1), {std::nullopt, -400}},
+      {range(20000, 19000, -1), range(-2147483647, -2147480000, 1000)});
 }
 
 // A key column that carries dictionary codes groups as its values do: two batches over different

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <span>
 
@@ -130,11 +131,8 @@ KeyDict::KeyDict(const DataType& type) {
       kind_ = Kind::kGeneric;
       break;
   }
-  ints_.push_back(0);  // code 0: NULL
-  if (IsInt()) {
-    int_slots_.assign_zero(64);
-    return;
-  }
+  ints_.push_back(0);   // code 0: NULL
+  if (IsInt()) return;  // coded directly until ToHashed
   ends_.push_back(0);
   hashes_.push_back(0);
   if (kind_ == Kind::kGeneric) values_.emplace_back();
@@ -143,6 +141,13 @@ KeyDict::KeyDict(const DataType& type) {
 
 void KeyDict::Grow() {
   if (IsInt()) {
+    // The values seen may have filled in a range that was too wide for their number when first
+    // seen (the first batch of a random-order key): direct codes again when it is now dense.
+    const __int128 span = static_cast<__int128>(greatest_) - least_ + 1;
+    if (span <= kDirectPerValue * static_cast<__int128>(ints_.size())) {
+      ToDirect(static_cast<size_t>(span));
+      return;
+    }
     PodVector<IntSlot> old = std::move(int_slots_);
     int_slots_.assign_zero(old.size() * 2);
     const size_t mask = int_slots_.size() - 1;
@@ -165,14 +170,30 @@ void KeyDict::Grow() {
   }
 }
 
+uint32_t KeyDict::NewInt(int64_t x) {
+  const auto code = static_cast<uint32_t>(ints_.size());
+  ints_.push_back(x);
+  least_ = std::min(least_, x);
+  greatest_ = std::max(greatest_, x);
+  return code;
+}
+
 uint32_t KeyDict::InternInt(int64_t x) {
+  if (!hashed_) {
+    const uint64_t i = static_cast<uint64_t>(x) - static_cast<uint64_t>(direct_base_);
+    if (i < direct_.size()) {
+      uint32_t& code = direct_[i];
+      if (code == 0) code = NewInt(x);
+      return code;
+    }
+    if (CoverDirect(x, x, 1)) return InternInt(x);
+  }
   const size_t mask = int_slots_.size() - 1;
   for (size_t i = MixInt(x) & mask;; i = (i + 1) & mask) {
     IntSlot& slot = int_slots_[i];
     if (slot.code == 0) {
-      const auto code = static_cast<uint32_t>(ints_.size());
-      slot = IntSlot{x, code};
-      ints_.push_back(x);
+      slot = IntSlot{x, NewInt(x)};
+      const uint32_t code = slot.code;
       if (ints_.size() * 2 > int_slots_.size()) Grow();
       return code;
     }
@@ -180,9 +201,72 @@ uint32_t KeyDict::InternInt(int64_t x) {
   }
 }
 
-Result<columnar::ColumnPtr> KeyDict::Values(const DataType& type,
-                                            const std::vector<uint32_t>& codes, size_t n,
-                                            size_t stride, size_t offset) const {
+bool KeyDict::CoverDirect(int64_t lo, int64_t hi, int64_t rows) {
+  const auto held = static_cast<__int128>(direct_.size());
+  const __int128 old_lo = held > 0 ? direct_base_ : lo;
+  const __int128 old_hi = held > 0 ? direct_base_ + held - 1 : hi;
+  __int128 new_lo = std::min<__int128>(lo, old_lo);
+  __int128 new_hi = std::max<__int128>(hi, old_hi);
+  const __int128 span = new_hi - new_lo + 1;
+  // At most kDirectPerValue entries per value and row seen, or 256 KiB.
+  constexpr __int128 kFloor = 1 << 16;
+  const __int128 allowed =
+      std::max<__int128>(kFloor, kDirectPerValue * (static_cast<__int128>(ints_.size()) + rows));
+  if (span > allowed) {
+    ToHashed();
+    return false;
+  }
+  // Room to grow twice over on the side that grew, so that keys arriving in order widen the
+  // range a logarithmic number of times.
+  const __int128 room = std::min(allowed, std::max(span, 2 * held)) - span;
+  if (new_hi > old_hi) {
+    new_hi = std::min<__int128>(new_hi + room, std::numeric_limits<int64_t>::max());
+  } else if (new_lo < old_lo) {
+    new_lo = std::max<__int128>(new_lo - room, std::numeric_limits<int64_t>::min());
+  }
+  const auto size = static_cast<size_t>(new_hi - new_lo + 1);
+  if (held == 0) {
+    direct_.assign_zero(size);
+  } else if (new_lo == old_lo) {
+    direct_.resize(size);
+  } else {
+    PodVector<uint32_t> wider;
+    wider.assign_zero(size);
+    std::memcpy(wider.data() + static_cast<size_t>(old_lo - new_lo), direct_.data(),
+                direct_.size() * sizeof(uint32_t));
+    direct_ = std::move(wider);
+  }
+  direct_base_ = static_cast<int64_t>(new_lo);
+  return true;
+}
+
+void KeyDict::ToDirect(size_t span) {
+  hashed_ = false;
+  int_slots_ = PodVector<IntSlot>();
+  direct_.assign_zero(span);
+  direct_base_ = least_;
+  for (size_t code = 1; code < ints_.size(); ++code) {
+    direct_[static_cast<uint64_t>(ints_[code]) - static_cast<uint64_t>(least_)] =
+        static_cast<uint32_t>(code);
+  }
+}
+
+void KeyDict::ToHashed() {
+  hashed_ = true;
+  direct_ = PodVector<uint32_t>();
+  size_t slots = 64;
+  while (slots < ints_.size() * 2) slots *= 2;
+  int_slots_.assign_zero(slots);
+  const size_t mask = slots - 1;
+  for (size_t code = 1; code < ints_.size(); ++code) {
+    size_t i = MixInt(ints_[code]) & mask;
+    while (int_slots_[i].code != 0) i = (i + 1) & mask;
+    int_slots_[i] = IntSlot{ints_[code], static_cast<uint32_t>(code)};
+  }
+}
+
+Result<columnar::ColumnPtr> KeyDict::Values(const DataType& type, std::span<const uint32_t> codes,
+                                            size_t n, size_t stride, size_t offset) const {
   if (n * stride > codes.size()) return Internal("{} groups of {} keys past the codes", n, stride);
   if (IsInt()) {
     auto c = std::make_shared<columnar::Column>();
@@ -258,6 +342,59 @@ uint32_t KeyDict::InternValue(const Value& v) {
   return 0;
 }
 
+namespace {
+
+// The least and greatest of values[r] for the rows r < n that `c` does not hold NULL; false when
+// every row is NULL.
+template <typename T>
+bool ValueRange(const columnar::Column& c, const T* values, int64_t n, int64_t* lo, int64_t* hi) {
+  T least = std::numeric_limits<T>::max(), greatest = std::numeric_limits<T>::min();
+  bool any = false;
+  if (c.null_count == 0) {
+    for (int64_t r = 0; r < n; ++r) {
+      least = std::min(least, values[r]);
+      greatest = std::max(greatest, values[r]);
+    }
+    any = n > 0;
+  } else {
+    for (int64_t r = 0; r < n; ++r) {
+      if (c.IsNull(r)) continue;
+      least = std::min(least, values[r]);
+      greatest = std::max(greatest, values[r]);
+      any = true;
+    }
+  }
+  *lo = least;
+  *hi = greatest;
+  return any;
+}
+
+}  // namespace
+
+template <typename T>
+bool KeyDict::InternDirect(const columnar::Column& c, const T* values, uint32_t* out) {
+  const int64_t n = c.length;
+  int64_t lo = 0, hi = 0;
+  if (ValueRange(c, values, n, &lo, &hi)) {
+    const uint64_t top = static_cast<uint64_t>(hi) - static_cast<uint64_t>(direct_base_);
+    const bool held = lo >= direct_base_ && top < direct_.size();
+    if (!held && !CoverDirect(lo, hi, n)) return false;
+  }
+  uint32_t* codes = direct_.data();
+  const auto base = static_cast<uint64_t>(direct_base_);
+  const bool nulls = c.null_count > 0;
+  for (int64_t r = 0; r < n; ++r) {
+    if (nulls && c.IsNull(r)) {
+      out[r] = 0;
+      continue;
+    }
+    uint32_t& code = codes[static_cast<uint64_t>(values[r]) - base];
+    if (code == 0) code = NewInt(values[r]);
+    out[r] = code;
+  }
+  return true;
+}
+
 Status KeyDict::Intern(const columnar::Column& c, std::vector<uint32_t>* codes) {
   const int64_t n = c.length;
   codes->resize(static_cast<size_t>(n));
@@ -266,6 +403,10 @@ Status KeyDict::Intern(const columnar::Column& c, std::vector<uint32_t>* codes) 
   switch (kind_) {
     case Kind::kInt64:
     case Kind::kInt32: {
+      if (!hashed_ && (kind_ == Kind::kInt64 ? InternDirect(c, c.Values<int64_t>(), out)
+                                             : InternDirect(c, c.Values<int32_t>(), out))) {
+        return {};
+      }
       // Each row's slot is fetched a few rows ahead: many groups make every lookup a cache miss.
       constexpr int64_t kAhead = 16;
       const bool wide = kind_ == Kind::kInt64;
@@ -370,13 +511,13 @@ int32_t HashAggregate::GroupOfCodes(const uint32_t* codes) {
   const size_t k = keys_.size();
   if (k == 1) {
     uint32_t c = codes[0];
-    if (c >= by_code_.size()) by_code_.resize(std::max<size_t>(c + 1, by_code_.size() * 2), -1);
-    if (by_code_[c] < 0) {
-      by_code_[c] = static_cast<int32_t>(groups_++);
+    if (c >= by_code_.size()) by_code_.resize(std::max<size_t>(c + 1, by_code_.size() * 2));
+    if (by_code_[c] == 0) {
+      by_code_[c] = static_cast<int32_t>(++groups_);
       codes_.push_back(c);
       states_.resize(states_.size() + aggregates_.size());
     }
-    return by_code_[c];
+    return by_code_[c] - 1;
   }
   if (k == 2) {
     // Two codes pack into one integer: hashed and compared as one.
@@ -387,7 +528,7 @@ int32_t HashAggregate::GroupOfCodes(const uint32_t* codes) {
       if (slot == 0) {
         int32_t g = static_cast<int32_t>(groups_++);
         table_[i] = g + 1;
-        codes_.insert(codes_.end(), codes, codes + 2);
+        codes_.append(codes, 2);
         packed_.push_back(key);
         states_.resize(states_.size() + aggregates_.size());
         if (static_cast<size_t>(groups_) * 2 > table_.size()) GrowTable();
@@ -402,7 +543,7 @@ int32_t HashAggregate::GroupOfCodes(const uint32_t* codes) {
     if (slot == 0) {
       int32_t g = static_cast<int32_t>(groups_++);
       table_[i] = g + 1;
-      codes_.insert(codes_.end(), codes, codes + k);
+      codes_.append(codes, k);
       states_.resize(states_.size() + aggregates_.size());
       if (static_cast<size_t>(groups_) * 2 > table_.size()) GrowTable();
       return g;
@@ -423,6 +564,18 @@ void HashAggregate::GroupsOf(const std::vector<std::vector<uint32_t>>& codes, in
     return;
   }
   groups->resize(static_cast<size_t>(rows));
+  if (k == 1) {
+    // A code's group is by_code_'s, sized to the dictionary first: a lookup per row.
+    const size_t known = dicts_[0].size();
+    if (by_code_.size() < known) by_code_.resize(std::max(known, by_code_.size() * 2));
+    const uint32_t* c = codes[0].data();
+    int32_t* out = groups->data();
+    for (int64_t r = 0; r < rows; ++r) {
+      const int32_t g = by_code_[c[r]];
+      out[r] = g > 0 ? g - 1 : GroupOfCodes(c + r);
+    }
+    return;
+  }
   std::vector<uint32_t> tuple(k);
   if (k == 2) {
     constexpr size_t kDenseLimit = 1 << 16;
@@ -1262,9 +1415,9 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
   const int64_t n = groups_;
   const size_t nkeys = keys_.size();
   for (size_t k = 0; k < nkeys; ++k) {
-    FLOE_ASSIGN_OR_RETURN(
-        columnar::ColumnPtr keys,
-        dicts_[k].Values(keys_[k]->type, codes_, static_cast<size_t>(n), nkeys, k));
+    FLOE_ASSIGN_OR_RETURN(columnar::ColumnPtr keys,
+                          dicts_[k].Values(keys_[k]->type, {codes_.data(), codes_.size()},
+                                           static_cast<size_t>(n), nkeys, k));
     out.columns.push_back(std::move(keys));
     schema->fields.push_back({fmt::format("k{}", k), keys_[k]->type});
   }
@@ -1356,10 +1509,11 @@ Result<columnar::RecordBatch> HashAggregate::Finish() {
 // value's bytes, and the values COUNT(DISTINCT) and the value-keeping functions hold, counted by
 // number (a string past the small-string buffer is under-counted there).
 size_t KeyDict::EstimatedBytes() const {
-  size_t n = int_slots_.capacity() * sizeof(IntSlot) + slots_.capacity() * sizeof(BytesSlot) +
-             ints_.capacity() * sizeof(int64_t) + arena_.capacity() + ends_.capacity() * 8 +
-             hashes_.capacity() * 8 + hash_scratch_.capacity() * 8 +
-             values_.capacity() * sizeof(Value) + dictionary_codes_.capacity() * sizeof(uint32_t);
+  size_t n = direct_.capacity() * sizeof(uint32_t) + int_slots_.capacity() * sizeof(IntSlot) +
+             slots_.capacity() * sizeof(BytesSlot) + ints_.capacity() * sizeof(int64_t) +
+             arena_.capacity() + ends_.capacity() * 8 + hashes_.capacity() * 8 +
+             hash_scratch_.capacity() * 8 + values_.capacity() * sizeof(Value) +
+             dictionary_codes_.capacity() * sizeof(uint32_t);
   // A generic key's Value holds its bytes again (a string's past the small-string buffer).
   return kind_ == Kind::kGeneric ? n + arena_.size() : n;
 }

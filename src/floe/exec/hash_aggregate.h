@@ -7,7 +7,9 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -87,7 +89,7 @@ class KeyDict {
   size_t size() const { return IsInt() ? ints_.size() : ends_.size(); }
   // A column of `type` (the dictionary's) holding the values of codes[g * stride + offset] for
   // g < n (code 0: NULL).
-  Result<columnar::ColumnPtr> Values(const DataType& type, const std::vector<uint32_t>& codes,
+  Result<columnar::ColumnPtr> Values(const DataType& type, std::span<const uint32_t> codes,
                                      size_t n, size_t stride, size_t offset) const;
   size_t EstimatedBytes() const;
 
@@ -95,6 +97,18 @@ class KeyDict {
   enum class Kind { kInt64, kInt32, kBytes, kGeneric };
   bool IsInt() const { return kind_ == Kind::kInt64 || kind_ == Kind::kInt32; }
   uint32_t InternInt(int64_t x);
+  // A new code for integer x (not interned yet), in the hash table when it is in use.
+  uint32_t NewInt(int64_t x);
+  // Widens the direct range to hold [lo, hi], unless that would take more than the hash table
+  // would (DirectAllowed): then the integers move to the hash table for good. False then.
+  bool CoverDirect(int64_t lo, int64_t hi, int64_t rows);
+  void ToHashed();
+  // Back from the hash table to direct codes over [least_, least_ + span).
+  void ToDirect(size_t span);
+  // Intern's codes of an integer column `values` by direct lookup; false (nothing done, the
+  // dictionary now hashed) when the column's range is too wide for it.
+  template <typename T>
+  bool InternDirect(const columnar::Column& c, const T* values, uint32_t* out);
   // The code of byte string `b` whose hash is `h`; `v` its value for kGeneric.
   uint32_t InternBytes(std::string_view b, uint64_t h, const Value* v);
   uint32_t InternBytes(std::string_view b, const Value* v);
@@ -105,13 +119,27 @@ class KeyDict {
   void Grow();
 
   Kind kind_;
-  // Integers: open addressing by value, the value beside its code (code 0, all zero bytes = empty).
+  // Integers, first coded by direct lookup: direct_[x - direct_base_] is x's code (0: not seen),
+  // while the values span a range at most a few times the values and rows seen (keys such as
+  // l_orderkey and c_custkey): no hashing, and rows in key order touch the array in order. A
+  // value that would stretch it further moves them to the hash table (direct_ empty, hashed_),
+  // and back when the table must grow and the values seen have made the range dense since.
+  PodVector<uint32_t> direct_;
+  int64_t direct_base_ = 0;
+  bool hashed_ = false;
+  // Direct codes while the range takes at most this many entries (32 bytes) per value -- a hash
+  // table's two 16-byte slots per value at its fullest -- and row seen.
+  static constexpr int kDirectPerValue = 8;
+  int64_t least_ = std::numeric_limits<int64_t>::max();  // of the integers coded
+  int64_t greatest_ = std::numeric_limits<int64_t>::min();
+  // Integers once hashed_: open addressing by value, the value beside its code (code 0, all zero
+  // bytes = empty).
   struct IntSlot {
     int64_t value = 0;
     uint32_t code = 0;
   };
   PodVector<IntSlot> int_slots_;
-  std::vector<int64_t> ints_;  // kInt*: the value of each code
+  PodVector<int64_t> ints_;  // kInt*: the value of each code
   // Others: open addressing by the hash of the key bytes; a slot keeps its code (0 = empty; NULL
   // is never hashed) and the hash's high half, so a probe compares bytes only on a likely match.
   struct BytesSlot {
@@ -217,8 +245,8 @@ class HashAggregate {
   std::vector<ExprPtr> keys_;
   std::vector<Aggregate> aggregates_;
   std::vector<KeyDict> dicts_;    // one per key
-  std::vector<uint32_t> codes_;   // per group, per key
-  std::vector<int32_t> by_code_;  // one key: the group of each code, -1 = none yet
+  PodVector<uint32_t> codes_;     // per group, per key
+  PodVector<int32_t> by_code_;    // one key: the group of each code plus one, 0 = none yet
   std::vector<int32_t> table_;    // several keys: open addressing, group + 1, 0 = empty
   std::vector<uint64_t> packed_;  // two keys: each group's codes as one integer
   // Two keys of few distinct values: the group of codes (a, b) at a * dense_stride_ + b, -1 none.
