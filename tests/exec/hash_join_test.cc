@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,50 @@ Pairs Probe(const JoinHashTable& t, const std::vector<c::ColumnPtr>& keys) {
 TEST(JoinHashTable, IntegerKeysPairInProbeThenBuildOrderAndNullMatchesNothing) {
   auto t = JoinHashTable::Build({Ints({5, 7, 5, std::nullopt, 9})}, 5).value();
   EXPECT_EQ(Probe(t, {Ints({7, 5, std::nullopt, 4, 9})}), (Pairs{{0, 1}, {1, 0}, {1, 2}, {4, 4}}));
+}
+
+// Every pair a nested loop finds (SQL equality: NULL matches nothing), in its order: probe rows
+// ascending, each one's build rows ascending.
+template <typename T>
+Pairs NestedLoop(const std::vector<std::optional<T>>& build,
+                 const std::vector<std::optional<T>>& probe) {
+  Pairs out;
+  for (size_t p = 0; p < probe.size(); ++p) {
+    for (size_t b = 0; b < build.size(); ++b) {
+      if (probe[p] && build[b] && *probe[p] == *build[b]) out.emplace_back(p, b);
+    }
+  }
+  return out;
+}
+
+// One integer key is indexed by value when its build range is narrow (dense keys, duplicates,
+// NULLs, probe values below, above and far outside it, the 64-bit extremes whose difference
+// wraps) and hashed when it is wide; 32-bit dates either way. Both answer as a nested loop does.
+TEST(JoinHashTable, IntegerKeysDenseOrSparseAgreeWithANestedLoop) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  using Keys = std::vector<std::optional<int64_t>>;
+  const Keys probe = {3, 10, std::nullopt, -1, 2, 1000, kMin, kMax, 7, 3, 0, -5, 9, 11};
+  for (const Keys& build : {Keys{3, 4, 3, std::nullopt, 10, 9, 7, 3, 5},  // 3..10: direct
+                            Keys{-5, 11, std::nullopt, 0, -5},            // -5..11: direct
+                            Keys{3, 1000000000, 7, 3},                    // wide: hashed
+                            Keys{kMin, 3, kMax, 7},                       // 2^64 wide: hashed
+                            Keys{std::nullopt, std::nullopt}}) {          // no value
+    auto t = JoinHashTable::Build({Ints(build)}, static_cast<int64_t>(build.size())).value();
+    EXPECT_EQ(Probe(t, {Ints(probe)}), NestedLoop(build, probe));
+  }
+  auto dates = [](const std::vector<std::optional<int32_t>>& v) {
+    c::FixedWidthBuilder<int32_t> b(c::Date32());
+    for (const auto& x : v) x ? b.Append(*x) : b.AppendNull();
+    return b.Finish();
+  };
+  using Dates = std::vector<std::optional<int32_t>>;
+  const Dates days = {-3, 19000, std::nullopt, 19001, -2147483647 - 1, 2147483647, 18999, 0};
+  for (const Dates& build : {Dates{19000, 18999, std::nullopt, 19000, 19002},
+                             Dates{-2147483647 - 1, 19000, 2147483647, -3}}) {
+    auto t = JoinHashTable::Build({dates(build)}, static_cast<int64_t>(build.size())).value();
+    EXPECT_EQ(Probe(t, {dates(days)}), NestedLoop(build, days));
+  }
 }
 
 TEST(JoinHashTable, StringKeysAndSeveralColumnsMustAllBeEqual) {

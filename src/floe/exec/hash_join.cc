@@ -192,14 +192,17 @@ Result<JoinHashTable> JoinHashTable::Build(std::vector<columnar::ColumnPtr> keys
   }
   FLOE_RETURN_IF_ERROR(t.CheckTypes(keys, rows));
   t.keys_ = std::move(keys);
+  // At most half full: twice the rows, a power of two (at least 16 slots).
+  const uint64_t capacity = std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(rows * 2, 16)));
+  t.next_.assign(static_cast<size_t>(rows), -1);
+  // A direct array of 4-byte heads takes no more than the 8-byte slots when it has at most
+  // twice as many entries.
+  if (t.BuildDirect(rows, 2 * capacity)) return t;
   std::vector<uint64_t> hashes;
   std::vector<uint8_t> valid;
   FLOE_RETURN_IF_ERROR(t.HashRows(t.keys_, rows, &hashes, &valid));
-  // At most half full: twice the rows, a power of two (at least 16 slots).
-  const uint64_t capacity = std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(rows * 2, 16)));
   t.shift_ = 64 - std::countr_zero(capacity);
   t.slots_.assign(capacity, Slot{});
-  t.next_.assign(static_cast<size_t>(rows), -1);
   const uint64_t mask = capacity - 1;
   // Rows go in from the last, so each key's chain runs in build order from its head.
   constexpr int64_t kAhead = 16;  // as Probe's
@@ -225,10 +228,71 @@ Result<JoinHashTable> JoinHashTable::Build(std::vector<columnar::ColumnPtr> keys
   return t;
 }
 
+bool JoinHashTable::BuildDirect(int64_t rows, uint64_t slots) {
+  if (keys_.size() != 1 || keys_[0]->type.id == TypeId::kNull) return false;
+  if (kinds_[0] == KeyKind::kInt64) return BuildDirectOf(keys_[0]->Values<int64_t>(), rows, slots);
+  if (kinds_[0] == KeyKind::kInt32) return BuildDirectOf(keys_[0]->Values<int32_t>(), rows, slots);
+  return false;
+}
+
+template <typename T>
+bool JoinHashTable::BuildDirectOf(const T* values, int64_t rows, uint64_t slots) {
+  const columnar::Column& c = *keys_[0];
+  T least = std::numeric_limits<T>::max(), greatest = std::numeric_limits<T>::min();
+  bool any = false;
+  for (int64_t r = 0; r < rows; ++r) {
+    if (c.null_count > 0 && c.IsNull(r)) continue;
+    least = std::min(least, values[r]);
+    greatest = std::max(greatest, values[r]);
+    any = true;
+  }
+  if (!any) return false;
+  const uint64_t span = static_cast<uint64_t>(static_cast<int64_t>(greatest)) -
+                        static_cast<uint64_t>(static_cast<int64_t>(least)) + 1;
+  if (span == 0 || span > slots) return false;  // 0: the whole 64-bit range
+  direct_base_ = least;
+  direct_.assign(span, -1);
+  // Rows go in from the last, so each key's chain runs in build order from its head.
+  for (int64_t r = rows - 1; r >= 0; --r) {
+    if (c.null_count > 0 && c.IsNull(r)) continue;
+    int32_t& head = direct_[static_cast<uint64_t>(static_cast<int64_t>(values[r])) -
+                            static_cast<uint64_t>(direct_base_)];
+    next_[static_cast<size_t>(r)] = head;
+    head = static_cast<int32_t>(r);
+  }
+  return true;
+}
+
+template <typename T>
+void JoinHashTable::ProbeDirect(const columnar::Column& keys, std::vector<int64_t>* probe_rows,
+                                std::vector<int64_t>* build_rows) const {
+  const T* values = keys.Values<T>();
+  const int32_t* heads = direct_.data();
+  const uint64_t size = direct_.size(), base = static_cast<uint64_t>(direct_base_);
+  const bool nulls = keys.null_count > 0;
+  for (int64_t r = 0; r < keys.length; ++r) {
+    const uint64_t i = static_cast<uint64_t>(static_cast<int64_t>(values[r])) - base;
+    if (i >= size || (nulls && keys.IsNull(r))) continue;
+    for (int32_t b = heads[i]; b >= 0; b = next_[static_cast<size_t>(b)]) {
+      probe_rows->push_back(r);
+      build_rows->push_back(b);
+    }
+  }
+}
+
 Status JoinHashTable::Probe(const std::vector<columnar::ColumnPtr>& keys, int64_t rows,
                             std::vector<int64_t>* probe_rows,
                             std::vector<int64_t>* build_rows) const {
   FLOE_RETURN_IF_ERROR(CheckTypes(keys, rows));
+  if (!direct_.empty()) {
+    if (keys[0]->type.id == TypeId::kNull) return {};  // NULL everywhere: nothing matches
+    if (kinds_[0] == KeyKind::kInt64) {
+      ProbeDirect<int64_t>(*keys[0], probe_rows, build_rows);
+    } else {
+      ProbeDirect<int32_t>(*keys[0], probe_rows, build_rows);
+    }
+    return {};
+  }
   std::vector<uint64_t> hashes;
   std::vector<uint8_t> valid;
   FLOE_RETURN_IF_ERROR(HashRows(keys, rows, &hashes, &valid));
