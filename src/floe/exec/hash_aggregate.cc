@@ -418,7 +418,8 @@ Status KeyDict::Intern(const columnar::Column& c, std::vector<uint32_t>* codes) 
       int64_t last = 0;
       uint32_t last_code = 0;
       for (int64_t r = 0; r < n; ++r) {
-        if (r + kAhead < n) {
+        // (Not once the values have moved back to direct codes: InternInt's Grow may do that.)
+        if (r + kAhead < n && hashed_) {
           __builtin_prefetch(&int_slots_[MixInt(value(r + kAhead)) & (int_slots_.size() - 1)]);
         }
         if (nulls && c.IsNull(r)) {
