@@ -121,11 +121,17 @@ Status TakeFlatRuns(const Column& c, const std::vector<Run>& runs, int64_t n, Co
   return {};
 }
 
+// Source bytes past which a scattered take asks for each row's value ahead of time: below, they
+// sit in the cache (a join's small build side), and a request per row costs more than it saves.
+constexpr size_t kPrefetchBytes = size_t{4} << 20;
+
 // Rows at(0), ..., at(n - 1) of `c` (each a row of it), in that order; with `runs`, those same
-// rows as runs (flat columns copy run by run).
+// rows as runs (flat columns copy run by run). `scattered`: the rows jump about (a join's build
+// rows, not a filter's ascending ones), so a large source's values are fetched a few rows early.
 template <typename IndexAt>
 Result<ColumnPtr> TakeAt(const Column& c, int64_t n, const IndexAt& row_at,
-                         const std::vector<Run>* runs) {
+                         const std::vector<Run>* runs, bool scattered) {
+  const bool prefetch = scattered && c.values.size() > kPrefetchBytes;
   auto out = std::make_shared<Column>();
   out->type = c.type;
   out->length = n;
@@ -148,7 +154,7 @@ Result<ColumnPtr> TakeAt(const Column& c, int64_t n, const IndexAt& row_at,
   }
   if (c.type.id == TypeId::kStruct) {
     for (const auto& child : c.children) {
-      FLOE_ASSIGN_OR_RETURN(ColumnPtr t, TakeAt(*child, n, row_at, runs));
+      FLOE_ASSIGN_OR_RETURN(ColumnPtr t, TakeAt(*child, n, row_at, runs, scattered));
       out->children.push_back(std::move(t));
     }
     return ColumnPtr(out);
@@ -186,7 +192,7 @@ Result<ColumnPtr> TakeAt(const Column& c, int64_t n, const IndexAt& row_at,
     const auto* value_offsets = reinterpret_cast<const int32_t*>(c.offsets.data());
     constexpr int64_t kAhead = 16;  // rows: a permutation's reads miss the cache
     for (int64_t r = 0; r < n; ++r) {
-      if (r + kAhead < n) __builtin_prefetch(value_offsets + row_at(r + kAhead));
+      if (prefetch && r + kAhead < n) __builtin_prefetch(value_offsets + row_at(r + kAhead));
       total += static_cast<int64_t>(c.BytesAt(row_at(r)).size());
     }
     if (total > INT32_MAX) return Unsupported("a {} column of more than 2 GiB", c.type.ToString());
@@ -199,7 +205,7 @@ Result<ColumnPtr> TakeAt(const Column& c, int64_t n, const IndexAt& row_at,
     const size_t src_size = c.values.size();
     size_t at = 0;
     for (int64_t r = 0; r < n; ++r) {
-      if (r + kAhead < n) __builtin_prefetch(src + value_offsets[row_at(r + kAhead)]);
+      if (prefetch && r + kAhead < n) __builtin_prefetch(src + value_offsets[row_at(r + kAhead)]);
       std::string_view v = c.BytesAt(row_at(r));
       const auto from = static_cast<size_t>(reinterpret_cast<const uint8_t*>(v.data()) - src);
       if (v.size() <= kShort && from + kShort <= src_size) {
@@ -228,15 +234,20 @@ Result<ColumnPtr> TakeAt(const Column& c, int64_t n, const IndexAt& row_at,
   const int w = c.type.FixedWidth();
   if (w <= 0) return Unsupported("reordering rows of a {} column", c.type.ToString());
   ByteVector data(static_cast<size_t>(n) * w);
-  // A permutation's reads miss the cache: each row's value is asked for kAhead rows early.
+  // A permutation's reads of a large source miss the cache: each row's value is asked for
+  // kAhead rows early.
   constexpr int64_t kAhead = 16;
   ForWidth(w, [&](auto width) {
     const size_t kW = width();
     const uint8_t* src = c.values.data();
-    for (int64_t r = 0; r < n; ++r) {
-      if (r + kAhead < n) __builtin_prefetch(src + row_at(r + kAhead) * kW);
-      std::memcpy(data.data() + r * kW, src + row_at(r) * kW, kW);
+    if (prefetch) {
+      for (int64_t r = 0; r < n; ++r) {
+        if (r + kAhead < n) __builtin_prefetch(src + row_at(r + kAhead) * kW);
+        std::memcpy(data.data() + r * kW, src + row_at(r) * kW, kW);
+      }
+      return;
     }
+    for (int64_t r = 0; r < n; ++r) std::memcpy(data.data() + r * kW, src + row_at(r) * kW, kW);
   });
   out->values = Buffer(std::move(data));
   return ColumnPtr(out);
@@ -244,13 +255,17 @@ Result<ColumnPtr> TakeAt(const Column& c, int64_t n, const IndexAt& row_at,
 
 Result<ColumnPtr> TakeWith(const Column& c, const std::vector<int64_t>& indices,
                            const std::vector<Run>* runs) {
+  bool ascending = true;
+  int64_t last = -1;
   for (int64_t i : indices) {
     if (i < 0 || i >= c.length)
       return Internal("take index {} outside a column of {} rows", i, c.length);
+    ascending = ascending && i >= last;
+    last = i;
   }
   return TakeAt(
       c, static_cast<int64_t>(indices.size()),
-      [&indices](int64_t r) { return indices[static_cast<size_t>(r)]; }, runs);
+      [&indices](int64_t r) { return indices[static_cast<size_t>(r)]; }, runs, !ascending);
 }
 
 }  // namespace
@@ -347,7 +362,7 @@ Result<RecordBatch> PermuteInBlocks(std::vector<RecordBatch> parts,
         [&local](int64_t r) {
           return (r & ~(kPermuteBlockRows - 1)) + local[static_cast<size_t>(r)];
         },
-        nullptr);
+        nullptr, /*scattered=*/false);  // within a block: in the cache
     blocked.columns[i].reset();
   };
   if (pool != nullptr && pool->size() > 0 && blocked.columns.size() > 1) {
