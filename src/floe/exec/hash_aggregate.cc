@@ -395,6 +395,15 @@ bool KeyDict::InternDirect(const columnar::Column& c, const T* values, uint32_t*
   return true;
 }
 
+uint32_t KeyDict::InternCodeOf(const KeyDict& other, uint32_t code) {
+  if (code == 0) return 0;
+  if (IsInt() && other.IsInt()) return InternInt(other.ints_[code]);
+  if (kind_ == Kind::kBytes && other.kind_ == Kind::kBytes) {
+    return InternBytes(other.Bytes(code), other.hashes_[code], nullptr);
+  }
+  return InternValue(other.value(code));
+}
+
 Status KeyDict::Intern(const columnar::Column& c, std::vector<uint32_t>* codes) {
   const int64_t n = c.length;
   codes->resize(static_cast<size_t>(n));
@@ -1213,8 +1222,8 @@ void HashAggregate::MergeGroup(HashAggregate& other, int64_t og, std::vector<uin
   const size_t k = keys_.size();
   {
     for (size_t i = 0; i < k; ++i) {
-      (*tuple)[i] = dicts_[i].InternValue(
-          other.dicts_[i].value(other.codes_[static_cast<size_t>(og) * k + i]));
+      (*tuple)[i] =
+          dicts_[i].InternCodeOf(other.dicts_[i], other.codes_[static_cast<size_t>(og) * k + i]);
     }
     int32_t g = k == 0 ? 0 : GroupOfCodes(tuple->data());
     for (size_t a = 0; a < aggregates_.size(); ++a) {
