@@ -633,6 +633,14 @@ TEST(HashAggregate, IntegerKeysDenseThenSparseGroupAsTheirValues) {
   // move back to direct codes, which later keys below and above the range widen.
   run(columnar::Int64(), {{0, 100000}, range(0, 100001, 1), range(-70000, 0, 1)},
       {range(100000, 400000, 3), {-70000, std::nullopt}});
+  // A batch of many rows but two keys far apart: the rows allowed a wide direct array, but its
+  // two values do not -- hashed after the batch, not 4 MB held for two groups.
+  Keys two_far;
+  for (int i = 0; i < 65536; ++i) two_far.push_back(i % 2 == 0 ? 0 : 1000000);
+  EXPECT_LT(run(columnar::Int64(), {two_far}, {{1000000, 5}}), 1 << 20);
+  // Keys falling at density 1/16 widen the array downward, geometrically.
+  run(columnar::Int64(), {range(0, -400000, -16), range(-400000, -800000, -16)},
+      {range(-800000, 0, 160)});
   // One partial's keys far from the other's: merged a value at a time.
   run(columnar::Int64(), {range(0, 3000, 1)}, {range(-1000000000, -999997000, 1), {0, 1, 2}});
   // Dates (32-bit), some before 1970.

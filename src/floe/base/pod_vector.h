@@ -130,7 +130,16 @@ class PodVector {
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     madvise(p, bytes, MADV_HUGEPAGE);
-    if (populate) madvise(p, bytes, MADV_POPULATE_WRITE);
+    if (populate) {
+      // MADV_POPULATE_WRITE is Linux 5.14's; before it, a write to each page faults it in.
+      bool populated = false;
+#ifdef MADV_POPULATE_WRITE
+      populated = madvise(p, bytes, MADV_POPULATE_WRITE) == 0;
+#endif
+      for (size_t at = 0; !populated && at < bytes; at += kPage) {
+        static_cast<volatile char*>(p)[at] = 0;
+      }
+    }
     return p;
   }
   void Release() {

@@ -131,7 +131,7 @@ constexpr size_t kPrefetchBytes = size_t{4} << 20;
 template <typename IndexAt>
 Result<ColumnPtr> TakeAt(const Column& c, int64_t n, const IndexAt& row_at,
                          const std::vector<Run>* runs, bool scattered) {
-  const bool prefetch = scattered && c.values.size() > kPrefetchBytes;
+  const bool prefetch = scattered && c.values.size() + c.offsets.size() > kPrefetchBytes;
   auto out = std::make_shared<Column>();
   out->type = c.type;
   out->length = n;

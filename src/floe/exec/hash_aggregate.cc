@@ -202,23 +202,27 @@ uint32_t KeyDict::InternInt(int64_t x) {
 }
 
 bool KeyDict::CoverDirect(int64_t lo, int64_t hi, int64_t rows) {
+  // Judged by the values coded and the new ones, not by the room the array keeps: at most
+  // kDirectPerValue entries per value and row seen, or 256 KiB.
+  const bool coded = ints_.size() > 1;
+  const __int128 values_span = std::max<__int128>(hi, coded ? greatest_ : hi) -
+                               std::min<__int128>(lo, coded ? least_ : lo) + 1;
+  constexpr __int128 kFloor = 1 << 16;
+  const __int128 allowed =
+      std::max<__int128>(kFloor, kDirectPerValue * (static_cast<__int128>(ints_.size()) + rows));
+  if (values_span > allowed) {
+    ToHashed();
+    return false;
+  }
   const auto held = static_cast<__int128>(direct_.size());
   const __int128 old_lo = held > 0 ? direct_base_ : lo;
   const __int128 old_hi = held > 0 ? direct_base_ + held - 1 : hi;
   __int128 new_lo = std::min<__int128>(lo, old_lo);
   __int128 new_hi = std::max<__int128>(hi, old_hi);
   const __int128 span = new_hi - new_lo + 1;
-  // At most kDirectPerValue entries per value and row seen, or 256 KiB.
-  constexpr __int128 kFloor = 1 << 16;
-  const __int128 allowed =
-      std::max<__int128>(kFloor, kDirectPerValue * (static_cast<__int128>(ints_.size()) + rows));
-  if (span > allowed) {
-    ToHashed();
-    return false;
-  }
-  // Room to grow twice over on the side that grew, so that keys arriving in order widen the
-  // range a logarithmic number of times.
-  const __int128 room = std::min(allowed, std::max(span, 2 * held)) - span;
+  // At least twice the old size, the room on the side that grew: keys arriving in order, up or
+  // down, widen the array a logarithmic number of times (downward growth copies it).
+  const __int128 room = std::max(span, 2 * held) - span;
   if (new_hi > old_hi) {
     new_hi = std::min<__int128>(new_hi + room, std::numeric_limits<int64_t>::max());
   } else if (new_lo < old_lo) {
@@ -392,6 +396,10 @@ bool KeyDict::InternDirect(const columnar::Column& c, const T* values, uint32_t*
     if (code == 0) code = NewInt(values[r]);
     out[r] = code;
   }
+  // The batch's rows let the range be wide before its values were known: a range far wider
+  // than the values coded (a batch of few keys far apart) goes to the hash table now.
+  const size_t most = std::max<size_t>(size_t{1} << 16, size_t{2} * kDirectPerValue * ints_.size());
+  if (direct_.size() > most) ToHashed();
   return true;
 }
 

@@ -72,8 +72,9 @@ struct Aggregate {
 Result<DataType> AggregateType(AggFn fn, const DataType& arg);
 
 // Interns the values of one key column to dense codes: 0 is NULL, then 1, 2, ... in first-seen
-// order. Integer-valued columns (int64, date, timestamp, time) and strings are hashed from their
-// raw values; other types through their Value's key bytes.
+// order. Integer-valued columns (int64, date, timestamp, time) are coded through an array indexed
+// by the value while their range is dense, else hashed from their raw values, as strings are;
+// other types through their Value's key bytes.
 class KeyDict {
  public:
   explicit KeyDict(const DataType& type);
@@ -100,16 +101,20 @@ class KeyDict {
   enum class Kind { kInt64, kInt32, kBytes, kGeneric };
   bool IsInt() const { return kind_ == Kind::kInt64 || kind_ == Kind::kInt32; }
   uint32_t InternInt(int64_t x);
-  // A new code for integer x (not interned yet), in the hash table when it is in use.
+  // A new code for integer x (not interned yet): ints_ and the range of values grow; the caller
+  // puts it in the direct array or the hash table.
   uint32_t NewInt(int64_t x);
-  // Widens the direct range to hold [lo, hi], unless that would take more than the hash table
-  // would (DirectAllowed): then the integers move to the hash table for good. False then.
+  // Widens the direct array to hold [lo, hi] (the values of `rows` rows), unless the values'
+  // range would pass kDirectPerValue entries per value and row seen: then the integers move to
+  // the hash table (until Grow finds them dense again), and false.
   bool CoverDirect(int64_t lo, int64_t hi, int64_t rows);
   void ToHashed();
   // Back from the hash table to direct codes over [least_, least_ + span).
   void ToDirect(size_t span);
   // Intern's codes of an integer column `values` by direct lookup; false (nothing done, the
-  // dictionary now hashed) when the column's range is too wide for it.
+  // dictionary now hashed) when the column's range is too wide for it. A range that its values
+  // turn out too few for (more than twice kDirectPerValue entries per value) moves them to the
+  // hash table after the batch.
   template <typename T>
   bool InternDirect(const columnar::Column& c, const T* values, uint32_t* out);
   // The code of byte string `b` whose hash is `h`; `v` its value for kGeneric.
@@ -130,9 +135,10 @@ class KeyDict {
   PodVector<uint32_t> direct_;
   int64_t direct_base_ = 0;
   bool hashed_ = false;
-  // Direct codes while the range takes at most this many entries (64 bytes) per value and row
-  // seen -- a hash table's four 16-byte slots per value just after it grows. Half of a key of
-  // density 1/4 (l_orderkey) in each of two partial aggregates is 1/8: within it.
+  // Direct codes while the values' range takes at most this many entries (64 bytes) per value
+  // and row seen -- a hash table's four 16-byte slots per value just after it grows -- the array
+  // at most twice that per value (its room to grow), or 256 KiB. Half of a key of density 1/4
+  // (l_orderkey) in each of two partial aggregates is 1/8: within it.
   static constexpr int kDirectPerValue = 16;
   int64_t least_ = std::numeric_limits<int64_t>::max();  // of the integers coded
   int64_t greatest_ = std::numeric_limits<int64_t>::min();

@@ -2,11 +2,11 @@
 // their key columns -- and the probe of another batch's keys against it, a batch at a time. Keys
 // are hashed a column at a time; the table is open-addressed by the hash and holds, per distinct
 // key, its first build row, the rows with equal keys chained in build order -- or, for one
-// integer key whose build values span a range no wider than that table, an array indexed by the
-// value itself (TPC-H's keys, a dimension's surrogate keys: no hashing, no comparison). SQL's
-// equality of keys: a NULL key matches nothing, -0.0 equals 0.0, NaN equals NaN (as GROUP BY groups
-// them). Both sides' key columns must have the same normalised types. Immutable once built: several
-// threads may probe at once. Up to 2^31 - 1 build rows.
+// integer key whose build values span at most twice that table's slots (as many bytes), an array
+// indexed by the value itself (TPC-H's keys, a dimension's surrogate keys: no hashing, no
+// comparison). SQL's equality of keys: a NULL key matches nothing, -0.0 equals 0.0, NaN equals
+// NaN (as GROUP BY groups them). Both sides' key columns must have the same normalised types.
+// Immutable once built: several threads may probe at once. Up to 2^31 - 1 build rows.
 #pragma once
 
 #include <cstdint>
