@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -161,7 +162,8 @@ TEST_F(ReadFileFilterTest, AFieldByFieldFilterMatchesTheSameRows) {
 
 // Two thirds match in runs of two: narrowing to them does not pay. Every row of c2 is decoded and
 // the rows kept by the flags the filter gave while c0 was matched -- the filter sees each row
-// once, on one thread or across three slices of the plan.
+// once, on one thread or across three slices of the plan, and the first 16,384 (a sixteenth of
+// the plan, at least 16,384 rows) once before, judging whether to match the plan first.
 TEST_F(ReadFileFilterTest, ManyShortMatchesAreFilteredBatchByBatch) {
   ThreadPool pool(3);
   for (size_t threads : {size_t{1}, size_t{3}}) {
@@ -180,14 +182,15 @@ TEST_F(ReadFileFilterTest, ManyShortMatchesAreFilteredBatchByBatch) {
     }
     EXPECT_EQ(RowsOf(*c), want) << threads;
     EXPECT_EQ(c->read.rows_decoded, 100'000) << threads;
-    EXPECT_EQ(rows_tested, 100'000) << threads;
+    EXPECT_EQ(rows_tested, 16'384 + 100'000) << threads;
     ASSERT_EQ(c->read.schema->fields.size(), 1u);
     EXPECT_EQ(c->read.schema->fields[0].name, "c2");
   }
 }
 
 // One row in 8 matches: a run begins every 8 rows, and a range per run would cost more than the
-// rows -- the flags again, every row of c2 decoded. One row in 100: narrowed to those rows.
+// rows -- judged on the first 16,384 rows, the plan is filtered batch by batch, every row of c2
+// decoded. One row in 100: matched first (the first rows again), then narrowed to those rows.
 TEST_F(ReadFileFilterTest, MatchesBeginningEveryFewRowsAreNotNarrowedTo) {
   for (auto [every, decoded] : {std::pair{8, 100'000}, std::pair{100, 1'000}}) {
     int calls = 0;
@@ -202,7 +205,52 @@ TEST_F(ReadFileFilterTest, MatchesBeginningEveryFewRowsAreNotNarrowedTo) {
     for (int64_t row = 0; row < 100'000; row += every) want.push_back(FixtureValue(row, 2));
     EXPECT_EQ(RowsOf(*c), want) << every;
     EXPECT_EQ(c->read.rows_decoded, decoded) << every;
-    EXPECT_EQ(rows_tested, 100'000) << every;
+    EXPECT_EQ(rows_tested, 16'384 + 100'000) << every;
+  }
+}
+
+// The filter's column is an output too. Matches spread over every block of the first rows (one
+// row in 8, or in 100): the plan is filtered batch by batch, c0 decoded once with c2 -- the
+// field-by-field test sees the first 16,384 rows, the whole filter every row. Matching first
+// would decode c0 twice. One row in 5,000 (4 of the first rows): matched field by field, then
+// narrowed, c0 and c2 decoded at the 20 matches only.
+TEST_F(ReadFileFilterTest, AFilterColumnInTheOutputIsDecodedOnceWhereNarrowingCannotPay) {
+  for (auto [every, per_field_rows, whole_rows, decoded] :
+       {std::tuple<int64_t, int64_t, int64_t, int64_t>{8, 16'384, 100'000, 100'000},
+        {100, 16'384, 100'000, 100'000},
+        {5'000, 16'384 + 100'000, 0, 20}}) {
+    int calls = 0;
+    int64_t whole = 0;
+    RowFilter filter = FilterOnC0([every](int64_t v) { return v % every == 0; }, &calls, &whole);
+    int64_t per_field = 0;
+    filter.per_field = {[&per_field, every = every](
+                            const columnar::RecordBatch& b) -> Result<std::vector<uint8_t>> {
+      per_field += b.num_rows;
+      std::vector<uint8_t> m(static_cast<size_t>(b.num_rows));
+      const int64_t* v = b.columns[0]->Values<int64_t>();
+      for (int64_t r = 0; r < b.num_rows; ++r) m[static_cast<size_t>(r)] = v[r] % every == 0;
+      return m;
+    }};
+    filter.output = std::vector<FieldKey>{{1, "c0"}, {3, "c2"}};
+    ReadFileOptions o = Options();
+    o.filter = &filter;
+    auto c = ReadFileAll(*mem_, "f.parquet", {static_cast<uint64_t>(file_.size())}, o);
+    ASSERT_TRUE(c.has_value()) << c.error().ToString();
+    std::vector<int64_t> rows;
+    for (const columnar::RecordBatch& b : c->batches) {
+      ASSERT_EQ(b.num_columns(), 2);
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        const int64_t row = b.columns[0]->Values<int64_t>()[r];
+        EXPECT_EQ(b.columns[1]->Values<int64_t>()[r], FixtureValue(row, 2)) << row;
+        rows.push_back(row);
+      }
+    }
+    std::vector<int64_t> want;
+    for (int64_t row = 0; row < 100'000; row += every) want.push_back(row);
+    EXPECT_EQ(rows, want) << every;
+    EXPECT_EQ(per_field, per_field_rows) << every;
+    EXPECT_EQ(whole, whole_rows) << every;
+    EXPECT_EQ(c->read.rows_decoded, decoded) << every;
   }
 }
 

@@ -62,5 +62,38 @@ TEST(RowSelection, CountsRangesAndFlagsReadTheMatchesAlike) {
   EXPECT_FALSE(CountMatches(plan, all, true));
 }
 
+// A plan's first rows: whole ranges, then part of one, the certain rows cut to them; the blocks
+// CountMatches sees are kMatchBlockRows of a row group's rows in order, certain ranges touched.
+TEST(RowSelection, TheHeadOfAPlanAndTheBlocksItsMatchesTouch) {
+  const ReadPlan plan = Plan();
+  ReadPlan head = HeadOfPlan(plan, 13);  // group 0's 10 rows, then rows 2-4 of group 1
+  ASSERT_EQ(head.row_groups.size(), 2u);
+  EXPECT_EQ(head.row_groups[0].rows, (std::vector<RowRange>{{0, 10}}));
+  EXPECT_EQ(head.row_groups[1].rows, (std::vector<RowRange>{{2, 5}}));
+  EXPECT_EQ(head.row_groups[1].certain, (std::vector<RowRange>{{3, 5}}));
+  EXPECT_EQ(HeadOfPlan(plan, 10).row_groups.size(), 1u);
+  EXPECT_EQ(HeadOfPlan(plan, 100).row_groups[1].rows, plan.row_groups[1].rows);
+
+  ReadPlan big;
+  RowGroupPlan g;
+  g.num_rows = 3 * kMatchBlockRows + 5;
+  g.rows = {{0, g.num_rows}};
+  big.row_groups = {g};
+  std::vector<uint8_t> match(static_cast<size_t>(g.num_rows), 0);
+  match[kMatchBlockRows + 7] = 1;                  // block 1
+  match[static_cast<size_t>(g.num_rows - 1)] = 1;  // the last, short block
+  auto counts = CountMatches(big, match, false);
+  ASSERT_TRUE(counts);
+  EXPECT_EQ(counts->blocks, 4);
+  EXPECT_EQ(counts->touched, 2);
+  // A certain range counts its blocks as touched; the other rows' bytes are cut into blocks.
+  big.row_groups[0].certain = {{0, kMatchBlockRows + 1}};
+  std::vector<uint8_t> rest(static_cast<size_t>(g.num_rows - kMatchBlockRows - 1), 0);
+  counts = CountMatches(big, rest, true);
+  ASSERT_TRUE(counts);
+  EXPECT_EQ(counts->blocks, 2 + 3);  // 4,097 certain rows; 8,196 others
+  EXPECT_EQ(counts->touched, 2);
+}
+
 }  // namespace
 }  // namespace floe::parquet

@@ -101,6 +101,11 @@ std::optional<RowSelection> CountMatches(const ReadPlan& plan, const std::vector
   auto count = [&](size_t n) {
     const uint8_t* b = match.data() + at;
     at += n;
+    for (size_t i = 0; i < n; i += kMatchBlockRows) {
+      const size_t len = std::min<size_t>(kMatchBlockRows, n - i);
+      ++m.blocks;
+      m.touched += std::memchr(b + i, 1, len) != nullptr ? 1 : 0;
+    }
     // Eight bytes (each 0 or 1) at a time: their 1s, and the 1s whose byte before is 0 -- the
     // word shifted a byte up (little-endian) holds each byte's predecessor.
     int64_t ones = 0, starts = 0;
@@ -125,7 +130,12 @@ std::optional<RowSelection> CountMatches(const ReadPlan& plan, const std::vector
   for (const RowGroupPlan& rg : plan.row_groups) {
     int64_t certain = 0;
     if (trust_certain) {
-      for (const RowRange& c : rg.certain) certain += c.end - c.begin;
+      for (const RowRange& c : rg.certain) {
+        certain += c.end - c.begin;
+        const int64_t blocks = (c.end - c.begin + kMatchBlockRows - 1) / kMatchBlockRows;
+        m.blocks += blocks;
+        m.touched += blocks;
+      }
       m.ranges += static_cast<int64_t>(rg.certain.size());
     }
     int64_t rows = 0;
@@ -207,6 +217,25 @@ RowGroupPlan KeptRowGroup(const RowGroupPlan& rg, const std::set<int>& kept_leav
 }
 
 }  // namespace
+
+ReadPlan HeadOfPlan(const ReadPlan& plan, int64_t rows) {
+  ReadPlan head = plan;
+  head.row_groups.clear();
+  for (const RowGroupPlan& rg : plan.row_groups) {
+    if (rows <= 0) break;
+    RowGroupPlan piece = rg;
+    piece.rows.clear();
+    for (const RowRange& r : rg.rows) {
+      if (rows <= 0) break;
+      const int64_t n = std::min(rows, r.end - r.begin);
+      piece.rows.push_back({r.begin, r.begin + n});
+      rows -= n;
+    }
+    piece.certain = IntersectRows(piece.certain, piece.rows);
+    head.row_groups.push_back(std::move(piece));
+  }
+  return head;
+}
 
 ReadPlan KeepFields(const ReadPlan& plan, const std::vector<size_t>& fields) {
   std::set<int> kept_leaves;

@@ -26,7 +26,12 @@ struct RowSelection {
   int64_t planned = 0;                           // rows the plan reads
   int64_t selected = 0;
   int64_t ranges = 0;  // runs of consecutive selected rows
+  // CountMatches only: blocks of kMatchBlockRows rows (a row group's rows cut in order), and
+  // those holding a selected row -- the share of the plan a narrowed read still decodes.
+  int64_t blocks = 0;
+  int64_t touched = 0;
 };
+inline constexpr int64_t kMatchBlockRows = 4096;
 
 // The matching rows of every row group of `plan`: with `trust_certain` its certain ranges whole,
 // the other rows from `match` (one byte per row in plan order, certain rows left out when
@@ -44,6 +49,9 @@ std::optional<RowSelection> CountMatches(const ReadPlan& plan, const std::vector
 // with, when `trust_certain`, the certain rows it leaves out set.
 std::vector<uint8_t> MatchFlags(const ReadPlan& plan, std::vector<uint8_t> match,
                                 bool trust_certain);
+
+// `plan`'s first `rows` rows (in plan order), each row group's certain ranges cut to them.
+ReadPlan HeadOfPlan(const ReadPlan& plan, int64_t rows);
 
 // `plan` producing only `fields` (indexes into plan.fields, ascending), its rows unchanged.
 ReadPlan KeepFields(const ReadPlan& plan, const std::vector<size_t>& fields);
