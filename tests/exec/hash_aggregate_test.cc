@@ -678,6 +678,111 @@ TEST(HashAggregate, DictionaryCodedKeysGroupAsTheirValues) {
   EXPECT_EQ(got, (std::set<std::string>{"x,3", "y,5", "z,1"}));
 }
 
+// MIN/MAX of strings compare bytes (a byte above 0x7f after every ASCII one, a prefix before
+// its extensions). Batches coded by different dictionaries (the same code naming other strings;
+// a code outside its dictionary, whose row holds its own value), plain batches and NULLs, with
+// one group, three, and more groups than the per-entry bits allow: every group's answer against
+// a row-by-row reference over the rows' values.
+TEST(HashAggregate, MinMaxOfStringsOverDictionaryCodedBatchesAgreeWithARowByRowReference) {
+  const std::vector<std::string> words = {"pear",
+                                          "pea",
+                                          "apple",
+                                          "\xc3\xa9"
+                                          "clair",
+                                          "",
+                                          "zebra",
+                                          "ap"};
+  auto batch = [&](int64_t from, int64_t n, int mode) {
+    // mode 0: plain; 1: coded by `words`; 2: coded by `words` reversed, one code out of range.
+    ValueColumnBuilder k(columnar::Int64()), v(columnar::String()), d(columnar::String());
+    std::vector<int32_t> codes;
+    for (int64_t i = from; i < from + n; ++i) {
+      EXPECT_TRUE(k.Append(Value::Int(i % 7)));
+      const auto w = static_cast<int32_t>((i * 5 + i / 3) % 7);
+      const int32_t code = mode == 2 ? 6 - w : w;
+      if (i % 11 == 3) {
+        v.AppendNull();
+        codes.push_back(0);
+      } else if (mode == 2 && i % 13 == 0) {
+        EXPECT_TRUE(v.Append(Value::Str("zz" + std::to_string(i))));
+        codes.push_back(1000);
+      } else {
+        EXPECT_TRUE(v.Append(Value::Str(words[static_cast<size_t>(w)])));
+        codes.push_back(code);
+      }
+    }
+    auto col = std::make_shared<columnar::Column>(*v.Finish());
+    if (mode != 0) {
+      for (size_t e = 0; e < words.size(); ++e) {
+        EXPECT_TRUE(d.Append(Value::Str(words[mode == 2 ? words.size() - 1 - e : e])));
+      }
+      col->dictionary = d.Finish();
+      std::vector<uint8_t> bytes(codes.size() * 4);
+      std::memcpy(bytes.data(), codes.data(), bytes.size());
+      col->codes = Buffer(std::move(bytes));
+    }
+    columnar::RecordBatch b;
+    b.schema = std::make_shared<columnar::Schema>(
+        columnar::Schema{{{"k", columnar::Int64()}, {"v", columnar::String()}}});
+    b.columns = {k.Finish(), col};
+    b.num_rows = n;
+    return b;
+  };
+  auto agg_of = [](AggFn fn) {
+    Aggregate a;
+    a.fn = fn;
+    a.arg = ColumnRef(1, columnar::String(), "v");
+    a.type = AggregateType(fn, columnar::String()).value();
+    return a;
+  };
+  // Keys: none, k (seven groups), the row itself -- groups enough that groups times entries
+  // pass the bits kept per batch.
+  for (int keys = 0; keys < 3; ++keys) {
+    std::vector<ExprPtr> by;
+    if (keys > 0) by.push_back(ColumnRef(0, columnar::Int64(), "k"));
+    HashAggregate agg(by, {agg_of(AggFn::kMin), agg_of(AggFn::kMax)});
+    std::map<int64_t, std::optional<std::pair<std::string, std::string>>> want;  // NULL: none
+    int64_t row = 0;
+    for (int b = 0; b < 12; ++b) {
+      const int64_t n = 1 + (b * 3779) % 40'000;
+      columnar::RecordBatch in = batch(row, n, b % 3);
+      if (keys == 2) {
+        ValueColumnBuilder k(columnar::Int64());
+        for (int64_t i = row; i < row + n; ++i) {
+          EXPECT_TRUE(k.Append(Value::Int(i)));
+        }
+        in.columns[0] = k.Finish();
+      }
+      const columnar::Column& keyc = *in.columns[0];
+      const columnar::Column& v = *in.columns[1];
+      for (int64_t r = 0; r < n; ++r) {
+        auto& w = want[keys == 0 ? 0 : keyc.Value<int64_t>(r)];
+        if (v.IsNull(r)) continue;
+        const std::string x(v.BytesAt(r));
+        if (!w) w.emplace(x, x);
+        w->first = std::min(w->first, x);
+        w->second = std::max(w->second, x);
+      }
+      ASSERT_TRUE(agg.Consume(in));
+      row += n;
+    }
+    auto out = agg.Finish().value();
+    ASSERT_EQ(out.num_rows, static_cast<int64_t>(want.size())) << keys;
+    if (keys == 2) EXPECT_GT(out.num_rows * static_cast<int64_t>(words.size()), 1 << 20);
+    for (int64_t r = 0; r < out.num_rows; ++r) {
+      const int c = keys == 0 ? 0 : 1;
+      const int64_t g = keys == 0 ? 0 : out.columns[0]->Value<int64_t>(r);
+      ASSERT_TRUE(want.count(g)) << g;
+      const auto& w = want[g];
+      ASSERT_EQ(out.columns[c]->IsNull(r), !w) << keys << " " << g;
+      ASSERT_EQ(out.columns[c + 1]->IsNull(r), !w) << keys << " " << g;
+      if (!w) continue;
+      EXPECT_EQ(out.columns[c]->BytesAt(r), w->first) << keys << " " << g;
+      EXPECT_EQ(out.columns[c + 1]->BytesAt(r), w->second) << keys << " " << g;
+    }
+  }
+}
+
 TEST(Sort, TopNKeepsTheBestRowsAcrossBatchesWithNullsLast) {
   Sort sort({{ColumnRef(1, columnar::Int64(), "v"), /*descending=*/true, false}}, 3, 1);
   for (int64_t from = 0; from < 200000; from += 50000)

@@ -674,6 +674,9 @@ Status HashAggregate::Update(State& s, const Aggregate& a, const Value& v) {
 namespace {
 // PartitionFew lists each group's rows of a batch for at most this many groups.
 constexpr size_t kFewGroups = 16;
+// MIN/MAX of a dictionary-coded string compares each group's entry once per batch while the
+// groups times the entries stay within this many bits (128 KiB).
+constexpr uint64_t kSeenBits = uint64_t{1} << 20;
 }  // namespace
 
 Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector<int32_t>& groups,
@@ -805,6 +808,36 @@ Status HashAggregate::UpdateColumn(size_t a, const Inputs& in, const std::vector
         loop(arg->Values<int32_t>());
       } else {
         loop(arg->Values<int64_t>());
+      }
+      return {};
+    }
+    if ((agg.fn == AggFn::kMin || agg.fn == AggFn::kMax) &&
+        (t == TypeId::kString || t == TypeId::kBinary)) {
+      // Bytes compared in place (as CompareValues compares strings); a copy only of a new best.
+      const bool is_min = agg.fn == AggFn::kMin;
+      // A dictionary-coded batch, while its groups by its entries are few: a row whose group
+      // compared its entry already (a bit per group and entry) cannot beat that group's best.
+      const uint64_t entries = arg->dictionary ? static_cast<uint64_t>(arg->dictionary->length) : 0;
+      const auto* codes = entries > 0 && static_cast<uint64_t>(groups_) * entries <= kSeenBits
+                              ? reinterpret_cast<const int32_t*>(arg->codes.data())
+                              : nullptr;
+      std::vector<uint64_t> seen(codes != nullptr ? groups_ * entries / 64 + 1 : 0);
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!valid(r)) continue;
+        State& s = st[g[r] * stride];
+        const int64_t n = s.count++;
+        if (codes != nullptr && static_cast<uint32_t>(codes[r]) < entries) {
+          const uint64_t e =
+              static_cast<uint64_t>(g[r]) * entries + static_cast<uint32_t>(codes[r]);
+          if ((seen[e / 64] >> (e % 64)) & 1) continue;
+          seen[e / 64] |= uint64_t{1} << (e % 64);
+        }
+        const std::string_view x = arg->BytesAt(r);
+        if (n > 0) {
+          const int c = x.compare(s.Best().s());
+          if (is_min ? c >= 0 : c <= 0) continue;
+        }
+        K(s).best = Value::Str(std::string(x));
       }
       return {};
     }
