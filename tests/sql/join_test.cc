@@ -423,6 +423,35 @@ TEST_F(JoinTest, AFilteredDimensionReachesTheFactTableThroughTheDimensionItHangs
             "(e ~100 join (c ~4 join k ~1) ~1) ~25");
 }
 
+// Build keys too many to list (20,000 of the probe's 100,000 values) are tested row by row in
+// the probe's scan; their range then prunes only: the probe table's ten row groups of 10,000
+// keys each, six of them outside 40,000..79,998, are skipped, and the rows of the four read
+// reach the join only where the test passes them (the range is not also evaluated on each row).
+TEST_F(JoinTest, TestedBuildKeysPruneRowGroupsByTheirRange) {
+  for (const char* sql :
+       {"create table db.probe (k bigint) tblproperties "
+        "('write.parquet.row-group-row-limit' = '10000')",
+        "insert into db.probe select a.id * 1000 + b.id * 10 + c.id as k from db.events a "
+        "cross join db.events b cross join db.events c where c.id < 10 order by k",
+        "create table db.picked as select k from db.probe where k >= 40000 and k < 80000 "
+        "and k % 2 = 0"}) {
+    ASSERT_TRUE(engine_->Execute(sql, options_)) << sql;
+  }
+  EXPECT_EQ(Rows("select count(*), sum(g.k) from db.probe g join db.picked p on g.k = p.k"),
+            (Strings{"20000|1199980000"}));
+  EXPECT_EQ(last_.stats.row_groups_skipped, 6);
+  EXPECT_EQ(last_.stats.rows, 20000 + 20000);  // the picked keys, and the probe's rows holding them
+  // Keys below and above every probe row's prune the whole table (no row group is read).
+  ASSERT_TRUE(engine_->Execute(
+      "insert into db.picked select k + 1000000 from db.picked union all select k - 1000000 "
+      "from db.picked",
+      options_));
+  EXPECT_EQ(Rows("select count(*) from db.probe g join db.picked p on g.k = p.k and p.k < 0"),
+            (Strings{"0"}));
+  EXPECT_EQ(last_.stats.data_files_skipped_join, 1);
+  EXPECT_EQ(last_.stats.data_files_opened, 1);  // db.picked's
+}
+
 TEST_F(JoinTest, RowsJoinedSoFarFewerThanTheNextInputAreBuiltAndTheInputStreams) {
   // db.visits: the events' ids and days twice (200 rows, one file). Joined to db.days first
   // (its one day keeps 50 visits), the visits are fewer than the events: they are built, and

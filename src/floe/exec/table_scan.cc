@@ -77,6 +77,7 @@ Status ScanTable(const iceberg::Table& table, const iceberg::FileIO& io,
   iceberg::ScanOptions scan;
   scan.filter = options.filter;
   scan.files_filter = options.files_filter;
+  scan.prune_filter = options.prune_filter;
   scan.snapshot_id = options.snapshot_id;
   scan.as_of_timestamp_ms = options.as_of_timestamp_ms;
   scan.sample_fraction = options.sample_fraction;

@@ -30,6 +30,8 @@ struct TableScanOptions {
   iceberg::ExprPtr filter;  // unbound (by column name) or bound; null: no pruning
   // Prunes data files only; their rows are not filtered by it (iceberg::ScanOptions).
   iceberg::ExprPtr files_filter;
+  // Prunes data files, row groups and pages; rows are not filtered by it (iceberg::ScanOptions).
+  iceberg::ExprPtr prune_filter;
   std::optional<int64_t> snapshot_id;
   std::optional<int64_t> as_of_timestamp_ms;
   // TABLESAMPLE: about this share of the rows (iceberg::ScanOptions::sample_fraction).

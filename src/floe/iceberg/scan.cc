@@ -199,6 +199,11 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
   if (options.files_filter) {
     FLOE_ASSIGN_OR_RETURN(plan.filter, Bind(And(filter, options.files_filter), schema));
   }
+  ExprPtr pruning;
+  if (options.prune_filter) {
+    FLOE_ASSIGN_OR_RETURN(pruning, Bind(options.prune_filter, schema));
+    plan.filter = And(plan.filter, pruning);
+  }
 
   const Snapshot* snap = nullptr;
   if (options.snapshot_id) {
@@ -336,6 +341,7 @@ Result<ScanPlan> PlanFiles(const Table& table, const FileIO& io, const ScanOptio
     FileScanTask task;
     const PartitionSpec* spec = m.SpecById(e.file.spec_id);
     task.residual = Simplify(spec ? Residual(rows_filter, *spec, e.file.partition) : rows_filter);
+    task.pruning = pruning;
     for (size_t i = 0; spec && i < spec->fields().size() && i < e.file.partition.size(); ++i) {
       const PartitionField& pf = spec->fields()[i];
       if (pf.transform.kind == TransformKind::kIdentity && !e.file.partition[i].is_null())

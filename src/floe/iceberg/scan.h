@@ -26,6 +26,10 @@ struct ScanOptions {
   // Prunes data files (by partition and column bounds) like `filter`, but the rows of the files
   // kept are not filtered by it: it is left out of their residuals. Null: none.
   ExprPtr files_filter;
+  // Prunes data files like `filter`, and row groups and pages too (FileScanTask::pruning), but
+  // rows are not filtered by it: what it rules out is only what the caller would drop anyway (a
+  // join's build key range, whose rows a per-row test of the keys drops). Null: none.
+  ExprPtr prune_filter;
   std::optional<int64_t> snapshot_id;         // time travel by id
   std::optional<int64_t> as_of_timestamp_ms;  // time travel by time
   int max_concurrent_manifest_reads = 64;
@@ -42,6 +46,9 @@ struct ScanOptions {
 struct FileScanTask {
   DataFile file;
   ExprPtr residual;  // what rows must still satisfy (TRUE: all of them)
+  // ScanOptions::prune_filter, bound: its predicates skip row groups and pages beside the
+  // residual's, but it is not applied to rows. Null: none.
+  ExprPtr pruning;
   int64_t data_sequence_number = 0;
   // The delete files that apply to this data file (DeleteIndex): deletion vectors, position
   // deletes, equality deletes.

@@ -767,7 +767,12 @@ Status ReadScan(const std::vector<FileScanTask>& tasks, const Schema& projected,
     so.strategy = options.strategy;
     so.read.field_ids = shape.read_ids;
     so.read.use_page_index = options.use_page_index;
-    if (options.apply_residual) CollectPredicates(task.residual, &so.read.predicates);
+    if (options.apply_residual) {
+      CollectPredicates(task.residual, &so.read.predicates);
+      // Rows outside the pruning filter need not be produced: its predicates skip row groups
+      // and pages (and, as more predicates, only narrow the rows proven to match the residual).
+      if (task.pruning) CollectPredicates(task.pruning, &so.read.predicates);
+    }
     for (parquet::ColumnPredicate& p : so.read.predicates) {
       // The manifest's NaN count lets float predicates prune by bounds that leave NaN out.
       auto nans = p.field_id ? task.file.nan_value_counts.find(*p.field_id)

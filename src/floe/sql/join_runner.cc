@@ -965,19 +965,24 @@ Status JoinRun::PruneStreamed(const Step& streamed, const std::vector<exec::Expr
         iceberg::ExprPtr filter,
         KeyFilter(*built_keys[k], rows, exec::ColumnRef(out->column, out->type, out->name),
                   distinct, p));
+    // Keys far fewer than the probe column's values (and not listed in the filter): each probe
+    // row is tested against them in the scan, before its other columns are materialised -- and
+    // then the keys' range only prunes: the test drops the rows outside it, so the range is not
+    // evaluated on every row as well.
+    const auto scan = static_cast<size_t>(out->column);
+    std::shared_ptr<const exec::JoinKeyFilter> keys;
+    if (!(filter && filter->op == iceberg::Op::kIn) && scan < p.scan_field_ids.size()) {
+      keys = exec::JoinKeyFilter::Of(*built_keys[k], rows);
+      if (keys && static_cast<double>(keys->keys()) * kTestedKeysShare > distinct) keys = nullptr;
+    }
+    if (keys) {
+      (*pruning)[rel].tests.push_back(
+          {p.scan_field_ids[scan], [keys](const columnar::Column& c) { return keys->Test(c); }});
+    }
     if (filter) {
-      iceberg::ExprPtr& slot = (*pruning)[rel].filter;
+      iceberg::ExprPtr& slot = keys ? (*pruning)[rel].prune_filter : (*pruning)[rel].filter;
       slot = slot ? iceberg::And(slot, filter) : filter;
     }
-    if (filter && filter->op == iceberg::Op::kIn) continue;  // the keys themselves: no test
-    // Keys far fewer than the probe column's values: each probe row is tested against them in
-    // the scan, before its other columns are materialised.
-    const auto scan = static_cast<size_t>(out->column);
-    if (scan >= p.scan_field_ids.size()) continue;
-    auto keys = exec::JoinKeyFilter::Of(*built_keys[k], rows);
-    if (!keys || static_cast<double>(keys->keys()) * kTestedKeysShare > distinct) continue;
-    (*pruning)[rel].tests.push_back(
-        {p.scan_field_ids[scan], [keys](const columnar::Column& c) { return keys->Test(c); }});
   }
   return {};
 }
@@ -1118,8 +1123,11 @@ Status JoinRun::Produce(const Step& s, const Pruning& pruning, const BatchConsum
   so.snapshot_id = p.snapshot_id;
   so.as_of_timestamp_ms = p.as_of_timestamp_ms;
   FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan own, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
-  if (const iceberg::ExprPtr& keys = it->second.filter) {
-    so.filter = so.filter ? iceberg::And(so.filter, keys) : keys;
+  if (it->second.filter || it->second.prune_filter) {
+    if (const iceberg::ExprPtr& keys = it->second.filter) {
+      so.filter = so.filter ? iceberg::And(so.filter, keys) : keys;
+    }
+    so.prune_filter = it->second.prune_filter;
     FLOE_ASSIGN_OR_RETURN(iceberg::ScanPlan pruned, iceberg::PlanFiles(p.table, *ctx_.wh->io, so));
     stats_->data_files_skipped_join +=
         static_cast<int64_t>(own.tasks.size()) - static_cast<int64_t>(pruned.tasks.size());

@@ -267,7 +267,10 @@ Status ProduceSource(const LogicalPlan& plan, RunContext& ctx, const ScanPruning
     if (pruning != nullptr && pruning->filter) {
       so.filter = so.filter ? iceberg::And(so.filter, pruning->filter) : pruning->filter;
     }
-    if (pruning != nullptr) so.column_tests = pruning->tests;
+    if (pruning != nullptr) {
+      so.prune_filter = pruning->prune_filter;
+      so.column_tests = pruning->tests;
+    }
     so.unused_ids = plan.scan_unused_ids;
     so.snapshot_id = plan.snapshot_id;
     so.as_of_timestamp_ms = plan.as_of_timestamp_ms;

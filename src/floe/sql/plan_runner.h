@@ -46,6 +46,9 @@ bool Streamable(const LogicalPlan& plan);
 // columns -- the build keys -- its rows must pass before their other columns are materialised.
 struct ScanPruning {
   iceberg::ExprPtr filter;
+  // Prunes files, row groups and pages but is not applied to rows: key ranges whose rows `tests`
+  // drop anyway (iceberg::ScanOptions::prune_filter).
+  iceberg::ExprPtr prune_filter;
   std::vector<iceberg::ColumnTest> tests;
 };
 
