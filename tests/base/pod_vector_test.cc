@@ -80,5 +80,36 @@ TEST(PodVector, MovesTakeTheBlock) {
   EXPECT_EQ(small[199'999], 199'999);
 }
 
+// A released mapped block is kept and serves the next array of about its size: the same pages
+// (reserve leaves what they held: a fresh mapping would read zeros), zeroed again for
+// assign_zero, holding an array's elements when one grows into it.
+TEST(PodVector, ReleasedBlocksServeTheNextArrayOfTheirSize) {
+  constexpr size_t kN = (size_t{3} << 20) / sizeof(int64_t);  // 3 MiB
+  const int64_t* first = nullptr;
+  {
+    PodVector<int64_t> a;
+    a.assign_zero(kN);
+    first = a.data();
+    for (size_t i = 0; i < kN; ++i) a[i] = static_cast<int64_t>(i) + 1;
+  }
+  {
+    PodVector<int64_t> r;
+    r.reserve(kN);
+    ASSERT_EQ(r.data(), first);
+    EXPECT_EQ(r.data()[5], 6);
+    EXPECT_EQ(r.data()[kN - 1], static_cast<int64_t>(kN));
+  }
+  PodVector<int64_t> b;
+  b.assign_zero(kN);
+  ASSERT_EQ(b.data(), first);
+  for (size_t i = 0; i < kN; ++i) ASSERT_EQ(b[i], 0) << i;
+  b = PodVector<int64_t>();  // releases the block again
+  // An array growing past 1 MiB moves into the kept block with its elements.
+  PodVector<int64_t> c;
+  for (size_t i = 0; i < kN / 2; ++i) c.push_back(static_cast<int64_t>(i) * 7);
+  EXPECT_EQ(c.data(), first);
+  for (size_t i = 0; i < kN / 2; ++i) ASSERT_EQ(c[i], static_cast<int64_t>(i) * 7) << i;
+}
+
 }  // namespace
 }  // namespace floe

@@ -18,6 +18,15 @@
 
 namespace floe {
 
+// Large blocks PodVectors released, kept mapped for the next that needs one (pod_vector.cc):
+// on a virtual machine whose freed memory goes back to the host, a block mapped afresh may fault
+// in the host too -- a query's hash tables then took twice as long now and then.
+// The smallest kept block of at least `bytes` (and at most four times that), its size in
+// *mapped; null when none fits.
+void* TakeMappedBlock(size_t bytes, size_t* mapped);
+// Keeps a block a PodVector releases, or unmaps it when the blocks kept would pass their bound.
+void KeepMappedBlock(void* p, size_t bytes);
+
 template <typename T>
 class PodVector {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
@@ -65,11 +74,21 @@ class PodVector {
       if (p == nullptr) throw std::bad_alloc();
     } else {
       bytes = PageRounded(bytes);
-      if (mapped_ > 0) {
+      size_t got = 0;
+      if (void* kept = TakeMappedBlock(bytes, &got); kept != nullptr) {
+        p = kept;
+        if (size_ > 0) std::memcpy(p, data_, size_ * sizeof(T));
+        if (mapped_ > 0) {
+          KeepMappedBlock(data_, mapped_);
+        } else {
+          std::free(data_);
+        }
+        bytes = got;
+      } else if (mapped_ > 0) {
         p = mremap(data_, mapped_, bytes, MREMAP_MAYMOVE);
         if (p == MAP_FAILED) throw std::bad_alloc();
       } else {
-        p = Map(bytes, false);
+        p = Map(bytes, false, &bytes);
         if (size_ > 0) std::memcpy(p, data_, size_ * sizeof(T));
         std::free(data_);
       }
@@ -101,7 +120,7 @@ class PodVector {
       bytes = PageRounded(bytes);
       // Populated at once: a table's first probe of a page would otherwise map the shared zero
       // page, and its first write then fault a second time.
-      p = Map(bytes, true);
+      p = Map(bytes, true, &bytes);
       mapped_ = bytes;
     }
     data_ = static_cast<T*>(p);
@@ -126,7 +145,13 @@ class PodVector {
   // (transparent huge pages, which Debian enables for regions that ask): a table of hundreds of
   // megabytes then faults a page per 2 MiB rather than per 4 KiB. A hint: without them, 4 KiB
   // pages. Populated (faulted in) at once when asked.
-  static void* Map(size_t bytes, bool populate) {
+  static void* Map(size_t bytes, bool populate, size_t* mapped) {
+    // A kept block is zeroed here (populated already), as a fresh mapping comes from the kernel.
+    if (void* kept = TakeMappedBlock(bytes, mapped); kept != nullptr) {
+      if (populate) std::memset(kept, 0, bytes);
+      return kept;
+    }
+    *mapped = bytes;
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     madvise(p, bytes, MADV_HUGEPAGE);
@@ -144,7 +169,7 @@ class PodVector {
   }
   void Release() {
     if (mapped_ > 0) {
-      munmap(data_, mapped_);
+      KeepMappedBlock(data_, mapped_);
     } else {
       std::free(data_);
     }
