@@ -625,6 +625,60 @@ TEST(EqualityDeletes, OnlyOlderRowsWithEqualValuesAreDeleted) {
   EXPECT_EQ(o.metrics.rows_deleted, 100 - static_cast<int64_t>(want.size()) + 2);
 }
 
+// A data file of 100,000 rows with equality deletes among its first rows and in its middle: the
+// read matches the deletes with its filter, and the rows they take out are counted once each --
+// the filter is not tried on the file's first rows before the whole file (as a plain filter of
+// that size is), which would count the first rows' deletes twice.
+TEST(EqualityDeletes, EachDeletedRowOfALargeFileIsCountedOnce) {
+  Warehouse w;
+  const TableIdentifier id = TableIdentifier::Parse("db.big").value();
+  CreateDimension(w, id, "");
+  std::vector<int64_t> ids(100'000);
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int64_t>(i);
+  AppendBatch(w, id, DimensionBatch(ids));
+  Table t = w.Load(id);
+  const Schema schema = t.metadata.CurrentSchema();
+  columnar::FixedWidthBuilder<int64_t> gone(columnar::Int64());
+  std::set<int64_t> deleted;
+  for (int64_t v = 0; v < 100'000; v += v < 2'000 ? 2 : 1'000) {
+    gone.Append(v);
+    deleted.insert(v);
+  }
+  columnar::RecordBatch by_id;
+  auto id_schema = std::make_shared<columnar::Schema>();
+  id_schema->fields.push_back({"id", columnar::Int64(), true, -1});
+  by_id.schema = id_schema;
+  by_id.num_rows = static_cast<int64_t>(deleted.size());
+  by_id.columns = {gone.Finish()};
+  SnapshotUpdate u;
+  u.operation = "delete";
+  u.added_deletes = {WriteEqualityDeleteFile(*w.io, t.metadata.location + "/data/eq.parquet",
+                                             schema, {1}, by_id, {})
+                         .value()};
+  t = CommitSnapshot(*w.cat, *w.io, id, u).value();
+  auto plan = PlanFiles(t, *w.io, {});
+  ASSERT_TRUE(plan.has_value()) << plan.error().ToString();
+  ASSERT_EQ(plan->tasks.size(), 1u);
+  // id and category: the filter's column and another, so the read matches before it decodes.
+  const Schema projected(schema.schema_id(), {*schema.FindById(1), *schema.FindById(2)});
+  ScanHooks hooks{exec::ResidualMatcher(), {}, &schema};
+  ScanReadOptions options;
+  ScanMetrics metrics;
+  int64_t rows = 0;
+  ASSERT_TRUE(ReadScan(
+      plan->tasks, projected, *w.io, options, hooks,
+      [&](columnar::RecordBatch b) -> Status {
+        for (int64_t r = 0; r < b.num_rows; ++r) {
+          EXPECT_FALSE(deleted.contains(b.columns[0]->Value<int64_t>(r)));
+        }
+        rows += b.num_rows;
+        return {};
+      },
+      &metrics));
+  EXPECT_EQ(rows, 100'000 - static_cast<int64_t>(deleted.size()));
+  EXPECT_EQ(metrics.rows_deleted, static_cast<int64_t>(deleted.size()));
+}
+
 TEST(EqualityDeletes, NullEqualsNullNanEqualsNanAndNegativeZeroIsNotZero) {
   const Schema columns(0, {NestedField{1, "k", false, Primitive(TypeId::kLong)},
                            NestedField{2, "x", false, Primitive(TypeId::kDouble)}});

@@ -1073,11 +1073,13 @@ Result<ColumnPtr> OverDictionary(const Expr& e, const std::vector<ColumnPtr>& co
     idx[static_cast<size_t>(r)] = a.IsValid(r) ? codes[r] : dict->length;  // past: the NULL's
   }
   ColumnPtr values = *entries;
+  bool null_stays_null = true;  // the function of NULL is NULL: a NULL row's code says nothing
   if (a.null_count > 0) {
     ValueColumnBuilder null(a.type);
     null.AppendNull();
     Result<ColumnPtr> of_null = over(null.Finish(), 1);
     if (!of_null) return ColumnPtr{};
+    null_stays_null = (*of_null)->IsNull(0);
     auto schema = std::make_shared<columnar::Schema>();
     schema->fields.push_back({"v", e.type, true});
     columnar::RecordBatch x{schema, {values}, dict->length}, y{schema, {*of_null}, 1};
@@ -1087,9 +1089,10 @@ Result<ColumnPtr> OverDictionary(const Expr& e, const std::vector<ColumnPtr>& co
   FLOE_ASSIGN_OR_RETURN(ColumnPtr out, columnar::Take(*values, idx));
   const ColumnPtr& results = *entries;
   if ((results->type.id == TypeId::kString || results->type.id == TypeId::kBinary) &&
-      results->null_count == 0) {
+      results->null_count == 0 && null_stays_null) {
     // A string result keeps the codes, its entries the dictionary: what reads it next (a
-    // comparison, another function, a group key) works once per entry too.
+    // comparison, another function, a group key) works once per entry too. Not when a NULL row
+    // gets a value (concat skips NULL): its code, any entry's, would name another value.
     auto coded = std::make_shared<columnar::Column>(*out);
     coded->dictionary = results;
     coded->codes = a.codes;

@@ -551,6 +551,7 @@ parquet::RowFilter WithEqualityDeletes(
     if (metrics) metrics->rows_deleted += deleted;
     return keep;
   };
+  out.evaluate_once = true;
   return out;
 }
 

@@ -255,7 +255,7 @@ Result<Matched> NarrowToMatches(const FileReader& reader, const ReadPlan& plan,
   for (const RowGroupPlan& rg : plan.row_groups) {
     for (const RowRange& r : rg.rows) planned += r.end - r.begin;
   }
-  if (planned >= 4 * kMinSampleRows) {
+  if (planned >= 4 * kMinSampleRows && !filter.evaluate_once) {
     const ReadPlan head =
         HeadOfPlan(plan, std::clamp(planned / 16, kMinSampleRows, kMaxSampleRows));
     FLOE_ASSIGN_OR_RETURN(std::optional<std::vector<uint8_t>> sample,

@@ -42,6 +42,9 @@ struct RowFilter {
   // index prove match (RowGroupPlan::certain) are not evaluated, as long as every predicate bound
   // to the file.
   bool predicates_are_filter = false;
+  // `evaluate` counts what it sees (equality deletes add the rows they drop to the scan's
+  // metrics): each row is evaluated once, so a large plan is not first judged on its first rows.
+  bool evaluate_once = false;
   // The fields the output carries (others were read for the filter only); nullopt = all.
   std::optional<std::vector<FieldKey>> output;
 };
