@@ -554,6 +554,30 @@ TEST_F(EngineTest, RollupCubeAndGroupingSets) {
             "invalid input: at line 1, column 17: grouping's arguments must be GROUP BY keys");
 }
 
+// DuckDB's GROUP BY ALL: the keys are the SELECT items without an aggregate, as if listed --
+// expressions, in a subquery and a CTE too; a constant item is no key (`1` would be read as a
+// position). Followed by keys, ALL is Postgres's set quantifier. With * it is an error naming it.
+TEST_F(EngineTest, GroupByAllGroupsByEveryItemWithoutAnAggregate) {
+  const std::string listed =
+      "select day, upper(customer) as c, 7 as seven, count(*), sum(id) % 100 from db.events "
+      "where id < 40 group by day, upper(customer) order by 1, 2";
+  const Strings want = Rows(listed);
+  ASSERT_EQ(want.size(), 12u);  // two days, six customers (NULL among them)
+  EXPECT_EQ(Rows("select day, upper(customer) as c, 7 as seven, count(*), sum(id) % 100 "
+                 "from db.events where id < 40 GROUP BY ALL order by 1, 2"),
+            want);
+  EXPECT_EQ(Rows("select count(*) from (select day, customer from db.events group by all) x "
+                 "group by all"),
+            (Strings{"24"}));
+  EXPECT_EQ(Rows("with d as (select day, count(*) as n from db.events group by all) "
+                 "select n, count(*) from d group by all having count(*) > 1"),
+            (Strings{"25|4"}));
+  EXPECT_EQ(Rows("select count(*) from db.events group by all"), (Strings{"100"}));
+  EXPECT_EQ(Rows("select count(*) from db.events group by all day order by 1").size(), 4u);
+  EXPECT_EQ(ErrorOf("select * from db.events group by all"),
+            "unsupported: at line 1, column 8: floe does not support GROUP BY ALL with *");
+}
+
 // The catalog's statements, as DuckDB and Spark users type them.
 TEST_F(EngineTest, ShowTablesNamespacesAndDescribe) {
   EXPECT_EQ(Rows("show tables"), (Strings{"\"db\"|\"events\""}));

@@ -147,6 +147,7 @@ ParsedStatement Binder::StatementFor(int begin, int end) const {
   out.text = st_.text;
   out.kind = "SelectStmt";
   out.try_casts = st_.try_casts;
+  out.group_by_all = st_.group_by_all;
   for (const auto& tt : st_.time_travel) {
     if (tt.offset >= begin && tt.offset < end) out.time_travel.push_back(tt);
   }

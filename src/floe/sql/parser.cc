@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <set>
 
 #include <pg_query.h>
 
@@ -251,6 +252,31 @@ void QuoteIntervalNumbers(std::string* text) {
   }
 }
 
+// DuckDB's GROUP BY ALL: `all` right after GROUP BY and before the clause ends (HAVING, ORDER
+// BY, LIMIT, ..., a closing parenthesis or the end) becomes `() `; the offsets of those `(`. With
+// keys after it, ALL is Postgres's set quantifier and is left alone.
+std::vector<int> RewriteGroupByAll(std::string* text) {
+  std::vector<int> out;
+  const std::vector<Token> t = Tokenize(*text);
+  auto word = [&](size_t k) -> std::string_view {
+    return k < t.size() && !t[k].quoted ? std::string_view(t[k].word) : std::string_view();
+  };
+  static const std::set<std::string_view> kEnds = {";",     ")",         "having",  "order",
+                                                   "limit", "offset",    "qualify", "window",
+                                                   "union", "intersect", "except",  "fetch"};
+  for (size_t i = 2; i < t.size(); ++i) {
+    if (word(i) != "all" || word(i - 1) != "by" || word(i - 2) != "group") continue;
+    const bool last = i + 1 == t.size();
+    if (t[i].end - t[i].begin != 3 ||
+        (!last && (t[i + 1].quoted || !kEnds.contains(word(i + 1))))) {
+      continue;
+    }
+    text->replace(t[i].begin, 3, "() ");
+    out.push_back(static_cast<int>(t[i].begin));
+  }
+  return out;
+}
+
 // Cuts each QUALIFY clause from `text` (blanked to spaces, newlines kept) and parses its
 // condition: the text up to the next ORDER BY, LIMIT, OFFSET, WINDOW, set operation, closing
 // parenthesis of its level, or the end. A `qualify` that is a column's name (after SELECT, a
@@ -334,6 +360,7 @@ Result<ParsedStatement> ParseStatement(std::string_view sql) {
   out.merge_clauses = std::move(merge.clauses);
   out.time_travel = std::move(rw.clauses);
   out.try_casts = RewriteTryCast(&out.text);
+  out.group_by_all = RewriteGroupByAll(&out.text);
   QuoteIntervalNumbers(&out.text);
   FLOE_ASSIGN_OR_RETURN(out.qualify, CutQualify(&out.text));
   std::string parsed_text = out.text;

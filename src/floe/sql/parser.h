@@ -36,6 +36,10 @@ struct ParsedStatement {
   // its CAST now starts.
   std::vector<int> try_casts;
   std::vector<QualifyClause> qualify;
+  // The offsets of DuckDB's GROUP BY ALL (group by every SELECT item without an aggregate):
+  // ParseStatement turns its `all` into `() ` -- Postgres's empty grouping set, the same length --
+  // and keeps where that `(` is.
+  std::vector<int> group_by_all;
 };
 
 // Exactly one statement (a trailing ';' is fine); an empty text or several statements are

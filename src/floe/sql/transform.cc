@@ -604,6 +604,7 @@ Result<ast::Select> Transformer::SubSelect(const json& node) {
   if (type != "SelectStmt") return Unsupported(FirstLocation(node), Describe(type));
   ParsedStatement sub{st_.text, "SelectStmt", *body, st_.time_travel, {}, st_.try_casts};
   sub.qualify = st_.qualify;
+  sub.group_by_all = st_.group_by_all;
   Transformer t(sub);
   auto r = t.Select();
   if (r && t.deferred_) return std::unexpected(*t.deferred_);
@@ -732,6 +733,7 @@ Result<ast::Merge> Transformer::Merge() {
   if (type == "RangeSubselect") {
     if (body->value("lateral", false)) return Unsupported(out.source_location, "LATERAL");
     ParsedStatement sub{st_.text, "SelectStmt", (*body)["subquery"]["SelectStmt"], {}, {}};
+    sub.group_by_all = st_.group_by_all;
     FLOE_ASSIGN_OR_RETURN(out.source, Transformer(sub).Select());
     out.source_alias = AliasOf(*body);
   } else {
@@ -894,7 +896,28 @@ Result<ast::Select> Transformer::Select() {
     }
   }
   if (s.contains("whereClause")) out.where = Expr(s["whereClause"]);
-  if (s.contains("groupClause")) FLOE_RETURN_IF_ERROR(GroupClause(s["groupClause"], &out));
+  if (s.contains("groupClause")) {
+    const json& group = s["groupClause"];
+    auto [gt, gb] = group.size() == 1 ? Unwrap(group[0]) : std::pair<std::string, const json*>{};
+    if (gt == "GroupingSet" && gb->value("kind", "") == "GROUPING_SET_EMPTY" &&
+        std::ranges::count(st_.group_by_all, gb->value("location", -1)) > 0) {
+      // GROUP BY ALL: every SELECT item without an aggregate (or a window) is a key; a constant
+      // is left out (a number would be read as a position, and groups by nothing anyway).
+      for (const auto& t : ListField(s, "targetList")) {
+        const json& val = t["ResTarget"]["val"];
+        auto [vt, vb] = Unwrap(val);
+        if (vt == "ColumnRef" && (*vb)["fields"].back().contains("A_Star")) {
+          return Unsupported(LocationOf(val), "GROUP BY ALL with *");
+        }
+        if (vt == "A_Const" || HasAggregate(val) || (vt == "FuncCall" && vb->contains("over"))) {
+          continue;
+        }
+        GroupKey(val, &out);
+      }
+    } else {
+      FLOE_RETURN_IF_ERROR(GroupClause(group, &out));
+    }
+  }
   if (s.contains("havingClause")) out.having = Expr(s["havingClause"]);
   if (!st_.qualify.empty() && s.contains("targetList")) {
     // This SELECT's QUALIFY, if it has one: the clause cut after its keyword, the last `select`
